@@ -1,0 +1,93 @@
+/**
+ * The licensing client's public face (createLicensingClient in src/licensing/index.ts returns it).
+ * Every method is one line over the single request core; errors are LicensingError subclasses.
+ */
+import type { Dispatcher } from 'undici';
+import type {
+  AssignRequest,
+  Course,
+  License,
+  ListQuery,
+  Me,
+  Pool,
+  Student,
+} from '../domain/types.js';
+import type { Priority, RateLimiter } from './limiter.js';
+
+export interface CallOptions {
+  /** Default 'interactive'. */
+  priority?: Priority;
+  /** Skip the read cache for this call (the result still refreshes the cache). */
+  fresh?: boolean;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface LicensingClientOptions {
+  /** Base URL without /v1, e.g. https://www.sqlbi.com/api/licensing */
+  baseUrl: string;
+  token: string;
+  dispatcher?: Dispatcher;
+  /** undici timeouts in ms; defaults connect 5_000, headers 10_000, body 10_000. */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Pacing; when omitted a bottleneck limiter is built from `rateLimit`. */
+  limiter?: RateLimiter;
+  rateLimit?: {
+    /** LICENSING_RATE_LIMIT_PER_MINUTE, default 25 (per windowMs). */
+    limit?: number;
+    windowMs?: number;
+    marginMs?: number;
+    /** Slots kept free of background work for interactive requests; default 5. */
+    reservedInteractive?: number;
+    /** Requests allowed to wait; past it, QueueFullError. Default 200. */
+    maxQueue?: number;
+    /** Share one budget across processes (ioredis). */
+    redisUrl?: string;
+    /** Limiter id in Redis; default derived from the token (hashed, never the token itself). */
+    id?: string;
+  };
+  retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Read cache TTL for pools, pool, me and courses; default 30_000; 0 disables. */
+  cacheTtlMs?: number;
+  /** Page size the all-pages helper asks for; default 100 (falls back to 10 if refused). */
+  pageSize?: number;
+  logger?: Logger;
+}
+
+export interface LicensingClient {
+  me(opts?: CallOptions): Promise<Me>;
+  courses: {
+    list(opts?: CallOptions): Promise<Course[]>;
+    get(id: string, opts?: CallOptions): Promise<Course>;
+  };
+  pools: {
+    list(opts?: CallOptions): Promise<Pool[]>;
+    get(id: string, opts?: CallOptions): Promise<Pool>;
+    licenses(id: string, query?: ListQuery, opts?: CallOptions): Promise<License[]>;
+    /** Every page of the pool's licenses. */
+    allLicenses(id: string, query?: { includeInactive?: boolean }, opts?: CallOptions): Promise<License[]>;
+    assign(id: string, body: AssignRequest, opts?: CallOptions): Promise<License>;
+  };
+  licenses: {
+    list(query?: ListQuery, opts?: CallOptions): Promise<License[]>;
+    /** Every page. */
+    all(query?: { includeInactive?: boolean }, opts?: CallOptions): Promise<License[]>;
+    get(id: string, opts?: CallOptions): Promise<License>;
+    changeEndDate(id: string, endDate: string, opts?: CallOptions): Promise<License>;
+    revoke(id: string, opts?: CallOptions): Promise<void>;
+  };
+  students: {
+    list(query?: ListQuery, opts?: CallOptions): Promise<Student[]>;
+    /** One student by e-mail or id; NotFoundError when there is none (or the endpoint is missing). */
+    find(query: { email: string } | { id: string }, opts?: CallOptions & { includeInactive?: boolean }): Promise<Student>;
+  };
+  /** Drops every cached read. */
+  invalidateCache(): void;
+  readonly limiter: RateLimiter;
+  close(): Promise<void>;
+}
