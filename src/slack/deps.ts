@@ -1,0 +1,28 @@
+/**
+ * What every Slack listener receives from the composition root (src/main.ts -> createApp).
+ * Listeners never read process.env and never build a licensing client of their own.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { LicensingClient, Logger } from '../licensing/types.js';
+
+/** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
+export type Role = 'admin' | 'viewer' | 'none';
+
+export interface RoleResolver {
+  /** Checked on every command, click and submission; never trusts ids carried in payloads. */
+  roleOf(client: WebClient, userId: string): Promise<Role>;
+  /** Who to ask for access, as mrkdwn (user and user-group mentions), for the polite refusal. */
+  whoToAsk(): string;
+}
+
+export interface AppDeps {
+  licensing: LicensingClient;
+  roles: RoleResolver;
+  logger: Logger;
+  /** Injectable clock for every date rule and "ends in 3 weeks" hint. */
+  now: () => Date;
+  /** True when the in-process sandbox stands in for the licensing API: every reply shows a marker. */
+  sandbox: boolean;
+  /** Channel id for the audit trail (issue 5), if configured. */
+  auditChannel?: string;
+}
