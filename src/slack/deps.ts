@@ -2,7 +2,7 @@
  * What every Slack listener receives from the composition root (src/main.ts -> createApp).
  * Listeners never read process.env and never build a licensing client of their own.
  */
-import type { WebClient } from '@slack/web-api';
+import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
@@ -10,7 +10,7 @@ export type Role = 'admin' | 'viewer' | 'none';
 
 export interface RoleResolver {
   /** Checked on every command, click and submission; never trusts ids carried in payloads. */
-  roleOf(client: WebClient, userId: string): Promise<Role>;
+  roleOf(client: webApi.WebClient, userId: string): Promise<Role>;
   /** Who to ask for access, as mrkdwn (user and user-group mentions), for the polite refusal. */
   whoToAsk(): string;
 }
