@@ -1,0 +1,361 @@
+/**
+ * The RateLimiter the client uses by default: bottleneck 2.19.5 behind our own interface, following
+ * the facts measured in ../shared/ratelimit.md.
+ *
+ * - Held slot: `maxConcurrent: limit`, and every job keeps its slot until windowMs + marginMs after its
+ *   fn settled, so at most `limit` requests start in any rolling window. That is the strictest of the
+ *   server algorithms (fixed window, sliding log, token bucket), the only strategy that stayed at 0 × 429
+ *   with jittery latency, and it behaves the same with Redis. The caller's promise settles with fn.
+ * - No minTime and no reservoir: after idle, a burst of `limit` requests goes out at once.
+ * - Priorities reorder the queue but cannot free a taken slot, so background work goes through a second
+ *   limiter capped at limit − reservedInteractive held slots: an interactive request finds headroom.
+ * - A 429 pauses every new start locally (jobs drained during the pause give their slot back unused and
+ *   wait for the pause to end), and adapts the limit (limiter-adaptive.ts).
+ * - With redisUrl, both limiters live in Redis under a shared id, so several processes share one budget.
+ */
+import Bottleneck from 'bottleneck';
+import { QueueFullError } from './errors.js';
+import type { LimiterStats, Priority, RateLimiter } from './limiter.js';
+import { createAdaptiveLimit, type LimitChange } from './limiter-adaptive.js';
+import { createRedisLimiterConnection, type RedisLimiterConnection } from './limiter-redis.js';
+import type { Logger } from './types.js';
+
+export interface BottleneckLimiterOptions {
+  /** Requests allowed per window (LICENSING_RATE_LIMIT_PER_MINUTE). */
+  limit: number;
+  windowMs: number;
+  /** Added to the window before a held slot is released (clock skew, latency on the server side). */
+  marginMs: number;
+  /** Held slots background work may never take. */
+  reservedInteractive: number;
+  /** Jobs allowed to wait; past it, QueueFullError. */
+  maxQueue: number;
+  /** Share one budget across processes through Redis (ioredis). */
+  redisUrl?: string | undefined;
+  /** Limiter id in Redis, shared by every process of one token; default 'license-desk'. */
+  id?: string | undefined;
+  logger?: Logger | undefined;
+  /**
+   * After this long a job's slot is given back even if its process never released it (a process that
+   * died holds its Redis slots until then). Must exceed the request timeout + windowMs + marginMs;
+   * default windowMs + marginMs + 15_000.
+   */
+  jobExpirationMs?: number | undefined;
+  /** How long a job waits for Redis to become ready before it is rejected; default 10_000. */
+  redisReadyTimeoutMs?: number | undefined;
+}
+
+/** bottleneck priorities: 0 runs first. */
+const BOTTLENECK_PRIORITY: Record<Priority, number> = { interactive: 1, background: 6 };
+const DEFAULT_REDIS_ID = 'license-desk';
+const STOPPED_MESSAGE = 'the rate limiter was stopped';
+/** QueueFullError needs an endpoint; the limiter does not know which request it paces. */
+const QUEUE_ENDPOINT = 'rate limiter';
+
+const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface Entry {
+  seq: number;
+  priority: Priority;
+  /** Runs fn and settles the caller's promise with it; never throws. */
+  start(): Promise<void>;
+  /** Rejects the caller if fn has not started yet; ignored afterwards. */
+  fail(error: unknown): void;
+}
+
+export function createBottleneckLimiter(opts: BottleneckLimiterOptions): RateLimiter {
+  validate(opts);
+  const log = opts.logger ?? silentLogger;
+  const now = () => Date.now();
+  const holdMs = opts.windowMs + opts.marginMs;
+  const expirationMs = opts.jobExpirationMs ?? holdMs + 15_000;
+  // A background job holds its background slot while it waits in the main queue behind interactive
+  // work, so its own expiration must also cover that wait (bounded by the queue length).
+  const backgroundExpirationMs = expirationMs + Math.ceil(Math.max(1, opts.maxQueue) / opts.limit) * holdMs;
+  const readyTimeoutMs = opts.redisReadyTimeoutMs ?? 10_000;
+  const backgroundCap = (limit: number) => Math.max(1, limit - opts.reservedInteractive);
+  const adaptive = createAdaptiveLimit({ configured: opts.limit, windowMs: opts.windowMs, now });
+
+  const redis: RedisLimiterConnection | undefined =
+    opts.redisUrl === undefined ? undefined : createRedisLimiterConnection(opts.redisUrl, log);
+  const id = opts.id ?? DEFAULT_REDIS_ID;
+  const build = (suffix: string, maxConcurrent: number) =>
+    new Bottleneck({
+      id: `${id}${suffix}`,
+      maxConcurrent,
+      ...(redis === undefined
+        ? {}
+        : // Never clearDatastore on a shared id: it would wipe the other processes' held slots.
+          { datastore: 'ioredis', connection: redis.connection, clearDatastore: false }),
+    });
+  const main = build('', opts.limit);
+  const background = build(':background', backgroundCap(opts.limit));
+  let stopping = false;
+  for (const limiter of [main, background]) {
+    limiter.on('error', (error: unknown) => {
+      // After stop() the Redis connection is closed on purpose before the holds end (see stop()).
+      if (stopping) log.debug('rate limiter: error while stopping', { error: String(error) });
+      else log.warn('rate limiter: bottleneck error', { error: String(error) });
+    });
+  }
+
+  // Constructor options are ignored once the limiter's keys exist in Redis: push the configured limit.
+  let ready = redis === undefined;
+  const readyPromise: Promise<void> =
+    redis === undefined
+      ? Promise.resolve()
+      : Promise.all([main.ready(), background.ready()])
+          .then(() =>
+            Promise.all([
+              main.updateSettings({ maxConcurrent: opts.limit }),
+              background.updateSettings({ maxConcurrent: backgroundCap(opts.limit) }),
+            ]),
+          )
+          .then(() => {
+            ready = true;
+          });
+  readyPromise.catch((error: unknown) => log.error('rate limiter: Redis setup failed', { error: String(error) }));
+  const whenReady = (): Promise<void> =>
+    ready ? Promise.resolve() : withTimeout(readyPromise, readyTimeoutMs, 'Redis was not ready');
+
+  let seq = 0;
+  let waiting = 0;
+  let waitingInteractive = 0;
+  let held = 0;
+  let inFlight = 0;
+  let pausedUntil = 0;
+  let parked: Entry[] = [];
+  let resumeTimer: NodeJS.Timeout | undefined;
+  const sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  const idleWaiters: (() => void)[] = [];
+  let stopPromise: Promise<void> | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const entry = {
+        timer: setTimeout(() => {
+          sleeps.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      sleeps.add(entry);
+    });
+
+  const applyLimit = (change: LimitChange) => {
+    Promise.all([
+      main.updateSettings({ maxConcurrent: change.to }),
+      background.updateSettings({ maxConcurrent: backgroundCap(change.to) }),
+    ]).catch((error: unknown) => log.warn('rate limiter: could not apply the new limit', { error: String(error) }));
+  };
+
+  const probe = () => {
+    const change = adaptive.maybeProbe();
+    if (change === undefined) return;
+    applyLimit(change);
+    log.info(`rate limiter: no 429 for a while, raising the limit from ${change.from} to ${change.to}`, {
+      ...change,
+      configuredLimit: opts.limit,
+    });
+  };
+
+  const park = (entry: Entry) => {
+    parked.push(entry);
+    scheduleResume();
+  };
+  const scheduleResume = () => {
+    if (resumeTimer !== undefined) clearTimeout(resumeTimer);
+    resumeTimer = setTimeout(resume, Math.max(0, pausedUntil - now()));
+  };
+  const resume = () => {
+    resumeTimer = undefined;
+    if (now() < pausedUntil) return scheduleResume();
+    const list = parked.sort((a, b) => a.seq - b.seq);
+    parked = [];
+    for (const entry of list) submit(entry);
+  };
+
+  /** The body of a bottleneck job: from here until it returns, the entry holds a slot. */
+  const runEntry = async (entry: Entry): Promise<void> => {
+    if (stopping) throw new Error(STOPPED_MESSAGE);
+    if (now() < pausedUntil) {
+      // Nothing was sent, so the slot goes back at once; the entry waits for the pause to end.
+      park(entry);
+      return;
+    }
+    held++;
+    try {
+      await entry.start();
+      await sleep(holdMs);
+    } finally {
+      held--;
+    }
+  };
+
+  const submit = (entry: Entry) => {
+    if (stopping) return entry.fail(new Error(STOPPED_MESSAGE));
+    if (now() < pausedUntil) return park(entry);
+    const job =
+      entry.priority === 'interactive'
+        ? main.schedule({ priority: BOTTLENECK_PRIORITY.interactive, expiration: expirationMs }, () => runEntry(entry))
+        : background.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: backgroundExpirationMs }, () =>
+            main.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: expirationMs }, () =>
+              runEntry(entry),
+            ),
+          );
+    job.catch((error: unknown) => entry.fail(error));
+  };
+
+  const failure = (error: unknown): unknown => {
+    if (stopping) return new Error(STOPPED_MESSAGE, { cause: error });
+    if (redis !== undefined) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return new Error(`rate limiter: could not schedule through Redis (${detail})`, { cause: error });
+    }
+    return error;
+  };
+
+  const queueFull = () => {
+    const retryInSec = Math.max(1, Math.ceil(((waiting / adaptive.current()) * holdMs) / 1000));
+    return new QueueFullError(retryInSec, { endpoint: QUEUE_ENDPOINT });
+  };
+
+  return {
+    schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
+      if (stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
+      if (waiting >= opts.maxQueue) return Promise.reject(queueFull());
+      probe();
+      return new Promise<T>((resolve, reject) => {
+        let state: 'waiting' | 'started' | 'failed' = 'waiting';
+        waiting++;
+        if (priority === 'interactive') waitingInteractive++;
+        const leaveQueue = () => {
+          waiting--;
+          if (priority === 'interactive') waitingInteractive--;
+        };
+        const entry: Entry = {
+          seq: seq++,
+          priority,
+          async start() {
+            if (state !== 'waiting') return;
+            state = 'started';
+            leaveQueue();
+            inFlight++;
+            try {
+              resolve(await fn());
+            } catch (error) {
+              reject(error);
+            } finally {
+              inFlight--;
+              if (inFlight === 0) for (const wake of idleWaiters.splice(0)) wake();
+            }
+          },
+          fail(error) {
+            if (state !== 'waiting') {
+              log.debug('rate limiter: job error after its request started', { error: String(error) });
+              return;
+            }
+            state = 'failed';
+            leaveQueue();
+            reject(failure(error));
+          },
+        };
+        whenReady().then(
+          () => submit(entry),
+          (error: unknown) => entry.fail(error),
+        );
+      });
+    },
+
+    onRateLimited(delayMs: number) {
+      pausedUntil = Math.max(pausedUntil, now() + Math.max(0, delayMs));
+      if (parked.length > 0) scheduleResume();
+      const change = adaptive.recordRateLimited();
+      if (change === undefined) return;
+      applyLimit(change);
+      log.warn(`rate limiter: 429 from the licensing API, lowering the limit from ${change.from} to ${change.to}`, {
+        ...change,
+        configuredLimit: opts.limit,
+        windowMs: opts.windowMs,
+      });
+    },
+
+    onSuccess() {
+      adaptive.recordSuccess();
+      probe();
+    },
+
+    stats(): LimiterStats {
+      return { currentLimit: adaptive.current(), configuredLimit: opts.limit, queued: waiting, running: held };
+    },
+
+    estimateWaitMs(priority: Priority): number {
+      const pause = Math.max(0, pausedUntil - now());
+      const current = adaptive.current();
+      const capacity = priority === 'interactive' ? current : Math.min(current, backgroundCap(current));
+      const ahead = priority === 'interactive' ? waitingInteractive : waiting;
+      const free = Math.max(0, capacity - held);
+      const position = ahead + 1;
+      if (position <= free) return pause;
+      return pause + Math.ceil((position - free) / capacity) * holdMs;
+    },
+
+    stop(): Promise<void> {
+      stopPromise ??= (async () => {
+        stopping = true;
+        if (resumeTimer !== undefined) clearTimeout(resumeTimer);
+        for (const entry of parked.splice(0)) entry.fail(new Error(STOPPED_MESSAGE));
+        // Drops what still waits in bottleneck; its stop() then waits for executing jobs (fn or hold).
+        const stopped = Promise.all([
+          background.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
+          main.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
+        ]).catch((error: unknown) => log.debug('rate limiter: stop', { error: String(error) }));
+        if (inFlight > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+        // Close Redis before the holds end, so their slots stay taken in Redis until they expire: a
+        // request sent less than a window ago still counts at the server (ratelimit.md, "Other pitfalls").
+        await redis?.close();
+        for (const entry of sleeps) {
+          clearTimeout(entry.timer);
+          entry.resolve();
+        }
+        sleeps.clear();
+        await stopped;
+      })();
+      return stopPromise;
+    },
+  };
+}
+
+function validate(opts: BottleneckLimiterOptions): void {
+  const check = (ok: boolean, what: string) => {
+    if (!ok) throw new RangeError(`createBottleneckLimiter: ${what}`);
+  };
+  check(Number.isInteger(opts.limit) && opts.limit >= 1, 'limit must be an integer >= 1');
+  check(Number.isFinite(opts.windowMs) && opts.windowMs > 0, 'windowMs must be > 0');
+  check(Number.isFinite(opts.marginMs) && opts.marginMs >= 0, 'marginMs must be >= 0');
+  check(
+    Number.isInteger(opts.reservedInteractive) && opts.reservedInteractive >= 0,
+    'reservedInteractive must be >= 0',
+  );
+  check(Number.isInteger(opts.maxQueue) && opts.maxQueue >= 0, 'maxQueue must be an integer >= 0');
+  if (opts.jobExpirationMs !== undefined) {
+    check(opts.jobExpirationMs > opts.windowMs + opts.marginMs, 'jobExpirationMs must exceed windowMs + marginMs');
+  }
+}
+
+function withTimeout(promise: Promise<void>, ms: number, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rate limiter: ${what} within ${ms} ms`)), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
