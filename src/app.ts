@@ -1,0 +1,133 @@
+/**
+ * createApp: the Bolt App with every listener registered, initialised (auth.test done) but never
+ * started; src/main.ts and the end-to-end harness start it. Transport only here; behaviour lives
+ * in the listeners under src/slack/.
+ */
+import type { ServerResponse } from 'node:http';
+import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
+
+/** What Bolt passes to an extended error handler (not re-exported by @slack/bolt's index). */
+interface ErrorHandlerArgs {
+  error: Error;
+  body: unknown;
+}
+
+import { registerActions } from './slack/actions/index.js';
+import { registerCommands } from './slack/commands/index.js';
+import type { AppDeps } from './slack/deps.js';
+import { toBoltLogger } from './slack/logger.js';
+
+export type SlackTransport =
+  | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
+  | { mode: 'socket'; botToken: string; signingSecret: string; appToken: string; apiUrl?: string; port?: number };
+
+export interface CreateAppOptions {
+  slack: SlackTransport;
+  /** Bolt's own log lines; default: deps.logger at info. */
+  boltLogger?: BoltLogger;
+  /** Web API retry policy; default a few quick retries (tests pass { retries: 0 }). */
+  retryConfig?: webApi.RetryOptions;
+  /** Web API request timeout; default 10 s (the client's own default is none). */
+  slackTimeoutMs?: number;
+}
+
+/** A few quick retries: a person is waiting, and the default policy retries for 30 minutes. */
+export const SLACK_RETRY_POLICY: webApi.RetryOptions = { retries: 2, factor: 1.5, minTimeout: 200, maxTimeout: 1000 };
+export const EVENTS_PATH = '/slack/events';
+export const HEALTH_PATH = '/healthz';
+
+/** Thrown when Slack refuses the bot token or cannot be reached at start-up. */
+export class SlackStartupError extends Error {
+  override readonly name = 'SlackStartupError';
+}
+
+const TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
+
+export async function createApp(deps: AppDeps, options: CreateAppOptions): Promise<App> {
+  const { slack } = options;
+  const health = (_req: unknown, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox }));
+  };
+  const app = new App({
+    token: slack.botToken,
+    signingSecret: slack.signingSecret,
+    endpoints: EVENTS_PATH,
+    customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }],
+    ...(slack.mode === 'socket'
+      ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port ?? 3000 } }
+      : {}),
+    logger: options.boltLogger ?? toBoltLogger(deps.logger),
+    clientOptions: {
+      ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+      retryConfig: options.retryConfig ?? SLACK_RETRY_POLICY,
+      // A 429 surfaces at once instead of pausing every Slack call of the process for Retry-After.
+      rejectRateLimitedCalls: true,
+      timeout: options.slackTimeoutMs ?? 10_000,
+    },
+    // auth.test runs in the constructor otherwise, un-awaited: an unreachable Slack crashes the process
+    // with an unhandled rejection (platform.md section 4.4). init() below awaits it instead.
+    deferInitialization: true,
+    extendedErrorHandler: true,
+  });
+
+  app.error(createErrorHandler(deps));
+  registerCommands(app, deps);
+  registerActions(app, deps);
+
+  try {
+    await app.init();
+  } catch (error) {
+    throw startupError(error, slack.apiUrl);
+  }
+  return app;
+}
+
+function startupError(error: unknown, apiUrl: string | undefined): SlackStartupError {
+  const code = (error as { data?: { error?: unknown } }).data?.error;
+  if (typeof code === 'string' && TOKEN_ERRORS.has(code)) {
+    return new SlackStartupError(
+      `Slack refused the bot token (${code}): copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions into SLACK_BOT_TOKEN, and reinstall the app if it was removed`,
+      { cause: error },
+    );
+  }
+  const where = apiUrl ?? 'https://slack.com/api/';
+  const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+  return new SlackStartupError(`Could not check the bot token with Slack at ${where} (${reason})`, { cause: error });
+}
+
+const SORRY =
+  'Sorry, something went wrong on our side while handling that. Please try again in a moment; if it keeps happening, ask';
+
+/**
+ * The last stop for listener errors: one structured log line, one polite sentence to the user (never
+ * a stack or an internal message), then rethrow so an unacknowledged request fails fast (500)
+ * instead of timing out after 3 s (platform.md section 8.5).
+ */
+export function createErrorHandler(deps: AppDeps) {
+  return async ({ error, body }: ErrorHandlerArgs): Promise<void> => {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const user = b.user_id ?? (b.user as { id?: unknown } | undefined)?.id;
+    deps.logger.error('listener failed', {
+      error,
+      kind: b.command ? 'command' : (b.type ?? 'unknown'),
+      ...(typeof b.command === 'string' ? { command: b.command } : {}),
+      ...(typeof user === 'string' ? { user } : {}),
+    });
+    const responseUrl = b.response_url;
+    if (typeof responseUrl === 'string' && /^https?:\/\//.test(responseUrl)) {
+      const text = `${SORRY} ${deps.roles.whoToAsk()} to check License Desk's log.`;
+      try {
+        await fetch(responseUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text }),
+          signal: AbortSignal.timeout(5000),
+        });
+      } catch (postError) {
+        deps.logger.warn('could not tell the user about the failure', { error: postError });
+      }
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * A small stand-in for Slack's Web API and response_urls on loopback, for the local demo (npm start
+ * without Slack settings) and the end-to-end tests. It answers the methods License Desk calls with
+ * Slack's shapes (HTTP 200 + ok:false for API errors, platform.md section 4.2), records every call
+ * with its form body decoded, and records response_url posts under /response/<id>.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface LocalSlackUser {
+  id: string;
+  name: string;
+  realName?: string;
+  email?: string;
+  isAdmin?: boolean;
+  isOwner?: boolean;
+  /** A guest (single- or multi-channel). */
+  isRestricted?: boolean;
+  isBot?: boolean;
+  deleted?: boolean;
+}
+
+export interface SlackCall {
+  method: string;
+  /** The form body, with `view`, `blocks`, `attachments` and `metadata` JSON-decoded. */
+  args: Record<string, unknown>;
+  token: string | undefined;
+  at: number;
+}
+
+export interface ResponseUrlPost {
+  id: string;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+/** A canned answer: a body (sent with HTTP 200), or a function of the call; `status` 429 rate-limits. */
+export type SlackAnswer =
+  | Record<string, unknown>
+  | ((call: SlackCall) => Record<string, unknown>)
+  | { status: 429; retryAfterSec: number };
+
+export interface LocalSlackOptions {
+  host?: string;
+  port?: number;
+  users?: LocalSlackUser[];
+  usergroups?: Record<string, string[]>;
+  /** When set, calls with another bearer token get invalid_auth. */
+  botToken?: string;
+  /** Slack allows 5 posts per response_url (platform.md section 3); a sixth gets 404. */
+  responseUrlMaxUses?: number;
+}
+
+export interface LocalSlack {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** For clientOptions.slackApiUrl / SLACK_API_URL: `${url}/api/`. */
+  apiUrl: string;
+  readonly calls: readonly SlackCall[];
+  readonly responses: readonly ResponseUrlPost[];
+  responseUrl(id: string): string;
+  setUser(user: LocalSlackUser): void;
+  setUsergroup(id: string, members: string[]): void;
+  /** Replace the answer of a method for the next `times` calls (default: until cleared with undefined). */
+  answer(method: string, answer: SlackAnswer | undefined, times?: number): void;
+  waitForCall(method: string, predicate?: (call: SlackCall) => boolean, timeoutMs?: number): Promise<SlackCall>;
+  waitForResponse(
+    id: string,
+    predicate?: (post: ResponseUrlPost) => boolean,
+    timeoutMs?: number,
+  ): Promise<ResponseUrlPost>;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export const LOCAL_TEAM = { id: 'T0LOCAL001', domain: 'license-desk-local', name: 'License Desk (local)' } as const;
+export const LOCAL_BOT = { userId: 'U0LICBOT01', botId: 'B0LICBOT01', appId: 'A0LICBOT01' } as const;
+const JSON_FIELDS = ['view', 'blocks', 'attachments', 'metadata'];
+
+function userObject(u: LocalSlackUser): Record<string, unknown> {
+  return {
+    id: u.id,
+    team_id: LOCAL_TEAM.id,
+    name: u.name,
+    real_name: u.realName ?? u.name,
+    deleted: u.deleted ?? false,
+    tz: 'Europe/Berlin',
+    profile: { real_name: u.realName ?? u.name, display_name: u.name, ...(u.email ? { email: u.email } : {}) },
+    is_admin: u.isAdmin ?? false,
+    is_owner: u.isOwner ?? false,
+    is_primary_owner: false,
+    is_restricted: u.isRestricted ?? false,
+    is_ultra_restricted: false,
+    is_bot: u.isBot ?? false,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function decodeArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.startsWith('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  const args: Record<string, unknown> = Object.fromEntries(new URLSearchParams(raw));
+  for (const field of JSON_FIELDS) {
+    const value = args[field];
+    if (typeof value === 'string') {
+      try {
+        args[field] = JSON.parse(value);
+      } catch {
+        // Left as sent: a test can assert on the malformed string.
+      }
+    }
+  }
+  return args;
+}
+
+export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<LocalSlack> {
+  const users = new Map((options.users ?? []).map((u) => [u.id, u]));
+  const usergroups = new Map(Object.entries(options.usergroups ?? {}));
+  const overrides = new Map<string, { answer: SlackAnswer; times: number }>();
+  const calls: SlackCall[] = [];
+  const responses: ResponseUrlPost[] = [];
+  const waiters = new Set<() => void>();
+  const maxUses = options.responseUrlMaxUses ?? 5;
+  let seq = 0;
+  const notify = () => {
+    for (const w of waiters) w();
+  };
+  const byEmail = (email: unknown) => [...users.values()].find((u) => u.email && u.email === email);
+
+  const builtIn = (call: SlackCall): Record<string, unknown> => {
+    const a = call.args;
+    const ts = `${Math.floor(call.at / 1000)}.${String(++seq).padStart(6, '0')}`;
+    const view = (id: string) => ({ ok: true, view: { id, team_id: LOCAL_TEAM.id, ...(a.view as object), hash: ts } });
+    switch (call.method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: `https://${LOCAL_TEAM.domain}.slack.com/`,
+          team: LOCAL_TEAM.name,
+          user: 'licensedesk',
+          team_id: LOCAL_TEAM.id,
+          user_id: LOCAL_BOT.userId,
+          bot_id: LOCAL_BOT.botId,
+          is_enterprise_install: false,
+        };
+      case 'users.info': {
+        const u = users.get(String(a.user));
+        return u ? { ok: true, user: userObject(u) } : { ok: false, error: 'user_not_found' };
+      }
+      case 'users.lookupByEmail': {
+        const u = byEmail(a.email);
+        return u ? { ok: true, user: userObject(u) } : { ok: false, error: 'users_not_found' };
+      }
+      case 'usergroups.users.list': {
+        const members = usergroups.get(String(a.usergroup));
+        return members ? { ok: true, users: members } : { ok: false, error: 'no_such_subteam' };
+      }
+      case 'chat.postMessage':
+        return {
+          ok: true,
+          channel: a.channel,
+          ts,
+          message: { text: a.text, blocks: a.blocks, ts, bot_id: LOCAL_BOT.botId },
+        };
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: ts };
+      case 'chat.update':
+        return { ok: true, channel: a.channel, ts: a.ts, text: a.text };
+      case 'views.open':
+      case 'views.push':
+        return view(`V${String(seq).padStart(9, '0')}`);
+      case 'views.update':
+        return view(String(a.view_id ?? a.external_id ?? 'V000000000'));
+      case 'views.publish':
+        return view(`VHOME${String(a.user_id ?? '')}`);
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(a.users ?? '').slice(1)}` } };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const raw = await readBody(req);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const response = /^\/response\/([^/]+)$/.exec(path);
+      if (response && req.method === 'POST') {
+        const id = decodeURIComponent(response[1] ?? '');
+        if (responses.filter((r) => r.id === id).length >= maxUses) return send(404, { ok: false, error: 'used_up' });
+        responses.push({ id, body: JSON.parse(raw || '{}') as Record<string, unknown>, at: Date.now() });
+        notify();
+        return send(200, { ok: true });
+      }
+      const api = /^\/api\/([\w.]+)$/.exec(path);
+      if (!api || req.method !== 'POST') return send(404, { ok: false, error: 'not_found' });
+      const auth = req.headers.authorization;
+      const args = decodeArgs(raw, req.headers['content-type']);
+      const token = auth?.startsWith('Bearer ')
+        ? auth.slice(7)
+        : typeof args.token === 'string'
+          ? args.token
+          : undefined;
+      const call: SlackCall = { method: api[1] ?? '', args, token, at: Date.now() };
+      calls.push(call);
+      notify();
+      if (options.botToken && token !== options.botToken) return send(200, { ok: false, error: 'invalid_auth' });
+      const override = overrides.get(call.method);
+      if (override) {
+        if (--override.times <= 0) overrides.delete(call.method);
+        const a = override.answer;
+        if ('status' in a && a.status === 429) {
+          return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(a.retryAfterSec) });
+        }
+        return send(200, typeof a === 'function' ? a(call) : a);
+      }
+      return send(200, builtIn(call));
+    } catch (error) {
+      send(200, { ok: false, error: 'invalid_arguments', detail: String(error) });
+    }
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  function waitFor<T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
+    const found = find();
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const hit = find();
+        if (hit === undefined) return;
+        cleanup();
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`local Slack: no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+    });
+  }
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    calls,
+    responses,
+    responseUrl: (id) => `${url}/response/${encodeURIComponent(id)}`,
+    setUser: (u) => void users.set(u.id, u),
+    setUsergroup: (id, members) => void usergroups.set(id, members),
+    answer(method, answer, times = Number.POSITIVE_INFINITY) {
+      if (answer === undefined) overrides.delete(method);
+      else overrides.set(method, { answer, times });
+    },
+    waitForCall: (method, predicate = () => true, timeoutMs = 5000) =>
+      waitFor(() => calls.find((c) => c.method === method && predicate(c)), `${method} call`, timeoutMs),
+    waitForResponse: (id, predicate = () => true, timeoutMs = 5000) =>
+      waitFor(() => responses.find((r) => r.id === id && predicate(r)), `response_url post to ${id}`, timeoutMs),
+    clear() {
+      calls.length = 0;
+      responses.length = 0;
+      overrides.clear();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Who may do what. LICENSE_ADMINS (user or user-group ids) may change licenses; LICENSE_VIEWERS (ids,
+ * or '*' for every full member) may look. Without LICENSE_ADMINS, workspace admins and owners are the
+ * admins. Checked on every request; Slack answers are cached briefly so a check costs ~nothing:
+ * usergroups.users.list is Tier 2 (20+/min), so one cached list per group serves every request.
+ */
+import type { webApi } from '@slack/bolt';
+import type { Logger } from '../licensing/types.js';
+import type { RoleResolver } from './deps.js';
+
+export interface RoleResolverOptions {
+  admins: string[];
+  viewers: string[] | '*';
+  /** users.info cache; default 30 s (a demoted admin loses access within it). */
+  userTtlMs?: number;
+  /** usergroups.users.list cache; default 60 s. */
+  groupTtlMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+interface SlackUser {
+  isAdmin: boolean;
+  /** A full member: not a guest, not a bot, not deactivated. */
+  isMember: boolean;
+}
+
+interface Cached<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+const isGroup = (id: string) => id.startsWith('S');
+
+export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
+  const now = options.now ?? Date.now;
+  const userTtl = options.userTtlMs ?? 30_000;
+  const groupTtl = options.groupTtlMs ?? 60_000;
+  const users = new Map<string, Cached<SlackUser | undefined>>();
+  const groups = new Map<string, Cached<Set<string>>>();
+
+  // Concurrent checks share one in-flight call; failures are not cached, so the next request retries.
+  function cached<T>(map: Map<string, Cached<T>>, key: string, ttl: number, load: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    if (hit && now() - hit.at < ttl) return hit.value;
+    const value = load();
+    map.set(key, { at: now(), value });
+    value.catch(() => map.delete(key));
+    return value;
+  }
+
+  const userInfo = (client: webApi.WebClient, userId: string) =>
+    cached(users, userId, userTtl, async () => {
+      const res = await client.users.info({ user: userId });
+      const u = res.user;
+      if (!u) return undefined;
+      return {
+        isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner) && !u.deleted,
+        isMember: !u.deleted && !u.is_bot && !u.is_restricted && !u.is_ultra_restricted,
+      };
+    });
+
+  const groupMembers = (client: webApi.WebClient, groupId: string) =>
+    cached(groups, groupId, groupTtl, async () => {
+      const res = await client.usergroups.users.list({ usergroup: groupId });
+      return new Set(res.users ?? []);
+    });
+
+  // Fail closed: if Slack cannot tell us, the person is not let in, and the log says why.
+  async function safely<T>(what: string, fallback: T, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      options.logger?.warn('role check failed; treating as no access', { what, error });
+      return fallback;
+    }
+  }
+
+  async function listed(client: webApi.WebClient, ids: string[], userId: string): Promise<boolean> {
+    if (ids.includes(userId)) return true;
+    for (const id of ids.filter(isGroup)) {
+      const members = await safely(`usergroups.users.list ${id}`, new Set<string>(), () => groupMembers(client, id));
+      if (members.has(userId)) return true;
+    }
+    return false;
+  }
+
+  return {
+    async roleOf(client, userId) {
+      if (options.admins.length > 0) {
+        if (await listed(client, options.admins, userId)) return 'admin';
+      } else {
+        const user = await safely('users.info', undefined, () => userInfo(client, userId));
+        if (user?.isAdmin) return 'admin';
+      }
+      if (options.viewers === '*') {
+        const user = await safely('users.info', undefined, () => userInfo(client, userId));
+        return user?.isMember ? 'viewer' : 'none';
+      }
+      return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
+    },
+    whoToAsk() {
+      if (options.admins.length === 0) return 'a workspace admin';
+      const mentions = options.admins.slice(0, 5).map((id) => (isGroup(id) ? `<!subteam^${id}>` : `<@${id}>`));
+      if (mentions.length === 1) return mentions[0] ?? 'a workspace admin';
+      return `${mentions.slice(0, -1).join(', ')} or ${mentions.at(-1)}`;
+    },
+  };
+}
