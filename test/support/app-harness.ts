@@ -1,0 +1,294 @@
+/**
+ * The real app in HTTP mode on 127.0.0.1, with the sandbox as the licensing API and the fake Slack
+ * as Slack's Web API and response_urls. Requests are signed exactly as Slack signs them.
+ *
+ *   const t = await startTestApp();
+ *   const r = await t.command('pools', { userId: TEST_USERS.viewer });
+ *   const msg = await r.waitForResponse((p) => !String(p.body.text).includes('Working'));
+ *   await t.close();
+ */
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '@slack/bolt';
+import { createApp } from '../../src/app.js';
+import { createLicensingClient } from '../../src/licensing/index.js';
+import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import type { AppDeps } from '../../src/slack/deps.js';
+import { createLogger } from '../../src/slack/logger.js';
+import { createRoleResolver } from '../../src/slack/roles.js';
+import {
+  type FakeSlack,
+  type FakeSlackOptions,
+  type ResponseUrlPost,
+  startFakeSlack,
+  TEST_USERS,
+} from './fake-slack.js';
+import { commandBody, FORM, interactionBody, slackHeaders } from './slack-signing.js';
+
+export const TEST_SIGNING_SECRET = 'e2e0signing0secret0not0for0production';
+export const TEST_BOT_TOKEN = 'xoxb-e2e-0000000000-test-token';
+const TEAM = { id: 'T0ACME0001', domain: 'acme-learning' };
+const APP_ID = 'A0LICBOT01';
+
+export interface TestAppOptions {
+  /** Passed to startSandbox; default: demo seed, 25 requests per 3 s (a minute scaled 20x). */
+  sandbox?: SandboxOptions;
+  slack?: FakeSlackOptions;
+  /** LICENSE_ADMINS; default [TEST_USERS.admin]. [] with viewers [] means workspace admins only. */
+  admins?: string[];
+  /** LICENSE_VIEWERS; default [TEST_USERS.viewer, TEST_USERS.viewerGroup]. */
+  viewers?: string[] | '*';
+  /** Merged over the harness client options (admin token, 25 per 3 s, cache 30 s). */
+  licensing?: Partial<LicensingClientOptions>;
+  now?: () => Date;
+  auditChannel?: string;
+}
+
+export interface SentRequest {
+  status: number;
+  /** The ack body as text ('' for an empty ack). */
+  body: string;
+  /** Time from sending to the response headers: the ack latency Slack would see. */
+  ackMs: number;
+}
+
+export interface RespondedRequest extends SentRequest {
+  responseId: string;
+  responseUrl: string;
+  /** The first response_url post (already received or future) that matches. Default timeout 10 s. */
+  waitForResponse(predicate?: (post: ResponseUrlPost) => boolean, timeoutMs?: number): Promise<ResponseUrlPost>;
+  /** Every response_url post received so far for this request. */
+  responses(): ResponseUrlPost[];
+}
+
+export interface RequestOptions {
+  userId?: string;
+  channelId?: string;
+  /** Default: a fresh id per request. */
+  responseId?: string;
+}
+
+export interface TestApp {
+  url: string;
+  eventsUrl: string;
+  signingSecret: string;
+  slack: FakeSlack;
+  sandbox: RunningSandbox;
+  licensing: LicensingClient;
+  deps: AppDeps;
+  app: App;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
+  /** A block_actions payload; user, team, container, channel and response_url are filled in unless given. */
+  action(payload: Record<string, unknown>, options?: RequestOptions): Promise<RespondedRequest>;
+  clickButton(
+    actionId: string,
+    value: string,
+    options?: RequestOptions & { blockId?: string },
+  ): Promise<RespondedRequest>;
+  /** A view_submission payload; `view` is merged over a minimal modal. */
+  viewSubmission(payload: Record<string, unknown>, options?: RequestOptions): Promise<SentRequest>;
+  /** An Events API body, or just the inner event (wrapped in an event_callback envelope). */
+  event(bodyOrEvent: Record<string, unknown>): Promise<SentRequest>;
+  /** Raw access for signature tests. */
+  send(
+    rawBody: string,
+    options?: { contentType?: string; timestamp?: number; signature?: string },
+  ): Promise<SentRequest>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const now = options.now ?? (() => new Date());
+  const slack = await startFakeSlack(options.slack);
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    now,
+    rateLimit: { limit: 25, windowMs: 3000 },
+    ...options.sandbox,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    secrets: [TEST_BOT_TOKEN, TEST_SIGNING_SECRET, sandbox.adminToken, sandbox.readOnlyToken],
+    write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>),
+  });
+  const licensing = await createLicensingClient({
+    baseUrl: sandbox.url,
+    token: sandbox.adminToken,
+    rateLimit: { limit: 25, windowMs: 3000, marginMs: 100 },
+    timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
+    retry: { attempts: 2, baseDelayMs: 50, maxDelayMs: 500 },
+    logger: logger.child({ component: 'licensing' }),
+    ...options.licensing,
+  });
+  const deps: AppDeps = {
+    licensing,
+    roles: createRoleResolver({
+      admins: options.admins ?? [TEST_USERS.admin],
+      viewers: options.viewers ?? [TEST_USERS.viewer, TEST_USERS.viewerGroup],
+      logger,
+    }),
+    logger,
+    now,
+    sandbox: true,
+    ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
+  };
+  const app = await createApp(deps, {
+    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
+    retryConfig: { retries: 0 },
+  });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const eventsUrl = `${url}/slack/events`;
+  let seq = 0;
+
+  async function send(
+    rawBody: string,
+    o: { contentType?: string; timestamp?: number; signature?: string } = {},
+  ): Promise<SentRequest> {
+    const headers = slackHeaders(TEST_SIGNING_SECRET, rawBody, o);
+    if (o.signature !== undefined) headers['X-Slack-Signature'] = o.signature;
+    const started = performance.now();
+    const res = await fetch(eventsUrl, { method: 'POST', headers, body: rawBody });
+    const ackMs = performance.now() - started;
+    return { status: res.status, body: await res.text(), ackMs };
+  }
+
+  function responded(sent: SentRequest, responseId: string): RespondedRequest {
+    return {
+      ...sent,
+      responseId,
+      responseUrl: slack.responseUrl(responseId),
+      waitForResponse: (predicate, timeoutMs = 10_000) => slack.waitForResponse(responseId, predicate, timeoutMs),
+      responses: () => slack.responses.filter((r) => r.id === responseId),
+    };
+  }
+
+  const user = (id: string) => {
+    const name = `user-${id.toLowerCase()}`;
+    return { id, username: name, name, team_id: TEAM.id };
+  };
+  const ids = (o: RequestOptions, kind: string) => ({
+    userId: o.userId ?? TEST_USERS.admin,
+    channelId: o.channelId ?? 'C0LICOPS01',
+    responseId: o.responseId ?? `${kind}-${++seq}`,
+    triggerId: `${Date.now()}.${++seq}.e2etrigger`,
+  });
+
+  const harness: TestApp = {
+    url,
+    eventsUrl,
+    signingSecret: TEST_SIGNING_SECRET,
+    slack,
+    sandbox,
+    licensing,
+    deps,
+    app,
+    logs,
+    send,
+    async command(text, o = {}) {
+      const i = ids(o, 'cmd');
+      const body = commandBody({
+        token: 'qWeRtY1234567890AsDfGhJk',
+        team_id: TEAM.id,
+        team_domain: TEAM.domain,
+        channel_id: i.channelId,
+        channel_name: 'license-ops',
+        user_id: i.userId,
+        user_name: user(i.userId).name,
+        command: o.command ?? '/licenses',
+        text,
+        api_app_id: APP_ID,
+        is_enterprise_install: 'false',
+        response_url: slack.responseUrl(i.responseId),
+        trigger_id: i.triggerId,
+      });
+      return responded(await send(body), i.responseId);
+    },
+    async action(payload, o = {}) {
+      const i = ids(o, 'action');
+      const full = {
+        type: 'block_actions',
+        user: user(i.userId),
+        api_app_id: APP_ID,
+        token: 'qWeRtY1234567890AsDfGhJk',
+        container: { type: 'message', message_ts: '1767225600.000100', channel_id: i.channelId, is_ephemeral: true },
+        trigger_id: i.triggerId,
+        team: TEAM,
+        enterprise: null,
+        is_enterprise_install: false,
+        channel: { id: i.channelId, name: 'license-ops' },
+        state: { values: {} },
+        response_url: slack.responseUrl(i.responseId),
+        actions: [],
+        ...payload,
+      };
+      return responded(await send(interactionBody(full)), i.responseId);
+    },
+    clickButton(actionId, value, o = {}) {
+      const action = { action_id: actionId, block_id: o.blockId ?? 'actions', type: 'button', value };
+      return harness.action({ actions: [{ ...action, action_ts: `${Date.now() / 1000}` }] }, o);
+    },
+    async viewSubmission(payload, o = {}) {
+      const i = ids(o, 'view');
+      const view = {
+        id: 'V0E2EVIEW1',
+        team_id: TEAM.id,
+        type: 'modal',
+        blocks: [],
+        private_metadata: '',
+        callback_id: '',
+        state: { values: {} },
+        hash: '1767225603.e2ehash0',
+        title: { type: 'plain_text', text: 'License Desk' },
+        app_id: APP_ID,
+        ...(payload.view as Record<string, unknown> | undefined),
+      };
+      const full = {
+        type: 'view_submission',
+        team: TEAM,
+        user: user(i.userId),
+        api_app_id: APP_ID,
+        token: 'qWeRtY1234567890AsDfGhJk',
+        trigger_id: i.triggerId,
+        response_urls: [],
+        is_enterprise_install: false,
+        enterprise: null,
+        ...payload,
+        view,
+      };
+      return send(interactionBody(full));
+    },
+    event(bodyOrEvent) {
+      const wrapped =
+        bodyOrEvent.type === 'event_callback' || bodyOrEvent.type === 'url_verification'
+          ? bodyOrEvent
+          : {
+              token: 'qWeRtY1234567890AsDfGhJk',
+              team_id: TEAM.id,
+              api_app_id: APP_ID,
+              event: { event_ts: `${Date.now() / 1000}`, ...bodyOrEvent },
+              type: 'event_callback',
+              event_id: `Ev0E2E${++seq}`,
+              event_time: Math.floor(Date.now() / 1000),
+              authorizations: [{ team_id: TEAM.id, user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false }],
+            };
+      return send(JSON.stringify(wrapped), { contentType: 'application/json' });
+    },
+    async close() {
+      await app.stop();
+      await licensing.close();
+      await sandbox.close();
+      await slack.close();
+    },
+  };
+  return harness;
+}
+
+export { FORM, TEST_USERS };

@@ -1,0 +1,37 @@
+/**
+ * Signing exactly as Slack signs (platform.md section 2): "v0=" + hex HMAC-SHA256 over
+ * "v0:<timestamp>:<raw body>", with the exact Content-Type Bolt expects.
+ */
+import { createHmac } from 'node:crypto';
+
+export const FORM = 'application/x-www-form-urlencoded';
+
+export function slackSignature(secret: string, timestamp: number | string, rawBody: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
+}
+
+export interface SignOptions {
+  /** Unix seconds; default now. */
+  timestamp?: number;
+  /** Default application/x-www-form-urlencoded (commands, interactions); events use application/json. */
+  contentType?: string;
+}
+
+export function slackHeaders(secret: string, rawBody: string, options: SignOptions = {}): Record<string, string> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  return {
+    'Content-Type': options.contentType ?? FORM,
+    'X-Slack-Request-Timestamp': String(timestamp),
+    'X-Slack-Signature': slackSignature(secret, timestamp, rawBody),
+  };
+}
+
+/** A slash command's wire body: plain form fields, every value a string. */
+export function commandBody(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+/** An interaction's wire body: one form field `payload` holding the JSON. */
+export function interactionBody(payload: unknown): string {
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
