@@ -1,0 +1,196 @@
+/**
+ * The environment, read and checked once. The only module that touches process.env (the sandbox cli
+ * aside). parseConfig is pure: it returns either a Config or the full list of problems, each with
+ * its fix, and never repeats a secret's value.
+ */
+import { z } from 'zod';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** http: Slack posts to PORT; socket: Socket Mode (SLACK_APP_TOKEN); demo: local Slack double, no Slack at all. */
+export type SlackConfig =
+  | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string; port: number }
+  | { mode: 'socket'; botToken: string; signingSecret: string; appToken: string; apiUrl?: string; port: number }
+  | { mode: 'demo'; port: number };
+
+/** sandbox: the in-process licensing simulator with demo data stands in for the real API. */
+export type LicensingConfig =
+  | { mode: 'api'; url: string; token: string; rateLimitPerMinute: number; timeoutMs: number; cacheTtlMs: number }
+  | { mode: 'sandbox'; rateLimitPerMinute: number; timeoutMs: number; cacheTtlMs: number };
+
+export interface Config {
+  slack: SlackConfig;
+  licensing: LicensingConfig;
+  /** Slack user (U…/W…) or user-group (S…) ids; empty with no viewers: workspace admins and owners. */
+  admins: string[];
+  /** Ids, or '*' for every member of the workspace. */
+  viewers: string[] | '*';
+  auditChannel?: string;
+  redisUrl?: string;
+  logLevel: LogLevel;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+type Env = Record<string, string | undefined>;
+
+// `.env` files copied from .env.example leave keys present but empty: treat them as unset.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const ID_LIST = /^\s*[UWS][A-Z0-9]{2,}\s*(,\s*[UWS][A-Z0-9]{2,}\s*)*,?\s*$/;
+const httpUrl = (name: string, example: string) =>
+  z.url({
+    protocol: /^https?$/,
+    error: `${name} must be an http(s) URL, e.g. ${example}`,
+  });
+const int = (name: string, min: number, max: number, meaning: string) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number (${meaning})` })
+    .int({ error: `${name} must be a whole number (${meaning})` })
+    .min(min, { error: `${name} must be between ${min} and ${max} (${meaning})` })
+    .max(max, { error: `${name} must be between ${min} and ${max} (${meaning})` });
+// Secrets: the message names the variable and the expected shape, never the value.
+const secret = (name: string, prefix: string | undefined, where: string) =>
+  z.string().refine((v) => (prefix === undefined || v.startsWith(prefix)) && !/\s/.test(v) && v.length >= 8, {
+    error: `${name} is not valid: ${prefix ? `it must start with ${prefix} and ` : 'it must '}contain no spaces; copy it from ${where}`,
+  });
+
+const schema = z.object({
+  SLACK_BOT_TOKEN: optional(secret('SLACK_BOT_TOKEN', 'xoxb-', 'OAuth & Permissions > Bot User OAuth Token')),
+  SLACK_SIGNING_SECRET: optional(
+    secret('SLACK_SIGNING_SECRET', undefined, 'Basic Information > App Credentials > Signing Secret'),
+  ),
+  SLACK_APP_TOKEN: optional(
+    secret('SLACK_APP_TOKEN', 'xapp-', 'Basic Information > App-Level Tokens (scope connections:write)'),
+  ),
+  SLACK_API_URL: optional(httpUrl('SLACK_API_URL', 'https://slack.com/api/ (leave unset for Slack itself)')),
+  PORT: optional(int('PORT', 0, 65535, 'the HTTP port, default 3000')),
+  LICENSING_API_URL: optional(
+    httpUrl('LICENSING_API_URL', 'https://www.sqlbi.com/api/licensing (the base URL without /v1)'),
+  ),
+  LICENSING_API_TOKEN: optional(
+    secret('LICENSING_API_TOKEN', undefined, 'the license web interface (API tokens); it must be 8 characters or more'),
+  ),
+  LICENSING_RATE_LIMIT_PER_MINUTE: optional(int('LICENSING_RATE_LIMIT_PER_MINUTE', 1, 1000, 'default 25')),
+  LICENSING_TIMEOUT_MS: optional(int('LICENSING_TIMEOUT_MS', 1000, 120_000, 'per request, default 10000')),
+  LICENSING_CACHE_TTL_SECONDS: optional(int('LICENSING_CACHE_TTL_SECONDS', 0, 3600, '0 disables, default 30')),
+  LICENSE_ADMINS: optional(
+    z.string().regex(ID_LIST, {
+      error:
+        'LICENSE_ADMINS must be comma-separated Slack user ids (U… or W…) or user-group ids (S…), e.g. U0123ABCD,S0456EFGH; copy ids from a profile (⋮ > Copy member ID)',
+    }),
+  ),
+  LICENSE_VIEWERS: optional(
+    z.string().refine((v) => v.trim() === '*' || ID_LIST.test(v), {
+      error:
+        'LICENSE_VIEWERS must be * (every member) or comma-separated Slack user ids (U… or W…) or user-group ids (S…)',
+    }),
+  ),
+  AUDIT_CHANNEL: optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error: 'AUDIT_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
+    }),
+  ),
+  REDIS_URL: optional(
+    z.url({
+      protocol: /^rediss?$/,
+      error: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+    }),
+  ),
+  LOG_LEVEL: optional(
+    z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be one of debug, info, warn, error' }),
+  ),
+});
+
+const ids = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+export function parseConfig(env: Env): ConfigResult {
+  const parsed = schema.safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+  // Cross-field rules are checked on the raw values too, so that one run lists every problem.
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (set('SLACK_BOT_TOKEN') !== set('SLACK_SIGNING_SECRET')) {
+    const missing = set('SLACK_BOT_TOKEN') ? 'SLACK_SIGNING_SECRET' : 'SLACK_BOT_TOKEN';
+    problems.push(
+      `${missing} is missing: set both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for a real Slack workspace, or neither for the local demo`,
+    );
+  }
+  if (set('SLACK_APP_TOKEN') && !set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
+    problems.push(
+      'SLACK_APP_TOKEN is set but SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are not: Socket Mode needs all three',
+    );
+  }
+  if (set('LICENSING_API_URL') !== set('LICENSING_API_TOKEN')) {
+    const missing = set('LICENSING_API_URL') ? 'LICENSING_API_TOKEN' : 'LICENSING_API_URL';
+    problems.push(
+      `${missing} is missing: set both LICENSING_API_URL and LICENSING_API_TOKEN for the real licensing API, or neither for the sandbox with demo data`,
+    );
+  }
+  if (set('LICENSE_ADMINS') && (env.LICENSE_ADMINS ?? '').includes('*')) {
+    problems.push('LICENSE_ADMINS cannot be *: list the people or user groups who may change licenses');
+  }
+  if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
+
+  const e = parsed.data;
+  const port = e.PORT ?? 3000;
+  const apiUrl = e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL } : {};
+  let slack: SlackConfig;
+  if (e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET) {
+    const common = { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, ...apiUrl, port };
+    slack = e.SLACK_APP_TOKEN
+      ? { mode: 'socket', ...common, appToken: e.SLACK_APP_TOKEN }
+      : { mode: 'http', ...common };
+  } else {
+    slack = { mode: 'demo', port };
+  }
+  const knobs = {
+    rateLimitPerMinute: e.LICENSING_RATE_LIMIT_PER_MINUTE ?? 25,
+    timeoutMs: e.LICENSING_TIMEOUT_MS ?? 10_000,
+    cacheTtlMs: (e.LICENSING_CACHE_TTL_SECONDS ?? 30) * 1000,
+  };
+  const licensing: LicensingConfig =
+    e.LICENSING_API_URL && e.LICENSING_API_TOKEN
+      ? { mode: 'api', url: e.LICENSING_API_URL, token: e.LICENSING_API_TOKEN, ...knobs }
+      : { mode: 'sandbox', ...knobs };
+  const config: Config = {
+    slack,
+    licensing,
+    admins: ids(e.LICENSE_ADMINS),
+    viewers: e.LICENSE_VIEWERS?.trim() === '*' ? '*' : ids(e.LICENSE_VIEWERS),
+    logLevel: e.LOG_LEVEL ?? 'info',
+  };
+  if (e.AUDIT_CHANNEL) config.auditChannel = e.AUDIT_CHANNEL;
+  if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
+  return { ok: true, config };
+}
+
+/** The one place that reads the process environment. */
+export function readConfig(): ConfigResult {
+  return parseConfig(process.env);
+}
+
+/** Values that must never reach a log line or a user. */
+export function secretsOf(config: Config): string[] {
+  const out: string[] = [];
+  if (config.slack.mode !== 'demo') out.push(config.slack.botToken, config.slack.signingSecret);
+  if (config.slack.mode === 'socket') out.push(config.slack.appToken);
+  if (config.licensing.mode === 'api') out.push(config.licensing.token);
+  if (config.redisUrl) {
+    const password = new URL(config.redisUrl).password;
+    if (password) out.push(decodeURIComponent(password));
+  }
+  return out;
+}
+
+export function formatProblems(problems: string[]): string {
+  return [
+    `License Desk cannot start: ${problems.length} configuration problem${problems.length === 1 ? '' : 's'}.`,
+    ...problems.map((p) => `  - ${p}`),
+    'See .env.example for every setting.',
+  ].join('\n');
+}
