@@ -1,0 +1,286 @@
+/**
+ * createBottleneckLimiter on its own, with a scaled window (no fake timers: they hang bottleneck, see
+ * design.md section 4). fn is a tiny counting stub that records when each job started.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { QueueFullError } from '../../../src/licensing/errors.js';
+import type { RateLimiter } from '../../../src/licensing/limiter.js';
+import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
+import type { Logger } from '../../../src/licensing/types.js';
+
+const W = 300;
+const MARGIN = 20;
+/** Timers may fire a millisecond early relative to Date.now(); everything else is exact. */
+const EDGE_MS = 3;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The largest number of starts in any rolling window of `windowMs` (the sliding-log rule). */
+function maxInRollingWindow(starts: readonly number[], windowMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+interface Logged {
+  level: string;
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+function recordingLogger(): Logger & { lines: Logged[] } {
+  const lines: Logged[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    lines.push({ level, message, fields });
+  };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+const limiters: RateLimiter[] = [];
+afterEach(async () => {
+  await Promise.all(limiters.splice(0).map((l) => l.stop()));
+});
+
+function make(overrides: Partial<BottleneckLimiterOptions> = {}): RateLimiter {
+  const limiter = createBottleneckLimiter({
+    limit: 5,
+    windowMs: W,
+    marginMs: MARGIN,
+    reservedInteractive: 2,
+    maxQueue: 100,
+    ...overrides,
+  });
+  limiters.push(limiter);
+  return limiter;
+}
+
+/** A stub "request": records its start time, takes `latencyMs`, returns its label. */
+function counter(t0 = Date.now()) {
+  const starts: { label: string; at: number }[] = [];
+  const job =
+    (label: string, latencyMs = 5) =>
+    async () => {
+      starts.push({ label, at: Date.now() - t0 });
+      await sleep(latencyMs);
+      return label;
+    };
+  return { starts, job, times: () => starts.map((s) => s.at) };
+}
+
+describe('createBottleneckLimiter: held slots', () => {
+  it('never starts more than the limit in any rolling window', async () => {
+    const limiter = make();
+    const { job, times } = counter();
+    const labels = Array.from({ length: 17 }, (_, i) => `r${i}`);
+    const results = await Promise.all(
+      labels.map((label, i) => limiter.schedule('interactive', job(label, (i * 7) % 40))),
+    );
+    expect(results).toEqual(labels);
+    expect(maxInRollingWindow(times(), W - EDGE_MS)).toBeLessThanOrEqual(5);
+    // And it does not wait much longer than it must: 17 at 5 per window is 4 windows at least.
+    const last = Math.max(...times());
+    expect(last).toBeGreaterThanOrEqual(3 * W);
+    expect(last).toBeLessThan(3 * (W + MARGIN + 40) + 500);
+  });
+
+  it('sends a burst at once after idle, and resolves the caller before the slot is released', async () => {
+    const limiter = make();
+    const t0 = Date.now();
+    const { job, times } = counter(t0);
+    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => limiter.schedule('interactive', job(`a${i}`))));
+    expect(first).toHaveLength(5);
+    expect(Math.max(...times())).toBeLessThan(100);
+    expect(Date.now() - t0).toBeLessThan(W);
+    expect(limiter.stats()).toMatchObject({ running: 5, queued: 0, currentLimit: 5, configuredLimit: 5 });
+    // After a quiet window the slots are free again: the next burst is instant too.
+    await sleep(W + MARGIN + 60);
+    expect(limiter.stats().running).toBe(0);
+    const t1 = Date.now();
+    // Background work bursts too, up to its cap (limit − reservedInteractive), and the rest is interactive.
+    await Promise.all([
+      ...Array.from({ length: 3 }, (_, i) => limiter.schedule('background', job(`b${i}`, 0))),
+      ...Array.from({ length: 2 }, (_, i) => limiter.schedule('interactive', job(`c${i}`, 0))),
+    ]);
+    expect(Date.now() - t1).toBeLessThan(W);
+  });
+
+  it('passes fn errors to the caller and still counts that request against the window', async () => {
+    const limiter = make({ limit: 2 });
+    const { job, times } = counter();
+    const failing = limiter.schedule('interactive', async () => {
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    await Promise.all([limiter.schedule('interactive', job('x')), limiter.schedule('interactive', job('y'))]);
+    // Only one slot was left after the failure, so 'y' had to wait for the failed request's window.
+    expect(Math.max(...times())).toBeGreaterThanOrEqual(W + MARGIN - EDGE_MS);
+  });
+});
+
+describe('createBottleneckLimiter: priorities', () => {
+  it('an interactive request overtakes a queue of background work at once', async () => {
+    const limiter = make({ limit: 5, reservedInteractive: 2 });
+    const t0 = Date.now();
+    const { starts, job } = counter(t0);
+    const background = Array.from({ length: 12 }, (_, i) => limiter.schedule('background', job(`bg${i}`)));
+    await sleep(30);
+    const interactive = await limiter.schedule('interactive', job('person'));
+    expect(interactive).toBe('person');
+    const person = starts.find((s) => s.label === 'person');
+    // It found a reserved slot: no window to wait, only scheduling latency.
+    expect(person?.at).toBeLessThan(W / 2);
+    expect(starts.filter((s) => s.label.startsWith('bg') && s.at < (person?.at ?? 0))).toHaveLength(3);
+    await Promise.all(background);
+  });
+
+  it('background work never takes the reserved slots', async () => {
+    const limiter = make({ limit: 5, reservedInteractive: 2 });
+    const { starts, job } = counter();
+    await Promise.all(Array.from({ length: 9 }, (_, i) => limiter.schedule('background', job(`bg${i}`))));
+    const bgTimes = starts.map((s) => s.at);
+    expect(maxInRollingWindow(bgTimes, W - EDGE_MS)).toBeLessThanOrEqual(3);
+  });
+
+  it('when every slot is taken, queued interactive work starts before queued background work', async () => {
+    const limiter = make({ limit: 3, reservedInteractive: 1 });
+    const { starts, job } = counter();
+    await Promise.all(Array.from({ length: 3 }, (_, i) => limiter.schedule('interactive', job(`fill${i}`, 0))));
+    const pending: Promise<string>[] = [];
+    for (let i = 0; i < 3; i++) pending.push(limiter.schedule('background', job(`bg${i}`, 0)));
+    await sleep(10);
+    for (let i = 0; i < 2; i++) pending.push(limiter.schedule('interactive', job(`person${i}`, 0)));
+    await Promise.all(pending);
+    const order = starts.slice(3).map((s) => s.label);
+    expect(order.slice(0, 2).sort()).toEqual(['person0', 'person1']);
+  });
+});
+
+describe('createBottleneckLimiter: bounded queue', () => {
+  it('rejects past maxQueue with QueueFullError and an honest estimate', async () => {
+    const limiter = make({ limit: 1, windowMs: 1_000, marginMs: 0, maxQueue: 3 });
+    // The first request holds the only slot for a second once it has been sent.
+    await limiter.schedule('interactive', async () => 'first');
+    const queued = [1, 2, 3].map((i) => limiter.schedule('interactive', async () => `q${i}`));
+    const settled = Promise.allSettled(queued);
+    expect(limiter.stats().queued).toBe(3);
+    // Three ahead at one per second: about three seconds.
+    expect(limiter.estimateWaitMs('interactive')).toBeGreaterThanOrEqual(3_000);
+    const overflow = limiter.schedule('interactive', async () => 'too many');
+    await expect(overflow).rejects.toBeInstanceOf(QueueFullError);
+    const error = await overflow.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QueueFullError);
+    if (error instanceof QueueFullError) {
+      expect(error.retryInSec).toBe(3);
+      expect(error.message).toContain('try again in about 3 s');
+    }
+    await limiter.stop();
+    await settled;
+  });
+
+  it('estimates zero when a slot is free', () => {
+    const limiter = make();
+    expect(limiter.estimateWaitMs('interactive')).toBe(0);
+    expect(limiter.estimateWaitMs('background')).toBe(0);
+  });
+});
+
+describe('createBottleneckLimiter: 429s', () => {
+  it('pauses every new start for the delay', async () => {
+    const limiter = make();
+    const t0 = Date.now();
+    const { times, job } = counter(t0);
+    limiter.onRateLimited(250);
+    expect(limiter.estimateWaitMs('interactive')).toBeGreaterThan(200);
+    await Promise.all([limiter.schedule('interactive', job('a')), limiter.schedule('background', job('b'))]);
+    expect(Math.min(...times())).toBeGreaterThanOrEqual(250 - EDGE_MS);
+  });
+
+  it('pauses jobs that were already queued, without spending their slots', async () => {
+    const limiter = make({ limit: 4 });
+    const t0 = Date.now();
+    const { starts, job } = counter(t0);
+    const pending = Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0)));
+    await sleep(20);
+    for (let i = 0; i < 4; i++) limiter.onSuccess();
+    // The 429 also lowers the limit from 4 to 3: r4 and r5 still fit in the next window.
+    limiter.onRateLimited(100);
+    await Promise.all(pending);
+    const late = starts.filter((s) => s.label === 'r4' || s.label === 'r5');
+    expect(late).toHaveLength(2);
+    // r4 and r5 waited for the held slots (a window) and not for the pause as well.
+    for (const s of late) expect(s.at).toBeLessThan(W + MARGIN + 200);
+  });
+
+  it('lowers its own limit after a 429 (logging it), at most once per window, and enforces it', async () => {
+    const logger = recordingLogger();
+    const limiter = make({ limit: 4, logger });
+    for (let i = 0; i < 3; i++) limiter.onSuccess();
+    limiter.onRateLimited(0);
+    expect(limiter.stats()).toMatchObject({ currentLimit: 3, configuredLimit: 4 });
+    limiter.onRateLimited(0);
+    expect(limiter.stats().currentLimit).toBe(3);
+    const warning = logger.lines.find((l) => l.level === 'warn');
+    expect(warning?.message).toContain('from 4 to 3');
+    expect(warning?.fields).toMatchObject({ from: 4, to: 3 });
+
+    await sleep(20);
+    const { times, job } = counter();
+    await Promise.all(Array.from({ length: 7 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0))));
+    expect(maxInRollingWindow(times(), W - EDGE_MS)).toBeLessThanOrEqual(3);
+  });
+
+  it('probes one step back up after five quiet windows', async () => {
+    const logger = recordingLogger();
+    const limiter = make({ limit: 4, windowMs: 40, marginMs: 0, logger });
+    limiter.onRateLimited(0);
+    expect(limiter.stats().currentLimit).toBe(2);
+    await sleep(5 * 40 + 20);
+    limiter.onSuccess();
+    expect(limiter.stats().currentLimit).toBe(3);
+    expect(logger.lines.some((l) => l.level === 'info' && l.message.includes('from 2 to 3'))).toBe(true);
+  });
+});
+
+describe('createBottleneckLimiter: stop()', () => {
+  it('waits for running requests, rejects waiting ones, and does not wait for held slots', async () => {
+    const limiter = make({ limit: 1, windowMs: 5_000 });
+    let finished = false;
+    const running = limiter.schedule('interactive', async () => {
+      await sleep(50);
+      finished = true;
+      return 'done';
+    });
+    const waiting = limiter.schedule('background', async () => 'never');
+    // Observe the rejection before stop() causes it, so it never counts as unhandled.
+    const waitingOutcome = waiting.catch((e: unknown) => e);
+    await sleep(10);
+    const t0 = Date.now();
+    await limiter.stop();
+    expect(finished).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    await expect(running).resolves.toBe('done');
+    expect(String(await waitingOutcome)).toMatch(/stopped/);
+    await expect(limiter.schedule('interactive', async () => 'late')).rejects.toThrow(/stopped/);
+  });
+
+  it('rejects jobs parked by a pause', async () => {
+    const limiter = make();
+    limiter.onRateLimited(10_000);
+    const parked = limiter.schedule('interactive', async () => 'never').catch((e: unknown) => e);
+    await sleep(20);
+    await limiter.stop();
+    expect(String(await parked)).toMatch(/stopped/);
+  });
+
+  it('refuses impossible settings', () => {
+    const base = { limit: 5, windowMs: W, marginMs: 0, reservedInteractive: 1, maxQueue: 10 };
+    expect(() => createBottleneckLimiter({ ...base, limit: 0 })).toThrow(RangeError);
+    expect(() => createBottleneckLimiter({ ...base, windowMs: 0 })).toThrow(RangeError);
+    expect(() => createBottleneckLimiter({ ...base, jobExpirationMs: W })).toThrow(RangeError);
+  });
+});
