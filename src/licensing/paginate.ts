@@ -1,0 +1,56 @@
+/**
+ * Walks every page of a list (issue 3). The spec gives no total count and no maximum page size
+ * (licensing-api.md, Limits), so the walk asks for a large page, stops on a short page, and if the
+ * server refuses the large size with a 400 on the first page, falls back to the documented default
+ * of 10 for this walk and every later one.
+ */
+import { BadRequestError } from './errors.js';
+import type { Logger } from './types.js';
+
+/** licensing-api.md, Limits: default page size 10. */
+export const SERVER_DEFAULT_PAGE_SIZE = 10;
+/** A guard against a server that ignores `page` and repeats itself forever. */
+const MAX_PAGES = 10_000;
+
+export type PageFetcher<T> = (page: number, pageSize: number) => Promise<T[]>;
+
+export interface Paginator {
+  all<T extends { id: string }>(fetchPage: PageFetcher<T>): Promise<T[]>;
+  /** The size the next walk will ask for. */
+  pageSize(): number;
+}
+
+export function createPaginator(options: { pageSize: number; logger?: Logger | undefined }): Paginator {
+  let size = Math.max(1, Math.floor(options.pageSize));
+
+  async function walk<T extends { id: string }>(fetchPage: PageFetcher<T>): Promise<T[]> {
+    const seen = new Map<string, T>();
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const askedSize = size;
+      let items: T[];
+      try {
+        items = await fetchPage(page, askedSize);
+      } catch (error) {
+        if (page === 1 && error instanceof BadRequestError && askedSize > SERVER_DEFAULT_PAGE_SIZE) {
+          size = SERVER_DEFAULT_PAGE_SIZE;
+          options.logger?.info('licensing page size refused; using the default from now on', {
+            refused: askedSize,
+            pageSize: size,
+          });
+          return walk(fetchPage);
+        }
+        throw error;
+      }
+      let added = 0;
+      // Items can shift between pages while a write happens mid-walk: keep each id once.
+      for (const item of items) {
+        if (!seen.has(item.id)) added++;
+        seen.set(item.id, item);
+      }
+      if (items.length < askedSize || added === 0) break;
+    }
+    return [...seen.values()];
+  }
+
+  return { all: walk, pageSize: () => size };
+}

@@ -1,0 +1,193 @@
+/**
+ * The one request core (design.md section 3): every call goes through `request()`, which paces it with
+ * the limiter, sends it with undici under explicit timeouts, always consumes the body, maps failures
+ * to the error hierarchy, retries per retry.ts and validates the payload with zod.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { z } from 'zod';
+import { errorFromStatus, errorFromTransport, type TimeoutPhase } from './error-mapping.js';
+import { InvalidResponseError, LicensingError, RateLimitedError } from './errors.js';
+import type { RateLimiter } from './limiter.js';
+import { type HttpMethod, isRead, parseRetryAfter, planRetry, type RetryPolicy } from './retry.js';
+import { parsePayload } from './schemas.js';
+import type { CallOptions, Logger } from './types.js';
+
+export interface Timeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
+
+/**
+ * undici's bodyTimeout is an idle timeout between chunks; this overall deadline also bounds a server that
+ * trickles bytes, and a connect that an injected dispatcher does not time out itself.
+ */
+export function requestDeadlineMs(timeouts: Timeouts): number {
+  return timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs;
+}
+
+export interface CoreConfig {
+  /** Without /v1, e.g. http://127.0.0.1:41234 */
+  baseUrl: string;
+  token: string;
+  dispatcher: Dispatcher;
+  timeouts: Timeouts;
+  limiter: RateLimiter;
+  retry: RetryPolicy;
+  logger?: Logger | undefined;
+  /** Injectable for tests; default real timers and Math.random. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec<T> {
+  method: HttpMethod;
+  /** Path template, e.g. `/v1/pool/{id}`: what errors and logs show (never ids, e-mails or the token). */
+  template: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+}
+
+export type Requester = <T>(spec: RequestSpec<T>, opts?: CallOptions) => Promise<T>;
+
+interface RawResponse {
+  status: number;
+  retryAfter: string | string[] | undefined;
+  text: string;
+}
+
+export function buildPath(spec: Pick<RequestSpec<unknown>, 'template' | 'params' | 'query'>): string {
+  const path = spec.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = spec.params?.[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${spec.template}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(spec.query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs === '' ? path : `${path}?${qs}`;
+}
+
+export function createRequester(config: CoreConfig): Requester {
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const sleep = config.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
+  const { timeouts, limiter, logger } = config;
+  const deadlineMs = requestDeadlineMs(timeouts);
+
+  async function send(spec: RequestSpec<unknown>, endpoint: string): Promise<RawResponse | LicensingError> {
+    const ctx = { endpoint, write: !isRead(spec.method), secret: config.token };
+    const controller = new AbortController();
+    let phase: TimeoutPhase = 'headers';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, deadlineMs);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${config.token}`,
+      accept: 'application/json',
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const res = await undiciRequest(`${base}${buildPath(spec)}`, {
+        dispatcher: config.dispatcher,
+        method: spec.method,
+        headers,
+        body: spec.body === undefined ? null : JSON.stringify(spec.body),
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+        signal: controller.signal,
+      });
+      phase = 'body';
+      // Always consume the body, whatever the status, so the connection goes back to the pool.
+      const text = await res.body.text();
+      return { status: res.statusCode, retryAfter: res.headers['retry-after'], text };
+    } catch (error) {
+      return errorFromTransport(error, ctx, timedOut ? phase : undefined);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function decode<T>(spec: RequestSpec<T>, raw: RawResponse, endpoint: string): T {
+    // A 2xx to a write means it was applied; if its answer is unreadable the caller must read back.
+    const write = !isRead(spec.method);
+    let payload: unknown;
+    if (raw.text.trim() !== '') {
+      try {
+        payload = JSON.parse(raw.text);
+      } catch {
+        // Never quote the body: it may hold student data.
+        throw new InvalidResponseError('the answer is not JSON', { endpoint, outcomeUnknown: write });
+      }
+    }
+    return parsePayload(spec.schema, payload, endpoint, write);
+  }
+
+  return async function request<T>(spec: RequestSpec<T>, opts?: CallOptions): Promise<T> {
+    const endpoint = `${spec.method} ${spec.template}`;
+    const priority = opts?.priority ?? 'interactive';
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      // Each attempt is its own limiter job (ratelimit.md, "429s and a limit that changes"): a retry
+      // inside the same job would bypass the limiter.
+      const outcome = await limiter.schedule(priority, () => send(spec, endpoint));
+      const ms = Math.round(performance.now() - started);
+      let error: LicensingError;
+      let retryAfterMs: number | undefined;
+      if (!(outcome instanceof LicensingError)) {
+        logger?.debug('licensing request', {
+          method: spec.method,
+          endpoint: spec.template,
+          status: outcome.status,
+          ms,
+          attempt,
+        });
+        if (outcome.status !== 429) limiter.onSuccess();
+        if (outcome.status >= 200 && outcome.status < 300) return decode(spec, outcome, endpoint);
+        retryAfterMs = parseRetryAfter(outcome.retryAfter, Date.now());
+        error = errorFromStatus(outcome.status, outcome.text, {
+          endpoint,
+          write: !isRead(spec.method),
+          secret: config.token,
+        });
+      } else {
+        error = outcome;
+        logger?.debug('licensing request failed', {
+          method: spec.method,
+          endpoint: spec.template,
+          kind: error.kind,
+          ms,
+          attempt,
+        });
+      }
+      const decision = planRetry({
+        method: spec.method,
+        error,
+        attempt,
+        retryAfterMs,
+        policy: config.retry,
+        ...(config.random ? { random: config.random } : {}),
+      });
+      if (error.kind === 'rate-limited') {
+        limiter.onRateLimited(decision.delayMs);
+        error = new RateLimitedError(Math.max(1, Math.ceil(decision.delayMs / 1_000)), { endpoint });
+      }
+      if (!decision.retry) throw error;
+      logger?.warn('licensing retry', {
+        endpoint,
+        reason: error.status ?? error.kind,
+        attempt,
+        delayMs: decision.delayMs,
+      });
+      await sleep(decision.delayMs);
+    }
+  };
+}
