@@ -1,0 +1,44 @@
+/**
+ * The local demo (npm start with no Slack settings): the app runs in HTTP mode on loopback against
+ * the local Slack double, so a newcomer can try every command with `npx tsx src/try.ts "pools"`.
+ * The secret below is public on purpose: demo mode only listens on 127.0.0.1.
+ */
+import type { LocalSlackUser } from './local-slack.js';
+
+export const DEMO_SIGNING_SECRET = 'license-desk-local-demo-signing-secret';
+export const DEMO_BOT_TOKEN = 'xoxb-license-desk-local-demo';
+
+export const DEMO_USERS = {
+  /** A workspace admin: an admin of License Desk while LICENSE_ADMINS is unset. */
+  admin: 'U0DEMOADM1',
+  /** A plain member: refused unless LICENSE_VIEWERS lists them or is *. */
+  member: 'U0DEMOMEM1',
+  /** Has the e-mail of a sandbox demo student: try `find <@U0DEMOSTU1>`. */
+  student: 'U0DEMOSTU1',
+} as const;
+
+export const DEMO_SLACK_USERS: LocalSlackUser[] = [
+  { id: DEMO_USERS.admin, name: 'demo.admin', realName: 'Demo Admin', email: 'demo.admin@contoso.com', isAdmin: true },
+  { id: DEMO_USERS.member, name: 'demo.member', realName: 'Demo Member', email: 'demo.member@contoso.com' },
+  { id: DEMO_USERS.student, name: 'alberto.rossi', realName: 'Alberto Rossi', email: 'alberto.rossi@contoso.com' },
+];
+
+export function demoBanner(appUrl: string, sandbox: boolean): string {
+  return [
+    '',
+    'License Desk is running in LOCAL DEMO MODE: no Slack workspace is involved.',
+    `  Slack's side is played by a local double; the app listens on ${appUrl}/slack/events.`,
+    sandbox
+      ? '  Licensing data comes from the in-process SANDBOX (demo data, nothing real).'
+      : '  Licensing data comes from the REAL licensing API (LICENSING_API_URL).',
+    '',
+    'Try a command in another terminal (signed exactly as Slack signs it):',
+    '  npx tsx src/try.ts "help"',
+    '  npx tsx src/try.ts "pools"',
+    `  npx tsx src/try.ts --user ${DEMO_USERS.member} "pools"     (a member with no role)`,
+    '',
+    'To connect a real workspace, create the app from manifest.yml and set SLACK_BOT_TOKEN and',
+    'SLACK_SIGNING_SECRET (and SLACK_APP_TOKEN for Socket Mode); see README.md.',
+    '',
+  ].join('\n');
+}
