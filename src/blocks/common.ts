@@ -1,0 +1,71 @@
+/** Messages every surface shares: working, refusal, error, paging row, sandbox marker. */
+import { ActionId } from '../slack/ids.js';
+import {
+  type ActionsBlock,
+  actions,
+  type Block,
+  type ButtonElement,
+  button,
+  context,
+  type SlackMessage,
+  section,
+} from './kit.js';
+import { LIMITS } from './limits.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+import { encodeNav, type NavTarget } from './nav.js';
+
+export const SANDBOX_MARKER = ':test_tube: Sandbox data — not real licenses';
+
+/** Puts the sandbox marker on top, so nobody mistakes demo data for real licenses. */
+export function withSandboxMarker(message: SlackMessage, sandbox: boolean): SlackMessage {
+  if (!sandbox) return message;
+  // Builders leave room for this block (they stay at or below 49 blocks).
+  const blocks = [context(SANDBOX_MARKER), ...message.blocks].slice(0, LIMITS.messageBlocks);
+  return { text: `[Sandbox] ${message.text}`, blocks };
+}
+
+export function buildWorkingMessage(what: string): SlackMessage {
+  const text = `:hourglass_flowing_sand: Working on it: ${escapeMrkdwn(what)}…`;
+  return { text, blocks: [section(text)] };
+}
+
+/** `whoToAsk` is mrkdwn from the role resolver (mentions), so it is not escaped. */
+export function buildRefusalMessage(whoToAsk: string): SlackMessage {
+  const text = `Sorry, you don't have access to License Desk. Please ask ${whoToAsk} to add you.`;
+  return { text, blocks: [section(`:lock: ${text}`)] };
+}
+
+export function buildAdminOnlyMessage(whoToAsk: string): SlackMessage {
+  const text = `Only license admins can change licenses. Please ask ${whoToAsk} if you need to.`;
+  return { text, blocks: [section(`:lock: ${text}`)] };
+}
+
+/** One sentence from present(): plain text, escaped here because a 400 carries the server's words. */
+export function buildErrorMessage(sentence: string): SlackMessage {
+  const text = escapeMrkdwn(sentence);
+  return { text, blocks: [section(`:warning: ${text}`)] };
+}
+
+export function buildNoticeMessage(sentence: string): SlackMessage {
+  const text = escapeMrkdwn(sentence);
+  return { text, blocks: [section(`:information_source: ${text}`)] };
+}
+
+export interface Pager {
+  previous?: NavTarget;
+  next?: NavTarget;
+  toggle?: { target: NavTarget; label: string };
+}
+
+/** Previous / Next / include-inactive, in one actions block; undefined when there is nothing to click. */
+export function buildPagerBlock(pager: Pager): ActionsBlock | undefined {
+  const els: ButtonElement[] = [];
+  if (pager.previous) els.push(button(ActionId.navPrevious, '◀ Previous', encodeNav(pager.previous)));
+  if (pager.next) els.push(button(ActionId.navNext, 'Next ▶', encodeNav(pager.next)));
+  if (pager.toggle) els.push(button(ActionId.navToggleInactive, pager.toggle.label, encodeNav(pager.toggle.target)));
+  return els.length > 0 ? actions(els) : undefined;
+}
+
+export function compact(blocks: (Block | undefined)[]): Block[] {
+  return blocks.filter((b): b is Block => b !== undefined);
+}

@@ -1,0 +1,39 @@
+/** `/licenses help`: what the caller may do, by role, with examples; also the answer to bad input. */
+import { compact } from './common.js';
+import { context, header, type SlackMessage, section } from './kit.js';
+import { escapeTruncated } from './mrkdwn.js';
+
+export type HelpRole = 'admin' | 'viewer';
+
+const LOOK = [
+  '`/licenses pools`: every pool with its free seats, validity and warnings',
+  '`/licenses pool <poolId> [all]`: a pool and its licenses, 10 a page (`all` includes inactive ones)',
+  '`/licenses list [all]`: every license, 10 a page',
+  '`/licenses show <licenseId>`: one license in full',
+  '`/licenses find <email | @user>`: a student’s licenses and course progress',
+  '`/licenses students [page]`: students and their courses',
+  '`/licenses courses`: courses with seat totals',
+  '`/licenses me`: the licensing account, including the e-mail domains allowed for transferable licenses',
+];
+
+const EXAMPLES =
+  '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`';
+
+/** `reason` is plain text (it may quote what the user typed) and is escaped here. */
+export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
+  const roleLine =
+    role === 'admin'
+      ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
+      : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
+  const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
+  return {
+    text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
+    blocks: compact([
+      problem ? section(`:warning: ${problem}`) : undefined,
+      header('License Desk: /licenses'),
+      section(roleLine),
+      section(LOOK.map((l) => `• ${l}`).join('\n')),
+      context(EXAMPLES),
+    ]),
+  };
+}

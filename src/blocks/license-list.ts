@@ -1,0 +1,37 @@
+/** `/licenses list [all]`: every license, ten a page, with the course of each. */
+import type { License, Pool } from '../domain/types.js';
+import { buildPagerBlock, compact } from './common.js';
+import { context, header, type SlackMessage, section } from './kit.js';
+import { licenseRow } from './pool-licenses.js';
+
+export interface LicenseListInput {
+  licenses: License[];
+  /** For course titles; a license whose pool is unknown shows its course id. */
+  poolsById: ReadonlyMap<string, Pool>;
+  page: number;
+  hasNext: boolean;
+  includeInactive: boolean;
+  now: Date;
+}
+
+export function buildLicenseListView(input: LicenseListInput): SlackMessage {
+  const { licenses, poolsById, page, hasNext, includeInactive, now } = input;
+  const i = includeInactive ? 1 : 0;
+  const which = includeInactive ? 'All licenses, inactive included' : 'Active licenses';
+  const pager = buildPagerBlock({
+    ...(page > 1 ? { previous: { v: 'list', n: page - 1, i } } : {}),
+    ...(hasNext ? { next: { v: 'list', n: page + 1, i } } : {}),
+    toggle: { label: includeInactive ? 'Active only' : 'Include inactive', target: { v: 'list', n: 1, i: i ? 0 : 1 } },
+  });
+  const rows = licenses.map((l) => licenseRow(l, now, poolsById.get(l.poolId)?.course.title ?? `course ${l.courseId}`));
+  const empty = page > 1 ? 'No more licenses on this page.' : 'There are no licenses to show.';
+  return {
+    text: `${which}, page ${page}`,
+    blocks: compact([
+      header('Licenses'),
+      context(`${which} · page ${page} · 10 a page`),
+      ...(rows.length > 0 ? rows : [section(empty)]),
+      pager,
+    ]),
+  };
+}

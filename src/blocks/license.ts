@@ -1,0 +1,74 @@
+/** `/licenses show <id>`: one license in full, with the change buttons its flags and the rules allow. */
+import { canChangeEndDate, canRevoke, licenseStatus } from '../domain/license-status.js';
+import type { License, Pool } from '../domain/types.js';
+import { ActionId } from '../slack/ids.js';
+import { compact } from './common.js';
+import { type ActionsBlock, actions, button, context, header, mrkdwn, type SlackMessage } from './kit.js';
+import { endText, statusText } from './license-text.js';
+import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
+import { encodeNav } from './nav.js';
+
+export interface LicenseViewInput {
+  license: License;
+  /** Undefined when the pool could not be read: the view still shows the license, without changes. */
+  pool: Pool | undefined;
+  canChange: boolean;
+  now: Date;
+}
+
+function whyNoChanges(license: License, pool: Pool | undefined, now: Date): string[] {
+  const notes: string[] = [];
+  if (!canChangeEndDate(license, pool, now)) {
+    const reason = !pool
+      ? 'the pool could not be read'
+      : !pool.transferable
+        ? 'the pool is not transferable'
+        : !license.editable
+          ? 'the licensing service marks it as not editable'
+          : 'it no longer runs';
+    notes.push(`The end date can't be changed: ${reason}.`);
+  }
+  if (!canRevoke(license, now)) {
+    notes.push(
+      `It can't be revoked: ${license.revokable ? 'it no longer runs' : 'the licensing service does not allow it'}.`,
+    );
+  }
+  return notes;
+}
+
+export function buildLicenseView({ license, pool, canChange, now }: LicenseViewInput): SlackMessage {
+  const status = licenseStatus(license, now);
+  const course = pool ? escapeTruncated(pool.course.title, 500) : `course \`${escapeMrkdwn(license.courseId)}\``;
+  const poolLine = pool
+    ? `\`${escapeMrkdwn(pool.id)}\` · ${pool.transferable ? 'transferable' : 'not transferable'} · ends ${slackDate(pool.end)}`
+    : `\`${escapeMrkdwn(license.poolId)}\``;
+  const fields = [
+    `*Student*\n${escapeTruncated(license.student.name, 200)}\n${escapeTruncated(license.student.email, 254)}`,
+    `*Course*\n${course}`,
+    `*Pool*\n${poolLine}`,
+    `*Status*\n${statusText(status)}`,
+    `*Start*\n${slackDate(license.start)}`,
+    `*End*\n${endText(license.end, now)}`,
+  ].map(mrkdwn);
+
+  const buttons = [
+    button(ActionId.poolLicenses, 'Pool licenses', encodeNav({ v: 'pool', p: license.poolId, n: 1, i: 0 })),
+  ];
+  if (canChange && canChangeEndDate(license, pool, now)) {
+    buttons.unshift(button(ActionId.licenseChangeEndDate, 'Change end date', license.id));
+  }
+  if (canChange && canRevoke(license, now))
+    buttons.push(button(ActionId.licenseRevoke, 'Revoke…', license.id, 'danger'));
+  const row: ActionsBlock = actions(buttons);
+  const notes = canChange ? whyNoChanges(license, pool, now) : [];
+
+  return {
+    text: `License ${escapeTruncated(license.id, 60)} of ${escapeTruncated(license.student.name, 100)}: ${statusText(status)}`,
+    blocks: compact([
+      header(truncate(`License ${license.id}`, 150)),
+      { type: 'section', fields },
+      row,
+      notes.length > 0 ? context(notes.join(' ')) : undefined,
+    ]),
+  };
+}

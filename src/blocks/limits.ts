@@ -1,0 +1,178 @@
+/**
+ * Slack's Block Kit limits (../shared/slack/platform.md section 5) and a checker for whole payloads.
+ * Builders use the numbers to truncate and page; tests run every payload through checkBlockKitLimits.
+ * The checker takes plain JSON (`unknown`) so it can also judge what a fake Slack recorded.
+ */
+
+export const LIMITS = {
+  messageBlocks: 50,
+  viewBlocks: 100,
+  blockId: 255,
+  actionId: 255,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  contextText: 3000,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  accessibilityLabel: 75,
+  optionText: 75,
+  optionValue: 150,
+  overflowOptions: 5,
+  selectOptions: 100,
+  placeholder: 150,
+  /** Top-level `text` renders best at up to 4,000 characters (truncated above 40,000). */
+  fallbackText: 4000,
+  /** Undocumented: Slack answers msg_blocks_too_long near 13.2k characters of block text; stay well below. */
+  totalBlockText: 12_000,
+} as const;
+
+type Json = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const len = (s: string): number => Array.from(s).length;
+
+class Checker {
+  readonly problems: string[] = [];
+  totalText = 0;
+
+  problem(path: string, what: string): void {
+    this.problems.push(`${path}: ${what}`);
+  }
+
+  text(path: string, value: unknown, max: number, kinds: readonly string[] = ['plain_text', 'mrkdwn']): void {
+    if (!isObj(value)) {
+      this.problem(path, 'missing text object');
+      return;
+    }
+    if (typeof value.type !== 'string' || !kinds.includes(value.type)) {
+      this.problem(path, `text type ${String(value.type)} not allowed (${kinds.join(', ')})`);
+      return;
+    }
+    if (typeof value.text !== 'string' || value.text.length === 0) {
+      this.problem(path, 'empty text');
+      return;
+    }
+    this.totalText += len(value.text);
+    if (len(value.text) > max) this.problem(path, `text is ${len(value.text)} chars, limit ${max}`);
+  }
+
+  string(path: string, value: unknown, max: number, required: boolean): void {
+    if (value === undefined && !required) return;
+    if (typeof value !== 'string' || value.length === 0) {
+      this.problem(path, 'missing or empty string');
+      return;
+    }
+    if (len(value) > max) this.problem(path, `is ${len(value)} chars, limit ${max}`);
+  }
+
+  option(path: string, o: unknown): void {
+    if (!isObj(o)) {
+      this.problem(path, 'not an option object');
+      return;
+    }
+    this.text(`${path}.text`, o.text, LIMITS.optionText);
+    this.string(`${path}.value`, o.value, LIMITS.optionValue, false);
+  }
+
+  element(path: string, el: unknown): string | undefined {
+    if (!isObj(el)) {
+      this.problem(path, 'not an element');
+      return undefined;
+    }
+    this.string(`${path}.action_id`, el.action_id, LIMITS.actionId, false);
+    if (el.type === 'button') {
+      this.text(`${path}.text`, el.text, LIMITS.buttonText, ['plain_text']);
+      this.string(`${path}.value`, el.value, LIMITS.buttonValue, false);
+      this.string(`${path}.url`, el.url, LIMITS.buttonUrl, false);
+      this.string(`${path}.accessibility_label`, el.accessibility_label, LIMITS.accessibilityLabel, false);
+    }
+    if (el.type === 'overflow' || el.type === 'static_select') {
+      const max = el.type === 'overflow' ? LIMITS.overflowOptions : LIMITS.selectOptions;
+      const options = Array.isArray(el.options) ? el.options : [];
+      if (options.length > max) this.problem(`${path}.options`, `${options.length} options, limit ${max}`);
+      for (const [i, o] of options.entries()) this.option(`${path}.options[${i}]`, o);
+    }
+    if (el.placeholder !== undefined) this.text(`${path}.placeholder`, el.placeholder, LIMITS.placeholder);
+    return typeof el.action_id === 'string' ? el.action_id : undefined;
+  }
+
+  block(path: string, b: unknown): void {
+    if (!isObj(b)) {
+      this.problem(path, 'not a block');
+      return;
+    }
+    this.string(`${path}.block_id`, b.block_id, LIMITS.blockId, false);
+    switch (b.type) {
+      case 'section': {
+        if (b.text === undefined && b.fields === undefined) this.problem(path, 'section needs text or fields');
+        if (b.text !== undefined) this.text(`${path}.text`, b.text, LIMITS.sectionText);
+        if (b.fields !== undefined) {
+          const fields = Array.isArray(b.fields) ? b.fields : [];
+          if (fields.length > LIMITS.sectionFields) this.problem(`${path}.fields`, `${fields.length} fields, limit 10`);
+          for (const [i, f] of fields.entries()) this.text(`${path}.fields[${i}]`, f, LIMITS.fieldText);
+        }
+        if (b.accessory !== undefined) this.element(`${path}.accessory`, b.accessory);
+        return;
+      }
+      case 'header': {
+        this.text(`${path}.text`, b.text, LIMITS.headerText, ['plain_text']);
+        return;
+      }
+      case 'context': {
+        const els = Array.isArray(b.elements) ? b.elements : [];
+        if (els.length === 0 || els.length > LIMITS.contextElements) {
+          this.problem(`${path}.elements`, `${els.length} elements, allowed 1–${LIMITS.contextElements}`);
+        }
+        for (const [i, e] of els.entries()) {
+          if (!(isObj(e) && e.type === 'image')) this.text(`${path}.elements[${i}]`, e, LIMITS.contextText);
+        }
+        return;
+      }
+      case 'actions': {
+        const els = Array.isArray(b.elements) ? b.elements : [];
+        if (els.length === 0 || els.length > LIMITS.actionsElements) {
+          this.problem(`${path}.elements`, `${els.length} elements, allowed 1–${LIMITS.actionsElements}`);
+        }
+        const ids = els.map((e, i) => this.element(`${path}.elements[${i}]`, e)).filter((id) => id !== undefined);
+        if (new Set(ids).size !== ids.length) this.problem(path, 'action_ids repeat inside one block');
+        return;
+      }
+      case 'divider':
+        return;
+      default: {
+        this.problem(path, `unexpected block type ${String(b.type)}`);
+        return;
+      }
+    }
+  }
+}
+
+/** Every way the message breaks Slack's limits, as readable strings; empty when it is fine. */
+export function checkBlockKitLimits(message: unknown, surface: 'message' | 'view' = 'message'): string[] {
+  const c = new Checker();
+  if (!isObj(message)) return ['message: not an object'];
+  const blocks = message.blocks;
+  if (blocks !== undefined && !Array.isArray(blocks)) return ['blocks: not an array'];
+  if (surface === 'message') {
+    if (typeof message.text !== 'string' || message.text.trim() === '') c.problem('text', 'no text fallback');
+    else if (len(message.text) > LIMITS.fallbackText) c.problem('text', `fallback is ${len(message.text)} chars`);
+  }
+  const list = blocks ?? [];
+  const max = surface === 'message' ? LIMITS.messageBlocks : LIMITS.viewBlocks;
+  if (list.length > max) c.problem('blocks', `${list.length} blocks, limit ${max}`);
+  for (const [i, b] of list.entries()) c.block(`blocks[${i}]`, b);
+  const blockIds = list.flatMap((b) => (isObj(b) && typeof b.block_id === 'string' ? [b.block_id] : []));
+  if (new Set(blockIds).size !== blockIds.length) c.problem('blocks', 'block_ids repeat');
+  if (c.totalText > LIMITS.totalBlockText) c.problem('blocks', `${c.totalText} chars of text, keep ≤ 12000`);
+  return c.problems;
+}
+
+export function assertWithinLimits(message: unknown, surface: 'message' | 'view' = 'message'): void {
+  const problems = checkBlockKitLimits(message, surface);
+  if (problems.length > 0) throw new Error(`Block Kit limits broken:\n${problems.join('\n')}`);
+}

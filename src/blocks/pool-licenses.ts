@@ -1,0 +1,48 @@
+/** `/licenses pool <id>`: the pool and its licenses, ten a page, with an include-inactive switch. */
+import type { License, Pool } from '../domain/types.js';
+import { ActionId } from '../slack/ids.js';
+import { buildPagerBlock, compact } from './common.js';
+import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
+import { licenseRowText } from './license-text.js';
+import { escapeTruncated, truncate } from './mrkdwn.js';
+import { encodeNav } from './nav.js';
+import { poolText } from './pool-text.js';
+
+export interface PoolLicensesInput {
+  pool: Pool;
+  licenses: License[];
+  page: number;
+  hasNext: boolean;
+  includeInactive: boolean;
+  now: Date;
+}
+
+export function licenseRow(license: License, now: Date, courseTitle?: string): Block {
+  const details = button(ActionId.licenseDetails, 'Details', encodeNav({ v: 'show', l: license.id }));
+  return section(licenseRowText(license, now, courseTitle), details);
+}
+
+export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
+  const { pool, licenses, page, hasNext, includeInactive, now } = input;
+  const i = includeInactive ? 1 : 0;
+  const which = includeInactive ? 'all licenses, inactive included' : 'active licenses';
+  const empty = page > 1 ? 'No more licenses on this page.' : `This pool has no ${which}.`;
+  const pager = buildPagerBlock({
+    ...(page > 1 ? { previous: { v: 'pool', p: pool.id, n: page - 1, i } } : {}),
+    ...(hasNext ? { next: { v: 'pool', p: pool.id, n: page + 1, i } } : {}),
+    toggle: {
+      label: includeInactive ? 'Active only' : 'Include inactive',
+      target: { v: 'pool', p: pool.id, n: 1, i: includeInactive ? 0 : 1 },
+    },
+  });
+  return {
+    text: `Pool ${escapeTruncated(pool.id, 60)}: ${which}, page ${page}`,
+    blocks: compact([
+      header(truncate(`Licenses · ${pool.course.title}`, 150)),
+      section(poolText(pool, now, 1000)),
+      context(`Showing ${which} · page ${page} · 10 a page`),
+      ...(licenses.length === 0 ? [section(empty)] : licenses.map((l) => licenseRow(l, now))),
+      pager,
+    ]),
+  };
+}

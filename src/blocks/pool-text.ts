@@ -1,0 +1,48 @@
+/** How one pool reads in mrkdwn: title, seats with a bar, transferability, validity, warnings. */
+import { type PoolWarning, poolWarnings } from '../domain/pool-warnings.js';
+import { relativeHint } from '../domain/relative-time.js';
+import type { Pool } from '../domain/types.js';
+import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+
+/** Raw characters of a course title kept in a list row; the full title shows on the pool's own page. */
+export const TITLE_MAX = 120;
+
+const WARNING_TEXT: Record<PoolWarning, string> = {
+  full: ':red_circle: Full: no seats left',
+  'ending-soon': ':hourglass_flowing_sand: Ends within 30 days',
+  ended: ':no_entry: Ended: no new licenses',
+};
+
+export function validityText(pool: Pick<Pool, 'start' | 'end'>, now: Date): string {
+  const end = Date.parse(pool.end);
+  const hint = relativeHint(pool.end, now);
+  const hinted = (s: string) => (hint ? `${s} (${hint})` : s);
+  if (!Number.isNaN(end) && end <= now.getTime()) return hinted(`Ended ${slackDate(pool.end)}`);
+  const start = Date.parse(pool.start);
+  if (!Number.isNaN(start) && start > now.getTime()) {
+    return `Starts ${slackDate(pool.start)}, ${hinted(`ends ${slackDate(pool.end)}`)}`;
+  }
+  return `Valid ${slackDate(pool.start)} – ${slackDate(pool.end)}, ${hinted('ends')}`;
+}
+
+export function seatsText(pool: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+  const bar = availabilityBar(pool.assignedLicenses, pool.licenses);
+  return `\`${bar}\` *${pool.availableLicenses}* of ${pool.licenses} available · ${pool.assignedLicenses} assigned`;
+}
+
+export function warningsText(pool: Pool, now: Date): string {
+  return poolWarnings(pool, now)
+    .map((w) => WARNING_TEXT[w])
+    .join(' · ');
+}
+
+export function poolText(pool: Pool, now: Date, titleMax = TITLE_MAX): string {
+  const lines = [
+    `*${escapeTruncated(pool.course.title, titleMax)}*  ·  pool \`${escapeMrkdwn(pool.id)}\``,
+    seatsText(pool),
+    `${pool.transferable ? ':repeat: Transferable' : ':lock: Not transferable'} · ${validityText(pool, now)}`,
+  ];
+  const warnings = warningsText(pool, now);
+  if (warnings) lines.push(warnings);
+  return lines.join('\n');
+}

@@ -1,0 +1,55 @@
+/** `/licenses find <email | @user>`: a student's licenses, course progress and completion. */
+import { licenseStatus } from '../domain/license-status.js';
+import type { StudentReport, StudentReportRow } from '../domain/student-report.js';
+import { ActionId } from '../slack/ids.js';
+import { compact } from './common.js';
+import { button, context, header, type SlackMessage, section } from './kit.js';
+import { endText, statusText, studentText } from './license-text.js';
+import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
+import { encodeNav } from './nav.js';
+
+/** Courses shown at most; a student with more is pointed to `list`, which pages. */
+export const STUDENT_ROWS_MAX = 40;
+
+function progressText(row: StudentReportRow): string {
+  if (row.completed) return `:white_check_mark: Completed ${slackDate(row.completed)}`;
+  if (row.progress === null) return 'progress not available';
+  const pct = Math.round(Math.min(100, Math.max(0, row.progress)));
+  return `\`${availabilityBar(pct, 100)}\` ${pct}% done`;
+}
+
+function rowText(row: StudentReportRow, now: Date): string {
+  const status = statusText(licenseStatus(row, now));
+  return [
+    `*${escapeTruncated(row.title, 150)}* · pool \`${escapeMrkdwn(row.poolId)}\``,
+    `${status} · ${endText(row.end, now)} · ${progressText(row)}`,
+  ].join('\n');
+}
+
+export function buildStudentView(report: StudentReport, now: Date): SlackMessage {
+  const shown = report.rows.slice(0, STUDENT_ROWS_MAX);
+  const more = report.rows.length - shown.length;
+  const rows = shown.map((row) =>
+    section(rowText(row, now), button(ActionId.licenseDetails, 'Details', encodeNav({ v: 'show', l: row.licenseId }))),
+  );
+  const notes = [
+    report.source === 'scan'
+      ? 'This licensing service has no student lookup, so the licenses were scanned; progress is not available.'
+      : undefined,
+    more > 0 ? `…and ${more} more licenses; \`/licenses list all\` shows every license.` : undefined,
+  ].filter((n): n is string => n !== undefined);
+  return {
+    text: `${escapeTruncated(report.name, 100)}: ${report.rows.length} licenses`,
+    blocks: compact([
+      header(truncate(`Student · ${report.name}`, 150)),
+      section(`${studentText(report)} · student \`${escapeMrkdwn(report.id)}\``),
+      ...(rows.length > 0 ? rows : [section('This student holds no licenses.')]),
+      notes.length > 0 ? context(...notes) : undefined,
+    ]),
+  };
+}
+
+export function buildStudentNotFoundView(email: string): SlackMessage {
+  const text = `No student has the e-mail ${escapeTruncated(email, 254)}. Check the spelling, or try \`/licenses students\`.`;
+  return { text, blocks: [section(`:mag: ${text}`)] };
+}

@@ -1,0 +1,42 @@
+/** `/licenses students [page]`: students with their courses, ten a page. */
+import type { Student } from '../domain/types.js';
+import { buildPagerBlock, compact } from './common.js';
+import { context, header, type SlackMessage, section } from './kit.js';
+import { studentText } from './license-text.js';
+import { escapeTruncated, truncate } from './mrkdwn.js';
+
+export interface StudentsViewInput {
+  students: Student[];
+  page: number;
+  hasNext: boolean;
+}
+
+/** Keeps a student's row well under the 3000-character section limit however many courses they hold. */
+const COURSES_TEXT_MAX = 600;
+
+function coursesText(student: Student): string {
+  if (student.courses.length === 0) return 'no courses';
+  const parts = student.courses.map((c) => {
+    const done = c.completed ? ' ✓' : ` ${Math.round(c.progress)}%`;
+    return `${truncate(c.title, 60)}${done}`;
+  });
+  return escapeTruncated(`${student.courses.length} courses: ${parts.join(', ')}`, COURSES_TEXT_MAX);
+}
+
+export function buildStudentsView({ students, page, hasNext }: StudentsViewInput): SlackMessage {
+  const pager = buildPagerBlock({
+    ...(page > 1 ? { previous: { v: 'students', n: page - 1 } } : {}),
+    ...(hasNext ? { next: { v: 'students', n: page + 1 } } : {}),
+  });
+  const rows = students.map((s) => section(`${studentText(s)}\n${coursesText(s)}`));
+  const empty = page > 1 ? 'No more students on this page.' : 'There are no students yet.';
+  return {
+    text: `Students, page ${page}`,
+    blocks: compact([
+      header('Students'),
+      context(`Page ${page} · 10 a page · \`/licenses find <email>\` shows one student in full`),
+      ...(rows.length > 0 ? rows : [section(empty)]),
+      pager,
+    ]),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What a license is right now, and which changes its flags and the API's rules allow
+ * (licensing-api.md, PATCH and DELETE rules). Pure: every rule takes `now`.
+ */
+import type { License, Pool } from './types.js';
+
+export type LicenseStatus = 'active' | 'ending-soon' | 'expired' | 'inactive';
+
+/** A license within this many days of its end counts as ending soon. */
+export const ENDING_SOON_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export function licenseStatus(license: Pick<License, 'active' | 'end'>, now: Date): LicenseStatus {
+  if (!license.active) return 'inactive';
+  const end = Date.parse(license.end);
+  // An unparsable end is treated as still running: the API validated it, so hiding the license is worse.
+  if (Number.isNaN(end)) return 'active';
+  if (end <= now.getTime()) return 'expired';
+  return end - now.getTime() <= ENDING_SOON_DAYS * DAY_MS ? 'ending-soon' : 'active';
+}
+
+export function isRunning(status: LicenseStatus): boolean {
+  return status === 'active' || status === 'ending-soon';
+}
+
+/**
+ * PATCH /v1/license/{id}: only on a transferable pool and a license that has not expired; the
+ * `editable` flag is the server's own verdict. Without the pool we cannot know, so we do not offer it.
+ */
+export function canChangeEndDate(
+  license: Pick<License, 'active' | 'end' | 'editable'>,
+  pool: Pick<Pool, 'transferable'> | undefined,
+  now: Date,
+): boolean {
+  return license.editable && pool?.transferable === true && isRunning(licenseStatus(license, now));
+}
+
+/** DELETE /v1/license/{id}: offered only where `revokable` is true and the license still runs. */
+export function canRevoke(license: Pick<License, 'active' | 'end' | 'revokable'>, now: Date): boolean {
+  return license.revokable && isRunning(licenseStatus(license, now));
+}

@@ -1,0 +1,23 @@
+/** `/licenses …`: ack at once, check the role, show "working on it", then replace it with the answer. */
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { buildRefusalMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { buildHelpView } from '../../blocks/help.js';
+import type { AppDeps } from '../deps.js';
+import { parseCommand } from '../parse.js';
+import { answer, workingText } from './answer.js';
+import { createReplier, roleOrReply } from './reply.js';
+
+export function createLicensesCommandHandler(deps: AppDeps) {
+  return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    // Slack gives 3 s; the licensing queue may hold a request far longer (design.md section 2).
+    await ack();
+    const reply = createReplier(respond, deps, true);
+    const role = await roleOrReply(deps, client, command.user_id, reply);
+    if (role === undefined) return;
+    if (role === 'none') return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
+    const parsed = parseCommand(command.text ?? '');
+    if (parsed.kind === 'help') return reply.send(buildHelpView(role, parsed.reason));
+    await reply.send(buildWorkingMessage(workingText(parsed)));
+    await reply.send(await answer(parsed, { deps, role, client }));
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Talking back through the response_url (30 minutes, 5 uses; platform.md section 3): the first message
+ * of a command is a new ephemeral one, every later one replaces it. respond() throws RespondError on
+ * a non-2xx answer (an expired or used-up URL): logged, never thrown into Bolt, which would 500.
+ */
+import type { RespondFn, webApi } from '@slack/bolt';
+import { buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
+import type { AppDeps, Role } from '../deps.js';
+import { presentError } from '../present.js';
+
+export interface Replier {
+  /** Sends `message` (with the sandbox marker when in sandbox mode). Never throws. */
+  send(message: SlackMessage): Promise<void>;
+}
+
+/** `firstIsNew`: a slash command's first reply is a new message; a button click replaces the clicked one. */
+export function createReplier(respond: RespondFn, deps: AppDeps, firstIsNew: boolean): Replier {
+  let replace = !firstIsNew;
+  return {
+    async send(message) {
+      const body = withSandboxMarker(message, deps.sandbox);
+      const args = { response_type: 'ephemeral' as const, replace_original: replace, ...body };
+      replace = true;
+      try {
+        await respond(args);
+      } catch (error) {
+        deps.logger.error('respond failed', { error: String(error) });
+      }
+    },
+  };
+}
+
+/** The caller's role, asked fresh on every request; undefined after telling them the check failed. */
+export async function roleOrReply(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  userId: string,
+  reply: Replier,
+): Promise<Role | undefined> {
+  try {
+    return await deps.roles.roleOf(client, userId);
+  } catch (error) {
+    deps.logger.error('role check failed', { userId, error: String(error) });
+    await reply.send(buildErrorMessage(presentError(error)));
+    return undefined;
+  }
+}
