@@ -1,0 +1,96 @@
+/**
+ * manifest.yml is valid for Slack (v1 schema, ../shared/slack/manifest.schema.json) and lists exactly
+ * the scopes the code needs: every Web API method called in src/ is covered, no scope is unused.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {
+  display_information: { name: string };
+  features: {
+    slash_commands: { command: string; should_escape?: boolean; usage_hint?: string; description: string }[];
+  };
+  oauth_config: { scopes: { bot: string[] } };
+  settings: Record<string, unknown> & { event_subscriptions: { bot_events: string[] } };
+};
+
+/** platform.md sections 6.3 and 7; null: needs no scope. Extend when the code calls a new method. */
+const SCOPE_OF: Record<string, string | null> = {
+  'auth.test': null,
+  'chat.postMessage': 'chat:write',
+  'chat.postEphemeral': 'chat:write',
+  'chat.update': 'chat:write',
+  'chat.delete': 'chat:write',
+  'conversations.open': 'im:write',
+  'files.uploadV2': 'files:write',
+  'usergroups.list': 'usergroups:read',
+  'usergroups.users.list': 'usergroups:read',
+  'users.info': 'users:read',
+  'users.list': 'users:read',
+  'users.lookupByEmail': 'users:read.email',
+  'views.open': null,
+  'views.update': null,
+  'views.push': null,
+  'views.publish': null,
+};
+
+const sources = readdirSync(join(root, 'src'), { withFileTypes: true, recursive: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.ts') && e.name !== 'local-slack.ts')
+  .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+const code = sources.join('\n');
+
+function calledMethods(): string[] {
+  const found = new Set<string>();
+  for (const m of code.matchAll(/\bclient\.((?:[a-zA-Z]+\.)+[a-zA-Z]+)\(/g)) found.add(m[1] ?? '');
+  if (/\bclient\.filesUploadV2\(/.test(code)) found.add('files.uploadV2');
+  return [...found].sort();
+}
+
+function neededScopes(): string[] {
+  const needed = new Set<string>();
+  for (const method of calledMethods()) {
+    const scope = SCOPE_OF[method];
+    if (scope) needed.add(scope);
+  }
+  if (/\bapp\.command\(/.test(code)) needed.add('commands');
+  // users.info returns profile.email only with users:read.email.
+  if (/profile\??\.email/.test(code)) needed.add('users:read.email');
+  return [...needed].sort();
+}
+
+describe('manifest.yml', () => {
+  it("validates against Slack's manifest schema", () => {
+    const schema = JSON.parse(readFileSync(join(root, '../shared/slack/manifest.schema.json'), 'utf8')) as object;
+    const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+    const validate = ajv.compile(schema);
+    expect(validate(manifest), ajv.errorsText(validate.errors)).toBe(true);
+    // The schema bites: app_home has no messages_tab key (platform.md section 6.2).
+    const wrong = structuredClone(manifest) as { features: { app_home?: Record<string, unknown> } };
+    wrong.features.app_home = { ...wrong.features.app_home, messages_tab: true };
+    expect(validate(wrong)).toBe(false);
+  });
+
+  it('declares License Desk, /licenses with escaping, Socket Mode, interactivity and App Home', () => {
+    expect(manifest.display_information.name).toBe('License Desk');
+    const [command] = manifest.features.slash_commands;
+    expect(command).toMatchObject({ command: '/licenses', should_escape: true });
+    expect(command?.usage_hint).toBeTruthy();
+    expect(manifest.settings).toMatchObject({ socket_mode_enabled: true, interactivity: { is_enabled: true } });
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('app_home_opened');
+  });
+
+  it('knows a scope for every Web API method the code calls', () => {
+    const unknown = calledMethods().filter((m) => !(m in SCOPE_OF));
+    expect(unknown, 'add these methods to SCOPE_OF (platform.md section 6.3)').toEqual([]);
+    expect(calledMethods()).toContain('users.info');
+  });
+
+  it('lists exactly the scopes the code needs', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(neededScopes());
+  });
+});
