@@ -53,7 +53,7 @@ const int = (name: string, min: number, max: number, meaning: string) =>
 // Secrets: the message names the variable and the expected shape, never the value.
 const secret = (name: string, prefix: string | undefined, where: string) =>
   z.string().refine((v) => (prefix === undefined || v.startsWith(prefix)) && !/\s/.test(v) && v.length >= 8, {
-    error: `${name} is not valid: ${prefix ? `it must start with ${prefix} and ` : 'it must '}contain no spaces; copy it from ${where}`,
+    error: `${name} is not valid: it must ${prefix ? `start with ${prefix}, ` : ''}be 8 characters or more and contain no spaces; copy it from ${where}`,
   });
 
 const schema = z.object({
@@ -69,9 +69,7 @@ const schema = z.object({
   LICENSING_API_URL: optional(
     httpUrl('LICENSING_API_URL', 'https://www.sqlbi.com/api/licensing (the base URL without /v1)'),
   ),
-  LICENSING_API_TOKEN: optional(
-    secret('LICENSING_API_TOKEN', undefined, 'the license web interface (API tokens); it must be 8 characters or more'),
-  ),
+  LICENSING_API_TOKEN: optional(secret('LICENSING_API_TOKEN', undefined, 'the license web interface (API tokens)')),
   LICENSING_RATE_LIMIT_PER_MINUTE: optional(int('LICENSING_RATE_LIMIT_PER_MINUTE', 1, 1000, 'default 25')),
   LICENSING_TIMEOUT_MS: optional(int('LICENSING_TIMEOUT_MS', 1000, 120_000, 'per request, default 10000')),
   LICENSING_CACHE_TTL_SECONDS: optional(int('LICENSING_CACHE_TTL_SECONDS', 0, 3600, '0 disables, default 30')),

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { formatProblems, parseConfig, secretsOf } from '../../src/config.js';
+
+const BOT = 'xoxb-1111-2222-abcdefS3KR1Tbot';
+const SIGNING = 'f00dfeedS3KR1Tsigning0123456789';
+const APP = 'xapp-1-A0LIC-3333-S3KR1Tapp';
+const LIC = 'lic-S3KR1T-token-0123456789';
+const full = {
+  SLACK_BOT_TOKEN: BOT,
+  SLACK_SIGNING_SECRET: SIGNING,
+  LICENSING_API_URL: 'https://www.sqlbi.com/api/licensing',
+  LICENSING_API_TOKEN: LIC,
+};
+
+function problems(env: Record<string, string | undefined>): string[] {
+  const r = parseConfig(env);
+  if (r.ok) throw new Error('expected problems');
+  return r.problems;
+}
+
+describe('parseConfig', () => {
+  it('with nothing set: local demo mode with the sandbox and the defaults', () => {
+    const r = parseConfig({});
+    expect(r).toEqual({
+      ok: true,
+      config: {
+        slack: { mode: 'demo', port: 3000 },
+        licensing: { mode: 'sandbox', rateLimitPerMinute: 25, timeoutMs: 10_000, cacheTtlMs: 30_000 },
+        admins: [],
+        viewers: [],
+        logLevel: 'info',
+      },
+    });
+  });
+
+  it('treats empty values (a copied .env.example) as unset', () => {
+    const r = parseConfig({ SLACK_BOT_TOKEN: '', SLACK_SIGNING_SECRET: ' ', PORT: '', LICENSE_VIEWERS: '' });
+    expect(r.ok && r.config.slack.mode).toBe('demo');
+  });
+
+  it('HTTP mode with the real licensing API and every setting', () => {
+    const r = parseConfig({
+      ...full,
+      SLACK_API_URL: 'http://127.0.0.1:4100/api/',
+      PORT: '8080',
+      LICENSING_RATE_LIMIT_PER_MINUTE: '20',
+      LICENSING_TIMEOUT_MS: '5000',
+      LICENSING_CACHE_TTL_SECONDS: '0',
+      LICENSE_ADMINS: 'U0MGR00001, S0LICMGRS1',
+      LICENSE_VIEWERS: 'W0VIEW0001,U0VIEW0002,',
+      AUDIT_CHANNEL: 'C0LICAUDIT',
+      REDIS_URL: 'redis://:pw@127.0.0.1:6379/0',
+      LOG_LEVEL: 'debug',
+    });
+    expect(r).toEqual({
+      ok: true,
+      config: {
+        slack: {
+          mode: 'http',
+          botToken: BOT,
+          signingSecret: SIGNING,
+          apiUrl: 'http://127.0.0.1:4100/api/',
+          port: 8080,
+        },
+        licensing: {
+          mode: 'api',
+          url: 'https://www.sqlbi.com/api/licensing',
+          token: LIC,
+          rateLimitPerMinute: 20,
+          timeoutMs: 5000,
+          cacheTtlMs: 0,
+        },
+        admins: ['U0MGR00001', 'S0LICMGRS1'],
+        viewers: ['W0VIEW0001', 'U0VIEW0002'],
+        auditChannel: 'C0LICAUDIT',
+        redisUrl: 'redis://:pw@127.0.0.1:6379/0',
+        logLevel: 'debug',
+      },
+    });
+  });
+
+  it('Socket Mode when SLACK_APP_TOKEN is set; viewers may be *', () => {
+    const r = parseConfig({ ...full, SLACK_APP_TOKEN: APP, LICENSE_VIEWERS: '*' });
+    expect(r.ok && r.config.slack).toEqual({
+      mode: 'socket',
+      botToken: BOT,
+      signingSecret: SIGNING,
+      appToken: APP,
+      port: 3000,
+    });
+    expect(r.ok && r.config.viewers).toBe('*');
+  });
+
+  it('sandbox mode with real Slack settings', () => {
+    const r = parseConfig({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING });
+    expect(r.ok && r.config.licensing.mode).toBe('sandbox');
+    expect(r.ok && r.config.slack.mode).toBe('http');
+  });
+
+  it('refuses half a pair, naming what is missing', () => {
+    expect(problems({ SLACK_BOT_TOKEN: BOT })).toEqual([
+      expect.stringMatching(/^SLACK_SIGNING_SECRET is missing: set both/),
+    ]);
+    expect(problems({ SLACK_SIGNING_SECRET: SIGNING })).toEqual([expect.stringMatching(/^SLACK_BOT_TOKEN is missing/)]);
+    expect(problems({ LICENSING_API_TOKEN: LIC })).toEqual([expect.stringMatching(/^LICENSING_API_URL is missing/)]);
+    expect(problems({ LICENSING_API_URL: 'https://x.example' })).toEqual([
+      expect.stringMatching(/^LICENSING_API_TOKEN is missing/),
+    ]);
+    expect(problems({ SLACK_APP_TOKEN: APP })).toEqual([expect.stringMatching(/Socket Mode needs all three/)]);
+  });
+
+  it('lists every problem at once, each with its fix, and never a secret value', () => {
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxp-S3KR1Tuser-token',
+      SLACK_SIGNING_SECRET: 'has S3KR1T spaces',
+      SLACK_APP_TOKEN: 'xoxb-S3KR1Tnotapp',
+      SLACK_API_URL: 'ftp://slack',
+      PORT: 'eighty',
+      LICENSING_API_URL: 'not a url',
+      LICENSING_API_TOKEN: 'S3KR1T',
+      LICENSING_RATE_LIMIT_PER_MINUTE: '0',
+      LICENSING_TIMEOUT_MS: '1.5',
+      LICENSING_CACHE_TTL_SECONDS: '-1',
+      LICENSE_ADMINS: '*',
+      LICENSE_VIEWERS: 'dana.lee',
+      AUDIT_CHANNEL: '#license-ops',
+      REDIS_URL: 'http://redis',
+      LOG_LEVEL: 'verbose',
+    };
+    const list = problems(env);
+    for (const name of Object.keys(env)) {
+      expect(
+        list.some((p) => p.startsWith(name)),
+        name,
+      ).toBe(true);
+    }
+    expect(list.find((p) => p.startsWith('SLACK_BOT_TOKEN'))).toMatch(/xoxb-.*OAuth & Permissions/);
+    expect(list.find((p) => p.startsWith('LICENSE_ADMINS'))).toBeDefined();
+    const text = formatProblems(list);
+    expect(text).toMatch(/^License Desk cannot start: \d+ configuration problems\./);
+    expect(text).not.toMatch(/S3KR1T|pw@/);
+  });
+
+  it('accepts PORT 0 and rejects out-of-range ports', () => {
+    expect(parseConfig({ PORT: '0' }).ok).toBe(true);
+    expect(problems({ PORT: '70000' })).toEqual([expect.stringMatching(/^PORT must be between 0 and 65535/)]);
+  });
+
+  it('knows which values are secrets', () => {
+    const r = parseConfig({ ...full, SLACK_APP_TOKEN: APP, REDIS_URL: 'redis://:p%40ss@h:6379' });
+    if (!r.ok) throw new Error(r.problems.join());
+    expect(secretsOf(r.config).sort()).toEqual([APP, BOT, LIC, SIGNING, 'p@ss'].sort());
+  });
+});
