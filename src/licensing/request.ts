@@ -22,8 +22,10 @@ export interface Timeouts {
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
 
 /**
- * undici's bodyTimeout is an idle timeout between chunks; this overall deadline also bounds a server that
- * trickles bytes, and a connect that an injected dispatcher does not time out itself.
+ * The longest one attempt can take. undici's own timers tick coarsely (about 1 s; they are tuned for
+ * long timeouts), its bodyTimeout is an idle timeout between chunks, and an injected dispatcher may
+ * have no connect timeout: so the core also keeps its own deadlines, connect + headers until the
+ * response head arrives, then body for the whole body.
  */
 export function requestDeadlineMs(timeouts: Timeouts): number {
   return timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs;
@@ -79,17 +81,17 @@ export function createRequester(config: CoreConfig): Requester {
   const base = config.baseUrl.replace(/\/+$/, '');
   const sleep = config.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
   const { timeouts, limiter, logger } = config;
-  const deadlineMs = requestDeadlineMs(timeouts);
 
   async function send(spec: RequestSpec<unknown>, endpoint: string): Promise<RawResponse | LicensingError> {
     const ctx = { endpoint, write: !isRead(spec.method), secret: config.token };
     const controller = new AbortController();
     let phase: TimeoutPhase = 'headers';
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const expire = () => {
       timedOut = true;
       controller.abort();
-    }, deadlineMs);
+    };
+    let timer = setTimeout(expire, timeouts.connectMs + timeouts.headersMs);
     const headers: Record<string, string> = {
       authorization: `Bearer ${config.token}`,
       accept: 'application/json',
@@ -106,6 +108,8 @@ export function createRequester(config: CoreConfig): Requester {
         signal: controller.signal,
       });
       phase = 'body';
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeouts.bodyMs);
       // Always consume the body, whatever the status, so the connection goes back to the pool.
       const text = await res.body.text();
       return { status: res.statusCode, retryAfter: res.headers['retry-after'], text };
