@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildErrorMessage,
+  buildRefusalMessage,
+  SANDBOX_MARKER,
+  withSandboxMarker,
+} from '../../../src/blocks/common.js';
+import { buildCoursesView } from '../../../src/blocks/courses.js';
+import { buildHelpView } from '../../../src/blocks/help.js';
+import type { SlackMessage } from '../../../src/blocks/kit.js';
+import { buildLicenseView } from '../../../src/blocks/license.js';
+import { buildLicenseListView } from '../../../src/blocks/license-list.js';
+import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
+import { buildMeView } from '../../../src/blocks/me.js';
+import { buildPoolLicensesView } from '../../../src/blocks/pool-licenses.js';
+import { buildPoolsView } from '../../../src/blocks/pools.js';
+import { buildStudentView } from '../../../src/blocks/student.js';
+import { buildStudentsView } from '../../../src/blocks/students.js';
+import { reportFromStudent } from '../../../src/services/find-student.js';
+import { ActionId } from '../../../src/slack/ids.js';
+import {
+  allText,
+  buttons,
+  inDays,
+  ME,
+  makeCourse,
+  makeLicense,
+  makePool,
+  makeStudent,
+  makeStudentCourse,
+  mrkdwnText,
+  NOW,
+} from './fixtures.js';
+
+const NASTY = '<!channel> & <@U0BOSS0001> <https://evil.example|click> ';
+const longTitle = (i: number) => `${NASTY}${'Advanced DAX & Modeling '.repeat(12)}${i}`.slice(0, 300);
+const PINGS = /<!(channel|here|everyone)|<@U|<https?:/;
+
+function expectClean(message: SlackMessage): void {
+  expect(checkBlockKitLimits(message)).toEqual([]);
+  expect(checkBlockKitLimits(withSandboxMarker(message, true))).toEqual([]);
+  expect(mrkdwnText(message)).not.toMatch(PINGS);
+}
+
+describe('buildPoolsView', () => {
+  const pools = Array.from({ length: 200 }, (_, i) =>
+    makePool({ id: String(1000 + i), course: { id: `c${i}`, title: longTitle(i) } }),
+  );
+
+  it('pages 200 pools with 300-character hostile titles within every limit', () => {
+    for (let page = 1; page <= 20; page++) {
+      expectClean(buildPoolsView({ pools, page, canChange: true, now: NOW }));
+    }
+  });
+
+  it('offers Next on the first page, Previous on the last, and clamps a stale page', () => {
+    const first = buttons(buildPoolsView({ pools, page: 1, canChange: false, now: NOW }));
+    expect(first.map((b) => b.action_id)).toContain(ActionId.navNext);
+    expect(first.map((b) => b.action_id)).not.toContain(ActionId.navPrevious);
+    const last = buildPoolsView({ pools, page: 99, canChange: false, now: NOW });
+    expect(allText(last)).toContain('page 20 of 20');
+    expect(buttons(last).find((b) => b.action_id === ActionId.navPrevious)?.value).toBe('{"v":"pools","n":19}');
+  });
+
+  it('shows Assign to admins only, with the pool id as value, and Licenses to everyone', () => {
+    const admin = buttons(buildPoolsView({ pools: [makePool()], page: 1, canChange: true, now: NOW }));
+    expect(admin).toContainEqual({ action_id: ActionId.poolAssign, text: 'Assign', value: '101' });
+    const viewer = buttons(buildPoolsView({ pools: [makePool()], page: 1, canChange: false, now: NOW }));
+    expect(viewer.map((b) => b.action_id)).toEqual([ActionId.poolLicenses]);
+    expect(viewer[0]?.value).toBe('{"v":"pool","p":"101","n":1,"i":0}');
+  });
+
+  it('shows counts, a bar, transferability, a Slack date with a relative hint, and warnings', () => {
+    const text = allText(
+      buildPoolsView({
+        pools: [
+          makePool({ id: '1', availableLicenses: 0, assignedLicenses: 50, end: inDays(21) }),
+          makePool({ id: '2', transferable: false, end: inDays(-10) }),
+        ],
+        page: 1,
+        canChange: true,
+        now: NOW,
+      }),
+    );
+    expect(text).toContain('*0* of 50 available · 50 assigned');
+    expect(text).toContain('▰▰▰▰▰▰▰▰▰▰');
+    expect(text).toMatch(/<!date\^\d+\^\{date_short\}\|2026-03-22>/);
+    expect(text).toContain('(ends in 3 weeks)');
+    expect(text).toContain('Full: no seats left');
+    expect(text).toContain('Ends within 30 days');
+    expect(text).toContain('Not transferable');
+    expect(text).toContain('Ended');
+  });
+
+  it('says so when there are no pools', () => {
+    expect(allText(buildPoolsView({ pools: [], page: 1, canChange: true, now: NOW }))).toContain('no license pools');
+  });
+});
+
+describe('buildPoolLicensesView and buildLicenseListView', () => {
+  const licenses = Array.from({ length: 10 }, (_, i) =>
+    makeLicense({
+      id: String(5000 + i),
+      student: { id: 's', name: `${NASTY}${'x'.repeat(300)}`, email: `a&b${i}@x.com` },
+    }),
+  );
+
+  it('escapes student names and keeps a full page within limits', () => {
+    const view = buildPoolLicensesView({
+      pool: makePool({ course: { id: 'c', title: longTitle(1).repeat(10) } }),
+      licenses,
+      page: 2,
+      hasNext: true,
+      includeInactive: false,
+      now: NOW,
+    });
+    expectClean(view);
+    expect(allText(view)).toContain('&lt;!channel&gt; &amp;');
+    const ids = buttons(view).map((b) => b.action_id);
+    expect(ids.filter((id) => id === ActionId.licenseDetails)).toHaveLength(10);
+    expect(ids).toEqual(expect.arrayContaining([ActionId.navPrevious, ActionId.navNext, ActionId.navToggleInactive]));
+  });
+
+  it('keeps page state in the buttons and flips the inactive switch', () => {
+    const b = buttons(
+      buildPoolLicensesView({ pool: makePool(), licenses, page: 1, hasNext: false, includeInactive: true, now: NOW }),
+    );
+    expect(b.map((x) => x.action_id)).not.toContain(ActionId.navNext);
+    expect(b.find((x) => x.action_id === ActionId.navToggleInactive)).toMatchObject({
+      text: 'Active only',
+      value: '{"v":"pool","p":"101","n":1,"i":0}',
+    });
+  });
+
+  it('lists licenses of every course with their course titles', () => {
+    const view = buildLicenseListView({
+      licenses,
+      poolsById: new Map([['101', makePool()]]),
+      page: 1,
+      hasNext: true,
+      includeInactive: false,
+      now: NOW,
+    });
+    expectClean(view);
+    expect(allText(view)).toContain('Power BI Fundamentals');
+    expect(buttons(view).find((b) => b.action_id === ActionId.navNext)?.value).toBe('{"v":"list","n":2,"i":0}');
+  });
+});
+
+describe('buildLicenseView', () => {
+  const ids = (m: SlackMessage) => buttons(m).map((b) => b.action_id);
+
+  it('gives admins Change end date and Revoke on a running license of a transferable pool', () => {
+    const view = buildLicenseView({ license: makeLicense(), pool: makePool(), canChange: true, now: NOW });
+    expectClean(view);
+    expect(ids(view)).toEqual([ActionId.licenseChangeEndDate, ActionId.poolLicenses, ActionId.licenseRevoke]);
+    expect(buttons(view).find((b) => b.action_id === ActionId.licenseRevoke)?.value).toBe('5001');
+  });
+
+  it('gives viewers no change buttons', () => {
+    const view = buildLicenseView({ license: makeLicense(), pool: makePool(), canChange: false, now: NOW });
+    expect(ids(view)).toEqual([ActionId.poolLicenses]);
+  });
+
+  it('follows the flags and the rules, and says why a change is missing', () => {
+    const untransferable = buildLicenseView({
+      license: makeLicense({ revokable: false }),
+      pool: makePool({ transferable: false }),
+      canChange: true,
+      now: NOW,
+    });
+    expect(ids(untransferable)).toEqual([ActionId.poolLicenses]);
+    expect(allText(untransferable)).toContain('the pool is not transferable');
+    const expired = buildLicenseView({
+      license: makeLicense({ end: inDays(-1) }),
+      pool: makePool(),
+      canChange: true,
+      now: NOW,
+    });
+    expect(ids(expired)).toEqual([ActionId.poolLicenses]);
+    expect(allText(expired)).toContain('Expired');
+  });
+
+  it('shows status, dates and the escaped student', () => {
+    const view = buildLicenseView({
+      license: makeLicense({ end: inDays(3), student: { id: '1', name: '<!channel> & Co', email: 'c@x.com' } }),
+      pool: makePool(),
+      canChange: true,
+      now: NOW,
+    });
+    const text = allText(view);
+    expect(text).toContain('Ending soon');
+    expect(text).toContain('&lt;!channel&gt; &amp; Co');
+    expect(text).toMatch(/\*Start\*\n<!date\^\d+\^\{date_short\}\|\d{4}-\d\d-\d\d>/);
+  });
+});
+
+describe('student, students, courses, me, help', () => {
+  it('shows a student with progress and completion, within limits for 100 courses', () => {
+    const base = makeStudent({ name: NASTY });
+    const courses = Array.from({ length: 100 }, (_, i) => ({
+      ...makeStudentCourse(),
+      licenseId: String(i),
+      title: longTitle(i),
+      completed: i % 2 ? inDays(-2) : null,
+    }));
+    const view = buildStudentView(reportFromStudent({ ...base, courses }), NOW);
+    expectClean(view);
+    const text = allText(view);
+    expect(text).toContain('42% done');
+    expect(text).toContain('Completed');
+    expect(text).toContain('and 80 more');
+  });
+
+  it('pages students and truncates their course lists', () => {
+    const students = Array.from({ length: 10 }, (_, i) =>
+      makeStudent({
+        id: String(i),
+        name: NASTY,
+        courses: Array.from({ length: 50 }, () => makeStudentCourse({ title: longTitle(i) })),
+      }),
+    );
+    const view = buildStudentsView({ students, page: 3, hasNext: true });
+    expectClean(view);
+    expect(buttons(view).map((b) => b.value)).toEqual(['{"v":"students","n":2}', '{"v":"students","n":4}']);
+  });
+
+  it('pages 200 courses', () => {
+    const courses = Array.from({ length: 200 }, (_, i) => makeCourse({ id: String(i), title: longTitle(i) }));
+    for (const page of [1, 10, 20]) expectClean(buildCoursesView(courses, page));
+  });
+
+  it('shows the account with its allowed domains, escaped and bounded', () => {
+    const view = buildMeView({
+      ...ME,
+      allowedDomainsForTransferableLicenses: ['<!here>.com', ...Array(900).fill('x.com')],
+    });
+    expectClean(view);
+    expect(allText(buildMeView(ME))).toContain('contoso.com, fabrikam.com');
+  });
+
+  it('shows help by role, with the reason escaped and bounded', () => {
+    const admin = buildHelpView('admin', `I don't know “<!channel>${'x'.repeat(3000)}”.`);
+    expectClean(admin);
+    expect(allText(admin)).toContain('license admin');
+    expect(allText(buildHelpView('viewer'))).toContain('license viewer');
+    expect(allText(buildHelpView('viewer'))).toContain('/licenses find');
+  });
+
+  it('puts a visible sandbox marker on top and keeps messages valid', () => {
+    const marked = withSandboxMarker(buildErrorMessage('boom <b>'), true);
+    expect(allText(marked.blocks[0])).toBe(SANDBOX_MARKER);
+    expect(marked.text).toContain('Sandbox');
+    expect(withSandboxMarker(buildRefusalMessage('<@U1>'), false).blocks).toHaveLength(1);
+  });
+});

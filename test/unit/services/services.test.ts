@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
+import { getStudentsPage } from '../../../src/services/account.js';
+import { findStudent } from '../../../src/services/find-student.js';
+import { getLicenseDetails } from '../../../src/services/licenses.js';
+import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/services/pools.js';
+import { makeLicense, makePool, makeStudent } from '../blocks/fixtures.js';
+import { createFakeLicensing } from './fake-licensing.js';
+
+const pool = makePool({ id: '101', assignedLicenses: 20 });
+const licenses = Array.from({ length: 23 }, (_, i) =>
+  makeLicense({ id: String(i), active: i < 20, student: { id: `s${i}`, name: `S ${i}`, email: `s${i}@x.com` } }),
+);
+
+describe('findStudent', () => {
+  it('costs one interactive request when the API offers student lookup', async () => {
+    const licensing = createFakeLicensing({ students: [makeStudent()] });
+    const result = await findStudent(licensing, 'ada@example.com');
+    expect(result).toMatchObject({ found: true, report: { name: 'Ada Lovelace', source: 'lookup' } });
+    expect(licensing.calls).toEqual([
+      { method: 'students.find', opts: { priority: 'interactive', includeInactive: true } },
+    ]);
+  });
+
+  it('takes a 404 as "no such student", without scanning', async () => {
+    const licensing = createFakeLicensing({ licenses });
+    expect(await findStudent(licensing, 'nobody@x.com')).toEqual({ found: false, email: 'nobody@x.com' });
+    expect(licensing.calls.map((c) => c.method)).toEqual(['students.find']);
+  });
+
+  it.each([
+    ['405', new BadRequestError('Method Not Allowed', { endpoint: 'GET /v1/student', status: 405 })],
+    ['501', new ServerError({ endpoint: 'GET /v1/student', status: 501 })],
+  ])('scans the licenses when the endpoint is missing (%s)', async (_s, findError) => {
+    const licensing = createFakeLicensing({ licenses, pools: [pool], findError });
+    const result = await findStudent(licensing, 'S3@X.com');
+    expect(result).toMatchObject({ found: true, report: { email: 's3@x.com', source: 'scan' } });
+    expect(result.found && result.report.rows[0]).toMatchObject({ title: 'Power BI Fundamentals', progress: null });
+  });
+
+  it('passes other failures on', async () => {
+    const licensing = createFakeLicensing({ findError: new ServerError({ endpoint: 'GET /v1/student', status: 500 }) });
+    await expect(findStudent(licensing, 'a@x.com')).rejects.toBeInstanceOf(ServerError);
+  });
+});
+
+describe('paging', () => {
+  it('knows the last active page of a pool from its assigned count', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses });
+    expect((await getPoolLicensesPage(licensing, '101', 1, false)).hasNext).toBe(true);
+    const second = await getPoolLicensesPage(licensing, '101', 2, false);
+    expect(second.licenses).toHaveLength(10);
+    expect(second.hasNext).toBe(false);
+    expect((await getPoolLicensesPage(licensing, '101', 2, true)).hasNext).toBe(true);
+    expect(licensing.calls.every((c) => c.opts?.priority === 'interactive')).toBe(true);
+  });
+
+  it('fails once, on the pool, for a wrong pool id', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses });
+    await expect(getPoolLicensesPage(licensing, 'nope', 1, false)).rejects.toMatchObject({ kind: 'not-found' });
+    expect(licensing.calls.map((c) => c.method)).toEqual(['pools.get']);
+  });
+
+  it('lists licenses with the pools for their course titles', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses });
+    const page = await getLicensesPage(licensing, 3, true);
+    expect(page.licenses.map((l) => l.id)).toEqual(['20', '21', '22']);
+    expect(page.hasNext).toBe(false);
+    expect(page.poolsById.get('101')?.course.title).toBe('Power BI Fundamentals');
+  });
+
+  it('pages students', async () => {
+    const students = Array.from({ length: 10 }, (_, i) => makeStudent({ id: String(i) }));
+    const licensing = createFakeLicensing({ students });
+    expect(await getStudentsPage(licensing, 1)).toMatchObject({ page: 1, hasNext: true });
+    expect((await getStudentsPage(licensing, 2)).students).toEqual([]);
+  });
+
+  it('sorts pools by course title for stable pages', async () => {
+    const licensing = createFakeLicensing({
+      pools: [
+        makePool({ id: '2', course: { id: 'b', title: 'Zeta' } }),
+        makePool({ id: '1', course: { id: 'a', title: 'Alpha' } }),
+      ],
+    });
+    expect((await listPools(licensing)).map((p) => p.id)).toEqual(['1', '2']);
+  });
+});
+
+describe('getLicenseDetails', () => {
+  it('shows a license whose pool is gone, without the pool', async () => {
+    const licensing = createFakeLicensing({ licenses: [makeLicense({ poolId: 'gone' })] });
+    expect(await getLicenseDetails(licensing, '5001')).toMatchObject({ license: { id: '5001' }, pool: undefined });
+  });
+});
