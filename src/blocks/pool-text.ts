@@ -16,13 +16,13 @@ const WARNING_TEXT: Record<PoolWarning, string> = {
 export function validityText(pool: Pick<Pool, 'start' | 'end'>, now: Date): string {
   const end = Date.parse(pool.end);
   const hint = relativeHint(pool.end, now);
-  const hinted = (s: string) => (hint ? `${s} (${hint})` : s);
-  if (!Number.isNaN(end) && end <= now.getTime()) return hinted(`Ended ${slackDate(pool.end)}`);
+  if (!Number.isNaN(end) && end <= now.getTime()) return `Ended ${slackDate(pool.end)}${hint ? ` (${hint})` : ''}`;
+  const ends = hint ? ` (ends ${hint})` : '';
   const start = Date.parse(pool.start);
   if (!Number.isNaN(start) && start > now.getTime()) {
-    return `Starts ${slackDate(pool.start)}, ${hinted(`ends ${slackDate(pool.end)}`)}`;
+    return `Starts ${slackDate(pool.start)}, valid until ${slackDate(pool.end)}${ends}`;
   }
-  return `Valid ${slackDate(pool.start)} – ${slackDate(pool.end)}, ${hinted('ends')}`;
+  return `Valid ${slackDate(pool.start)} – ${slackDate(pool.end)}${ends}`;
 }
 
 export function seatsText(pool: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {

@@ -9,7 +9,7 @@ import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate, truncate } f
 import { encodeNav } from './nav.js';
 
 /** Courses shown at most; a student with more is pointed to `list`, which pages. */
-export const STUDENT_ROWS_MAX = 40;
+export const STUDENT_ROWS_MAX = 20;
 
 function progressText(row: StudentReportRow): string {
   if (row.completed) return `:white_check_mark: Completed ${slackDate(row.completed)}`;
@@ -21,7 +21,7 @@ function progressText(row: StudentReportRow): string {
 function rowText(row: StudentReportRow, now: Date): string {
   const status = statusText(licenseStatus(row, now));
   return [
-    `*${escapeTruncated(row.title, 150)}* · pool \`${escapeMrkdwn(row.poolId)}\``,
+    `*${escapeTruncated(row.title, 100)}* · pool \`${escapeMrkdwn(row.poolId)}\``,
     `${status} · ${endText(row.end, now)} · ${progressText(row)}`,
   ].join('\n');
 }
