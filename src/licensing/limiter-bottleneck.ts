@@ -63,7 +63,13 @@ interface Entry {
   fail(error: unknown): void;
 }
 
-export function createBottleneckLimiter(opts: BottleneckLimiterOptions): RateLimiter {
+/** A RateLimiter that can also be awaited until its datastore is usable (a no-op without Redis). */
+export interface BottleneckRateLimiter extends RateLimiter {
+  /** Resolves once Redis is connected and the configured limit pushed; rejects after redisReadyTimeoutMs. */
+  ready(): Promise<void>;
+}
+
+export function createBottleneckLimiter(opts: BottleneckLimiterOptions): BottleneckRateLimiter {
   validate(opts);
   const log = opts.logger ?? silentLogger;
   const now = () => Date.now();
@@ -79,15 +85,20 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): RateLim
   const redis: RedisLimiterConnection | undefined =
     opts.redisUrl === undefined ? undefined : createRedisLimiterConnection(opts.redisUrl, log);
   const id = opts.id ?? DEFAULT_REDIS_ID;
+  const redisOptions =
+    redis === undefined
+      ? {}
+      : {
+          datastore: 'ioredis',
+          connection: redis.connection,
+          // Never clearDatastore on a shared id: it would wipe the other processes' held slots.
+          clearDatastore: false,
+          // Expired slots of a dead process are reclaimed when a script runs, at the latest on a
+          // heartbeat: keep that well under the expiration (bottleneck's default is 5 s).
+          heartbeatInterval: Math.min(5_000, Math.max(100, Math.floor(expirationMs / 10))),
+        };
   const build = (suffix: string, maxConcurrent: number) =>
-    new Bottleneck({
-      id: `${id}${suffix}`,
-      maxConcurrent,
-      ...(redis === undefined
-        ? {}
-        : // Never clearDatastore on a shared id: it would wipe the other processes' held slots.
-          { datastore: 'ioredis', connection: redis.connection, clearDatastore: false }),
-    });
+    new Bottleneck({ id: `${id}${suffix}`, maxConcurrent, ...redisOptions });
   const main = build('', opts.limit);
   const background = build(':background', backgroundCap(opts.limit));
   let stopping = false;
@@ -222,6 +233,8 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): RateLim
   };
 
   return {
+    ready: whenReady,
+
     schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
       if (stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
       if (waiting >= opts.maxQueue) return Promise.reject(queueFull());

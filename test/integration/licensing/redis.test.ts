@@ -1,0 +1,252 @@
+/**
+ * Several processes sharing one budget through Redis (ratelimit.md, "Several processes sharing one
+ * budget"): two limiters in separate processes, one of them killed mid-run, and Redis flushed mid-run.
+ * Needs a Redis: REDIS_TEST_URL (CI) or a redis-server binary (test/support/redis.ts).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import type { WorkerConfig } from '../../support/limiter-worker.js';
+import { sendThroughLimiter } from '../../support/limiter-worker.js';
+import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.js';
+
+const LIMIT = 10;
+const WINDOW_MS = 1_000;
+const MARGIN_MS = 50;
+const EDGE_MS = 5;
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../support/limiter-worker.ts', import.meta.url));
+
+interface WorkerEvent {
+  event: string;
+  at?: number;
+  status?: number;
+  ok?: number;
+  message?: string;
+}
+
+interface Worker {
+  events: WorkerEvent[];
+  waitFor(predicate: (events: WorkerEvent[]) => boolean, timeoutMs: number): Promise<void>;
+  go(): void;
+  exited: Promise<number | null>;
+  child: ChildProcess;
+}
+
+const workers: Worker[] = [];
+
+function startWorker(config: WorkerConfig): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(config)], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const events: WorkerEvent[] = [];
+  const listeners = new Set<() => void>();
+  let buffer = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
+    for (const listener of listeners) listener();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  exited.then(() => {
+    for (const listener of listeners) listener();
+  });
+  const worker: Worker = {
+    events,
+    child,
+    exited,
+    go: () => child.stdin?.write('go\n'),
+    waitFor(predicate, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (predicate(events)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`worker exited (${child.exitCode ?? child.signalCode}): ${stderr.slice(-2_000)}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`worker timed out; events: ${JSON.stringify(events.slice(-5))}; ${stderr.slice(-2_000)}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+  workers.push(worker);
+  return worker;
+}
+
+function maxInRollingWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+const count = (events: WorkerEvent[], name: string) => events.filter((e) => e.event === name).length;
+
+describe.skipIf(redisSkipReason !== undefined)(
+  `limiter shared through Redis${redisSkipReason === undefined ? '' : ` (skipped: ${redisSkipReason})`}`,
+  () => {
+    let redis: TestRedis;
+    let sandbox: RunningSandbox;
+
+    beforeAll(async () => {
+      redis = await startTestRedis();
+      sandbox = await startSandbox({
+        port: 0,
+        seed: 'demo',
+        // The strictest rule: at most LIMIT arrivals in any rolling window.
+        rateLimit: {
+          limit: LIMIT,
+          windowMs: WINDOW_MS,
+          algorithm: 'sliding-log',
+          retryAfter: false,
+          countRejected: false,
+        },
+      });
+    });
+
+    afterAll(async () => {
+      for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+      await sandbox?.close();
+      await redis?.close();
+    });
+
+    const workerConfig = (id: string, requests: number, extra: Partial<WorkerConfig> = {}): WorkerConfig => ({
+      redisUrl: redis.url,
+      id,
+      limit: LIMIT,
+      windowMs: WINDOW_MS,
+      marginMs: MARGIN_MS,
+      sandboxUrl: sandbox.url,
+      token: sandbox.adminToken,
+      count: requests,
+      waitForGo: true,
+      ...extra,
+    });
+
+    it('two processes share one budget: 0 × 429 and at most the limit in any window', async () => {
+      sandbox.clearRequests();
+      const id = `license-desk-test:${randomUUID()}`;
+      const a = startWorker(workerConfig(id, 30));
+      const b = startWorker(workerConfig(id, 30));
+      await Promise.all([a, b].map((w) => w.waitFor((e) => count(e, 'ready') === 1, 20_000)));
+      const t0 = Date.now();
+      a.go();
+      b.go();
+      await Promise.all([a, b].map((w) => w.waitFor((e) => count(e, 'done') === 1, 30_000)));
+      expect(await a.exited).toBe(0);
+      expect(await b.exited).toBe(0);
+      const makespan = Date.now() - t0;
+
+      expect(a.events.find((e) => e.event === 'done')?.ok).toBe(30);
+      expect(b.events.find((e) => e.event === 'done')?.ok).toBe(30);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toHaveLength(0);
+      expect(sandbox.requests).toHaveLength(60);
+      expect(
+        maxInRollingWindow(
+          sandbox.requests.map((r) => r.at),
+          WINDOW_MS - EDGE_MS,
+        ),
+      ).toBeLessThanOrEqual(LIMIT);
+      // Sharing, not taking turns for the whole run: both sent within the first two windows.
+      for (const w of [a, b]) {
+        const firstSent = w.events.find((e) => e.event === 'sent')?.at ?? Number.POSITIVE_INFINITY;
+        expect(firstSent - t0).toBeLessThan(2 * (WINDOW_MS + MARGIN_MS) + 500);
+      }
+      // 60 at 10 per window: 5 windows of waiting at least.
+      expect(makespan).toBeGreaterThanOrEqual(5 * WINDOW_MS);
+    });
+
+    it('a process killed mid-run gives its capacity back within the job expiration', async () => {
+      sandbox.clearRequests();
+      const id = `license-desk-test:${randomUUID()}`;
+      const jobExpirationMs = WINDOW_MS + MARGIN_MS + 1_000;
+      const doomed = startWorker(workerConfig(id, 40, { jobExpirationMs }));
+      const survivor = startWorker(workerConfig(id, 10, { jobExpirationMs }));
+      await Promise.all([doomed, survivor].map((w) => w.waitFor((e) => count(e, 'ready') === 1, 20_000)));
+      doomed.go();
+      // The doomed process takes every slot, then dies holding them (no release will ever come).
+      await doomed.waitFor((e) => count(e, 'response') >= LIMIT, 10_000);
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      const killedAt = Date.now();
+      const lastDoomedSend = Math.max(...doomed.events.filter((e) => e.event === 'sent').map((e) => e.at ?? 0));
+      survivor.go();
+      await survivor.waitFor((e) => count(e, 'done') === 1, 20_000);
+      expect(await survivor.exited).toBe(0);
+
+      expect(survivor.events.find((e) => e.event === 'done')?.ok).toBe(10);
+      const firstSurvivorSend = survivor.events.find((e) => e.event === 'sent')?.at ?? Number.POSITIVE_INFINITY;
+      // The dead process's slots are reclaimed once they expire (plus a heartbeat), not held forever...
+      expect(firstSurvivorSend - killedAt).toBeLessThan(jobExpirationMs + 2_000);
+      // ...and not before a window has passed since its requests.
+      expect(firstSurvivorSend - lastDoomedSend).toBeGreaterThanOrEqual(WINDOW_MS - EDGE_MS);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toHaveLength(0);
+    });
+
+    it('recovers after Redis is flushed mid-run (Redis 7 error prefix fixed at runtime)', async () => {
+      sandbox.clearRequests();
+      const id = `license-desk-test:${randomUUID()}`;
+      const url = redis.scratchUrl(5);
+      const limiter = createBottleneckLimiter({
+        limit: LIMIT,
+        windowMs: WINDOW_MS,
+        marginMs: MARGIN_MS,
+        reservedInteractive: 2,
+        maxQueue: 500,
+        redisUrl: url,
+        id,
+      });
+      try {
+        await limiter.ready();
+        let answered = 0;
+        let flushed: Promise<void> | undefined;
+        const results = await Promise.all(
+          Array.from({ length: 30 }, () =>
+            sendThroughLimiter(limiter, {
+              url: sandbox.url,
+              token: sandbox.adminToken,
+              windowMs: WINDOW_MS,
+              onResponse: () => {
+                answered++;
+                if (answered === 12) flushed = redis.flush(url);
+              },
+            }),
+          ),
+        );
+        await flushed;
+        expect(results.filter((r) => r.status !== 200)).toEqual([]);
+        expect(sandbox.requests.filter((r) => r.status === 200)).toHaveLength(30);
+        // The flush forgot the held slots, so a few 429s may follow it; the limiter itself must recover.
+        expect(sandbox.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(LIMIT);
+        // It re-created its keys in Redis and keeps working.
+        expect(await redis.command('EXISTS', [`b_${id}_settings`], url)).toBe(1);
+        await expect(limiter.schedule('background', async () => 'after')).resolves.toBe('after');
+      } finally {
+        await limiter.stop();
+      }
+    });
+  },
+);

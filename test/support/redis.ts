@@ -1,0 +1,121 @@
+/**
+ * A Redis for the shared-budget tests. CI starts one and exports REDIS_TEST_URL; otherwise, when a
+ * `redis-server` binary is on PATH, a private one is started on a free port of 127.0.0.1 without
+ * persistence and stopped afterwards; otherwise the tests are skipped with `redisSkipReason`.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+const envUrl = process.env.REDIS_TEST_URL?.trim() || undefined;
+const hasBinary = envUrl === undefined && spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** Why the Redis tests cannot run here, or undefined when they can. */
+export const redisSkipReason: string | undefined =
+  envUrl !== undefined || hasBinary
+    ? undefined
+    : 'no Redis: set REDIS_TEST_URL or put redis-server on PATH (apt-get install redis-server)';
+
+export interface TestRedis {
+  url: string;
+  /** True when this helper started the server (so FLUSHALL touches nobody else). */
+  private: boolean;
+  /** Runs one command on a short-lived connection to `url` (default: this server's default database). */
+  command(name: string, args?: (string | number)[], url?: string): Promise<unknown>;
+  /**
+   * A URL whose database the tests may wipe: on a private server any; on a shared one (REDIS_TEST_URL)
+   * a database of its own, so a flush there touches nobody else's keys.
+   */
+  scratchUrl(db: number): string;
+  /** FLUSHALL on a private server; FLUSHDB of the URL's database on a shared one. */
+  flush(url: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  if (envUrl !== undefined) return connect(envUrl, false, async () => {});
+  if (!hasBinary) throw new Error(redisSkipReason);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'license-desk-redis-'));
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 3_000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const url = `redis://127.0.0.1:${port}`;
+  try {
+    await waitForPing(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return connect(url, true, stop);
+}
+
+function connect(url: string, isPrivate: boolean, stop: () => Promise<void>): TestRedis {
+  const command = async (name: string, args: (string | number)[] = [], target = url): Promise<unknown> => {
+    const client = new Redis(target, { maxRetriesPerRequest: 1, lazyConnect: true });
+    try {
+      await client.connect();
+      return await client.call(name, ...args);
+    } finally {
+      client.disconnect();
+    }
+  };
+  return {
+    url,
+    private: isPrivate,
+    command,
+    scratchUrl(db) {
+      if (isPrivate) return url;
+      const scratch = new URL(url);
+      scratch.pathname = `/${db}`;
+      return scratch.toString();
+    },
+    async flush(target) {
+      await command(isPrivate ? 'FLUSHALL' : 'FLUSHDB', [], target);
+    },
+    close: stop,
+  };
+}
+
+async function waitForPing(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const client = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${url}`, { cause: error });
+    } finally {
+      client.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
