@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { buildDemoData } from '../../../src/sandbox/seed.js';
+import { createStore, isActive } from '../../../src/sandbox/store.js';
+import { licenseView, poolView } from '../../../src/sandbox/views.js';
+
+const NOW = new Date('2025-03-10T12:00:00Z');
+const DAY = 86_400_000;
+
+describe('demo data', () => {
+  const data = buildDemoData(NOW);
+  const store = createStore(data, () => NOW);
+  const pools = [...store.pools.values()].map((p) => poolView(store, p));
+  const licenses = [...store.licenses.values()];
+
+  it('is deterministic for a given clock', () => {
+    expect(buildDemoData(new Date(NOW))).toEqual(data);
+  });
+
+  it('has at least 6 pools over 4 courses: transferable and not, one full, one ending soon, one ended', () => {
+    expect(pools.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(pools.map((p) => p.course.id)).size).toBeGreaterThanOrEqual(4);
+    expect(pools.some((p) => p.transferable)).toBe(true);
+    expect(pools.some((p) => !p.transferable)).toBe(true);
+    expect(pools.some((p) => p.availableLicenses === 0 && Date.parse(p.end) > NOW.getTime())).toBe(true);
+    const endsIn = (p: { end: string }) => Date.parse(p.end) - NOW.getTime();
+    expect(pools.some((p) => endsIn(p) > 0 && endsIn(p) <= 30 * DAY)).toBe(true);
+    expect(pools.some((p) => endsIn(p) < 0)).toBe(true);
+    for (const p of pools) expect(p.assignedLicenses + p.availableLicenses).toBe(p.licenses);
+    for (const p of pools) expect(p.availableLicenses).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has at least 40 licenses, inactive ones and active ones ending within 7 days', () => {
+    expect(licenses.length).toBeGreaterThanOrEqual(40);
+    expect(licenses.filter((l) => !isActive(store, l)).length).toBeGreaterThanOrEqual(5);
+    const soon = licenses.filter((l) => isActive(store, l) && Date.parse(l.end) - NOW.getTime() <= 7 * DAY);
+    expect(soon.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps every license inside its pool and every student to one active license per course', () => {
+    const seen = new Set<string>();
+    for (const l of licenses) {
+      const pool = store.pools.get(l.poolId);
+      expect(pool).toBeDefined();
+      expect(Date.parse(l.end)).toBeLessThanOrEqual(Date.parse(pool?.end ?? ''));
+      expect(Date.parse(l.start)).toBeGreaterThanOrEqual(Date.parse(pool?.start ?? ''));
+      expect(store.students.has(l.studentId)).toBe(true);
+      if (!isActive(store, l)) continue;
+      const key = `${l.studentId}/${pool?.courseId}`;
+      expect(seen.has(key), key).toBe(false);
+      seen.add(key);
+    }
+  });
+
+  it('gives transferable licenses only to the allowed domains', () => {
+    const allowed = data.me.allowedDomainsForTransferableLicenses;
+    expect(allowed).toEqual(['contoso.com', 'fabrikam.com']);
+    for (const l of licenses.filter((x) => store.pools.get(x.poolId)?.transferable)) {
+      expect(allowed).toContain(licenseView(store, l).student.email.split('@')[1]);
+    }
+  });
+
+  it('has progress from 0 to 100 with completion dates, and a student with a tricky name', () => {
+    const values = data.progress.map((p) => p.progress);
+    expect(values).toContain(0);
+    expect(values).toContain(100);
+    expect(values.some((v) => v > 0 && v < 100)).toBe(true);
+    for (const p of data.progress) expect(p.completed === null).toBe(p.progress !== 100);
+    for (const p of data.progress) if (p.completed) expect(Date.parse(p.completed)).toBeLessThan(NOW.getTime());
+    expect(data.students.map((s) => s.name)).toContain('<!channel> & Co');
+    expect(new Set(data.students.map((s) => s.email.toLowerCase())).size).toBe(data.students.length);
+  });
+});
