@@ -4,6 +4,8 @@
  * is time a person in Slack does not wait. Errors are never cached.
  */
 
+import type { Priority } from './limiter.js';
+
 export interface ReadCacheOptions {
   /** 0 disables the cache entirely (no storage, no coalescing). */
   ttlMs: number;
@@ -11,9 +13,15 @@ export interface ReadCacheOptions {
   now?: () => number;
 }
 
+export interface ReadOptions {
+  /** Skips a stored value and any request already in flight; the result still refreshes the cache. */
+  fresh?: boolean | undefined;
+  /** An interactive read does not join a background one in flight, which may wait behind the background cap. */
+  priority?: Priority | undefined;
+}
+
 export interface ReadCache {
-  /** `fresh` skips a stored value and any request already in flight; its result still refreshes the cache. */
-  read<T>(key: string, load: () => Promise<T>, fresh?: boolean): Promise<T>;
+  read<T>(key: string, load: () => Promise<T>, opts?: ReadOptions): Promise<T>;
   /** Drops the keys that match, and makes reads in flight for them not store their (maybe stale) result. */
   invalidate(match: string | ((key: string) => boolean)): void;
   clear(): void;
@@ -29,40 +37,43 @@ interface Entry {
 export function createReadCache(options: ReadCacheOptions): ReadCache {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
-  const inflight = new Map<string, Promise<unknown>>();
+  const inflight = new Map<string, { promise: Promise<unknown>; priority: Priority }>();
 
   // Callers get their own copy: a caller that edits a returned pool must not edit the cache.
   const copy = <T>(value: T): T => structuredClone(value);
 
-  function load<T>(key: string, loader: () => Promise<T>): Promise<T> {
+  function load<T>(key: string, loader: () => Promise<T>, priority: Priority): Promise<T> {
     const promise: Promise<T> = loader().then(
       (value) => {
         // Store only if no write invalidated this key (and no fresher read replaced us) meanwhile.
-        if (inflight.get(key) === promise) {
+        if (inflight.get(key)?.promise === promise) {
           inflight.delete(key);
           entries.set(key, { value, expiresAt: now() + options.ttlMs });
         }
         return value;
       },
       (error: unknown) => {
-        if (inflight.get(key) === promise) inflight.delete(key);
+        if (inflight.get(key)?.promise === promise) inflight.delete(key);
         throw error;
       },
     );
-    inflight.set(key, promise);
+    inflight.set(key, { promise, priority });
     return promise;
   }
 
   return {
-    async read<T>(key: string, loader: () => Promise<T>, fresh = false): Promise<T> {
+    async read<T>(key: string, loader: () => Promise<T>, opts: ReadOptions = {}): Promise<T> {
       if (options.ttlMs <= 0) return loader();
-      if (!fresh) {
+      const priority = opts.priority ?? 'interactive';
+      if (!opts.fresh) {
         const entry = entries.get(key);
         if (entry && now() < entry.expiresAt) return copy(entry.value as T);
         const pending = inflight.get(key);
-        if (pending) return copy((await pending) as T);
+        if (pending && !(pending.priority === 'background' && priority === 'interactive')) {
+          return copy((await pending.promise) as T);
+        }
       }
-      return copy(await load(key, loader));
+      return copy(await load(key, loader, priority));
     },
     invalidate(match) {
       const hit = typeof match === 'string' ? (key: string) => key === match : match;

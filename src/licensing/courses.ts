@@ -10,13 +10,13 @@ export function createCoursesResource({ request, cache }: ResourceDeps): Licensi
       cache.read(
         cacheKeys.courses,
         () => request({ method: 'GET', template: '/v1/courses', schema: courseListSchema }, opts),
-        opts?.fresh,
+        opts,
       ),
     get: (id, opts) =>
       cache.read(
         cacheKeys.course(id),
         () => request({ method: 'GET', template: '/v1/course/{id}', params: { id }, schema: courseSchema }, opts),
-        opts?.fresh,
+        opts,
       ),
   };
 }

@@ -7,5 +7,5 @@ import type { CallOptions } from './types.js';
 
 export function createMeResource({ request, cache }: ResourceDeps): (opts?: CallOptions) => Promise<Me> {
   return (opts) =>
-    cache.read(cacheKeys.me, () => request({ method: 'GET', template: '/v1/me', schema: meSchema }, opts), opts?.fresh);
+    cache.read(cacheKeys.me, () => request({ method: 'GET', template: '/v1/me', schema: meSchema }, opts), opts);
 }

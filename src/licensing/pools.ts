@@ -21,13 +21,13 @@ export function createPoolsResource({ request, cache, paginator }: ResourceDeps)
       cache.read(
         cacheKeys.pools,
         () => request({ method: 'GET', template: '/v1/pools', schema: poolListSchema }, opts),
-        opts?.fresh,
+        opts,
       ),
     get: (id, opts) =>
       cache.read(
         cacheKeys.pool(id),
         () => request({ method: 'GET', template: '/v1/pool/{id}', params: { id }, schema: poolSchema }, opts),
-        opts?.fresh,
+        opts,
       ),
     licenses,
     allLicenses: (id, query, opts) =>

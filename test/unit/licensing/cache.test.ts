@@ -57,8 +57,21 @@ describe('read cache', () => {
     const cache = createReadCache({ ttlMs: 1_000, now: () => 0 });
     const load = async () => ++n;
     expect(await cache.read('me', load)).toBe(1);
-    expect(await cache.read('me', load, true)).toBe(2);
+    expect(await cache.read('me', load, { fresh: true })).toBe(2);
     expect(await cache.read('me', load)).toBe(2);
+  });
+
+  it('an interactive read does not wait behind a background one in flight', async () => {
+    const cache = createReadCache({ ttlMs: 1_000, now: () => 0 });
+    const slow = deferred<string>();
+    const background = cache.read('pools', () => slow.promise, { priority: 'background' });
+    const joined = cache.read('pools', async () => 'unused', { priority: 'background' });
+    expect(await cache.read('pools', async () => 'interactive', { priority: 'interactive' })).toBe('interactive');
+    slow.resolve('background');
+    expect(await background).toBe('background');
+    expect(await joined).toBe('background');
+    // The interactive result is the one stored; the slower background one does not overwrite it.
+    expect(await cache.read('pools', async () => 'reloaded')).toBe('interactive');
   });
 
   it('never caches errors', async () => {
