@@ -40,9 +40,6 @@ export interface CoreConfig {
   limiter: RateLimiter;
   retry: RetryPolicy;
   logger?: Logger | undefined;
-  /** Injectable for tests; default real timers and Math.random. */
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
 }
 
 export interface RequestSpec<T> {
@@ -79,7 +76,6 @@ export function buildPath(spec: Pick<RequestSpec<unknown>, 'template' | 'params'
 
 export function createRequester(config: CoreConfig): Requester {
   const base = config.baseUrl.replace(/\/+$/, '');
-  const sleep = config.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
   const { timeouts, limiter, logger } = config;
 
   async function send(spec: RequestSpec<unknown>, endpoint: string): Promise<RawResponse | LicensingError> {
@@ -139,11 +135,16 @@ export function createRequester(config: CoreConfig): Requester {
     const endpoint = `${spec.method} ${spec.template}`;
     const priority = opts?.priority ?? 'interactive';
     for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
+      const queuedAt = performance.now();
+      let sentAt = queuedAt;
       // Each attempt is its own limiter job (ratelimit.md, "429s and a limit that changes"): a retry
       // inside the same job would bypass the limiter.
-      const outcome = await limiter.schedule(priority, () => send(spec, endpoint));
-      const ms = Math.round(performance.now() - started);
+      const outcome = await limiter.schedule(priority, () => {
+        sentAt = performance.now();
+        return send(spec, endpoint);
+      });
+      const ms = Math.round(performance.now() - sentAt);
+      const waitedMs = Math.round(sentAt - queuedAt);
       let error: LicensingError;
       let retryAfterMs: number | undefined;
       if (!(outcome instanceof LicensingError)) {
@@ -152,6 +153,7 @@ export function createRequester(config: CoreConfig): Requester {
           endpoint: spec.template,
           status: outcome.status,
           ms,
+          waitedMs,
           attempt,
         });
         if (outcome.status !== 429) limiter.onSuccess();
@@ -169,6 +171,7 @@ export function createRequester(config: CoreConfig): Requester {
           endpoint: spec.template,
           kind: error.kind,
           ms,
+          waitedMs,
           attempt,
         });
       }
@@ -178,7 +181,6 @@ export function createRequester(config: CoreConfig): Requester {
         attempt,
         retryAfterMs,
         policy: config.retry,
-        ...(config.random ? { random: config.random } : {}),
       });
       if (error.kind === 'rate-limited') {
         limiter.onRateLimited(decision.delayMs);
@@ -191,7 +193,7 @@ export function createRequester(config: CoreConfig): Requester {
         attempt,
         delayMs: decision.delayMs,
       });
-      await sleep(decision.delayMs);
+      await delay(decision.delayMs);
     }
   };
 }
