@@ -46,7 +46,12 @@ export function createUnlimitedLimiter(): RateLimiter {
     },
     onRateLimited() {},
     onSuccess() {},
-    stats: () => ({ currentLimit: Number.POSITIVE_INFINITY, configuredLimit: Number.POSITIVE_INFINITY, queued: 0, running }),
+    stats: () => ({
+      currentLimit: Number.POSITIVE_INFINITY,
+      configuredLimit: Number.POSITIVE_INFINITY,
+      queued: 0,
+      running,
+    }),
     estimateWaitMs: () => 0,
     async stop() {},
   };

@@ -3,15 +3,7 @@
  * Every method is one line over the single request core; errors are LicensingError subclasses.
  */
 import type { Dispatcher } from 'undici';
-import type {
-  AssignRequest,
-  Course,
-  License,
-  ListQuery,
-  Me,
-  Pool,
-  Student,
-} from '../domain/types.js';
+import type { AssignRequest, Course, License, ListQuery, Me, Pool, Student } from '../domain/types.js';
 import type { Priority, RateLimiter } from './limiter.js';
 
 export interface CallOptions {
@@ -84,7 +76,10 @@ export interface LicensingClient {
   students: {
     list(query?: ListQuery, opts?: CallOptions): Promise<Student[]>;
     /** One student by e-mail or id; NotFoundError when there is none (or the endpoint is missing). */
-    find(query: { email: string } | { id: string }, opts?: CallOptions & { includeInactive?: boolean }): Promise<Student>;
+    find(
+      query: { email: string } | { id: string },
+      opts?: CallOptions & { includeInactive?: boolean },
+    ): Promise<Student>;
   };
   /** Drops every cached read. */
   invalidateCache(): void;
