@@ -28,6 +28,21 @@ export interface Config {
   auditChannel?: string;
   redisUrl?: string;
   logLevel: LogLevel;
+  /** Where alert memory, bulk jobs and the audit file persist (created if missing). */
+  dataDir: string;
+  /** The daily alert check; no channel: alerts are off. */
+  alerts: AlertsConfig;
+  /** Share of the licensing rate budget the App Home dashboard may spend, 0 < share <= 1. */
+  homeBudgetShare: number;
+}
+
+export interface AlertsConfig {
+  /** ALERT_CHANNEL, else AUDIT_CHANNEL. */
+  channel?: string;
+  /** HH:MM, 24-hour, in timeZone. */
+  time: string;
+  /** IANA time zone name. */
+  timeZone: string;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -99,7 +114,42 @@ const schema = z.object({
   LOG_LEVEL: optional(
     z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be one of debug, info, warn, error' }),
   ),
+  DATA_DIR: optional(
+    z.string().refine((v) => !/[\0\r\n]/.test(v), {
+      error: 'DATA_DIR must be a directory path such as ./data or /var/lib/license-desk',
+    }),
+  ),
+  ALERT_CHANNEL: optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error: 'ALERT_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
+    }),
+  ),
+  ALERT_TIME: optional(
+    z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
+      error: 'ALERT_TIME must be a 24-hour time HH:MM, e.g. 09:00 (the daily alert check)',
+    }),
+  ),
+  ALERT_TIMEZONE: optional(
+    z.string().refine(isTimeZone, {
+      error: 'ALERT_TIMEZONE must be an IANA time zone name such as UTC, Europe/Rome or America/New_York',
+    }),
+  ),
+  HOME_BUDGET_SHARE: optional(
+    z.coerce
+      .number({ error: 'HOME_BUDGET_SHARE must be a number between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
+      .min(0.05, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
+      .max(1, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
+  ),
 });
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const ids = (v: string | undefined): string[] =>
   (v ?? '')
@@ -155,12 +205,20 @@ export function parseConfig(env: Env): ConfigResult {
     e.LICENSING_API_URL && e.LICENSING_API_TOKEN
       ? { mode: 'api', url: e.LICENSING_API_URL, token: e.LICENSING_API_TOKEN, ...knobs }
       : { mode: 'sandbox', ...knobs };
+  const alertChannel = e.ALERT_CHANNEL ?? e.AUDIT_CHANNEL;
   const config: Config = {
     slack,
     licensing,
     admins: ids(e.LICENSE_ADMINS),
     viewers: e.LICENSE_VIEWERS?.trim() === '*' ? '*' : ids(e.LICENSE_VIEWERS),
     logLevel: e.LOG_LEVEL ?? 'info',
+    dataDir: e.DATA_DIR?.trim() ?? './data',
+    alerts: {
+      ...(alertChannel ? { channel: alertChannel } : {}),
+      time: e.ALERT_TIME ?? '09:00',
+      timeZone: e.ALERT_TIMEZONE ?? 'UTC',
+    },
+    homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
   };
   if (e.AUDIT_CHANNEL) config.auditChannel = e.AUDIT_CHANNEL;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;

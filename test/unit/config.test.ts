@@ -29,6 +29,9 @@ describe('parseConfig', () => {
         admins: [],
         viewers: [],
         logLevel: 'info',
+        dataDir: './data',
+        alerts: { time: '09:00', timeZone: 'UTC' },
+        homeBudgetShare: 0.2,
       },
     });
   });
@@ -51,6 +54,11 @@ describe('parseConfig', () => {
       AUDIT_CHANNEL: 'C0LICAUDIT',
       REDIS_URL: 'redis://:pw@127.0.0.1:6379/0',
       LOG_LEVEL: 'debug',
+      DATA_DIR: '/var/lib/license-desk',
+      ALERT_CHANNEL: 'C0LICALERT',
+      ALERT_TIME: '07:30',
+      ALERT_TIMEZONE: 'Europe/Rome',
+      HOME_BUDGET_SHARE: '0.5',
     });
     expect(r).toEqual({
       ok: true,
@@ -75,6 +83,9 @@ describe('parseConfig', () => {
         auditChannel: 'C0LICAUDIT',
         redisUrl: 'redis://:pw@127.0.0.1:6379/0',
         logLevel: 'debug',
+        dataDir: '/var/lib/license-desk',
+        alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
+        homeBudgetShare: 0.5,
       },
     });
   });
@@ -126,6 +137,10 @@ describe('parseConfig', () => {
       AUDIT_CHANNEL: '#license-ops',
       REDIS_URL: 'http://redis',
       LOG_LEVEL: 'verbose',
+      ALERT_CHANNEL: '#license-alerts',
+      ALERT_TIME: '9am',
+      ALERT_TIMEZONE: 'Mars/Olympus_Mons',
+      HOME_BUDGET_SHARE: '20%',
     };
     const list = problems(env);
     for (const name of Object.keys(env)) {
@@ -139,6 +154,31 @@ describe('parseConfig', () => {
     const text = formatProblems(list);
     expect(text).toMatch(/^License Desk cannot start: \d+ configuration problems\./);
     expect(text).not.toMatch(/S3KR1T|pw@/);
+  });
+
+  it('alerts: ALERT_CHANNEL falls back to AUDIT_CHANNEL; no channel means alerts off', () => {
+    const audit = parseConfig({ AUDIT_CHANNEL: 'C0LICAUDIT' });
+    expect(audit.ok && audit.config.alerts).toEqual({ channel: 'C0LICAUDIT', time: '09:00', timeZone: 'UTC' });
+    const both = parseConfig({ AUDIT_CHANNEL: 'C0LICAUDIT', ALERT_CHANNEL: 'G0LICALERT' });
+    expect(both.ok && both.config.alerts.channel).toBe('G0LICALERT');
+    const none = parseConfig({});
+    expect(none.ok && none.config.alerts.channel).toBeUndefined();
+  });
+
+  it('validates the App Home, alert and data settings with their fixes', () => {
+    expect(problems({ ALERT_TIME: '24:00' })).toEqual([
+      expect.stringMatching(/^ALERT_TIME must be a 24-hour time HH:MM/),
+    ]);
+    expect(problems({ ALERT_TIMEZONE: 'CEST+2' })).toEqual([expect.stringMatching(/^ALERT_TIMEZONE must be an IANA/)]);
+    expect(problems({ HOME_BUDGET_SHARE: '0' })).toEqual([expect.stringMatching(/^HOME_BUDGET_SHARE must be between/)]);
+    expect(problems({ HOME_BUDGET_SHARE: '1.5' })).toEqual([
+      expect.stringMatching(/^HOME_BUDGET_SHARE must be between/),
+    ]);
+    expect(problems({ DATA_DIR: 'a\nb' })).toEqual([expect.stringMatching(/^DATA_DIR must be a directory path/)]);
+    expect(parseConfig({ HOME_BUDGET_SHARE: '1', ALERT_TIME: '23:59', DATA_DIR: ' /tmp/x ' })).toMatchObject({
+      ok: true,
+      config: { homeBudgetShare: 1, alerts: { time: '23:59' }, dataDir: '/tmp/x' },
+    });
   });
 
   it('accepts PORT 0 and rejects out-of-range ports', () => {
