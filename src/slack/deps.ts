@@ -4,6 +4,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
+import type { AuditLog } from '../services/audit.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -25,4 +26,8 @@ export interface AppDeps {
   sandbox: boolean;
   /** Channel id for the audit trail (issue 5), if configured. */
   auditChannel?: string;
+  /** The audit trail (issue 5); createApp builds one (posting to auditChannel) when none is given. */
+  audit?: AuditLog;
+  /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
+  auditFile?: string;
 }
