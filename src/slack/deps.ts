@@ -5,6 +5,7 @@
 import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
+import type { Desk } from '../services/desk.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -30,4 +31,6 @@ export interface AppDeps {
   audit?: AuditLog;
   /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
   auditFile?: string;
+  /** App Home, alerts, bulk jobs (issue 6); without it those surfaces say they are not set up. */
+  desk?: Desk;
 }
