@@ -1,0 +1,119 @@
+/**
+ * The daily alert conditions, each with a key that names the condition once and for all, so that
+ * the same condition is never announced twice (the service remembers sent keys across restarts).
+ * Pure: takes `now` and the data, returns what is new.
+ *
+ * Keys:
+ *   pool-full:<poolId>                          no seat left (a pool that has not ended)
+ *   pool-nearly-full:<poolId>                   at least 90 % of the seats assigned, some left
+ *   pool-ending:<poolId>:<endDay>:<60|30|7>     the pool ends within that many days
+ *   license-ending:<licenseId>:<endDay>         an active license ends within 7 days
+ * The end day is part of the ending keys: an end that moves is a new condition.
+ */
+import type { License, Pool, StudentRef } from './types.js';
+
+export const NEARLY_FULL_RATIO = 0.9;
+/** Thresholds for a pool's end, widest first. Only the tightest one crossed is announced. */
+export const POOL_ENDING_DAYS = [60, 30, 7] as const;
+export const LICENSE_ENDING_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export type PoolEndingDays = (typeof POOL_ENDING_DAYS)[number];
+
+export type Alert =
+  | { kind: 'pool-capacity'; key: string; covers: string[]; pool: Pool; level: 'full' | 'nearly-full' }
+  | {
+      kind: 'pool-ending';
+      key: string;
+      covers: string[];
+      pool: Pool;
+      days: PoolEndingDays;
+      /** Holders of the pool's active licenses: they lose access when it ends. */
+      students: StudentRef[];
+    }
+  | { kind: 'license-ending'; key: string; covers: string[]; license: License; pool: Pool | undefined };
+
+const endDay = (iso: string) => new Date(Date.parse(iso)).toISOString().slice(0, 10);
+
+export const alertKeys = {
+  poolFull: (poolId: string) => `pool-full:${poolId}`,
+  poolNearlyFull: (poolId: string) => `pool-nearly-full:${poolId}`,
+  poolEnding: (pool: Pick<Pool, 'id' | 'end'>, days: PoolEndingDays) =>
+    `pool-ending:${pool.id}:${endDay(pool.end)}:${days}`,
+  licenseEnding: (license: Pick<License, 'id' | 'end'>) => `license-ending:${license.id}:${endDay(license.end)}`,
+};
+
+export interface AlertInput {
+  pools: readonly Pool[];
+  /** Active licenses (the list endpoints' default). */
+  licenses: readonly License[];
+  now: Date;
+  /** Whether a key was announced before. */
+  sent: (key: string) => boolean;
+}
+
+function capacityAlert(pool: Pool): Alert | undefined {
+  if (pool.licenses <= 0) return undefined;
+  if (pool.availableLicenses <= 0) {
+    // Once full was announced, dropping back to "nearly full" is not news.
+    return {
+      kind: 'pool-capacity',
+      key: alertKeys.poolFull(pool.id),
+      covers: [alertKeys.poolNearlyFull(pool.id)],
+      pool,
+      level: 'full',
+    };
+  }
+  if (pool.assignedLicenses / pool.licenses >= NEARLY_FULL_RATIO) {
+    return { kind: 'pool-capacity', key: alertKeys.poolNearlyFull(pool.id), covers: [], pool, level: 'nearly-full' };
+  }
+  return undefined;
+}
+
+function endingAlert(pool: Pool, holders: StudentRef[], daysLeft: number): Alert | undefined {
+  const tightest = [...POOL_ENDING_DAYS].reverse().find((d) => daysLeft <= d);
+  if (tightest === undefined) return undefined;
+  // The wider thresholds are covered: a pool first seen 5 days before its end gets one alert, not three.
+  const covers = POOL_ENDING_DAYS.filter((d) => d > tightest).map((d) => alertKeys.poolEnding(pool, d));
+  return {
+    kind: 'pool-ending',
+    key: alertKeys.poolEnding(pool, tightest),
+    covers,
+    pool,
+    days: tightest,
+    students: holders,
+  };
+}
+
+export function findAlerts({ pools, licenses, now, sent }: AlertInput): Alert[] {
+  const t = now.getTime();
+  const running = (iso: string) => {
+    const at = Date.parse(iso);
+    return !Number.isNaN(at) && at > t;
+  };
+  const poolsById = new Map(pools.map((p) => [p.id, p]));
+  const holders = new Map<string, StudentRef[]>();
+  for (const l of licenses) {
+    if (!l.active || !running(l.end)) continue;
+    holders.set(l.poolId, [...(holders.get(l.poolId) ?? []), l.student]);
+  }
+  const found: Alert[] = [];
+  const sorted = [...pools].sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+  for (const pool of sorted) {
+    if (!running(pool.end)) continue;
+    const capacity = capacityAlert(pool);
+    if (capacity) found.push(capacity);
+    const ending = endingAlert(pool, holders.get(pool.id) ?? [], (Date.parse(pool.end) - t) / DAY_MS);
+    if (ending) found.push(ending);
+  }
+  const endingLicenses = licenses
+    .filter((l) => l.active && running(l.end) && Date.parse(l.end) - t <= LICENSE_ENDING_DAYS * DAY_MS)
+    .sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+  for (const license of endingLicenses) {
+    const pool = poolsById.get(license.poolId);
+    // A license that ends with its pool is told by the pool's own alert, with the other holders.
+    if (pool && endDay(pool.end) === endDay(license.end)) continue;
+    found.push({ kind: 'license-ending', key: alertKeys.licenseEnding(license), covers: [], license, pool });
+  }
+  return found.filter((a) => !sent(a.key));
+}

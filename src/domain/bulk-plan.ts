@@ -1,0 +1,114 @@
+/**
+ * The dry run of a bulk assignment: each row's verdict, and seats needed against seats free. Pure;
+ * the service reads the pool, the allowed domains and who is already enrolled, then calls this.
+ * The checks mirror the API's own rules (licensing-api.md, POST assign; -extras.md, allowed domains)
+ * so that the job itself meets few refusals.
+ */
+import { type BulkLine, isEmail } from './bulk-list.js';
+import { isDomainAllowed } from './email.js';
+import type { License, Pool } from './types.js';
+
+export type RowVerdict = 'ready' | 'invalid-email' | 'domain-not-allowed' | 'already-enrolled' | 'duplicate';
+
+export interface PlannedRow extends BulkLine {
+  verdict: RowVerdict;
+  /** Ready rows past the free seats: sent with recycle, only after the manager confirmed it. */
+  recycle?: boolean;
+}
+
+export interface BulkPlan {
+  rows: PlannedRow[];
+  ready: number;
+  seatsFree: number;
+  /** Ready rows beyond the free seats. */
+  shortfall: number;
+  /** 'ok': enough seats; 'recycle': a transferable pool can free `shortfall` seats after a confirmation;
+   *  'blocked': not enough seats and no way to free them (see `blockedReason`). */
+  seats: 'ok' | 'recycle' | 'blocked';
+  blockedReason?: string;
+  /** The licenses that recycling would end: the pool's oldest active ones (the API's own rule). */
+  toFree: License[];
+}
+
+export interface PlanInput {
+  rows: readonly BulkLine[];
+  pool: Pool;
+  allowedDomains: readonly string[];
+  /** Lower-case e-mails holding an active license for the pool's course (any of its pools). */
+  enrolled: ReadonlySet<string>;
+  /** The pool's active licenses, for naming the seats recycling would free. */
+  poolLicenses: readonly License[];
+}
+
+export function verdictOf(
+  row: BulkLine,
+  pool: Pick<Pool, 'transferable'>,
+  allowed: readonly string[],
+  enrolled: ReadonlySet<string>,
+  seen: Set<string>,
+): RowVerdict {
+  if (!isEmail(row.email)) return 'invalid-email';
+  const key = row.email.toLowerCase();
+  if (seen.has(key)) return 'duplicate';
+  seen.add(key);
+  if (pool.transferable && !isDomainAllowed(row.email, allowed)) {
+    return 'domain-not-allowed';
+  }
+  return enrolled.has(key) ? 'already-enrolled' : 'ready';
+}
+
+/** The oldest active licenses first: earliest start, then lowest id (the API's recycle rule). */
+export function oldestFirst(licenses: readonly License[]): License[] {
+  return [...licenses]
+    .filter((l) => l.active)
+    .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.id.localeCompare(b.id, 'en', { numeric: true }));
+}
+
+export function planBulk(input: PlanInput): BulkPlan {
+  const allowed = input.allowedDomains;
+  const seen = new Set<string>();
+  const seatsFree = Math.max(0, input.pool.availableLicenses);
+  let ready = 0;
+  const rows: PlannedRow[] = input.rows.map((row) => {
+    const verdict = verdictOf(row, input.pool, allowed, input.enrolled, seen);
+    if (verdict !== 'ready') return { ...row, verdict };
+    ready++;
+    return ready > seatsFree ? { ...row, verdict, recycle: true } : { ...row, verdict };
+  });
+  const shortfall = Math.max(0, ready - seatsFree);
+  const base = { rows, ready, seatsFree, shortfall };
+  if (shortfall === 0) return { ...base, seats: 'ok', toFree: [] };
+  const active = oldestFirst(input.poolLicenses);
+  if (!input.pool.transferable) {
+    return {
+      ...base,
+      seats: 'blocked',
+      blockedReason: `This pool is not transferable: it has ${seatsFree} free seat${seatsFree === 1 ? '' : 's'} for ${ready} students, and its seats cannot be freed. Remove ${shortfall} line${shortfall === 1 ? '' : 's'} or choose another pool.`,
+      toFree: [],
+    };
+  }
+  // Recycling more seats than the pool had holders would end licenses this very job assigned.
+  if (shortfall > active.length) {
+    return {
+      ...base,
+      seats: 'blocked',
+      blockedReason: `The pool has ${input.pool.licenses} seats in all, fewer than the ${ready} students listed. Split the list or choose a bigger pool.`,
+      toFree: [],
+    };
+  }
+  return { ...base, seats: 'recycle', toFree: active.slice(0, shortfall) };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The optional end date: a real day, not in the past, within the pool's validity. Undefined when fine. */
+export function endDateProblem(endDate: string, pool: Pick<Pool, 'start' | 'end'>, now: Date): string | undefined {
+  if (!DAY.test(endDate) || Number.isNaN(Date.parse(`${endDate}T00:00:00Z`))) return 'Pick a date from the calendar.';
+  const today = now.toISOString().slice(0, 10);
+  if (endDate < today) return 'The end date is in the past; pick today or later, or leave it empty for the pool end.';
+  const poolEnd = new Date(Date.parse(pool.end)).toISOString().slice(0, 10);
+  if (endDate > poolEnd) return `The pool ends on ${poolEnd}; a license cannot end after its pool.`;
+  const poolStart = new Date(Date.parse(pool.start)).toISOString().slice(0, 10);
+  if (endDate < poolStart) return `The pool starts on ${poolStart}; pick a later date.`;
+  return undefined;
+}

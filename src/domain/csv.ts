@@ -1,0 +1,27 @@
+/**
+ * CSV as RFC 4180 writes it (CRLF line ends; a field with a comma, a quote, CR or LF is quoted and
+ * its quotes doubled), plus a guard against spreadsheet formula injection: a text cell that starts
+ * with = + - @ (or a tab or CR, which some spreadsheets skip before reading a formula) gets a leading
+ * apostrophe, so a student named `=HYPERLINK(…)` stays text when the file is opened (OWASP, CSV
+ * Injection). Numbers are written as numbers: they cannot carry a formula.
+ */
+
+export type CsvValue = string | number | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(safe) || safe !== safe.trim() ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** A UTF-8 byte order mark first: Excel otherwise reads accented names (Müller) as Latin-1. */
+export const CSV_BOM = '\uFEFF';
+
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
+  const lines = [header, ...rows].map((row) => row.map(csvCell).join(','));
+  return `${CSV_BOM}${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The daily alert check (issue 6, Alerts): read pools and active licenses at background priority,
+ * find the conditions not announced before (domain/alerts.ts), hand them to `post` in groups, and
+ * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
+ * tried again on the next check and a restart never repeats one that went out.
+ */
+import { type Alert, findAlerts } from '../domain/alerts.js';
+import type { LicensingClient, Logger } from '../licensing/types.js';
+import { createJsonFile, type JsonFile } from './state-store.js';
+
+export interface AlertState {
+  version: 1;
+  /** Condition key -> when it was announced (ISO). */
+  sent: Record<string, string>;
+  /** License id -> who chose "Let it end", and when. */
+  acknowledged: Record<string, { by: string; at: string }>;
+  /** The local day of the last completed daily check. */
+  lastRunDay?: string;
+}
+
+/** A group of alerts that goes out as one message. */
+export type AlertGroup =
+  | { kind: 'pool-capacity'; alerts: Extract<Alert, { kind: 'pool-capacity' }>[] }
+  | { kind: 'pool-ending'; alerts: [Extract<Alert, { kind: 'pool-ending' }>] }
+  | { kind: 'license-ending'; alerts: Extract<Alert, { kind: 'license-ending' }>[] };
+
+/** Licenses per message: each needs two blocks (text, buttons) and a message holds 50. */
+export const LICENSES_PER_MESSAGE = 15;
+/** Pools per capacity message: one line each, well inside a section's 3,000 characters. */
+export const POOLS_PER_MESSAGE = 20;
+/** Keys older than this are forgotten: their pool or license has long ended, so they cannot recur. */
+const FORGET_AFTER_MS = 400 * 86_400_000;
+const BACKGROUND = { priority: 'background' } as const;
+
+export interface AlertService {
+  /** Runs one check and posts what is new; resolves with the number of groups posted. */
+  check(post: (group: AlertGroup) => Promise<void>): Promise<number>;
+  acknowledge(licenseId: string, by: string): Promise<void>;
+  state(): Promise<AlertState>;
+  lastRunDay(): Promise<string | undefined>;
+  setLastRunDay(day: string): Promise<void>;
+}
+
+export function alertStateFile(path: string, logger: Logger): JsonFile<AlertState> {
+  return createJsonFile<AlertState>({
+    path,
+    logger,
+    empty: () => ({ version: 1, sent: {}, acknowledged: {} }),
+    parse: (v) => {
+      const o = v as Partial<AlertState> | null;
+      if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
+      return {
+        version: 1,
+        sent: o.sent,
+        acknowledged: o.acknowledged ?? {},
+        ...(o.lastRunDay ? { lastRunDay: o.lastRunDay } : {}),
+      };
+    },
+  });
+}
+
+export function groupAlerts(alerts: readonly Alert[]): AlertGroup[] {
+  const groups: AlertGroup[] = [];
+  const capacity = alerts.filter((a) => a.kind === 'pool-capacity');
+  for (let i = 0; i < capacity.length; i += POOLS_PER_MESSAGE) {
+    groups.push({ kind: 'pool-capacity', alerts: capacity.slice(i, i + POOLS_PER_MESSAGE) });
+  }
+  for (const a of alerts) if (a.kind === 'pool-ending') groups.push({ kind: 'pool-ending', alerts: [a] });
+  const licenses = alerts.filter((a) => a.kind === 'license-ending');
+  for (let i = 0; i < licenses.length; i += LICENSES_PER_MESSAGE) {
+    groups.push({ kind: 'license-ending', alerts: licenses.slice(i, i + LICENSES_PER_MESSAGE) });
+  }
+  return groups;
+}
+
+export interface AlertServiceOptions {
+  licensing: LicensingClient;
+  file: JsonFile<AlertState>;
+  now: () => Date;
+  logger: Logger;
+}
+
+export function createAlertService({ licensing, file, now, logger }: AlertServiceOptions): AlertService {
+  return {
+    async check(post) {
+      const pools = await licensing.pools.list({ ...BACKGROUND, fresh: true });
+      const licenses = await licensing.licenses.all({}, BACKGROUND);
+      const state = await file.read();
+      const at = now();
+      const alerts = findAlerts({ pools, licenses, now: at, sent: (key) => key in state.sent });
+      let posted = 0;
+      for (const group of groupAlerts(alerts)) {
+        await post(group);
+        posted++;
+        await file.update((s) => {
+          const stamp = at.toISOString();
+          for (const a of group.alerts) for (const key of [a.key, ...a.covers]) s.sent[key] = stamp;
+        });
+      }
+      await file.update((s) => {
+        const cutoff = at.getTime() - FORGET_AFTER_MS;
+        for (const [key, when] of Object.entries(s.sent)) if (Date.parse(when) < cutoff) delete s.sent[key];
+      });
+      logger.info('alert check done', { found: alerts.length, messages: posted });
+      return posted;
+    },
+    async acknowledge(licenseId, by) {
+      await file.update((s) => {
+        s.acknowledged[licenseId] = { by, at: now().toISOString() };
+      });
+    },
+    state: () => file.read(),
+    lastRunDay: async () => (await file.read()).lastRunDay,
+    setLastRunDay: async (day) => {
+      await file.update((s) => {
+        s.lastRunDay = day;
+      });
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * Runs bulk jobs (issue 6, Bulk assign): one row at a time at BACKGROUND priority, so the limiter's
+ * reserved slots keep other people's commands responsive; the job is persisted before and after each
+ * write. A row whose write went out without a clear answer (a timeout, a 5xx, or a restart while it
+ * was in flight) is resolved by reading back (the student's licenses), never by sending it blindly
+ * again (design.md section 3): a repeated assign with recycle would end a second license.
+ */
+import { isLicensingError } from '../licensing/errors.js';
+import type { LicensingClient, Logger } from '../licensing/types.js';
+import type { AuditLog } from './audit.js';
+import type { BulkJob, BulkJobStore, JobRow } from './bulk-jobs.js';
+import { rowFailure } from './bulk-outcome.js';
+
+const BACKGROUND = { priority: 'background' } as const;
+/** Slack's chat.update is Tier 3, and a person does not read faster: at most one update per 3 s. */
+export const PROGRESS_EVERY_MS = 3000;
+
+/** What the runner tells the requester; the Slack side implements it. Failures are logged, not fatal. */
+export interface BulkNotifier {
+  /** Posts the progress message; returns where it is, so later updates (and a resumed job) edit it. */
+  started(job: BulkJob): Promise<{ channel: string; ts: string } | undefined>;
+  progress(job: BulkJob): Promise<void>;
+  finished(job: BulkJob): Promise<void>;
+}
+
+export interface BulkRunner {
+  /** Persists the job, then runs it in the background; resolves once it is on disk. */
+  start(job: BulkJob, notifier: BulkNotifier): Promise<void>;
+  /** Resumes every unfinished job in DATA_DIR; resolves with how many. */
+  resumeAll(notifierFor: (job: BulkJob) => BulkNotifier): Promise<number>;
+  /** Resolves when the job's run in this process ends (for tests and the benchmark). */
+  settled(jobId: string): Promise<void>;
+  /** Stops starting rows; waits up to `timeoutMs` for the rows in flight. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface BulkRunnerOptions {
+  licensing: LicensingClient;
+  store: BulkJobStore;
+  audit?: AuditLog | undefined;
+  logger: Logger;
+  now: () => Date;
+}
+
+type Found = { licenseId: string } | 'absent';
+
+export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
+  const { licensing, store, logger } = opts;
+  const runs = new Map<string, Promise<void>>();
+  let stopping = false;
+
+  /** Does the student hold an active license from this pool? One request (GET /v1/student). */
+  async function readBack(job: BulkJob, row: JobRow): Promise<Found> {
+    try {
+      const student = await licensing.students.find({ email: row.email }, { ...BACKGROUND, includeInactive: false });
+      const held = student.courses.find((c) => c.poolId === job.poolId && c.licenseActive);
+      return held ? { licenseId: held.licenseId } : 'absent';
+    } catch (error) {
+      if (!isLicensingError(error) || error.kind !== 'not-found') throw error;
+    }
+    // A 404 is "no such student", or a deployment without the endpoint: the pool's licenses settle it.
+    const licenses = await licensing.pools.allLicenses(job.poolId, {}, BACKGROUND);
+    const held = licenses.find((l) => l.student.email.toLowerCase() === row.email.toLowerCase());
+    return held ? { licenseId: held.id } : 'absent';
+  }
+
+  async function audit(job: BulkJob, row: JobRow): Promise<void> {
+    const outcome =
+      row.outcome === 'assigned'
+        ? 'done'
+        : row.outcome === 'unknown'
+          ? 'unknown'
+          : row.outcome === 'failed'
+            ? 'failed'
+            : 'refused';
+    await opts.audit?.record({
+      at: opts.now().toISOString(),
+      actor: job.requester,
+      action: 'bulk-assign',
+      outcome,
+      poolId: job.poolId,
+      courseTitle: job.courseTitle,
+      studentEmail: row.email,
+      ...(row.name ? { studentName: row.name } : {}),
+      ...(row.licenseId ? { licenseId: row.licenseId } : {}),
+      ...(row.detail ? { detail: `bulk job ${job.id}, line ${row.line}: ${row.detail}` } : {}),
+    });
+  }
+
+  /** One row to 'done', or left 'sending' when the process is stopping mid-write. */
+  async function runRow(job: BulkJob, row: JobRow): Promise<'done' | 'stop' | 'abort'> {
+    if (row.state === 'sending') {
+      // The last process stopped after sending this row and before recording its outcome.
+      const found = await readBack(job, row);
+      if (found !== 'absent') {
+        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.licenseId, recovered: true });
+        return 'done';
+      }
+    }
+    row.state = 'sending';
+    await store.save(job);
+    try {
+      const license = await licensing.pools.assign(
+        job.poolId,
+        {
+          email: row.email,
+          ...(row.name ? { name: row.name } : {}),
+          ...(job.endDate ? { endDate: job.endDate } : {}),
+          ...(row.recycle ? { recycle: true } : {}),
+        },
+        BACKGROUND,
+      );
+      Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: license.id });
+      return 'done';
+    } catch (error) {
+      // Stopping: a request dropped from the limiter's queue was never sent; one in flight may have been.
+      // Either way the row stays 'sending' and the next start reads back before writing.
+      if (stopping) return 'stop';
+      if (isLicensingError(error) && error.outcomeUnknown) {
+        try {
+          const found = await readBack(job, row);
+          if (found !== 'absent') {
+            Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.licenseId, recovered: true });
+          } else {
+            Object.assign(row, rowFailure(error), { state: 'done', outcome: 'failed' });
+            row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';
+          }
+        } catch {
+          Object.assign(row, { state: 'done', outcome: 'unknown' });
+          row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
+        }
+        return 'done';
+      }
+      Object.assign(row, rowFailure(error), { state: 'done' });
+      // A token that is refused will be refused for every later row too.
+      return isLicensingError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden')
+        ? 'abort'
+        : 'done';
+    }
+  }
+
+  async function run(job: BulkJob, notifier: BulkNotifier): Promise<void> {
+    const safely = async (what: string, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+      } catch (error) {
+        logger.warn(`bulk job: could not ${what}`, { job: job.id, error: String(error) });
+      }
+    };
+    if (!job.progress) {
+      await safely('post the progress message', async () => {
+        const where = await notifier.started(job);
+        if (where) job.progress = where;
+        await store.save(job);
+      });
+    }
+    let lastProgress = opts.now().getTime();
+    let aborted = false;
+    for (const row of job.rows) {
+      if (row.state === 'done') continue;
+      if (stopping) break;
+      if (aborted) {
+        Object.assign(row, {
+          state: 'done',
+          outcome: 'skipped',
+          detail: 'Not sent: the licensing service refused the job.',
+        });
+        continue;
+      }
+      let result: 'done' | 'stop' | 'abort';
+      try {
+        result = await runRow(job, row);
+      } catch (error) {
+        // Reading back failed: the outcome stays unknown rather than risk a second write.
+        if (stopping) break;
+        Object.assign(row, { state: 'done', outcome: 'unknown' });
+        row.detail = 'The outcome could not be checked; look this student up before trying again.';
+        logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
+        result = 'done';
+      }
+      if (result === 'stop') break;
+      if (result === 'abort') aborted = true;
+      await store.save(job);
+      await safely('write the audit entry', () => audit(job, row));
+      const t = opts.now().getTime();
+      if (t - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = t;
+        await safely('update the progress message', () => notifier.progress(job));
+      }
+    }
+    if (stopping && job.rows.some((r) => r.state !== 'done')) {
+      await store.save(job);
+      logger.info('bulk job paused for shutdown; it resumes at the next start', { job: job.id });
+      return;
+    }
+    job.state = 'done';
+    job.finishedAt = opts.now().toISOString();
+    await store.save(job);
+    await safely('post the results', () => notifier.finished(job));
+    logger.info('bulk job finished', { job: job.id, rows: job.rows.length });
+  }
+
+  function launch(job: BulkJob, notifier: BulkNotifier): void {
+    const p = run(job, notifier)
+      .catch((error: unknown) => logger.error('bulk job stopped by an error', { job: job.id, error: String(error) }))
+      .finally(() => runs.delete(job.id));
+    runs.set(job.id, p);
+  }
+
+  return {
+    async start(job, notifier) {
+      if (stopping) throw new Error('License Desk is stopping; start the bulk job again in a minute');
+      await store.save(job);
+      launch(job, notifier);
+    },
+    async resumeAll(notifierFor) {
+      const jobs = await store.unfinished();
+      for (const job of jobs) {
+        if (runs.has(job.id)) continue;
+        logger.info('resuming a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
+        launch(job, notifierFor(job));
+      }
+      return jobs.length;
+    },
+    settled: (jobId) => runs.get(jobId) ?? Promise.resolve(),
+    async stop(timeoutMs = 5000) {
+      stopping = true;
+      const all = Promise.all(runs.values());
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([all, timeout]);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

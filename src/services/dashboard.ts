@@ -1,0 +1,136 @@
+/**
+ * The App Home dashboard's data (issue 6): pools, licenses ending within 14 days, recent changes from
+ * the audit. One snapshot serves every viewer (what differs by role is only the buttons), refreshed at
+ * background priority and never beyond a share of the rate budget:
+ *
+ * - a per-window counter: refreshes may spend at most floor(limit × HOME_BUDGET_SHARE) requests in
+ *   any rolling window (at least 1); a refresh that would exceed it is skipped and the home renders
+ *   from the last snapshot with its "as of" time;
+ * - a refresh is also skipped while background work would wait long for a slot (a bulk job running):
+ *   limiter.estimateWaitMs('background') above half a window;
+ * - the licenses scan costs one request per 100 active licenses (the pools' assigned counts tell how
+ *   many before reading); when that alone exceeds the allowance, the dashboard shows the pools only
+ *   and says why, rather than spend the budget of the people typing commands.
+ * Concurrent refreshes share one; a snapshot younger than `minAgeMs` is not refreshed again.
+ */
+import type { License, Pool } from '../domain/types.js';
+import type { LicensingClient, Logger } from '../licensing/types.js';
+import type { AuditEntry } from './audit.js';
+
+export const ENDING_WITHIN_DAYS = 14;
+export const RECENT_CHANGES = 8;
+const DAY_MS = 86_400_000;
+const PAGE = 100;
+const BACKGROUND = { priority: 'background' } as const;
+
+export interface DashboardData {
+  pools: Pool[];
+  /** Active licenses ending within 14 days, soonest first; undefined when the scan was over budget. */
+  ending: License[] | undefined;
+  recent: AuditEntry[];
+  asOf: Date;
+}
+
+export type RefreshResult =
+  | { refreshed: true; data: DashboardData }
+  | { refreshed: false; reason: 'budget' | 'busy' | 'fresh'; data: DashboardData | undefined };
+
+export interface Dashboard {
+  /** The last snapshot, if any: rendered at once when the Home tab opens. */
+  current(): DashboardData | undefined;
+  refresh(opts?: { force?: boolean }): Promise<RefreshResult>;
+  /** Requests spent in the current window, and the allowance (for tests and diagnostics). */
+  budget(): { spent: number; allowance: number };
+}
+
+export interface DashboardOptions {
+  licensing: LicensingClient;
+  audit?: { recent(limit: number): Promise<AuditEntry[]> } | undefined;
+  now: () => Date;
+  logger: Logger;
+  /** The licensing budget: `limit` requests per `windowMs`. */
+  limit: number;
+  windowMs: number;
+  /** HOME_BUDGET_SHARE. */
+  share: number;
+  /** Default windowMs / 6 (10 s for a minute). */
+  minAgeMs?: number;
+  /** Skip when background work would wait longer; default windowMs / 2. */
+  maxWaitMs?: number;
+}
+
+export function createDashboard(opts: DashboardOptions): Dashboard {
+  const allowance = Math.max(1, Math.floor(opts.limit * opts.share));
+  const minAgeMs = opts.minAgeMs ?? opts.windowMs / 6;
+  const maxWaitMs = opts.maxWaitMs ?? opts.windowMs / 2;
+  const spentAt: number[] = [];
+  let snapshot: DashboardData | undefined;
+  let inflight: Promise<RefreshResult> | undefined;
+
+  const clock = () => opts.now().getTime();
+  const spent = () => {
+    const since = clock() - opts.windowMs;
+    while (spentAt.length > 0 && (spentAt[0] ?? 0) <= since) spentAt.shift();
+    return spentAt.length;
+  };
+  const spend = (n: number) => {
+    for (let i = 0; i < n; i++) spentAt.push(clock());
+  };
+
+  async function recent(): Promise<AuditEntry[]> {
+    try {
+      return (await opts.audit?.recent(RECENT_CHANGES)) ?? [];
+    } catch (error) {
+      opts.logger.warn('dashboard: could not read the audit log', { error: String(error) });
+      return [];
+    }
+  }
+
+  async function load(): Promise<RefreshResult> {
+    // pools.list may come from the client's cache and cost nothing; it is counted as one anyway.
+    spend(1);
+    const pools = await opts.licensing.pools.list(BACKGROUND);
+    const active = pools.reduce((n, p) => n + Math.max(0, p.assignedLicenses), 0);
+    const pages = Math.max(1, Math.ceil(active / PAGE));
+    let ending: License[] | undefined;
+    if (pages <= allowance - spent()) {
+      spend(pages);
+      const t = clock();
+      ending = (await opts.licensing.licenses.all({}, BACKGROUND))
+        .filter((l) => {
+          const end = Date.parse(l.end);
+          return l.active && end > t && end - t <= ENDING_WITHIN_DAYS * DAY_MS;
+        })
+        .sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+    } else {
+      // The window is spent for now: keep the previous scan (the view says "as of") rather than nothing.
+      ending = snapshot?.ending;
+      opts.logger.info('dashboard: license scan over the budget share, pools only', { pages, allowance });
+    }
+    snapshot = { pools, ending, recent: await recent(), asOf: opts.now() };
+    return { refreshed: true, data: snapshot };
+  }
+
+  return {
+    current: () => snapshot,
+    budget: () => ({ spent: spent(), allowance }),
+    refresh({ force = false } = {}) {
+      if (inflight) return inflight;
+      if (snapshot && !force && clock() - snapshot.asOf.getTime() < minAgeMs) {
+        return Promise.resolve({ refreshed: false, reason: 'fresh', data: snapshot });
+      }
+      if (snapshot && spent() + 1 > allowance) {
+        return Promise.resolve({ refreshed: false, reason: 'budget', data: snapshot });
+      }
+      // Without any snapshot there is nothing to show instead, so the first refresh waits its turn.
+      if (snapshot && opts.licensing.limiter.estimateWaitMs('background') > maxWaitMs) {
+        return Promise.resolve({ refreshed: false, reason: 'busy', data: snapshot });
+      }
+      const run = load().finally(() => {
+        inflight = undefined;
+      });
+      inflight = run;
+      return run;
+    },
+  };
+}
