@@ -1,0 +1,103 @@
+/**
+ * The bulk-assign modal's form (issue 6): a pool, an optional end date, and the list. A
+ * plain_text_input holds at most 3,000 characters (platform.md section 5), about 100 lines of
+ * `name, email`, so the list has five boxes read as one list, in order: up to 500 lines in all.
+ */
+import { BULK_MAX_ROWS } from '../domain/bulk-list.js';
+import type { Pool } from '../domain/types.js';
+import { BulkInputId, DeskCallbackId } from '../slack/ids.js';
+import { context, plain, section } from './kit.js';
+import { buildLoadingView, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
+import { escapeTruncated, isoDay } from './mrkdwn.js';
+
+export const LIST_BOXES = 5;
+export const LIST_BOX_CHARS = 3000;
+/** Pools offered in the select (Slack allows 100 options). */
+const MAX_POOL_OPTIONS = 100;
+
+export const BULK_TITLE = 'Bulk assign';
+
+export function buildBulkLoadingView(what = 'Reading your pools'): ModalView {
+  return buildLoadingView(DeskCallbackId.bulkInfo, BULK_TITLE, what);
+}
+
+/** Pools one can assign from: running, and with a free seat or transferable (recycling frees one). */
+export function assignablePools(pools: readonly Pool[], now: Date): Pool[] {
+  const t = now.getTime();
+  return pools
+    .filter((p) => Date.parse(p.end) > t && (p.availableLicenses > 0 || p.transferable))
+    .sort((a, b) => a.course.title.localeCompare(b.course.title) || a.end.localeCompare(b.end))
+    .slice(0, MAX_POOL_OPTIONS);
+}
+
+function poolOption(p: Pool) {
+  const seats = `${Math.max(0, p.availableLicenses)} of ${p.licenses} free`;
+  const kind = p.transferable ? 'transferable' : 'not transferable';
+  return option(`${p.course.title} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
+}
+
+function listBox(n: number) {
+  const id = BulkInputId.list(n);
+  // Built apart from the call: modal-kit's PlainTextInput does not list `multiline`, which Slack has.
+  const element: PlainTextInput & { multiline: true } = {
+    type: 'plain_text_input',
+    action_id: id.action,
+    multiline: true,
+    max_length: LIST_BOX_CHARS,
+    ...(n === 1 ? { placeholder: plain('ada@contoso.com\nGrace Hopper, grace@contoso.com') } : {}),
+  };
+  return input(id.block, n === 1 ? 'Students, one a line' : `More students (box ${n} of ${LIST_BOXES})`, element, {
+    optional: n > 1,
+    ...(n === 1
+      ? {
+          hint: `email or name, email on each line. A box holds ${LIST_BOX_CHARS} characters (about 100 lines); use the next boxes for more, up to ${BULK_MAX_ROWS} lines in all.`,
+        }
+      : {}),
+  });
+}
+
+export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView {
+  const choices = assignablePools(pools, now);
+  if (choices.length === 0) {
+    return modal({
+      callbackId: DeskCallbackId.bulkInfo,
+      title: BULK_TITLE,
+      blocks: [section('There is no pool to assign from: every pool has ended, or is full and not transferable.')],
+    });
+  }
+  return modal({
+    callbackId: DeskCallbackId.bulkForm,
+    title: BULK_TITLE,
+    submit: 'Check the list',
+    close: 'Cancel',
+    blocks: [
+      section(
+        'Paste the students to enrol. Nothing is assigned yet: the next step shows what would happen to each line.',
+      ),
+      input(BulkInputId.pool.block, 'Pool', {
+        type: 'static_select',
+        action_id: BulkInputId.pool.action,
+        placeholder: plain('Choose a pool'),
+        options: choices.map(poolOption),
+      }),
+      input(
+        BulkInputId.endDate.block,
+        'End date',
+        { type: 'datepicker', action_id: BulkInputId.endDate.action, placeholder: plain('The pool end') },
+        { optional: true, hint: 'Leave empty for the end of the pool.' },
+      ),
+      ...Array.from({ length: LIST_BOXES }, (_, i) => listBox(i + 1)),
+      context(
+        `_Shown: ${choices.length} pools that can take students. Ended pools and full untransferable ones are left out._`,
+      ),
+    ],
+  });
+}
+
+export function buildBulkMessageView(text: string): ModalView {
+  return modal({
+    callbackId: DeskCallbackId.bulkInfo,
+    title: BULK_TITLE,
+    blocks: [section(escapeTruncated(text, 2900))],
+  });
+}

@@ -1,0 +1,157 @@
+/**
+ * The App Home dashboard (issue 6): pool cards, licenses ending within 14 days, recent changes, quick
+ * actions. Pure. A Home tab holds 100 blocks and, like a message, renders badly past ~12k characters
+ * of text (limits.ts), so every list is capped and says how many more there are.
+ */
+import type { AuditEntry } from '../services/audit.js';
+import type { DashboardData } from '../services/dashboard.js';
+import { ActionId, DeskActionId } from '../slack/ids.js';
+import { SANDBOX_MARKER } from './common.js';
+import { homeRecentLine } from './home-recent.js';
+import { actions, type Block, button, context, divider, header, section } from './kit.js';
+import { endText } from './license-text.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { poolText } from './pool-text.js';
+
+export interface HomeView {
+  type: 'home';
+  blocks: Block[];
+}
+
+export const HOME_MAX_POOLS = 15;
+export const HOME_MAX_ENDING = 20;
+/** Lines per section: each line stays under ~250 characters, a section holds 3,000. */
+const LINES_PER_SECTION = 10;
+
+export interface HomeInput {
+  role: 'admin' | 'viewer';
+  data: DashboardData | undefined;
+  now: Date;
+  sandbox: boolean;
+  /** One plain sentence under the title, e.g. why the data was not refreshed. */
+  note?: string;
+  /** The data is being read now (shown with the cached data, or alone). */
+  refreshing?: boolean;
+}
+
+function asOf(at: Date): string {
+  const s = Math.floor(at.getTime() / 1000);
+  return `<!date^${s}^{date_short_pretty} at {time}|${at.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+}
+
+function chunks(lines: string[]): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i += LINES_PER_SECTION)
+    out.push(section(lines.slice(i, i + LINES_PER_SECTION).join('\n')));
+  return out;
+}
+
+function quickActions(role: HomeInput['role']): Block {
+  const els = [button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh')];
+  if (role === 'admin') {
+    els.unshift(
+      button(ActionId.poolAssign, 'Assign a license', undefined, 'primary'),
+      button(DeskActionId.bulkOpen, 'Bulk assign', 'bulk'),
+    );
+  }
+  return actions(els, 'home_actions');
+}
+
+function poolBlocks(data: DashboardData, now: Date): Block[] {
+  const t = now.getTime();
+  const running = data.pools.filter((p) => Date.parse(p.end) > t);
+  const ended = data.pools.length - running.length;
+  // Pools that need attention first (no seat left, ending soonest), then by course.
+  const sorted = [...running].sort(
+    (a, b) =>
+      Number(a.availableLicenses > 0) - Number(b.availableLicenses > 0) ||
+      a.end.localeCompare(b.end) ||
+      a.course.title.localeCompare(b.course.title),
+  );
+  const free = running.reduce((n, p) => n + Math.max(0, p.availableLicenses), 0);
+  const total = running.reduce((n, p) => n + p.licenses, 0);
+  const summary = `*Pools* · ${running.length} running · ${free} of ${total} seats free${ended > 0 ? ` · ${ended} ended` : ''}`;
+  const shown = sorted.slice(0, HOME_MAX_POOLS).map((p) => section(poolText(p, now, 80)));
+  const more =
+    sorted.length > HOME_MAX_POOLS
+      ? [context(`${sorted.length - HOME_MAX_POOLS} more pools: \`/licenses pools\` lists them all.`)]
+      : [];
+  if (running.length === 0) return [section(`${summary}\nNo running pools.`)];
+  return [section(summary), ...shown, ...more];
+}
+
+function endingBlocks(data: DashboardData, now: Date): Block[] {
+  const title = '*Licenses ending within 14 days*';
+  if (data.ending === undefined) {
+    return [
+      section(
+        `${title}\nNot read this time: scanning every license would spend more than the dashboard's share of the licensing rate budget. The daily alerts still name licenses ending within 7 days.`,
+      ),
+    ];
+  }
+  if (data.ending.length === 0) return [section(`${title}\nNone.`)];
+  const titles = new Map(data.pools.map((p) => [p.id, p.course.title]));
+  // Names only: the Home tab is private, but a screen is easily shared; e-mails stay in /licenses.
+  const lines = data.ending
+    .slice(0, HOME_MAX_ENDING)
+    .map(
+      (l) =>
+        `• *${escapeTruncated(l.student.name, 60)}* · ${escapeTruncated(titles.get(l.poolId) ?? `pool ${l.poolId}`, 60)} · ${endText(l.end, now)} · license \`${escapeMrkdwn(l.id)}\``,
+    );
+  const more = data.ending.length - HOME_MAX_ENDING;
+  return [
+    section(`${title} · ${data.ending.length}`),
+    ...chunks(lines),
+    ...(more > 0 ? [context(`${more} more: \`/licenses list\` shows every license.`)] : []),
+  ];
+}
+
+function recentBlocks(recent: AuditEntry[]): Block[] {
+  const title = '*Recent changes*';
+  if (recent.length === 0) return [section(`${title}\nNo changes recorded yet.`)];
+  return [section(title), ...chunks(recent.map(homeRecentLine))];
+}
+
+export function buildHomeView(input: HomeInput): HomeView {
+  const { data, now } = input;
+  const status = [
+    input.sandbox ? SANDBOX_MARKER : undefined,
+    data ? `Updated ${asOf(data.asOf)}` : undefined,
+    input.refreshing ? ':hourglass_flowing_sand: Refreshing…' : undefined,
+    input.note ? escapeTruncated(input.note, 300) : undefined,
+  ].filter((s): s is string => s !== undefined);
+  const top: Block[] = [
+    header('License Desk'),
+    ...(status.length > 0 ? [context(...status)] : []),
+    quickActions(input.role),
+  ];
+  if (!data) {
+    return { type: 'home', blocks: [...top, section(':hourglass_flowing_sand: Reading your pools and licenses…')] };
+  }
+  return {
+    type: 'home',
+    blocks: [
+      ...top,
+      divider(),
+      ...poolBlocks(data, now),
+      divider(),
+      ...endingBlocks(data, now),
+      divider(),
+      ...recentBlocks(data.recent),
+    ],
+  };
+}
+
+/** For people without a role: who to ask, and no data at all. `whoToAsk` is mrkdwn from the role resolver. */
+export function buildHomeRefusalView(whoToAsk: string, sandbox: boolean): HomeView {
+  return {
+    type: 'home',
+    blocks: [
+      header('License Desk'),
+      ...(sandbox ? [context(SANDBOX_MARKER)] : []),
+      section(
+        `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.`,
+      ),
+    ],
+  };
+}
