@@ -31,32 +31,37 @@ export const NAV_ACTION_IDS = [
   ActionId.licenseDetails,
 ] as const;
 
-/** The change action ids; issue 5 replaces their placeholder listener. */
+/** The change buttons on the read surfaces; issue 5 wires each to its own listener (actions/index.ts). */
 export const CHANGE_ACTION_IDS = [ActionId.poolAssign, ActionId.licenseChangeEndDate, ActionId.licenseRevoke] as const;
 
-/** App Home, alerts and bulk assignment (issue 6). */
-export const DeskActionId = {
-  homeRefresh: 'home_refresh',
-  /** Opens the bulk-assign modal (Home tab); value unused. */
-  bulkOpen: 'bulk_open',
-  /** "Let it end" on a license-ending alert: value = license id. */
-  alertLetEnd: 'alert_let_end',
+/** Modals and message buttons of the change flows (issue 5). */
+export const CallbackId = {
+  assignShortcut: 'assign_license_shortcut',
+  assignForm: 'assign_license_modal',
+  recycleConfirm: 'recycle_confirm_modal',
+  extendForm: 'extend_license_modal',
+  extendPastConfirm: 'extend_past_confirm_modal',
+  /** Loading, working and result views: nothing to submit. */
+  changeInfo: 'change_info_modal',
 } as const;
 
-export const DeskCallbackId = {
-  bulkForm: 'bulk_assign_form',
-  bulkConfirm: 'bulk_assign_confirm',
-  /** Loading and started views: nothing to submit. */
-  bulkInfo: 'bulk_assign_info',
+/** Input blocks of the change modals: inline errors are keyed by these (platform.md section 3). */
+export const InputId = {
+  assignPool: { block: 'assign_pool', action: 'assign_pool_select' },
+  assignEmail: { block: 'assign_email', action: 'assign_email_input' },
+  assignUser: { block: 'assign_user', action: 'assign_user_select' },
+  assignName: { block: 'assign_name', action: 'assign_name_input' },
+  assignEndDate: { block: 'assign_end_date', action: 'assign_end_date_pick' },
+  assignRecycle: { block: 'assign_recycle', action: 'assign_recycle_check' },
+  recycleChoice: { block: 'recycle_choice', action: 'recycle_choice_select' },
+  extendQuick: { block: 'extend_quick', action: 'extend_quick_choice' },
+  extendDate: { block: 'extend_date', action: 'extend_date_pick' },
 } as const;
 
-export const BulkInputId = {
-  pool: { block: 'bulk_pool', action: 'bulk_pool_select' },
-  endDate: { block: 'bulk_end_date', action: 'bulk_end_date_pick' },
-  /** One box per 3,000 characters: block ids bulk_list_1 … bulk_list_5. */
-  list: (n: number) => ({ block: `bulk_list_${n}`, action: `bulk_list_input_${n}` }),
-  recycle: { block: 'bulk_recycle', action: 'bulk_recycle_confirm' },
+export const ChangeActionId = {
+  /** Revoke confirmation message: value = license id. */
+  revokeConfirm: 'revoke_confirm',
+  revokeCancel: 'revoke_cancel',
+  /** "Retry assign" in the result view after a recycle whose assign failed (parameters in private_metadata). */
+  retryAssign: 'retry_assign',
 } as const;
-
-/** Block id of a license-ending alert's buttons: value = license id. */
-export const alertLicenseBlockId = (licenseId: string) => `alert_license_${licenseId}`;

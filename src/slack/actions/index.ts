@@ -1,13 +1,17 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
-import { CHANGE_ACTION_IDS, NAV_ACTION_IDS } from '../ids.js';
-import { createComingSoonHandler } from './coming-soon.js';
+import { ActionId, ChangeActionId, NAV_ACTION_IDS } from '../ids.js';
+import { createAssignButtonHandler, createChangeEndDateButtonHandler } from './change-buttons.js';
 import { createNavigationHandler } from './navigate.js';
+import { createRevokeButtonHandler, createRevokeCancelHandler, createRevokeConfirmHandler } from './revoke.js';
 
-/** Registration only. Issue 5 replaces the coming-soon listener of the change buttons. */
+/** Registration only: navigation, and the change buttons of issue 5. */
 export function registerActions(app: App, deps: AppDeps): void {
   const navigate = createNavigationHandler(deps);
   for (const id of NAV_ACTION_IDS) app.action<BlockAction<ButtonAction>>(id, navigate);
-  const comingSoon = createComingSoonHandler(deps);
-  for (const id of CHANGE_ACTION_IDS) app.action<BlockAction<ButtonAction>>(id, comingSoon);
+  app.action<BlockAction<ButtonAction>>(ActionId.poolAssign, createAssignButtonHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ActionId.licenseChangeEndDate, createChangeEndDateButtonHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ActionId.licenseRevoke, createRevokeButtonHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ChangeActionId.revokeConfirm, createRevokeConfirmHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ChangeActionId.revokeCancel, createRevokeCancelHandler(deps));
 }

@@ -1,0 +1,166 @@
+/**
+ * The assign form (issue 5, Assign): pool, student (e-mail or Slack member), optional name and end
+ * date, and, when a listed pool is full but transferable, the offer to free a seat. Pure.
+ */
+import { needsRecycle, poolBlocker } from '../domain/assignment.js';
+import { dayOf, today } from '../domain/end-date.js';
+import type { Pool } from '../domain/types.js';
+import { CallbackId, InputId } from '../slack/ids.js';
+import { context, section } from './kit.js';
+import { LIMITS } from './limits.js';
+import {
+  compactView,
+  type InputBlock,
+  input,
+  type ModalView,
+  modal,
+  type OptionObject,
+  option,
+} from './modal-kit.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+
+export interface AssignPrefill {
+  poolId?: string;
+  email?: string;
+  userId?: string;
+  endDate?: string;
+}
+
+export interface AssignFormInput {
+  pools: Pool[];
+  prefill: AssignPrefill;
+  privateMetadata: string;
+  now: Date;
+}
+
+export const ASSIGN_TITLE = 'Assign a license';
+
+function poolFacts(pool: Pool): string {
+  const seats = pool.availableLicenses > 0 ? `${pool.availableLicenses}/${pool.licenses} free` : 'full';
+  const kind = pool.transferable ? 'transferable' : 'not transferable';
+  return `${seats} · ${kind} · ends ${dayOf(pool.end) || '?'} · pool ${pool.id}`;
+}
+
+export function poolOption(pool: Pool): OptionObject {
+  return option(pool.course.title || `Course ${pool.course.id}`, pool.id, poolFacts(pool));
+}
+
+/** Pools that can give a seat now, by course title then end; at most 100 (the prefilled one kept). */
+export function selectablePools(pools: Pool[], now: Date, keepId?: string): { listed: Pool[]; hidden: number } {
+  const open = pools
+    .filter((p) => poolBlocker(p, now) === undefined)
+    .sort((a, b) => a.course.title.localeCompare(b.course.title) || a.end.localeCompare(b.end));
+  let listed = open.slice(0, LIMITS.selectOptions);
+  const kept = open.find((p) => p.id === keepId);
+  if (kept && !listed.includes(kept)) listed = [kept, ...listed.slice(0, LIMITS.selectOptions - 1)];
+  return { listed, hidden: pools.length - listed.length };
+}
+
+function prefillNote(pools: Pool[], poolId: string | undefined, now: Date): string | undefined {
+  if (poolId === undefined) return undefined;
+  const pool = pools.find((p) => p.id === poolId);
+  if (!pool) return `:warning: There is no pool \`${escapeMrkdwn(poolId)}\`; pick one below.`;
+  const blocker = poolBlocker(pool, now);
+  if (blocker === 'ended') return `:warning: Pool \`${escapeMrkdwn(pool.id)}\` has ended; pick another pool.`;
+  if (blocker === 'full-untransferable') {
+    return `:warning: Pool \`${escapeMrkdwn(pool.id)}\` (${escapeTruncated(pool.course.title, 200)}) is full and not transferable, so no seat can be freed there; pick another pool.`;
+  }
+  return undefined;
+}
+
+export function buildAssignForm({ pools, prefill, privateMetadata, now }: AssignFormInput): ModalView {
+  const { listed, hidden } = selectablePools(pools, now, prefill.poolId);
+  const note = prefillNote(pools, prefill.poolId, now);
+  if (listed.length === 0) {
+    return modal({
+      callbackId: CallbackId.changeInfo,
+      title: ASSIGN_TITLE,
+      blocks: compactView([
+        note ? section(note) : undefined,
+        section('No pool can give a seat right now: every pool has ended, or is full and not transferable.'),
+      ]),
+    });
+  }
+  const options = listed.map(poolOption);
+  const initial = options.find((o) => o.value === prefill.poolId);
+  const poolSelect: InputBlock = input(InputId.assignPool.block, 'Pool', {
+    type: 'static_select',
+    action_id: InputId.assignPool.action,
+    placeholder: { type: 'plain_text', text: 'Pick a course pool' },
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  });
+  const blocks = compactView([
+    note ? section(note) : undefined,
+    poolSelect,
+    hidden > 0
+      ? context(`${hidden} pool${hidden === 1 ? ' is' : 's are'} not listed: ended, or full and not transferable.`)
+      : undefined,
+    input(
+      InputId.assignEmail.block,
+      'Student e-mail',
+      {
+        type: 'plain_text_input',
+        action_id: InputId.assignEmail.action,
+        max_length: 254,
+        placeholder: { type: 'plain_text', text: 'ada@example.com' },
+        ...(prefill.email ? { initial_value: prefill.email } : {}),
+      },
+      { optional: true, hint: 'Or pick a Slack member below; License Desk fills in their e-mail.' },
+    ),
+    input(
+      InputId.assignUser.block,
+      'Or a Slack member',
+      {
+        type: 'users_select',
+        action_id: InputId.assignUser.action,
+        placeholder: { type: 'plain_text', text: 'Pick a person' },
+        ...(prefill.userId ? { initial_user: prefill.userId } : {}),
+      },
+      { optional: true },
+    ),
+    input(
+      InputId.assignName.block,
+      'Name',
+      { type: 'plain_text_input', action_id: InputId.assignName.action, max_length: 200 },
+      { optional: true, hint: 'Used only when the student is new to the licensing service.' },
+    ),
+    input(
+      InputId.assignEndDate.block,
+      'End date',
+      {
+        type: 'datepicker',
+        action_id: InputId.assignEndDate.action,
+        placeholder: { type: 'plain_text', text: 'The pool end' },
+        ...(prefill.endDate ? { initial_date: prefill.endDate } : {}),
+      },
+      { optional: true, hint: `Empty: the pool end. Never after the pool end, never before ${today(now)}.` },
+    ),
+    listed.some(needsRecycle)
+      ? input(
+          InputId.assignRecycle.block,
+          'If the pool is full',
+          {
+            type: 'checkboxes',
+            action_id: InputId.assignRecycle.action,
+            options: [
+              option(
+                'Free a seat by ending another license',
+                'recycle',
+                'You will see and confirm which license ends first.',
+              ),
+            ],
+          },
+          { optional: true },
+        )
+      : undefined,
+  ]);
+  return modal({
+    callbackId: CallbackId.assignForm,
+    title: ASSIGN_TITLE,
+    blocks,
+    submit: 'Assign',
+    close: 'Cancel',
+    privateMetadata,
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Changing an end date (issue 5): the current end, the pool end, quick choices (+30 days, +90 days,
+ * pool end) and a date picker; a past date asks a second, explicit confirmation. Pure.
+ */
+import { dayOf, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
+import type { License, Pool } from '../domain/types.js';
+import { CallbackId, InputId } from '../slack/ids.js';
+import { context, section } from './kit.js';
+import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
+import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+
+export const EXTEND_TITLE = 'Change end date';
+
+export interface ExtendFormInput {
+  license: License;
+  pool: Pool;
+  /** YYYY-MM-DD from `/licenses extend <id> <date>`. */
+  initialDate?: string;
+  privateMetadata: string;
+  now: Date;
+}
+
+export function licenseLine(license: License, pool: Pool | undefined): string {
+  const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
+  return `License \`${escapeMrkdwn(license.id)}\` of *${escapeTruncated(license.student.name, 100)}* ${escapeTruncated(license.student.email, 254)} for ${course}, pool \`${escapeMrkdwn(license.poolId)}\``;
+}
+
+export function quickValue(day: string): string {
+  return `day:${day}`;
+}
+
+export function buildExtendForm({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
+  const choices = quickChoices(license, pool, now);
+  return modal({
+    callbackId: CallbackId.extendForm,
+    title: EXTEND_TITLE,
+    submit: 'Change',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: compactView([
+      section(licenseLine(license, pool)),
+      section(`*Current end* ${slackDate(license.end)} · *Pool end* ${slackDate(pool.end)}`),
+      choices.length > 0
+        ? input(
+            InputId.extendQuick.block,
+            'Quick choice',
+            {
+              type: 'radio_buttons',
+              action_id: InputId.extendQuick.action,
+              options: choices.map((c) => option(`${c.label} (${c.day})`, quickValue(c.day))),
+            },
+            { optional: true },
+          )
+        : undefined,
+      input(
+        InputId.extendDate.block,
+        'Or a date',
+        {
+          type: 'datepicker',
+          action_id: InputId.extendDate.action,
+          ...(initialDate ? { initial_date: initialDate } : {}),
+        },
+        { optional: true, hint: `Not after the pool end (${dayOf(pool.end)}).` },
+      ),
+      context('A date in the past ends the license now, and it can never be edited again; you will be asked to confirm.'),
+    ]),
+  });
+}
+
+export interface PastConfirmInput {
+  licenseId: string;
+  /** Undefined when the form's snapshot is gone: the confirmation then names the license by id. */
+  license: License | undefined;
+  pool: Pool | undefined;
+  day: string;
+  privateMetadata: string;
+}
+
+export function buildPastDateConfirmView({ licenseId, license, pool, day, privateMetadata }: PastConfirmInput): ModalView {
+  const what = license ? licenseLine(license, pool) : `License \`${escapeMrkdwn(licenseId)}\``;
+  return modal({
+    callbackId: CallbackId.extendPastConfirm,
+    title: 'End the license now?',
+    submit: 'End it now',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: [
+      section(`:warning: ${day} is in the past. ${what} *ends now*.`),
+      section(
+        '*This cannot be undone:* the student loses access at once, and the license can never be edited again.',
+      ),
+    ],
+  });
+}
+
+const BLOCKER_TEXT: Record<EndDateBlocker, string> = {
+  'pool-unknown': 'its pool could not be read',
+  'not-transferable': 'its pool is not transferable, and only licenses of transferable pools can change their end',
+  inactive: 'it is no longer active',
+  expired: 'it has already expired',
+  'not-editable': 'the licensing service marks it as not editable',
+};
+
+export function endDateBlockerText(blocker: EndDateBlocker): string {
+  return BLOCKER_TEXT[blocker];
+}
+
+export function buildExtendBlockedView(license: License, pool: Pool | undefined, blocker: EndDateBlocker): ModalView {
+  return modal({
+    callbackId: CallbackId.changeInfo,
+    title: EXTEND_TITLE,
+    blocks: [section(`${licenseLine(license, pool)}: its end date can't be changed, because ${BLOCKER_TEXT[blocker]}.`)],
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * How a change ended, as a modal (views.update of the submitted view) or a message (replacing the one
+ * whose button was clicked: it loses its buttons). Callers pass mrkdwn that is already escaped. Pure.
+ */
+import { CallbackId, ChangeActionId } from '../slack/ids.js';
+import { actions, button, context, type SlackMessage, section } from './kit.js';
+import { LIMITS } from './limits.js';
+import { compactView, type ModalView, modal } from './modal-kit.js';
+import { truncate } from './mrkdwn.js';
+
+export type Tone = 'done' | 'refused' | 'failed' | 'unknown' | 'info';
+
+const EMOJI: Record<Tone, string> = {
+  done: ':white_check_mark:',
+  refused: ':no_entry_sign:',
+  failed: ':x:',
+  unknown: ':grey_question:',
+  info: ':information_source:',
+};
+
+export interface Outcome {
+  tone: Tone;
+  /** One sentence, mrkdwn, escaped by the caller. */
+  headline: string;
+  /** Further lines (facts, the next step), mrkdwn, escaped by the caller. */
+  details?: string[];
+}
+
+function body(outcome: Outcome): string {
+  const text = [`${EMOJI[outcome.tone]} ${outcome.headline}`, ...(outcome.details ?? [])].join('\n');
+  return truncate(text, LIMITS.sectionText);
+}
+
+export interface OutcomeViewInput extends Outcome {
+  title: string;
+  /** Adds a "Retry assign" button; its parameters travel in `privateMetadata`. */
+  retry?: boolean;
+  privateMetadata?: string;
+}
+
+export function buildOutcomeView(input: OutcomeViewInput): ModalView {
+  return modal({
+    callbackId: CallbackId.changeInfo,
+    title: input.title,
+    ...(input.privateMetadata !== undefined ? { privateMetadata: input.privateMetadata } : {}),
+    blocks: compactView([
+      section(body(input)),
+      input.retry ? actions([button(ChangeActionId.retryAssign, 'Retry assign', 'retry', 'primary')]) : undefined,
+    ]),
+  });
+}
+
+/** The "working" view that replaces a submitted form while the licensing API is called. */
+export function buildWorkingView(title: string, what: string): ModalView {
+  return modal({
+    callbackId: CallbackId.changeInfo,
+    title,
+    blocks: [
+      section(`:hourglass_flowing_sand: ${what}…`),
+      context('The licensing service allows 25 requests a minute, so this can take a moment. You may close this.'),
+    ],
+  });
+}
+
+export function buildOutcomeMessage(outcome: Outcome): SlackMessage {
+  const text = body(outcome);
+  return { text: truncate(text, LIMITS.fallbackText), blocks: [section(text)] };
+}

@@ -1,0 +1,83 @@
+/**
+ * Freeing a seat in a full transferable pool (issue 5, Recycle): before anything is sent, name the
+ * license that will end (by default the API's own pick) with its student, e-mail, start and progress,
+ * and let the manager pick another active license of the pool instead. Pure.
+ */
+import { dayOf } from '../domain/end-date.js';
+import type { License, Pool } from '../domain/types.js';
+import { CallbackId, InputId } from '../slack/ids.js';
+import { context, section } from './kit.js';
+import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
+import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+
+export interface RecycleConfirmInput {
+  pool: Pool;
+  candidates: License[];
+  defaultLicense: License | undefined;
+  defaultProgress: { progress: number; completed: string | null } | undefined;
+  /** Who gets the freed seat (the actor's own modal: the e-mail may show). */
+  newStudent: { email: string; name?: string };
+  privateMetadata: string;
+}
+
+export const RECYCLE_TITLE = 'Free a seat';
+
+function progressText(p: RecycleConfirmInput['defaultProgress']): string {
+  if (!p) return 'progress not available';
+  if (p.completed) return `completed the course ${slackDate(p.completed)}`;
+  return `${Math.round(p.progress)}% of the course done`;
+}
+
+export function candidateOption(license: License) {
+  const name = license.student.name || 'Student';
+  return option(`${name} · since ${dayOf(license.start)}`, license.id, license.student.email);
+}
+
+export function buildRecycleConfirmView(input_: RecycleConfirmInput): ModalView {
+  const { pool, candidates, defaultLicense, newStudent } = input_;
+  const course = escapeTruncated(pool.course.title, 200);
+  const who = `${newStudent.name ? `*${escapeTruncated(newStudent.name, 100)}* ` : ''}${escapeTruncated(newStudent.email, 254)}`;
+  if (!defaultLicense) {
+    return modal({
+      callbackId: CallbackId.changeInfo,
+      title: RECYCLE_TITLE,
+      blocks: [section(`Pool \`${escapeMrkdwn(pool.id)}\` (${course}) has no active license to end; nothing was changed.`)],
+    });
+  }
+  const d = defaultLicense;
+  const options = candidates.map(candidateOption);
+  const initial = options.find((o) => o.value === d.id);
+  return modal({
+    callbackId: CallbackId.recycleConfirm,
+    title: RECYCLE_TITLE,
+    submit: 'End it and assign',
+    close: 'Cancel',
+    privateMetadata: input_.privateMetadata,
+    blocks: compactView([
+      section(
+        `Pool \`${escapeMrkdwn(pool.id)}\` (*${course}*) is full. To give a seat to ${who}, one license of the pool must end *now*.`,
+      ),
+      section(
+        [
+          'By default the licensing service ends its oldest active license:',
+          `*${escapeTruncated(d.student.name, 100)}* ${escapeTruncated(d.student.email, 254)}`,
+          `license \`${escapeMrkdwn(d.id)}\` · started ${slackDate(d.start)} · ${progressText(input_.defaultProgress)}`,
+        ].join('\n'),
+      ),
+      input(
+        InputId.recycleChoice.block,
+        'License that ends',
+        {
+          type: 'static_select',
+          action_id: InputId.recycleChoice.action,
+          options,
+          ...(initial ? { initial_option: initial } : {}),
+        },
+        { hint: 'Pick another license of this pool instead, for example one whose course is completed.' },
+      ),
+      context(
+        'That student loses access to the course at once; the freed seat goes to the new student. Nothing is sent before you confirm.',
+      ),
+    ]),
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Assigning a license (POST /v1/pool/{id}/license) and what we check cheaply around it. Every call is
+ * at interactive priority: a person is waiting in Slack.
+ */
+import { activeEnrollment } from '../domain/assignment.js';
+import type { AssignRequest, License, Student, StudentCourse } from '../domain/types.js';
+import { isLicensingError } from '../licensing/errors.js';
+import type { LicensingClient } from '../licensing/types.js';
+import { INTERACTIVE } from './interactive.js';
+import { runWrite, type WriteOutcome } from './write-outcome.js';
+
+export interface AssignParams {
+  poolId: string;
+  email: string;
+  name?: string;
+  endDate?: string;
+  recycle?: boolean;
+}
+
+async function findStudentOrNone(licensing: LicensingClient, email: string): Promise<Student | undefined> {
+  try {
+    return await licensing.students.find({ email }, { ...INTERACTIVE, fresh: true });
+  } catch (error) {
+    if (isLicensingError(error) && error.kind === 'not-found') return undefined;
+    throw error;
+  }
+}
+
+function licenseFrom(student: Student, course: StudentCourse): License {
+  return {
+    id: course.licenseId,
+    poolId: course.poolId,
+    courseId: course.id,
+    start: course.start,
+    end: course.end,
+    active: course.licenseActive,
+    revokable: course.licenseRevokable,
+    editable: course.licenseEditable,
+    student: { id: student.id, name: student.name, email: student.email },
+  };
+}
+
+/**
+ * The student's active license for the course, if any: one GET /v1/student (rule 2 of assign, seen
+ * before the write). Throws on a failed read; the caller decides whether to go on without it.
+ */
+export async function findActiveEnrollment(
+  licensing: LicensingClient,
+  email: string,
+  courseId: string,
+  now: Date,
+): Promise<License | undefined> {
+  const student = await findStudentOrNone(licensing, email);
+  const course = student ? activeEnrollment(student.courses, courseId, now) : undefined;
+  return student && course ? licenseFrom(student, course) : undefined;
+}
+
+export function assignLicense(licensing: LicensingClient, params: AssignParams): Promise<WriteOutcome<License>> {
+  const body: AssignRequest = { email: params.email };
+  if (params.name) body.name = params.name;
+  if (params.endDate) body.endDate = params.endDate;
+  if (params.recycle) body.recycle = true;
+  return runWrite(
+    () => licensing.pools.assign(params.poolId, body, INTERACTIVE),
+    // Unclear answer: does the student now hold an active license from this pool? One GET /v1/student.
+    async () => {
+      const student = await findStudentOrNone(licensing, params.email);
+      const course = student?.courses.find((c) => c.poolId === params.poolId && c.licenseActive);
+      return student && course ? licenseFrom(student, course) : undefined;
+    },
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * The audit trail (issue 5, Safety): every change and every refused attempt becomes one structured
+ * log line and, when AUDIT_CHANNEL is set, a message there. The e-mail never reaches the log line or
+ * the file: both carry it masked (`a***@contoso.com`); the full address goes only to the audit channel
+ * and to the in-memory entries that `recent()` returns. A failing post or file write is logged and
+ * never reaches the person who made the change.
+ */
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { maskEmail } from '../domain/email.js';
+import type { Logger } from '../licensing/types.js';
+
+export interface AuditEntry {
+  at: string /* ISO */;
+  actor: string /* Slack user id */;
+  action: 'assign' | 'recycle' | 'extend' | 'revoke' | 'bulk-assign';
+  outcome: 'done' | 'refused' | 'failed' | 'unknown';
+  poolId?: string;
+  licenseId?: string;
+  courseTitle?: string;
+  studentName?: string;
+  studentEmail?: string;
+  detail?: string;
+}
+
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  recent(limit: number): Promise<AuditEntry[]>;
+}
+
+export interface AuditLogOptions {
+  logger: Logger;
+  /** Posts the channel message (text fallback and blocks); given with `channel`. */
+  post?: (text: string, blocks: unknown[]) => Promise<void>;
+  channel?: string;
+  /** JSON lines, appended per entry and read back at start, so recent changes survive a restart. */
+  file?: string;
+  /** Entries kept in memory; default 200. */
+  keep?: number;
+}
+
+const ACTIONS = new Set(['assign', 'recycle', 'extend', 'revoke', 'bulk-assign']);
+const OUTCOMES = new Set(['done', 'refused', 'failed', 'unknown']);
+
+function masked(entry: AuditEntry): AuditEntry {
+  return entry.studentEmail === undefined ? entry : { ...entry, studentEmail: maskEmail(entry.studentEmail) };
+}
+
+function readLine(line: string): AuditEntry | undefined {
+  try {
+    const e = JSON.parse(line) as Partial<AuditEntry>;
+    const ok =
+      typeof e.at === 'string' &&
+      typeof e.actor === 'string' &&
+      ACTIONS.has(String(e.action)) &&
+      OUTCOMES.has(String(e.outcome));
+    return ok ? (e as AuditEntry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createAuditLog(opts: AuditLogOptions): AuditLog {
+  const keep = opts.keep ?? 200;
+  const { logger, file } = opts;
+  let entries: AuditEntry[] = [];
+  // One write at a time, in order; loading finishes before the first record or read.
+  let chain: Promise<void> = file ? load(file) : Promise.resolve();
+
+  async function load(path: string): Promise<void> {
+    try {
+      const text = await readFile(path, 'utf8');
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      const loaded = lines.slice(-keep).flatMap((l) => readLine(l) ?? []);
+      entries = [...loaded, ...entries].slice(-keep);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') logger.warn('could not read the audit file', { error });
+    }
+  }
+
+  async function append(path: string, entry: AuditEntry): Promise<void> {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await appendFile(path, `${JSON.stringify(masked(entry))}\n`, 'utf8');
+    } catch (error) {
+      logger.warn('could not write the audit file', { error });
+    }
+  }
+
+  return {
+    async record(entry) {
+      logger.info('audit', { ...masked(entry) });
+      const done = chain.then(async () => {
+        entries.push(entry);
+        if (entries.length > keep) entries = entries.slice(-keep);
+        if (file) await append(file, entry);
+      });
+      chain = done;
+      await done;
+      if (opts.post && opts.channel) {
+        const { text, blocks } = auditMessage(entry);
+        try {
+          await opts.post(text, blocks);
+        } catch (error) {
+          logger.warn('could not post to the audit channel', { channel: opts.channel, error: String(error) });
+        }
+      }
+    },
+    async recent(limit) {
+      await chain;
+      return entries.slice(-Math.max(0, limit)).reverse();
+    },
+  };
+}
+
+/** [what was done, what was tried]. */
+const VERB: Record<AuditEntry['action'], [string, string]> = {
+  assign: ['assigned a license', 'assign a license'],
+  recycle: ['freed a seat and assigned it', 'free a seat and assign it'],
+  extend: ['changed an end date', 'change an end date'],
+  revoke: ['revoked a license', 'revoke a license'],
+  'bulk-assign': ['assigned licenses in bulk', 'assign licenses in bulk'],
+};
+
+const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {
+  done: ':white_check_mark: done',
+  refused: ':no_entry_sign: refused',
+  failed: ':x: failed',
+  unknown: ':grey_question: outcome unknown',
+};
+
+const esc = (s: string, max = 300): string => {
+  const cut = Array.from(s).length > max ? `${Array.from(s).slice(0, max - 1).join('')}…` : s;
+  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+};
+
+function studentText(entry: AuditEntry): string | undefined {
+  const parts = [
+    entry.studentName ? `*${esc(entry.studentName, 200)}*` : undefined,
+    entry.studentEmail ? esc(entry.studentEmail, 254) : undefined,
+  ].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? `student ${parts.join(' ')}` : undefined;
+}
+
+/**
+ * The channel message: who (a mention built only from a well-formed Slack id), what, which student,
+ * license and pool, the outcome and when (Slack date formatting with the ISO time as fallback).
+ * Everything from the API or a form is escaped. Kept here, not in blocks/, so the audit log stays
+ * usable without Slack; the shape is plain Block Kit JSON.
+ */
+export function auditMessage(entry: AuditEntry): { text: string; blocks: unknown[] } {
+  const who = /^[UW][A-Z0-9]{2,20}$/.test(entry.actor) ? `<@${entry.actor}>` : esc(entry.actor, 40);
+  const at = Date.parse(entry.at);
+  const when = Number.isNaN(at) ? esc(entry.at, 40) : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${esc(entry.at, 40)}>`;
+  const facts = [
+    studentText(entry),
+    entry.courseTitle ? `course *${esc(entry.courseTitle, 200)}*` : undefined,
+    entry.poolId ? `pool \`${esc(entry.poolId, 64)}\`` : undefined,
+    entry.licenseId ? `license \`${esc(entry.licenseId, 64)}\`` : undefined,
+  ].filter((f): f is string => f !== undefined);
+  const [did, tried] = VERB[entry.action];
+  const head = `${OUTCOME_TEXT[entry.outcome]} · ${who} ${entry.outcome === 'done' ? did : `tried to ${tried}`}`;
+  const body = [facts.join(' · '), entry.detail ? `_${esc(entry.detail, 1500)}_` : undefined]
+    .filter((l): l is string => Boolean(l))
+    .join('\n');
+  const text = `${head}${facts.length > 0 ? `: ${facts.join(' · ')}` : ''}`;
+  const blocks = [
+    { type: 'section', text: { type: 'mrkdwn', text: body ? `${head}\n${body}` : head } },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: `License Desk audit · ${when}` }] },
+  ];
+  return { text: text.slice(0, 3900), blocks };
+}

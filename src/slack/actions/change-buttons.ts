@@ -1,0 +1,43 @@
+/**
+ * Assign (on a pool) and Change end date (on a license) open their modals: ack, the role, then
+ * views.open with a loading view before any licensing call (design.md section 2, shape 2).
+ */
+import { buildErrorMessage } from '../../blocks/common.js';
+import { createReplier } from '../commands/reply.js';
+import type { AppDeps } from '../deps.js';
+import { channelOf } from '../views/metadata.js';
+import { openAssignModal, openExtendModal } from '../views/open-modal.js';
+import { roleOf } from '../views/slack-io.js';
+import type { ButtonArgs } from './navigate.js';
+import { refuseClick } from './revoke.js';
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+function contextOf(args: ButtonArgs) {
+  const channel = channelOf(args.body.channel?.id ?? args.body.container.channel_id);
+  return { triggerId: args.body.trigger_id, channelId: channel };
+}
+
+export function createAssignButtonHandler(deps: AppDeps) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    const poolId = args.action.value ?? '';
+    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'assign');
+    await openAssignModal(deps, args.client, contextOf(args), ID.test(poolId) ? { poolId } : {});
+  };
+}
+
+export function createChangeEndDateButtonHandler(deps: AppDeps) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    const licenseId = args.action.value ?? '';
+    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'extend');
+    if (!ID.test(licenseId)) {
+      if (!args.body.response_url) return;
+      return createReplier(args.respond, deps, true).send(
+        buildErrorMessage('That button no longer works; please run /licenses again.'),
+      );
+    }
+    await openExtendModal(deps, args.client, contextOf(args), licenseId, undefined);
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Revoking from a message (issue 5, Revoke): `/licenses revoke <id>` and the Revoke… button show a
+ * confirmation naming student, course and pool; its "Revoke now" revokes once, and the message loses
+ * its buttons and shows the outcome. The role is asked on every click: anyone who sees a message can
+ * click it, and a refused click changes nothing and leaves the message as it was.
+ */
+import { buildAdminOnlyMessage, buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { buildOutcomeMessage } from '../../blocks/outcome.js';
+import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
+import { revokeBlocker } from '../../domain/revocation.js';
+import { getLicenseDetails } from '../../services/licenses.js';
+import type { AuditEntry } from '../../services/audit.js';
+import { revokeLicense } from '../../services/revoke.js';
+import { createReplier, type Replier } from '../commands/reply.js';
+import type { AppDeps } from '../deps.js';
+import { presentError } from '../present.js';
+import { auditOf, describeWrite, studentFacts, studentWords } from '../views/outcome-text.js';
+import { roleOf } from '../views/slack-io.js';
+import { changeState } from '../views/state.js';
+import type { ButtonArgs } from './navigate.js';
+
+const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+/** Reads the license and shows the confirmation, or why it can't be revoked. */
+export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, reply: Replier): Promise<void> {
+  await reply.send(buildWorkingMessage('reading the license'));
+  try {
+    const { license, pool } = await getLicenseDetails(deps.licensing, licenseId);
+    const blocker = revokeBlocker(license, deps.now());
+    await reply.send(blocker ? buildNotRevokableMessage(license, pool, blocker) : buildRevokeConfirmMessage(license, pool));
+  } catch (error) {
+    await reply.send(buildErrorMessage(presentError(error, 'license')));
+  }
+}
+
+/** A non-admin's click: told in a new ephemeral message (the clicked one stays), and recorded. */
+export async function refuseClick(
+  deps: AppDeps,
+  args: ButtonArgs,
+  action: AuditEntry['action'],
+  target: { licenseId?: string; poolId?: string } = {},
+): Promise<void> {
+  await createReplier(args.respond, deps, true).send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
+  await changeState(deps).audit.record({
+    at: deps.now().toISOString(),
+    actor: args.body.user.id,
+    action,
+    outcome: 'refused',
+    ...target,
+    detail: 'not a license admin',
+  });
+}
+
+export function createRevokeButtonHandler(deps: AppDeps) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    if (!args.body.response_url) return;
+    const licenseId = args.action.value ?? '';
+    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
+    const reply = createReplier(args.respond, deps, false);
+    if (!LICENSE_ID.test(licenseId)) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
+    await showRevokeConfirmation(deps, licenseId, reply);
+  };
+}
+
+export function createRevokeConfirmHandler(deps: AppDeps) {
+  return async (args: ButtonArgs): Promise<void> => {
+    const { ack, body, action, client } = args;
+    await ack();
+    if (!body.response_url) return;
+    const licenseId = action.value ?? '';
+    if ((await roleOf(deps, client, body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
+    const reply = createReplier(args.respond, deps, false);
+    if (!LICENSE_ID.test(licenseId)) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
+    const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
+    if (!changeState(deps).once.claim(`revoke:${ts}:${licenseId}`)) {
+      return deps.logger.info('repeated revoke click ignored', { licenseId });
+    }
+    await reply.send(buildWorkingMessage(`revoking license ${licenseId}`));
+    await revokeNow(deps, body.user.id, licenseId, reply);
+  };
+}
+
+async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply: Replier): Promise<void> {
+  const audit = changeState(deps).audit;
+  const now = deps.now();
+  let details: Awaited<ReturnType<typeof getLicenseDetails>>;
+  try {
+    // DELETE answers nothing: the license is read first, for the answer, the audit and the read-back.
+    details = await getLicenseDetails(deps.licensing, licenseId);
+  } catch (error) {
+    await reply.send(buildErrorMessage(`${presentError(error, 'license')} Nothing was revoked.`));
+    const detail = presentError(error, 'license');
+    await audit.record({ at: now.toISOString(), actor, action: 'revoke', outcome: 'failed', licenseId, detail });
+    return;
+  }
+  const { license, pool } = details;
+  const id = escapeMrkdwn(license.id);
+  const result = await revokeLicense(deps.licensing, license);
+  const seat = pool?.transferable ? ' The seat is back in the pool.' : '';
+  const outcome = describeWrite(result, {
+    done: () => `Revoked license \`${id}\` of ${studentWords(license.student)}; their access ended now.${seat}`,
+    notDone: `license \`${id}\` was not revoked`,
+    check: `\`/licenses show ${id}\``,
+    subject: 'license',
+  });
+  await reply.send(buildOutcomeMessage(outcome));
+  const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
+  await audit.record(auditOf('revoke', actor, result, facts, now, 'license'));
+}
+
+export function createRevokeCancelHandler(deps: AppDeps) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    if (!args.body.response_url) return;
+    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke');
+    const id = LICENSE_ID.test(args.action.value ?? '') ? ` \`${escapeMrkdwn(args.action.value ?? '')}\`` : '';
+    await createReplier(args.respond, deps, false).send(
+      buildOutcomeMessage({ tone: 'info', headline: `Nothing was changed; license${id} stays as it was.` }),
+    );
+  };
+}

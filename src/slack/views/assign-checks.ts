@@ -1,0 +1,101 @@
+/**
+ * The assign form's checks before any write (issue 5, Assign), as inline errors keyed by input
+ * block_id. Syntax and the pool, domain and date rules cost nothing (the form's snapshot); whether
+ * the student already holds the course costs one GET /v1/student, raced against the ack budget.
+ */
+import type { webApi } from '@slack/bolt';
+import { type AssignmentProblem, validateAssignment } from '../../domain/assignment.js';
+import { parseEmail } from '../../domain/email.js';
+import { dayOf, today } from '../../domain/end-date.js';
+import type { Pool } from '../../domain/types.js';
+import { findActiveEnrollment } from '../../services/assign.js';
+import { resolveUserEmail } from '../commands/resolve-user.js';
+import type { AppDeps } from '../deps.js';
+import { InputId } from '../ids.js';
+import { withinBudget } from './budget.js';
+import type { AssignForm } from './form.js';
+import type { Snapshot } from './state.js';
+
+/** Leaves room in Slack's 3 s for the role check, users.info and the answer itself. */
+export const ENROLLMENT_BUDGET_MS = 1200;
+
+export interface CheckedAssign {
+  errors: Record<string, string>;
+  email: string | undefined;
+  pool: Pool | undefined;
+}
+
+function problemText(p: AssignmentProblem, now: Date): string {
+  switch (p.kind) {
+    case 'ended':
+      return 'This pool has ended; pick another one.';
+    case 'full-untransferable':
+      return 'This pool is full and not transferable, so no seat can be freed; pick another pool.';
+    case 'full-needs-recycle':
+      return 'This pool is full. Tick “Free a seat” below to end another license and reuse its seat, or pick another pool.';
+    case 'domain':
+      return `This pool is transferable: its licenses can only go to addresses at ${p.allowed.join(', ')}.`;
+    case 'past':
+      return `The end date can't be in the past (today is ${today(now)}).`;
+    case 'after-pool-end':
+      return `The end date can't be after the pool ends (${dayOf(p.poolEnd)}).`;
+    case 'before-pool-start':
+      return 'The end date is before the pool starts.';
+  }
+}
+
+const BLOCK: Record<AssignmentProblem['field'], string> = {
+  pool: InputId.assignPool.block,
+  email: InputId.assignEmail.block,
+  endDate: InputId.assignEndDate.block,
+};
+
+export async function checkAssignForm(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  form: AssignForm,
+  snapshot: Snapshot | undefined,
+): Promise<CheckedAssign> {
+  const errors: Record<string, string> = {};
+  const now = deps.now();
+  let email: string | undefined;
+  const emailBlock = form.userId && !form.emailText ? InputId.assignUser.block : InputId.assignEmail.block;
+  if (form.emailText && form.userId) {
+    errors[InputId.assignUser.block] = 'Type an e-mail or pick a member, not both.';
+  } else if (form.emailText) {
+    email = parseEmail(form.emailText);
+    if (!email) errors[InputId.assignEmail.block] = 'That is not an e-mail address, e.g. ada@example.com.';
+  } else if (form.userId) {
+    const resolved = await resolveUserEmail(client, form.userId);
+    if ('problem' in resolved) errors[InputId.assignUser.block] = resolved.problem.replace(/`/g, '');
+    else email = resolved.email;
+  } else {
+    errors[InputId.assignEmail.block] = 'Type the student’s e-mail, or pick a Slack member below.';
+  }
+  if (!form.poolId) errors[InputId.assignPool.block] = 'Pick a pool.';
+  if (form.endDate === 'invalid') errors[InputId.assignEndDate.block] = 'That is not a date.';
+  const endDate = form.endDate === 'invalid' ? undefined : form.endDate;
+  const pool = snapshot?.kind === 'assign' ? snapshot.pools.find((p) => p.id === form.poolId) : undefined;
+  if (pool && snapshot?.kind === 'assign') {
+    const input = { pool, email: email ?? '', endDate, allowedDomains: snapshot.allowedDomains, recycle: form.recycle };
+    for (const p of validateAssignment(input, now)) {
+      if (p.field === 'email' && !email) continue;
+      const block = p.field === 'email' ? emailBlock : BLOCK[p.field];
+      errors[block] ??= problemText(p, now);
+    }
+  } else if (endDate !== undefined && endDate < today(now)) {
+    errors[InputId.assignEndDate.block] = `The end date can't be in the past (today is ${today(now)}).`;
+  }
+  if (Object.keys(errors).length === 0 && pool && email) {
+    const enrolled = await withinBudget(
+      findActiveEnrollment(deps.licensing, email, pool.course.id, now),
+      ENROLLMENT_BUDGET_MS,
+    );
+    const license = enrolled?.value;
+    if (license) {
+      errors[emailBlock] =
+        `${license.student.name || email} already holds an active license for this course (license ${license.id}, pool ${license.poolId}, ends ${dayOf(license.end)}).`;
+    }
+  }
+  return { errors, email, pool };
+}

@@ -1,0 +1,116 @@
+/**
+ * The change-end-date form and its past-date confirmation are submitted. Rules first, from the form's
+ * snapshot (no licensing call): a date after the pool end or equal to the current end gets an inline
+ * error; a date in the past gets a second, explicit confirmation (it ends the license for good,
+ * licensing-api.md PATCH rule 3). Then "working", the PATCH, and the result.
+ */
+import { EXTEND_TITLE, buildPastDateConfirmView } from '../../blocks/extend-modal.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { buildWorkingView } from '../../blocks/outcome.js';
+import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
+import type { License } from '../../domain/types.js';
+import { changeEndDate } from '../../services/change-end-date.js';
+import type { AppDeps } from '../deps.js';
+import { InputId } from '../ids.js';
+import { finishChange } from './assign-run.js';
+import { refuseSubmission, type ViewArgs } from './assign-submit.js';
+import { readExtendForm } from './form.js';
+import { decodeMeta, encodeMeta, extendMetaSchema, pastConfirmMetaSchema } from './metadata.js';
+import { auditOf, describeWrite, licenseFacts, studentFacts, studentWords } from './outcome-text.js';
+import { EXPIRED } from './recycle-submit.js';
+import { roleOf } from './slack-io.js';
+import { changeState } from './state.js';
+
+const DATE_BLOCK = InputId.extendDate.block;
+
+export function createExtendSubmitHandler(deps: AppDeps) {
+  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+    const actor = body.user.id;
+    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const meta = decodeMeta(extendMetaSchema, view.private_metadata);
+    if (!meta) {
+      await ack({ response_action: 'update', view: EXPIRED });
+      return;
+    }
+    const form = readExtendForm(view.state);
+    const now = deps.now();
+    if (form.date === 'invalid') return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'That is not a date.' } });
+    if (form.date && form.quick && form.date !== form.quick) {
+      return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date, not both.' } });
+    }
+    const day = form.date ?? form.quick;
+    if (!day) return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date.' } });
+    const snap = changeState(deps).snapshots.get(view.id);
+    const known = snap?.kind === 'extend' && snap.license.id === meta.l ? snap : undefined;
+    const kind = known ? classifyNewEndDate(day, known.license, known.pool, now).kind : day < today(now) ? 'past' : 'move';
+    if (kind === 'after-pool-end' && known) {
+      return ack({
+        response_action: 'errors',
+        errors: { [DATE_BLOCK]: `That is after the pool ends (${dayOf(known.pool.end)}); pick ${dayOf(known.pool.end)} or earlier.` },
+      });
+    }
+    if (kind === 'unchanged') {
+      return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'The license already ends on that day.' } });
+    }
+    if (kind === 'past') {
+      const privateMetadata = encodeMeta({ ...(meta.c ? { c: meta.c } : {}), l: meta.l, d: day });
+      const confirm = buildPastDateConfirmView({
+        licenseId: meta.l,
+        license: known?.license,
+        pool: known?.pool,
+        day,
+        privateMetadata,
+      });
+      return ack({ response_action: 'update', view: confirm });
+    }
+    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day, license: known?.license });
+  };
+}
+
+export function createPastConfirmSubmitHandler(deps: AppDeps) {
+  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+    const actor = body.user.id;
+    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const meta = decodeMeta(pastConfirmMetaSchema, view.private_metadata);
+    if (!meta) {
+      await ack({ response_action: 'update', view: EXPIRED });
+      return;
+    }
+    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d, license: undefined });
+  };
+}
+
+interface ExtendRun {
+  viewId: string;
+  actor: string;
+  channel: string | undefined;
+  licenseId: string;
+  day: string;
+  license: License | undefined;
+}
+
+async function runExtend(deps: AppDeps, { ack, client }: Pick<ViewArgs, 'ack' | 'client'>, run: ExtendRun): Promise<void> {
+  const now = deps.now();
+  const past = run.day < today(now);
+  const id = escapeMrkdwn(run.licenseId);
+  await ack({
+    response_action: 'update',
+    view: buildWorkingView(EXTEND_TITLE, past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`),
+  });
+  if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
+  const result = await changeEndDate(deps.licensing, run.licenseId, run.day, now);
+  const outcome = describeWrite(result, {
+    done: (license) =>
+      past
+        ? `Ended license \`${id}\` of ${studentWords(license.student)} now; it can't be edited again.`
+        : `Moved the end of ${licenseFacts(license, undefined)}, of ${studentWords(license.student)}.`,
+    notDone: `the end of license \`${id}\` did not change`,
+    check: `\`/licenses show ${id}\``,
+    subject: 'license',
+  });
+  const license = result.kind === 'done' ? result.value : run.license;
+  const facts = license ? studentFacts(license) : { licenseId: run.licenseId };
+  const detail = past ? `end date ${run.day} (in the past: ends the license now)` : `end date ${run.day}`;
+  const entry = auditOf('extend', run.actor, result, { ...facts, detail }, now, 'license');
+  await finishChange(deps, client, { ...run, title: EXTEND_TITLE }, outcome, entry);
+}

@@ -1,0 +1,81 @@
+/**
+ * Opening the assign and change-end-date modals (design.md section 2, shape 2): views.open with a
+ * loading view at once (the trigger_id lives 3 s), then the licensing reads at interactive priority,
+ * then views.update with the form. Callers have acknowledged and checked the role already.
+ */
+import type { webApi } from '@slack/bolt';
+import { ASSIGN_TITLE, type AssignPrefill, buildAssignForm } from '../../blocks/assign-modal.js';
+import { buildExtendBlockedView, buildExtendForm, EXTEND_TITLE } from '../../blocks/extend-modal.js';
+import { buildLoadingView } from '../../blocks/modal-kit.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { buildOutcomeView } from '../../blocks/outcome.js';
+import { endDateBlocker } from '../../domain/end-date.js';
+import { getMe } from '../../services/account.js';
+import { getLicenseDetails } from '../../services/licenses.js';
+import { listPools } from '../../services/pools.js';
+import type { AppDeps } from '../deps.js';
+import { CallbackId } from '../ids.js';
+import { presentError, type Subject } from '../present.js';
+import { encodeMeta } from './metadata.js';
+import { openView, updateView } from './slack-io.js';
+import { changeState } from './state.js';
+
+type Client = webApi.WebClient;
+
+export interface OpenContext {
+  triggerId: string;
+  /** Where the one-sentence reply goes after the change, if anywhere. */
+  channelId: string | undefined;
+}
+
+async function failed(deps: AppDeps, client: Client, viewId: string, title: string, error: unknown, subject: Subject) {
+  deps.logger.warn('could not fill the modal', { title, error: String(error) });
+  const headline = escapeMrkdwn(presentError(error, subject));
+  await updateView(deps, client, viewId, buildOutcomeView({ title, tone: 'failed', headline }));
+}
+
+export async function openAssignModal(deps: AppDeps, client: Client, ctx: OpenContext, prefill: AssignPrefill) {
+  const loading = buildLoadingView(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
+  const viewId = await openView(deps, client, ctx.triggerId, loading);
+  if (!viewId) return;
+  try {
+    // Both reads come from the client's cache when fresh (30 s), so reopening the form is free.
+    const [pools, me] = await Promise.all([listPools(deps.licensing), getMe(deps.licensing)]);
+    changeState(deps).snapshots.set(viewId, {
+      kind: 'assign',
+      pools,
+      allowedDomains: me.allowedDomainsForTransferableLicenses,
+    });
+    const privateMetadata = encodeMeta(ctx.channelId ? { c: ctx.channelId } : {});
+    await updateView(deps, client, viewId, buildAssignForm({ pools, prefill, privateMetadata, now: deps.now() }));
+  } catch (error) {
+    await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');
+  }
+}
+
+export async function openExtendModal(
+  deps: AppDeps,
+  client: Client,
+  ctx: OpenContext,
+  licenseId: string,
+  initialDate: string | undefined,
+) {
+  const loading = buildLoadingView(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
+  const viewId = await openView(deps, client, ctx.triggerId, loading);
+  if (!viewId) return;
+  try {
+    const { license, pool } = await getLicenseDetails(deps.licensing, licenseId);
+    const now = deps.now();
+    const blocker = endDateBlocker(license, pool, now);
+    if (blocker || !pool) {
+      await updateView(deps, client, viewId, buildExtendBlockedView(license, pool, blocker ?? 'pool-unknown'));
+      return;
+    }
+    changeState(deps).snapshots.set(viewId, { kind: 'extend', license, pool });
+    const privateMetadata = encodeMeta({ ...(ctx.channelId ? { c: ctx.channelId } : {}), l: license.id });
+    const form = buildExtendForm({ license, pool, privateMetadata, now, ...(initialDate ? { initialDate } : {}) });
+    await updateView(deps, client, viewId, form);
+  } catch (error) {
+    await failed(deps, client, viewId, EXTEND_TITLE, error, 'license');
+  }
+}

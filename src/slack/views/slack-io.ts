@@ -1,0 +1,62 @@
+/**
+ * The Slack calls of the change flows, each wrapped so a Slack failure is logged and never thrown
+ * into Bolt (which would answer 500 after the ack). views.* need no scope; chat.postEphemeral needs
+ * chat:write and a channel the bot can post in (a failed reply is logged; the modal shows the result anyway).
+ */
+import type { webApi } from '@slack/bolt';
+import { withSandboxMarker } from '../../blocks/common.js';
+import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
+import type { ModalView } from '../../blocks/modal-kit.js';
+import type { AppDeps, Role } from '../deps.js';
+
+type Client = webApi.WebClient;
+
+/** views.open with the loading view, at once after ack (the trigger_id lives 3 s). */
+export async function openView(deps: AppDeps, client: Client, triggerId: string, view: ModalView): Promise<string | undefined> {
+  try {
+    const res = await client.views.open({ trigger_id: triggerId, view });
+    return res.view?.id;
+  } catch (error) {
+    deps.logger.warn('views.open failed', { error: String(error) });
+    return undefined;
+  }
+}
+
+export async function updateView(deps: AppDeps, client: Client, viewId: string, view: ModalView): Promise<void> {
+  try {
+    await client.views.update({ view_id: viewId, view });
+  } catch (error) {
+    deps.logger.warn('views.update failed', { viewId, error: String(error) });
+  }
+}
+
+/** The one-sentence reply, visible only to the person who made the change. */
+export async function replyEphemeral(
+  deps: AppDeps,
+  client: Client,
+  channel: string | undefined,
+  user: string,
+  outcome: Outcome,
+): Promise<void> {
+  if (!channel) return;
+  const message = withSandboxMarker(buildOutcomeMessage(outcome), deps.sandbox);
+  try {
+    await client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks });
+  } catch (error) {
+    deps.logger.warn('could not post the ephemeral reply', { channel, error: String(error) });
+  }
+}
+
+/** The role, asked fresh on every click and submission; 'none' when Slack cannot tell (fail closed). */
+export async function roleOf(deps: AppDeps, client: Client, userId: string): Promise<Role> {
+  try {
+    return await deps.roles.roleOf(client, userId);
+  } catch (error) {
+    deps.logger.error('role check failed', { userId, error: String(error) });
+    return 'none';
+  }
+}
+
+export function adminOnlyText(deps: AppDeps): string {
+  return `Only license admins can change licenses. Please ask ${deps.roles.whoToAsk()} if you need to.`;
+}
