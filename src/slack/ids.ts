@@ -65,3 +65,30 @@ export const ChangeActionId = {
   /** "Retry assign" in the result view after a recycle whose assign failed (parameters in private_metadata). */
   retryAssign: 'retry_assign',
 } as const;
+
+/** App Home, alerts and bulk assignment (issue 6). */
+export const DeskActionId = {
+  homeRefresh: 'home_refresh',
+  /** Opens the bulk-assign modal (Home tab); value unused. */
+  bulkOpen: 'bulk_open',
+  /** "Let it end" on a license-ending alert: value = license id. */
+  alertLetEnd: 'alert_let_end',
+} as const;
+
+export const DeskCallbackId = {
+  bulkForm: 'bulk_assign_form',
+  bulkConfirm: 'bulk_assign_confirm',
+  /** Loading and started views: nothing to submit. */
+  bulkInfo: 'bulk_assign_info',
+} as const;
+
+export const BulkInputId = {
+  pool: { block: 'bulk_pool', action: 'bulk_pool_select' },
+  endDate: { block: 'bulk_end_date', action: 'bulk_end_date_pick' },
+  /** One box per 3,000 characters: block ids bulk_list_1 … bulk_list_5. */
+  list: (n: number) => ({ block: `bulk_list_${n}`, action: `bulk_list_input_${n}` }),
+  recycle: { block: 'bulk_recycle', action: 'bulk_recycle_confirm' },
+} as const;
+
+/** Block id of a license-ending alert's buttons: value = license id. */
+export const alertLicenseBlockId = (licenseId: string) => `alert_license_${licenseId}`;
