@@ -14,6 +14,11 @@ const LOOK = [
   '`/licenses students [page]`: students and their courses',
   '`/licenses courses`: courses with seat totals',
   '`/licenses me`: the licensing account, including the e-mail domains allowed for transferable licenses',
+  '`/licenses export [poolId]`: every license (or one pool’s) as a CSV file, sent to you in a direct message',
+];
+
+const ADMIN_ONLY = [
+  '`/licenses bulk`: assign many licenses at once from a pasted list, checked line by line before anything is written',
 ];
 
 const EXAMPLES =
@@ -33,6 +38,7 @@ export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
       header('License Desk: /licenses'),
       section(roleLine),
       section(LOOK.map((l) => `• ${l}`).join('\n')),
+      role === 'admin' ? section(ADMIN_ONLY.map((l) => `• ${l}`).join('\n')) : undefined,
       context(EXAMPLES),
     ]),
   };

@@ -12,7 +12,9 @@ export type LicensesCommand =
   | { kind: 'help'; reason?: string }
   | { kind: 'view'; target: NavTarget }
   | { kind: 'me' }
-  | { kind: 'find'; target: FindTarget };
+  | { kind: 'find'; target: FindTarget }
+  | { kind: 'bulk' }
+  | { kind: 'export'; poolId?: string };
 
 /** Longer than any real command: answered with help, not parsed. */
 export const MAX_TEXT = 500;
@@ -117,6 +119,14 @@ export function parseCommand(text: string): LicensesCommand {
       return rest.length > 0 ? extra(sub, rest) : { kind: 'view', target: { v: 'courses', n: 1 } };
     case 'me':
       return rest.length > 0 ? extra(sub, rest) : { kind: 'me' };
+    case 'bulk':
+      return rest.length > 0 ? extra(sub, rest) : { kind: 'bulk' };
+    case 'export': {
+      if (rest.length > 1) return extra(sub, rest.slice(1));
+      if (rest[0] === undefined) return { kind: 'export' };
+      const id = parseId(rest[0], 'pool');
+      return typeof id === 'string' ? { kind: 'export', poolId: id } : help(id.reason);
+    }
     default:
       return help(`I don't know ${quote(first)}.`);
   }

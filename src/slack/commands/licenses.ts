@@ -1,10 +1,12 @@
 /** `/licenses …`: ack at once, check the role, show "working on it", then replace it with the answer. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { buildRefusalMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { buildNoticeMessage, buildRefusalMessage, buildWorkingMessage } from '../../blocks/common.js';
 import { buildHelpView } from '../../blocks/help.js';
+import { openBulkModal } from '../bulk/open.js';
 import type { AppDeps } from '../deps.js';
 import { parseCommand } from '../parse.js';
 import { answer, workingText } from './answer.js';
+import { runExport } from './export.js';
 import { createReplier, roleOrReply } from './reply.js';
 
 export function createLicensesCommandHandler(deps: AppDeps) {
@@ -17,6 +19,11 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     if (role === 'none') return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
     const parsed = parseCommand(command.text ?? '');
     if (parsed.kind === 'help') return reply.send(buildHelpView(role, parsed.reason));
+    if (parsed.kind === 'bulk') {
+      const problem = await openBulkModal(deps, client, command.trigger_id, command.user_id);
+      return problem ? reply.send(buildNoticeMessage(problem)) : undefined;
+    }
+    if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply);
     await reply.send(buildWorkingMessage(workingText(parsed)));
     await reply.send(await answer(parsed, { deps, role, client }));
   };

@@ -1,0 +1,12 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { AppDeps } from '../deps.js';
+import { DeskActionId, DeskCallbackId } from '../ids.js';
+import { createBulkOpenHandler } from './open.js';
+import { createBulkConfirmSubmitHandler, createBulkFormSubmitHandler } from './submit.js';
+
+/** Registration only: bulk assignment's modal (issue 6). `/licenses bulk` opens it from the command. */
+export function registerBulk(app: App, deps: AppDeps): void {
+  app.view(DeskCallbackId.bulkForm, createBulkFormSubmitHandler(deps));
+  app.view(DeskCallbackId.bulkConfirm, createBulkConfirmSubmitHandler(deps));
+  app.action<BlockAction<ButtonAction>>(DeskActionId.bulkOpen, createBulkOpenHandler(deps));
+}

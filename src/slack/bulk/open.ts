@@ -1,0 +1,56 @@
+/**
+ * Opening the bulk-assign modal, from `/licenses bulk` or the Home tab's button: the role first (a
+ * Slack call, cached), then views.open with a loading view at once (the trigger_id lives 3 s), and
+ * only then the licensing read, whose answer replaces the loading view (design.md section 2).
+ */
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
+import { buildBulkFormView, buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
+import { listPools } from '../../services/pools.js';
+import type { AppDeps } from '../deps.js';
+import { presentError } from '../present.js';
+
+export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
+
+/** Resolves with a sentence for the caller to show when the modal could not be opened. */
+export async function openBulkModal(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  triggerId: string,
+  userId: string,
+): Promise<string | undefined> {
+  const role = await deps.roles.roleOf(client, userId).catch(() => 'none' as const);
+  if (role !== 'admin') return ADMINS_ONLY;
+  if (!deps.desk) return 'Bulk assignment is not set up in this License Desk process.';
+  let viewId: string | undefined;
+  try {
+    const opened = await client.views.open({ trigger_id: triggerId, view: buildBulkLoadingView() });
+    viewId = opened.view?.id;
+  } catch (error) {
+    deps.logger.warn('views.open failed', { error: String(error) });
+    return 'Slack did not open the window in time; please try again.';
+  }
+  if (!viewId) return undefined;
+  let view: ReturnType<typeof buildBulkFormView>;
+  try {
+    view = buildBulkFormView(await listPools(deps.licensing), deps.now());
+  } catch (error) {
+    deps.logger.warn('bulk: reading pools failed', { error: String(error) });
+    view = buildBulkMessageView(presentError(error));
+  }
+  await client.views
+    .update({ view_id: viewId, view })
+    .catch((error: unknown) => deps.logger.warn('views.update failed', { error: String(error) }));
+  return undefined;
+}
+
+/** The Home tab's "Bulk assign": a refusal is shown in a small modal (a Home click has no response_url). */
+export function createBulkOpenHandler(deps: AppDeps) {
+  return async ({ ack, body, client }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
+    await ack();
+    const problem = await openBulkModal(deps, client, body.trigger_id, body.user.id);
+    if (!problem) return;
+    await client.views
+      .open({ trigger_id: body.trigger_id, view: buildBulkMessageView(problem) })
+      .catch((error: unknown) => deps.logger.warn('views.open failed', { error: String(error) }));
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Starts the issue-6 background work once the app exists (its bot client posts without a request):
+ * the daily alert check, and the bulk jobs a previous process left unfinished. src/main.ts and the
+ * end-to-end harness call it; stop() ends both before the licensing client closes.
+ */
+import type { webApi } from '@slack/bolt';
+import type { AlertsConfig } from '../../config.js';
+import { createDailyScheduler, type DailyScheduler } from '../../services/scheduler.js';
+import { createBulkNotifier } from '../bulk/notifier.js';
+import type { AppDeps } from '../deps.js';
+import { createAlertPoster } from './alerts.js';
+
+export interface RunningDesk {
+  /** Undefined when alerts are off (no ALERT_CHANNEL or AUDIT_CHANNEL). */
+  scheduler: DailyScheduler | undefined;
+  /** Unfinished bulk jobs found and resumed at start. */
+  resumed: number;
+  stop(): Promise<void>;
+}
+
+export interface StartDeskOptions {
+  alerts: AlertsConfig;
+  /** Default: tick every minute. */
+  tickMs?: number;
+  /** false: do not tick on a timer (tests call scheduler.tick() / runNow()). */
+  autoStart?: boolean;
+}
+
+export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: StartDeskOptions): Promise<RunningDesk> {
+  const desk = deps.desk;
+  if (!desk) return { scheduler: undefined, resumed: 0, stop: async () => undefined };
+  const log = deps.logger;
+  let scheduler: DailyScheduler | undefined;
+  const channel = opts.alerts.channel;
+  if (channel) {
+    const post = createAlertPoster(client, channel, deps);
+    scheduler = createDailyScheduler({
+      time: opts.alerts.time,
+      timeZone: opts.alerts.timeZone,
+      now: deps.now,
+      memory: desk.alerts,
+      run: async () => {
+        await desk.alerts.check(post);
+      },
+      logger: log,
+      ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
+    });
+    if (opts.autoStart !== false) scheduler.start();
+    log.info('alerts on', { channel, time: opts.alerts.time, timeZone: opts.alerts.timeZone });
+  } else {
+    log.info('alerts off: set ALERT_CHANNEL (or AUDIT_CHANNEL) to a channel id to get the daily check');
+  }
+  const resumed = await desk.runner.resumeAll((job) => createBulkNotifier(client, deps, job.requester));
+  return {
+    scheduler,
+    resumed,
+    async stop() {
+      await scheduler?.stop();
+      await desk.runner.stop();
+    },
+  };
+}
