@@ -8,8 +8,10 @@ import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { createLicensingClient } from './licensing/index.js';
 import { startSandbox } from './sandbox/index.js';
+import { createDesk } from './services/desk.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
+import { startDesk } from './slack/events/desk.js';
 import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createRoleResolver } from './slack/roles.js';
@@ -56,11 +58,23 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     sandbox: lic.mode === 'sandbox',
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
   };
+  deps.desk = await createDesk({
+    licensing,
+    logger: logger.child({ component: 'desk' }),
+    now: deps.now,
+    dataDir: config.dataDir,
+    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: 60_000 },
+    homeBudgetShare: config.homeBudgetShare,
+    audit: () => deps.audit,
+  });
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
   });
   closers.unshift({ name: 'app', close: () => app.stop().then(() => undefined) });
+  // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
+  const desk = await startDesk(app.client, deps, { alerts: config.alerts });
+  closers.splice(1, 0, { name: 'alerts and bulk jobs', close: () => desk.stop() });
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
