@@ -1,5 +1,5 @@
 /**
- * The bottleneck limiter against the sandbox over real HTTP, with the window scaled down (25 per 1.5 s
+ * The bottleneck limiter against the sandbox over real HTTP, with the window scaled down (25 per 1.2 s
  * stands for 25 per minute). Requests are plain undici calls scheduled through the limiter, with 429s
  * retried through it (test/support/limiter-worker.ts), so these tests do not depend on the client core.
  * The cases run concurrently, each with its own sandbox, to keep the wall time short.
@@ -11,7 +11,7 @@ import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
 
 const LIMIT = 25;
-const WINDOW_MS = 1_500;
+const WINDOW_MS = 1_200;
 const MARGIN_MS = 50;
 /** Server timestamps and timers may disagree by a millisecond or two at the window's edge. */
 const EDGE_MS = 5;
