@@ -18,6 +18,10 @@ const LOOK = [
 ];
 
 const ADMIN_ONLY = [
+  '`/licenses assign [poolId] [email | @user] [YYYY-MM-DD]`: give a student a seat (a form opens, prefilled with what you typed); a full transferable pool can free a seat after you confirm which license ends',
+  '`/licenses extend <licenseId> [YYYY-MM-DD]`: change a license’s end date (+30 days, +90 days, pool end, or a date)',
+  '`/licenses revoke <licenseId>`: end a license now, after a confirmation',
+  'The global shortcut *Assign a course license* (⚡ in the message box) opens the same assign form',
   '`/licenses bulk`: assign many licenses at once from a pasted list, checked line by line before anything is written',
 ];
 

@@ -5,6 +5,7 @@
  * (../shared/slack/platform.md section 1.2).
  */
 import type { NavTarget } from '../blocks/nav.js';
+import { type ChangeCommand, parseAssign, parseExtend, parseRevoke } from './parse-change.js';
 
 export type FindTarget = { email: string } | { userId: string };
 
@@ -14,7 +15,8 @@ export type LicensesCommand =
   | { kind: 'me' }
   | { kind: 'find'; target: FindTarget }
   | { kind: 'bulk' }
-  | { kind: 'export'; poolId?: string };
+  | { kind: 'export'; poolId?: string }
+  | ChangeCommand;
 
 /** Longer than any real command: answered with help, not parsed. */
 export const MAX_TEXT = 500;
@@ -127,6 +129,12 @@ export function parseCommand(text: string): LicensesCommand {
       const id = parseId(rest[0], 'pool');
       return typeof id === 'string' ? { kind: 'export', poolId: id } : help(id.reason);
     }
+    case 'assign':
+      return parseAssign(rest);
+    case 'extend':
+      return parseExtend(rest);
+    case 'revoke':
+      return parseRevoke(rest);
     default:
       return help(`I don't know ${quote(first)}.`);
   }

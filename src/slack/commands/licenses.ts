@@ -6,6 +6,7 @@ import { openBulkModal } from '../bulk/open.js';
 import type { AppDeps } from '../deps.js';
 import { parseCommand } from '../parse.js';
 import { answer, workingText } from './answer.js';
+import { runChangeCommand } from './change.js';
 import { runExport } from './export.js';
 import { createReplier, roleOrReply } from './reply.js';
 
@@ -24,6 +25,9 @@ export function createLicensesCommandHandler(deps: AppDeps) {
       return problem ? reply.send(buildNoticeMessage(problem)) : undefined;
     }
     if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply);
+    if (parsed.kind === 'assign' || parsed.kind === 'extend' || parsed.kind === 'revoke') {
+      return runChangeCommand(parsed, { deps, client, role, reply, command });
+    }
     await reply.send(buildWorkingMessage(workingText(parsed)));
     await reply.send(await answer(parsed, { deps, role, client }));
   };

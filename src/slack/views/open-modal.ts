@@ -34,10 +34,16 @@ async function failed(deps: AppDeps, client: Client, viewId: string, title: stri
   await updateView(deps, client, viewId, buildOutcomeView({ title, tone: 'failed', headline }));
 }
 
-export async function openAssignModal(deps: AppDeps, client: Client, ctx: OpenContext, prefill: AssignPrefill) {
+/** False when Slack would not open the modal (an expired trigger_id): the caller tells the person. */
+export async function openAssignModal(
+  deps: AppDeps,
+  client: Client,
+  ctx: OpenContext,
+  prefill: AssignPrefill,
+): Promise<boolean> {
   const loading = buildLoadingView(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
-  if (!viewId) return;
+  if (!viewId) return false;
   try {
     // Both reads come from the client's cache when fresh (30 s), so reopening the form is free.
     const [pools, me] = await Promise.all([listPools(deps.licensing), getMe(deps.licensing)]);
@@ -51,6 +57,7 @@ export async function openAssignModal(deps: AppDeps, client: Client, ctx: OpenCo
   } catch (error) {
     await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');
   }
+  return true;
 }
 
 export async function openExtendModal(
@@ -59,17 +66,17 @@ export async function openExtendModal(
   ctx: OpenContext,
   licenseId: string,
   initialDate: string | undefined,
-) {
+): Promise<boolean> {
   const loading = buildLoadingView(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
-  if (!viewId) return;
+  if (!viewId) return false;
   try {
     const { license, pool } = await getLicenseDetails(deps.licensing, licenseId);
     const now = deps.now();
     const blocker = endDateBlocker(license, pool, now);
     if (blocker || !pool) {
       await updateView(deps, client, viewId, buildExtendBlockedView(license, pool, blocker ?? 'pool-unknown'));
-      return;
+      return true;
     }
     changeState(deps).snapshots.set(viewId, { kind: 'extend', license, pool });
     const privateMetadata = encodeMeta({ ...(ctx.channelId ? { c: ctx.channelId } : {}), l: license.id });
@@ -78,4 +85,5 @@ export async function openExtendModal(
   } catch (error) {
     await failed(deps, client, viewId, EXTEND_TITLE, error, 'license');
   }
+  return true;
 }

@@ -1,0 +1,52 @@
+/**
+ * `/licenses assign | extend | revoke`: admins only (a refused attempt is audited). assign and
+ * extend open their modal with the command's trigger_id (ack, role, views.open, then the reads);
+ * revoke answers with a confirmation message.
+ */
+import type { webApi } from '@slack/bolt';
+import { buildAdminOnlyMessage, buildNoticeMessage } from '../../blocks/common.js';
+import { showRevokeConfirmation } from '../actions/revoke.js';
+import type { AppDeps, Role } from '../deps.js';
+import type { ChangeCommand } from '../parse-change.js';
+import { channelOf } from '../views/metadata.js';
+import { openAssignModal, openExtendModal } from '../views/open-modal.js';
+import { changeState } from '../views/state.js';
+import type { Replier } from './reply.js';
+
+export interface ChangeCommandContext {
+  deps: AppDeps;
+  client: webApi.WebClient;
+  role: Exclude<Role, 'none'>;
+  reply: Replier;
+  command: { user_id: string; channel_id: string; trigger_id: string };
+}
+
+const NOT_OPENED = 'Slack did not let me open the form in time; please run the command again.';
+
+export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandContext): Promise<void> {
+  const { deps, client, command, reply } = ctx;
+  if (ctx.role !== 'admin') {
+    await reply.send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
+    await changeState(deps).audit.record({
+      at: deps.now().toISOString(),
+      actor: command.user_id,
+      action: cmd.kind === 'extend' ? 'extend' : cmd.kind,
+      outcome: 'refused',
+      ...(cmd.kind === 'assign' ? (cmd.poolId ? { poolId: cmd.poolId } : {}) : { licenseId: cmd.licenseId }),
+      detail: 'not a license admin (command)',
+    });
+    return;
+  }
+  const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
+  if (cmd.kind === 'revoke') return showRevokeConfirmation(deps, cmd.licenseId, reply);
+  const opened =
+    cmd.kind === 'assign'
+      ? await openAssignModal(deps, client, open, {
+          ...(cmd.poolId ? { poolId: cmd.poolId } : {}),
+          ...(cmd.student && 'email' in cmd.student ? { email: cmd.student.email } : {}),
+          ...(cmd.student && 'userId' in cmd.student ? { userId: cmd.student.userId } : {}),
+          ...(cmd.endDate ? { endDate: cmd.endDate } : {}),
+        })
+      : await openExtendModal(deps, client, open, cmd.licenseId, cmd.endDate);
+  if (!opened) await reply.send(buildNoticeMessage(NOT_OPENED));
+}
