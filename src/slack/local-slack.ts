@@ -29,6 +29,18 @@ export interface SlackCall {
   at: number;
 }
 
+/** A file sent through files.uploadV2: the bytes posted to the upload URL, and where it was shared. */
+export interface SlackUpload {
+  fileId: string;
+  filename: string;
+  /** The uploaded bytes as UTF-8 text. */
+  content: string;
+  /** Set by files.completeUploadExternal. */
+  channelId?: string;
+  initialComment?: string;
+  at: number;
+}
+
 export interface ResponseUrlPost {
   id: string;
   body: Record<string, unknown>;
@@ -59,6 +71,8 @@ export interface LocalSlack {
   apiUrl: string;
   readonly calls: readonly SlackCall[];
   readonly responses: readonly ResponseUrlPost[];
+  /** Files uploaded (files.uploadV2), in order. */
+  readonly uploads: readonly SlackUpload[];
   responseUrl(id: string): string;
   setUser(user: LocalSlackUser): void;
   setUsergroup(id: string, members: string[]): void;
@@ -96,10 +110,18 @@ function userObject(u: LocalSlackUser): Record<string, unknown> {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** @slack/web-api posts the bytes as multipart/form-data (a Buffer argument), or raw. */
+async function uploadedText(raw: Buffer, contentType: string | undefined): Promise<string> {
+  if (!contentType?.startsWith('multipart/form-data')) return raw.toString('utf8');
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  for (const value of form.values()) if (typeof value !== 'string') return value.text();
+  return '';
 }
 
 function decodeArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
@@ -124,6 +146,9 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
   const overrides = new Map<string, { answer: SlackAnswer; times: number }>();
   const calls: SlackCall[] = [];
   const responses: ResponseUrlPost[] = [];
+  const uploads: SlackUpload[] = [];
+  // Known once listening; upload URLs returned by files.getUploadURLExternal are absolute (platform.md 4.2).
+  let baseUrl = '';
   const waiters = new Set<() => void>();
   const maxUses = options.responseUrlMaxUses ?? 5;
   let seq = 0;
@@ -180,6 +205,21 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         return view(`VHOME${String(a.user_id ?? '')}`);
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(a.users ?? '').slice(1)}` } };
+      case 'files.getUploadURLExternal': {
+        const fileId = `F${String(++seq).padStart(9, '0')}`;
+        uploads.push({ fileId, filename: String(a.filename ?? ''), content: '', at: call.at });
+        return { ok: true, upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal': {
+        const files = (typeof a.files === 'string' ? JSON.parse(a.files) : a.files) as { id: string; title?: string }[];
+        for (const f of files) {
+          const upload = uploads.find((u) => u.fileId === f.id);
+          if (!upload) return { ok: false, error: 'file_not_found' };
+          if (typeof a.channel_id === 'string') upload.channelId = a.channel_id;
+          if (typeof a.initial_comment === 'string') upload.initialComment = a.initial_comment;
+        }
+        return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title ?? '' })) };
+      }
       default:
         return { ok: false, error: 'unknown_method' };
     }
@@ -187,12 +227,21 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
 
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const raw = await readBody(req);
+    const bytes = await readBody(req);
+    const raw = bytes.toString('utf8');
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
     try {
+      const upload = /^\/upload\/([^/]+)$/.exec(path);
+      if (upload && req.method === 'POST') {
+        const file = uploads.find((u) => u.fileId === upload[1]);
+        if (!file) return send(404, { ok: false, error: 'file_not_found' });
+        file.content = await uploadedText(bytes, req.headers['content-type']);
+        notify();
+        return send(200, { ok: true });
+      }
       const response = /^\/response\/([^/]+)$/.exec(path);
       if (response && req.method === 'POST') {
         const id = decodeURIComponent(response[1] ?? '');
@@ -232,6 +281,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  baseUrl = url;
 
   function waitFor<T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
     const found = find();
@@ -260,6 +310,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
     apiUrl: `${url}/api/`,
     calls,
     responses,
+    uploads,
     responseUrl: (id) => `${url}/response/${encodeURIComponent(id)}`,
     setUser: (u) => void users.set(u.id, u),
     setUsergroup: (id, members) => void usergroups.set(id, members),
@@ -274,6 +325,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
     clear() {
       calls.length = 0;
       responses.length = 0;
+      uploads.length = 0;
       overrides.clear();
     },
     async close() {

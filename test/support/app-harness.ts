@@ -12,11 +12,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { createApp } from '../../src/app.js';
+import type { AlertsConfig } from '../../src/config.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { createDesk } from '../../src/services/desk.js';
 import type { AppDeps } from '../../src/slack/deps.js';
+import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
 import { createRoleResolver } from '../../src/slack/roles.js';
 import {
@@ -45,6 +48,15 @@ export interface TestAppOptions {
   licensing?: Partial<LicensingClientOptions>;
   now?: () => Date;
   auditChannel?: string;
+  /** Issue 6: with a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
+  dataDir?: string;
+  /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
+  alerts?: Partial<AlertsConfig>;
+  /** Default 0.2. */
+  homeBudgetShare?: number;
+  /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
+  useSandbox?: RunningSandbox;
+  useSlack?: FakeSlack;
 }
 
 export interface SentRequest {
@@ -80,6 +92,8 @@ export interface TestApp {
   licensing: LicensingClient;
   deps: AppDeps;
   app: App;
+  /** The started desk, when `dataDir` was given. */
+  desk: RunningDesk | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -104,14 +118,16 @@ export interface TestApp {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const now = options.now ?? (() => new Date());
-  const slack = await startFakeSlack(options.slack);
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    now,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    ...options.sandbox,
-  });
+  const slack = options.useSlack ?? (await startFakeSlack(options.slack));
+  const sandbox =
+    options.useSandbox ??
+    (await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      now,
+      rateLimit: { limit: 25, windowMs: 3000 },
+      ...options.sandbox,
+    }));
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -139,12 +155,29 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     sandbox: true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
   };
+  if (options.dataDir) {
+    deps.desk = await createDesk({
+      licensing,
+      logger,
+      now,
+      dataDir: options.dataDir,
+      rateLimit: { limit: 25, windowMs: 3000 },
+      homeBudgetShare: options.homeBudgetShare ?? 0.2,
+      audit: () => deps.audit,
+    });
+  }
   const app = await createApp(deps, {
     slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
     retryConfig: { retries: 0 },
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const desk = options.dataDir
+    ? await startDesk(app.client, deps, {
+        alerts: { time: '09:00', timeZone: 'UTC', ...options.alerts },
+        autoStart: false,
+      })
+    : undefined;
   const eventsUrl = `${url}/slack/events`;
   let seq = 0;
 
@@ -190,6 +223,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     licensing,
     deps,
     app,
+    desk,
     logs,
     send,
     async command(text, o = {}) {
@@ -283,9 +317,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await app.stop();
+      await desk?.stop();
       await licensing.close();
-      await sandbox.close();
-      await slack.close();
+      if (!options.useSandbox) await sandbox.close();
+      if (!options.useSlack) await slack.close();
     },
   };
   return harness;

@@ -1,0 +1,104 @@
+/**
+ * App Home end to end (issue 6): a signed app_home_opened event per role, the views.publish calls the
+ * fake Slack records, the licensing requests the sandbox records (the budget share), Block Kit limits.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { ActionId, DeskActionId } from '../../src/slack/ids.js';
+import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import type { SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../unit/blocks/fixtures.js';
+
+let t: TestApp;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'desk-home-'));
+  t = await startTestApp({ dataDir: dir });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const publishes = (user: string) =>
+  t.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
+const isFinal = (c: SlackCall) =>
+  !allText(c.args.view).includes('Refreshing') && allText(c.args.view).includes('Pools');
+
+async function openHome(user: string): Promise<SlackCall> {
+  const before = publishes(user).length;
+  const sent = await t.event({ type: 'app_home_opened', user, channel: 'D0HOME0001', tab: 'home' });
+  expect(sent.status).toBe(200);
+  return t.slack.waitForCall(
+    'views.publish',
+    (c) => c.args.user_id === user && publishes(user).indexOf(c) >= before && isFinal(c),
+    10_000,
+  );
+}
+
+describe('App Home', () => {
+  it('admin: pool cards, licenses ending within 14 days by name, recent changes, and every quick action', async () => {
+    const call = await openHome(TEST_USERS.admin);
+    const view = call.args.view as { type: string };
+    expect(view.type).toBe('home');
+    expect(checkBlockKitLimits(view, 'view')).toEqual([]);
+    const text = allText(view);
+    expect(text).toContain('Mastering DAX');
+    expect(text).toContain('Licenses ending within 14 days');
+    expect(text).toMatch(/Recent changes/);
+    expect(text).not.toMatch(/@(contoso|fabrikam)\.com/);
+    // The student named <!channel> & Co is escaped, pinging nobody.
+    expect(text).not.toMatch(/<!channel>|<!here>/);
+    const ids = buttons(view).map((b) => b.action_id);
+    expect(ids).toEqual([ActionId.poolAssign, DeskActionId.bulkOpen, DeskActionId.homeRefresh]);
+    // The first publish came before any licensing answer: a loading view at once.
+    const first = publishes(TEST_USERS.admin)[0];
+    expect(allText(first?.args.view)).toContain('Reading your pools');
+  });
+
+  it('viewer: the same data from the snapshot, without the change buttons, and no new licensing request', async () => {
+    const before = t.sandbox.requests.length;
+    const call = await openHome(TEST_USERS.viewer);
+    expect(buttons(call.args.view).map((b) => b.action_id)).toEqual([DeskActionId.homeRefresh]);
+    expect(allText(call.args.view)).toContain('Mastering DAX');
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
+  it('nobody: a polite view naming whom to ask, no data, no licensing request', async () => {
+    const before = t.sandbox.requests.length;
+    await t.event({ type: 'app_home_opened', user: TEST_USERS.nobody, channel: 'D0HOME0002', tab: 'home' });
+    const call = await t.slack.waitForCall('views.publish', (c) => c.args.user_id === TEST_USERS.nobody);
+    const text = allText(call.args.view);
+    expect(text).toContain(`<@${TEST_USERS.admin}>`);
+    expect(text).not.toContain('Mastering DAX');
+    expect(buttons(call.args.view)).toEqual([]);
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
+  it('the Messages tab does not publish the dashboard', async () => {
+    const before = t.slack.calls.length;
+    await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'messages' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.slack.calls.slice(before).filter((c) => c.method === 'views.publish')).toEqual([]);
+  });
+
+  it('Refresh never spends more than the budget share: 5 requests per window at 0.2 of 25', async () => {
+    await new Promise((r) => setTimeout(r, 3200));
+    const start = t.sandbox.requests.length;
+    const startedAt = Date.now();
+    for (let i = 0; i < 6; i++) {
+      const before = publishes(TEST_USERS.admin).length;
+      await t.clickButton(DeskActionId.homeRefresh, 'refresh', { userId: TEST_USERS.admin });
+      await t.slack.waitForCall('views.publish', (c) => publishes(TEST_USERS.admin).indexOf(c) >= before && isFinal(c));
+    }
+    const spent = t.sandbox.requests.slice(start).filter((r) => r.at - startedAt < 3000);
+    expect(spent.length).toBeLessThanOrEqual(5);
+    expect(t.deps.desk?.dashboard.budget().spent).toBeLessThanOrEqual(5);
+    const last = publishes(TEST_USERS.admin).at(-1);
+    expect(allText(last?.args.view)).toContain('share of the licensing rate budget');
+    expect(checkBlockKitLimits(last?.args.view, 'view')).toEqual([]);
+  });
+});
