@@ -25,6 +25,13 @@ export const LIMITS = {
   overflowOptions: 5,
   selectOptions: 100,
   placeholder: 150,
+  optionDescription: 75,
+  /** radio_buttons and checkboxes */
+  choiceOptions: 10,
+  inputLabel: 2000,
+  modalText: 24,
+  privateMetadata: 3000,
+  callbackId: 255,
   /** Top-level `text` renders best at up to 4,000 characters (truncated above 40,000). */
   fallbackText: 4000,
   /** Undocumented: Slack answers msg_blocks_too_long near 13.2k characters of block text; stay well below. */
@@ -77,6 +84,7 @@ class Checker {
     }
     this.text(`${path}.text`, o.text, LIMITS.optionText);
     this.string(`${path}.value`, o.value, LIMITS.optionValue, false);
+    if (o.description !== undefined) this.text(`${path}.description`, o.description, LIMITS.optionDescription);
   }
 
   element(path: string, el: unknown): string | undefined {
@@ -91,13 +99,27 @@ class Checker {
       this.string(`${path}.url`, el.url, LIMITS.buttonUrl, false);
       this.string(`${path}.accessibility_label`, el.accessibility_label, LIMITS.accessibilityLabel, false);
     }
-    if (el.type === 'overflow' || el.type === 'static_select') {
-      const max = el.type === 'overflow' ? LIMITS.overflowOptions : LIMITS.selectOptions;
+    if (
+      el.type === 'overflow' ||
+      el.type === 'static_select' ||
+      el.type === 'radio_buttons' ||
+      el.type === 'checkboxes'
+    ) {
+      const max =
+        el.type === 'overflow'
+          ? LIMITS.overflowOptions
+          : el.type === 'static_select'
+            ? LIMITS.selectOptions
+            : LIMITS.choiceOptions;
       const options = Array.isArray(el.options) ? el.options : [];
       if (options.length > max) this.problem(`${path}.options`, `${options.length} options, limit ${max}`);
       for (const [i, o] of options.entries()) this.option(`${path}.options[${i}]`, o);
     }
     if (el.placeholder !== undefined) this.text(`${path}.placeholder`, el.placeholder, LIMITS.placeholder);
+    if (el.initial_option !== undefined) this.option(`${path}.initial_option`, el.initial_option);
+    if (el.initial_date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(el.initial_date))) {
+      this.problem(`${path}.initial_date`, 'not YYYY-MM-DD');
+    }
     return typeof el.action_id === 'string' ? el.action_id : undefined;
   }
 
@@ -144,6 +166,15 @@ class Checker {
       }
       case 'divider':
         return;
+      case 'input': {
+        // Modals only (and inline errors are keyed by these block_ids, platform.md section 3).
+        this.string(`${path}.block_id`, b.block_id, LIMITS.blockId, true);
+        this.text(`${path}.label`, b.label, LIMITS.inputLabel, ['plain_text']);
+        if (b.hint !== undefined) this.text(`${path}.hint`, b.hint, LIMITS.inputLabel, ['plain_text']);
+        if (!isObj(b.element)) this.problem(`${path}.element`, 'input block without element');
+        else this.element(`${path}.element`, b.element);
+        return;
+      }
       default: {
         this.problem(path, `unexpected block type ${String(b.type)}`);
         return;
@@ -175,4 +206,20 @@ export function checkBlockKitLimits(message: unknown, surface: 'message' | 'view
 export function assertWithinLimits(message: unknown, surface: 'message' | 'view' = 'message'): void {
   const problems = checkBlockKitLimits(message, surface);
   if (problems.length > 0) throw new Error(`Block Kit limits broken:\n${problems.join('\n')}`);
+}
+
+/** A modal view: its blocks as above, plus title, submit and close (24 each), private_metadata and callback_id. */
+export function checkModalLimits(view: unknown): string[] {
+  if (!isObj(view)) return ['view: not an object'];
+  const c = new Checker();
+  for (const key of ['title', 'submit', 'close'] as const) {
+    if (view[key] !== undefined || key === 'title') c.text(key, view[key], LIMITS.modalText, ['plain_text']);
+  }
+  c.string('private_metadata', view.private_metadata, LIMITS.privateMetadata, false);
+  c.string('callback_id', view.callback_id, LIMITS.callbackId, false);
+  const blocks = Array.isArray(view.blocks) ? view.blocks : [];
+  if (blocks.some((b) => isObj(b) && b.type === 'input') && view.submit === undefined) {
+    c.problem('submit', 'a modal with input blocks needs a submit button');
+  }
+  return [...c.problems, ...checkBlockKitLimits({ blocks }, 'view')];
 }
