@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { commandBody } from '../support/slack-signing.js';
 
 describe('the app over HTTP', () => {
@@ -54,6 +54,17 @@ describe('the app over HTTP', () => {
   it('acks events such as app_home_opened', async () => {
     const res = await t.event({ type: 'app_home_opened', user: 'U0MGR00001', channel: 'D0LICDM001', tab: 'home' });
     expect(res.status).toBe(200);
+  });
+
+  it('refuses a user with no role politely, says who to ask, and reads no licensing data', async () => {
+    t.sandbox.clearRequests();
+    const r = await t.command('pools', { userId: TEST_USERS.nobody });
+    expect(r.status).toBe(200);
+    const post = await r.waitForResponse();
+    expect(String(post.body.text)).toContain('<@U0MGR00001>');
+    expect(JSON.stringify(post.body)).not.toMatch(/@contoso\.com|@fabrikam\.com/);
+    await new Promise((done) => setTimeout(done, 200));
+    expect(t.sandbox.requests).toHaveLength(0);
   });
 
   it('turns a listener crash into one polite sentence and one structured log line', async () => {
