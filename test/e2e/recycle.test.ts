@@ -1,0 +1,144 @@
+/**
+ * Recycle end to end (issue 5): a full transferable pool (demo pool 2003, 8 of 8 used) offers to free
+ * a seat; a confirmation names the license that will end (the API's own pick by default) before
+ * anything is sent; a chosen license is revoked first; an assign that fails after a revoke says where
+ * things stand and offers Retry assign.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallbackId, ChangeActionId, InputId } from '../../src/slack/ids.js';
+import { startTestApp, type TestApp } from '../support/app-harness.js';
+import {
+  assignState,
+  modalProblems,
+  openModal,
+  recycleState,
+  type ShownView,
+  settledView,
+  submit,
+  textOf,
+  writes,
+} from './change-support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const active = () => t.sandbox.inspect.licenses({ poolId: '2003' }).map((l) => l.id);
+
+/** Opens the assign form for 2003, ticks "free a seat", and returns the confirmation view. */
+async function confirmation(email: string): Promise<ShownView> {
+  const form = await openModal(t, () => t.command('assign 2003'));
+  t.sandbox.clearRequests();
+  const from = t.slack.calls.length;
+  const { ack } = await submit(t, form, assignState({ pool: '2003', email, recycle: true }));
+  expect(ack.response_action).toBe('update');
+  const view = await settledView(t, form.id, from);
+  expect(view.callback_id).toBe(CallbackId.recycleConfirm);
+  expect(writes(t)).toEqual([]);
+  return view;
+}
+
+const choiceBlock = (view: ShownView) =>
+  view.blocks.find((b) => b.block_id === InputId.recycleChoice.block) as {
+    element: { options: { value: string }[]; initial_option?: { value: string } };
+  };
+
+describe('recycle', () => {
+  it('names the default license (oldest start), its student, e-mail, start and progress, before any write', async () => {
+    const view = await confirmation('newcomer@contoso.com');
+    const text = textOf(view.blocks);
+    expect(text).toContain('is full');
+    expect(text).toContain('Alberto Rossi');
+    expect(text).toContain('alberto.rossi@contoso.com');
+    expect(text).toMatch(/started <!date\^\d+/);
+    expect(text).toMatch(/% of the course done|completed the course/);
+    expect(choiceBlock(view).element.initial_option?.value).toBe('4024');
+    expect(choiceBlock(view).element.options).toHaveLength(8);
+  });
+
+  it('the default: one POST with recycle, the oldest license ends, the newcomer holds a seat', async () => {
+    const view = await confirmation('newcomer@contoso.com');
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    const { ack } = await submit(t, view, recycleState('4024'));
+    expect(ack.response_action).toBe('update');
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain('Assigned license');
+    expect(writes(t).map((r) => r.method)).toEqual(['POST']);
+    expect(t.sandbox.inspect.license('4024')?.active).toBe(false);
+    expect(t.sandbox.inspect.pool('2003')?.availableLicenses).toBe(0);
+    expect(t.sandbox.inspect.student({ email: 'newcomer@contoso.com' })?.courses[0]?.poolId).toBe('2003');
+  });
+
+  it('a chosen license: DELETE that one, then POST without recycle; the oldest stays', async () => {
+    const view = await confirmation('second@contoso.com');
+    const oldest = choiceBlock(view).element.initial_option?.value;
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    await submit(t, view, recycleState('4030'));
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain('Ended license `4030`');
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'DELETE /v1/license/4030',
+      'POST /v1/pool/2003/license',
+    ]);
+    expect(t.sandbox.inspect.license('4030')?.active).toBe(false);
+    expect(active()).toContain(oldest);
+  });
+
+  it('the assign fails after the revoke: exactly where things stand, and Retry assign gives the seat', async () => {
+    const view = await confirmation('third@contoso.com');
+    t.sandbox.addFault({ kind: '500', method: 'POST', times: 1 });
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    await submit(t, view, recycleState('4029'));
+    const result = await settledView(t, view.id, from);
+    t.sandbox.clearFaults();
+    const text = textOf(result.blocks);
+    expect(text).toContain('License `4029`');
+    expect(text).toContain('*was revoked*, so its seat is free now');
+    expect(text).toContain('third@contoso.com did not go through');
+    expect(text).toContain('Retry assign');
+    expect(t.sandbox.inspect.license('4029')?.active).toBe(false);
+    expect(t.sandbox.inspect.pool('2003')?.availableLicenses).toBe(1);
+
+    const meta = JSON.parse(result.private_metadata ?? '{}') as Record<string, unknown>;
+    expect(meta).toMatchObject({ p: '2003', e: 'third@contoso.com', r: '4029' });
+    const retryFrom = t.slack.calls.length;
+    t.sandbox.clearRequests();
+    const click = {
+      container: { type: 'view', view_id: view.id },
+      view: {
+        id: view.id,
+        hash: 'h-after-failure',
+        callback_id: CallbackId.changeInfo,
+        private_metadata: result.private_metadata,
+      },
+      actions: [
+        { action_id: ChangeActionId.retryAssign, block_id: 'retry', type: 'button', value: 'retry', action_ts: '1' },
+      ],
+    };
+    // A double click: the same view and hash twice.
+    await Promise.all([t.action(click), t.action(click)]);
+    const retried = await settledView(t, view.id, retryFrom);
+    expect(textOf(retried.blocks)).toContain('Assigned license');
+    expect(writes(t).map((r) => r.method)).toEqual(['POST']);
+    expect(t.sandbox.inspect.pool('2003')?.availableLicenses).toBe(0);
+  });
+
+  it('a chosen license that is not an active license of the pool: nothing is sent', async () => {
+    const view = await confirmation('fourth@contoso.com');
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    await submit(t, view, recycleState('4001'));
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain('is no longer an active license of pool `2003`');
+    expect(writes(t)).toEqual([]);
+  });
+
+  it('every view is within Block Kit limits', () => {
+    expect(modalProblems(t)).toEqual([]);
+  });
+});
