@@ -1,0 +1,131 @@
+/**
+ * Change end date end to end (issue 5): the command and the button open a modal with the current end,
+ * the pool end and quick choices; rules first; a past date needs a second confirmation; the API's
+ * refusal and an unclear PATCH are told plainly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActionId, CallbackId, InputId } from '../../src/slack/ids.js';
+import { startTestApp, type TestApp } from '../support/app-harness.js';
+import {
+  extendState,
+  modalProblems,
+  openModal,
+  type ShownView,
+  settledView,
+  submit,
+  textOf,
+  writes,
+} from './change-support.js';
+
+const DAY = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+const endDay = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10);
+const acks: Record<string, unknown>[] = [];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const quickValues = (view: ShownView) =>
+  (
+    view.blocks.find((b) => b.block_id === InputId.extendQuick.block) as
+      | { element: { options: { value: string; text: { text: string } }[] } }
+      | undefined
+  )?.element.options ?? [];
+
+async function send(view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) {
+  const answer = await submit(t, view, state);
+  acks.push(answer.ack);
+  return answer;
+}
+
+describe('change end date', () => {
+  it('/licenses extend <id> shows current end, pool end and quick choices; +30 days moves the end once', async () => {
+    const view = await openModal(t, () => t.command('extend 4002'));
+    expect(view.callback_id).toBe(CallbackId.extendForm);
+    const text = textOf(view.blocks);
+    expect(text).toContain('Current end');
+    expect(text).toContain('Pool end');
+    const labels = quickValues(view).map((o) => o.text.text);
+    expect(labels.some((l) => l.startsWith('+30 days'))).toBe(true);
+    expect(labels.some((l) => l.startsWith('Pool end'))).toBe(true);
+    const plus30 = quickValues(view)[0]?.value.slice(4) ?? '';
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    const { ack } = await send(view, extendState({ quick: plus30 }));
+    expect(ack.response_action).toBe('update');
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain('Moved the end of license `4002`');
+    expect(endDay('4002')).toBe(plus30);
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /v1/license/4002']);
+  });
+
+  it.each([
+    ['nothing picked', {}, 'Pick a quick choice or a date'],
+    ['both, different', { quick: day(40), date: day(50) }, 'not both'],
+    ['after the pool end', { date: day(200) }, 'after the pool ends'],
+  ])('inline error without a write: %s', async (_name, values, words) => {
+    const view = await openModal(t, () => t.command('extend 4003'));
+    t.sandbox.clearRequests();
+    const { ack } = await send(view, extendState(values));
+    expect(ack.response_action).toBe('errors');
+    expect(String((ack.errors as Record<string, string>)[InputId.extendDate.block])).toContain(words);
+    expect(writes(t)).toEqual([]);
+  });
+
+  it('a past date asks a second, explicit confirmation; only then the license ends', async () => {
+    const view = await openModal(t, () => t.clickButton(ActionId.licenseChangeEndDate, '4005'));
+    t.sandbox.clearRequests();
+    const { ack } = await send(view, extendState({ date: day(-3) }));
+    expect(ack.response_action).toBe('update');
+    const confirm = ack.view as ShownView;
+    expect(confirm.callback_id).toBe(CallbackId.extendPastConfirm);
+    expect(textOf(confirm.blocks)).toContain('*ends now*');
+    expect(textOf(confirm.blocks)).toContain('can never be edited again');
+    expect(writes(t)).toEqual([]);
+    expect(t.sandbox.inspect.license('4005')?.active).toBe(true);
+    const from = t.slack.calls.length;
+    await send({ ...confirm, id: view.id }, { values: {} });
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain("can't be edited again");
+    expect(t.sandbox.inspect.license('4005')?.active).toBe(false);
+    expect(writes(t).map((r) => r.method)).toEqual(['PATCH']);
+  });
+
+  it('a license of an untransferable pool: the modal says why, and offers nothing to submit', async () => {
+    t.sandbox.clearRequests();
+    const view = await openModal(t, () => t.command('extend 4017'));
+    expect(view.callback_id).toBe(CallbackId.changeInfo);
+    expect(view.submit).toBeUndefined();
+    expect(textOf(view.blocks)).toContain('not transferable');
+    expect(writes(t)).toEqual([]);
+  });
+
+  it("beyond the pool end where the pre-check can't see it (no snapshot): the API's refusal is shown", async () => {
+    const view = { id: 'V0NOSNAPX1', callback_id: CallbackId.extendForm, private_metadata: '{"l":"4003"}' };
+    const from = t.slack.calls.length;
+    await send(view, extendState({ date: day(250) }));
+    const result = await settledView(t, view.id, from);
+    expect(textOf(result.blocks)).toContain('The licensing service refused this');
+    expect(textOf(result.blocks)).toContain('after the end of pool 2001');
+  });
+
+  it('an unclear PATCH: read back, one PATCH, the user told what was found', async () => {
+    const view = await openModal(t, () => t.command(`extend 4006 ${day(100)}`));
+    t.sandbox.clearRequests();
+    t.sandbox.addFault({ kind: 'reset', phase: 'after', method: 'PATCH', times: 1 });
+    const from = t.slack.calls.length;
+    await send(view, extendState({ date: day(100) }));
+    const result = await settledView(t, view.id, from);
+    t.sandbox.clearFaults();
+    expect(textOf(result.blocks)).toContain('read it back: the change is there');
+    expect(endDay('4006')).toBe(day(100));
+    expect(writes(t).map((r) => r.method)).toEqual(['PATCH']);
+  });
+
+  it('every view is within Block Kit limits', () => {
+    expect(modalProblems(t, acks)).toEqual([]);
+  });
+});
