@@ -1,0 +1,114 @@
+/**
+ * Revoke end to end (issue 5): the command and the Revoke… button ask for confirmation naming student,
+ * course and pool and what follows; the confirmed message loses its buttons and shows the outcome.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { ActionId, ChangeActionId } from '../../src/slack/ids.js';
+import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
+import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { buttons } from '../unit/blocks/fixtures.js';
+import { textOf, writes } from './change-support.js';
+
+const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
+const final = async (r: RespondedRequest) => {
+  const post = await r.waitForResponse(isFinal);
+  return { post, text: textOf(post.body.blocks), ids: buttons(post.body).map((b) => b.action_id) };
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const click = (actionId: string, licenseId: string, ts = `${Date.now() / 1000}`) =>
+  t.action({
+    container: { type: 'message', message_ts: ts, channel_id: 'C0LICOPS01', is_ephemeral: true },
+    actions: [{ action_id: actionId, block_id: 'b', type: 'button', value: licenseId, action_ts: ts }],
+  });
+
+describe('revoke', () => {
+  it('/licenses revoke <id>: a confirmation naming student, course, pool and what follows; no write', async () => {
+    t.sandbox.clearRequests();
+    const { text, ids, post } = await final(await t.command('revoke 4003'));
+    expect(text).toContain('Giulia Tanaka');
+    expect(text).toContain('giulia.tanaka@fabrikam.com');
+    expect(text).toContain('Mastering DAX');
+    expect(text).toContain('pool `2001`');
+    expect(text).toContain('loses access to the course *now*');
+    expect(text).toContain('the seat goes back to it');
+    expect(ids).toEqual([ChangeActionId.revokeConfirm, ChangeActionId.revokeCancel]);
+    expect(checkBlockKitLimits(post.body)).toEqual([]);
+    expect(writes(t)).toEqual([]);
+  });
+
+  it('Revoke now: one DELETE, the seat back, the message replaced by the outcome without buttons', async () => {
+    const before = t.sandbox.inspect.pool('2001')?.availableLicenses ?? 0;
+    t.sandbox.clearRequests();
+    const { text, ids, post } = await final(await click(ChangeActionId.revokeConfirm, '4003'));
+    expect(post.body.replace_original).toBe(true);
+    expect(text).toContain('Revoked license `4003`');
+    expect(ids).toEqual([]);
+    expect(t.sandbox.inspect.license('4003')?.active).toBe(false);
+    expect(t.sandbox.inspect.pool('2001')?.availableLicenses).toBe(before + 1);
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /v1/license/4003']);
+  });
+
+  it('the Revoke… button on a license shows the same confirmation in place', async () => {
+    const { post, ids } = await final(await t.clickButton(ActionId.licenseRevoke, '4004'));
+    expect(post.body.replace_original).toBe(true);
+    expect(ids).toContain(ChangeActionId.revokeConfirm);
+  });
+
+  it('Cancel: nothing changes', async () => {
+    t.sandbox.clearRequests();
+    const { text } = await final(await click(ChangeActionId.revokeCancel, '4004'));
+    expect(text).toContain('Nothing was changed');
+    expect(writes(t)).toEqual([]);
+  });
+
+  it('not offered where the license cannot be revoked (untransferable pool): says why', async () => {
+    t.sandbox.clearRequests();
+    const { text, ids } = await final(await t.command('revoke 4017'));
+    expect(text).toContain("can't be revoked");
+    expect(ids).toEqual([]);
+    expect(writes(t)).toEqual([]);
+  });
+
+  it('a forged confirmation for that license reaches the API, whose refusal is shown', async () => {
+    const { text } = await final(await click(ChangeActionId.revokeConfirm, '4018'));
+    expect(text).toContain('The licensing service refused this');
+    expect(text).toContain('cannot be revoked');
+    expect(t.sandbox.inspect.license('4018')?.active).toBe(true);
+  });
+
+  it('a double click revokes once', async () => {
+    t.sandbox.clearRequests();
+    const ts = '1767225699.000200';
+    const [a] = await Promise.all([
+      click(ChangeActionId.revokeConfirm, '4005', ts),
+      click(ChangeActionId.revokeConfirm, '4005', ts),
+    ]);
+    await final(a);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(writes(t).filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('an unclear DELETE: read back, one DELETE, the user told what was found', async () => {
+    t.sandbox.clearRequests();
+    t.sandbox.addFault({ kind: 'reset', phase: 'after', method: 'DELETE', times: 1 });
+    const { text } = await final(await click(ChangeActionId.revokeConfirm, '4006'));
+    t.sandbox.clearFaults();
+    expect(text).toContain('read it back: the change is there');
+    expect(writes(t).filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    expect(t.sandbox.inspect.license('4006')?.active).toBe(false);
+  });
+
+  it('a license revoked meanwhile: the API says it is no longer active', async () => {
+    await final(await t.command('revoke 4007'));
+    await final(await click(ChangeActionId.revokeConfirm, '4007'));
+    const { text } = await final(await click(ChangeActionId.revokeConfirm, '4007'));
+    expect(text).toContain('no longer active');
+  });
+});
