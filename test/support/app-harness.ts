@@ -174,7 +174,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const desk = options.dataDir
     ? await startDesk(app.client, deps, {
-        alerts: { time: '09:00', timeZone: 'UTC', ...options.alerts },
+        // As in config: ALERT_CHANNEL falls back to AUDIT_CHANNEL.
+        alerts: {
+          time: '09:00',
+          timeZone: 'UTC',
+          ...(options.auditChannel ? { channel: options.auditChannel } : {}),
+          ...options.alerts,
+        },
         autoStart: false,
       })
     : undefined;
