@@ -357,7 +357,7 @@ function yieldWithSetImmediate(limiter: Bottleneck): boolean {
   if (typeof store !== 'object' || store === null || typeof Reflect.get(store, 'yieldLoop') !== 'function') {
     return false;
   }
-  return Reflect.set(store, 'yieldLoop', () => Promise.resolve());
+  return Reflect.set(store, 'yieldLoop', () => new Promise<void>((resolve) => setImmediate(resolve)));
 }
 
 function validate(opts: BottleneckLimiterOptions): void {
