@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/** The settings src/config.ts reads: the keys of its zod schema over the environment. */
+function configVariables(): string[] {
+  const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
+  const body = source.slice(source.indexOf('const schema = z.object({'));
+  const names = [...body.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1] ?? '');
+  return [...new Set(names)];
+}
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const envExample = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+
+describe('the docs stay true to the configuration', () => {
+  const variables = configVariables();
+
+  it('finds the settings in config.ts (guards the parsing above)', () => {
+    expect(variables).toEqual(expect.arrayContaining(['SLACK_BOT_TOKEN', 'LICENSING_API_TOKEN', 'LOG_LEVEL']));
+    expect(variables.length).toBeGreaterThan(10);
+  });
+
+  it.each(variables)('.env.example lists %s', (name) => {
+    expect(envExample).toMatch(new RegExp(`^${name}=`, 'm'));
+  });
+
+  it.each(variables)("README's configuration table documents %s", (name) => {
+    expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+  });
+
+  it('.env.example holds no values that look like real secrets', () => {
+    expect(envExample).not.toMatch(/xox[abprs]-[0-9A-Za-z-]{10,}|xapp-\d-[0-9A-Za-z-]{10,}/);
+    expect(envExample).toMatch(/^SLACK_BOT_TOKEN=$/m);
+    expect(envExample).toMatch(/^LICENSING_API_TOKEN=$/m);
+  });
+
+  it('README names the test command that .ci/run runs', () => {
+    const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
+    const lastCommand = ci.trim().split('\n').at(-1) ?? '';
+    expect(lastCommand).toBe('npm run check');
+    expect(readme).toContain('npm run check');
+  });
+});
