@@ -1,0 +1,103 @@
+/**
+ * The audit trail (issue 5, Safety): every change and every refused attempt is a structured log line
+ * (the e-mail masked) and, with AUDIT_CHANNEL set, a message there (escaped, with a text fallback);
+ * a failing post never reaches the person; the file keeps recent entries across a restart.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { createAuditLog } from '../../src/services/audit.js';
+import { ChangeActionId } from '../../src/slack/ids.js';
+import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, openModal, settledView, submit } from './change-support.js';
+
+const AUDIT = 'C0AUDIT0001';
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ auditChannel: AUDIT });
+});
+afterAll(() => t.close());
+
+const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT);
+
+async function nextPost(from: number) {
+  return t.slack.waitForCall('chat.postMessage', (c) => c.args.channel === AUDIT && t.slack.calls.indexOf(c) >= from);
+}
+
+describe('audit', () => {
+  it('an assign: a log line without the e-mail, and a post in the audit channel with who, what, student, license, pool, when', async () => {
+    const view = await openModal(t, () => t.command('assign 2007'));
+    const from = t.slack.calls.length;
+    await submit(t, view, assignState({ pool: '2007', email: 'ada.audit@contoso.com', name: '<!channel> Ada' }));
+    await settledView(t, view.id, from);
+    const post = await nextPost(from);
+    const text = String(post.args.text);
+    expect(text).toContain(`<@${TEST_USERS.admin}> assigned a license`);
+    expect(text).toContain('ada.audit@contoso.com');
+    expect(text).toContain('&lt;!channel&gt; Ada');
+    expect(text).not.toContain('<!channel>');
+    expect(text).toContain('pool `2007`');
+    expect(text).toMatch(/license `\d+`/);
+    expect(JSON.stringify(post.args.blocks)).toMatch(/<!date\^\d+\^/);
+    expect(checkBlockKitLimits({ text, blocks: post.args.blocks })).toEqual([]);
+    const line = t.logs.find((l) => l.message === 'audit' && l.poolId === '2007' && l.outcome === 'done');
+    expect(line).toMatchObject({ actor: TEST_USERS.admin, action: 'assign', studentEmail: 'a***@contoso.com' });
+    expect(JSON.stringify(t.logs)).not.toContain('ada.audit@contoso.com');
+    expect((await t.deps.audit?.recent(1))?.[0]).toMatchObject({
+      action: 'assign',
+      studentEmail: 'ada.audit@contoso.com',
+    });
+  });
+
+  it('a refused attempt (a viewer) and a refusal by the API are posted too', async () => {
+    const from = t.slack.calls.length;
+    await t.clickButton(ChangeActionId.revokeConfirm, '4001', { userId: TEST_USERS.viewer });
+    expect(String((await nextPost(from)).args.text)).toContain(`<@${TEST_USERS.viewer}> tried to revoke a license`);
+    const again = t.slack.calls.length;
+    await t.clickButton(ChangeActionId.revokeConfirm, '4018');
+    const refused = await nextPost(again);
+    expect(String(refused.args.text)).toContain(':no_entry_sign: refused');
+    expect(JSON.stringify(refused.args.blocks)).toContain('cannot be revoked');
+  });
+
+  it('a failing audit post never reaches the person: the change is shown, the failure logged', async () => {
+    t.slack.answer('chat.postMessage', { ok: false, error: 'not_in_channel' });
+    try {
+      const before = posts().length;
+      const r = await t.clickButton(ChangeActionId.revokeConfirm, '4008');
+      const done = await r.waitForResponse((p) => String(p.body.text).includes('Revoked'));
+      expect(done.body.replace_original).toBe(true);
+      await t.slack.waitForCall('chat.postMessage', (c) => posts().indexOf(c) >= before);
+      for (let i = 0; i < 50 && !t.logs.some((l) => l.message === 'could not post to the audit channel'); i += 1) {
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      expect(t.logs.some((l) => l.message === 'could not post to the audit channel')).toBe(true);
+    } finally {
+      t.slack.answer('chat.postMessage', undefined);
+    }
+  });
+});
+
+describe('the audit file', () => {
+  it('appends JSON lines with the e-mail masked, and a new log reads them back, newest first', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'nested', 'audit.jsonl');
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const first = createAuditLog({ logger, file });
+    for (const [i, action] of (['assign', 'extend', 'revoke'] as const).entries()) {
+      await first.record({
+        at: `2026-03-0${i + 1}T10:00:00.000Z`,
+        actor: 'U0MGR00001',
+        action,
+        outcome: 'done',
+        studentEmail: 'ada@contoso.com',
+      });
+    }
+    expect(readFileSync(file, 'utf8')).not.toContain('ada@contoso.com');
+    const second = createAuditLog({ logger, file });
+    const recent = await second.recent(2);
+    expect(recent.map((e) => e.action)).toEqual(['revoke', 'extend']);
+    expect(recent[0]?.studentEmail).toBe('a***@contoso.com');
+  });
+});
