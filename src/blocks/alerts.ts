@@ -6,6 +6,7 @@ import type { Alert } from '../domain/alerts.js';
 import { canChangeEndDate } from '../domain/license-status.js';
 import type { AlertGroup } from '../services/alerts.js';
 import { ActionId, alertLicenseBlockId, DeskActionId } from '../slack/ids.js';
+import { sectionsOf } from './home.js';
 import { actions, type Block, button, context, type SlackMessage, section } from './kit.js';
 import { endText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
@@ -26,11 +27,19 @@ function capacityMessage(alerts: Of<'pool-capacity'>[]): SlackMessage {
       `${a.level === 'full' ? ':red_circle: Full' : ':large_orange_circle: Nearly full'} · ${poolName(a)} · ${seatsText(a.pool)}`,
   );
   const text = `${alerts.length} pool${alerts.length === 1 ? ' is' : 's are'} full or nearly full`;
-  return { text, blocks: [section(`*${text}*\n${lines.join('\n')}`), context(FOOTER)] };
+  return { text, blocks: [section(`*${text}*`), ...sectionsOf(lines), context(FOOTER)] };
 }
 
 function endingMessage(a: Of<'pool-ending'>, now: Date): SlackMessage {
-  const names = a.students.slice(0, MAX_NAMES).map((s) => escapeTruncated(s.name, 60));
+  // Escaping can lengthen a name: stop by characters too, so the section stays under 3,000.
+  const names: string[] = [];
+  let used = 0;
+  for (const s of a.students) {
+    const name = escapeTruncated(s.name, 40);
+    if (names.length >= MAX_NAMES || used + name.length > 2000) break;
+    names.push(name);
+    used += name.length + 2;
+  }
   const more = a.students.length - names.length;
   const who =
     a.students.length === 0

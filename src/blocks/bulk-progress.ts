@@ -5,6 +5,7 @@
  */
 import type { BulkJob, JobRow, RowOutcome } from '../services/bulk-jobs.js';
 import { VERDICT_TEXT } from './bulk-report.js';
+import { sectionsOf } from './home.js';
 import { context, type SlackMessage, section } from './kit.js';
 import { availabilityBar, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
@@ -81,10 +82,7 @@ export function buildBulkResultMessages(job: BulkJob): SlackMessage[] {
   const messages: SlackMessage[] = [];
   for (let i = 0; i < lines.length; i += RESULT_LINES_PER_MESSAGE) {
     const part = lines.slice(i, i + RESULT_LINES_PER_MESSAGE);
-    const sections = [];
-    // A section holds 3,000 characters; a line is at most ~300.
-    for (let j = 0; j < part.length; j += 10) sections.push(section(part.slice(j, j + 10).join('\n')));
-    messages.push({ text: `Bulk assignment results, lines ${i + 1}–${i + part.length}`, blocks: sections });
+    messages.push({ text: `Bulk assignment results, lines ${i + 1}–${i + part.length}`, blocks: sectionsOf(part) });
   }
   return messages;
 }

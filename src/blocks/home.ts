@@ -10,7 +10,7 @@ import { SANDBOX_MARKER } from './common.js';
 import { homeRecentLine } from './home-recent.js';
 import { actions, type Block, button, context, divider, header, section } from './kit.js';
 import { endText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { poolText } from './pool-text.js';
 
 export interface HomeView {
@@ -39,10 +39,25 @@ function asOf(at: Date): string {
   return `<!date^${s}^{date_short_pretty} at {time}|${at.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
 }
 
-function chunks(lines: string[]): Block[] {
+/**
+ * Lines packed into sections of at most `max` characters (a section holds 3,000) and `perSection`
+ * lines: escaping can make a line several times longer than the text it shows, so count, not guess.
+ */
+export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECTION, max = 2900): Block[] {
   const out: Block[] = [];
-  for (let i = 0; i < lines.length; i += LINES_PER_SECTION)
-    out.push(section(lines.slice(i, i + LINES_PER_SECTION).join('\n')));
+  let current: string[] = [];
+  let size = 0;
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (current.length > 0 && (current.length >= perSection || size + line.length + 1 > max)) {
+      out.push(section(current.join('\n')));
+      current = [];
+      size = 0;
+    }
+    current.push(line);
+    size += line.length + 1;
+  }
+  if (current.length > 0) out.push(section(current.join('\n')));
   return out;
 }
 
@@ -101,7 +116,7 @@ function endingBlocks(data: DashboardData, now: Date): Block[] {
   const more = data.ending.length - HOME_MAX_ENDING;
   return [
     section(`${title} · ${data.ending.length}`),
-    ...chunks(lines),
+    ...sectionsOf(lines),
     ...(more > 0 ? [context(`${more} more: \`/licenses list\` shows every license.`)] : []),
   ];
 }
@@ -109,7 +124,7 @@ function endingBlocks(data: DashboardData, now: Date): Block[] {
 function recentBlocks(recent: AuditEntry[]): Block[] {
   const title = '*Recent changes*';
   if (recent.length === 0) return [section(`${title}\nNo changes recorded yet.`)];
-  return [section(title), ...chunks(recent.map(homeRecentLine))];
+  return [section(title), ...sectionsOf(recent.map(homeRecentLine))];
 }
 
 export function buildHomeView(input: HomeInput): HomeView {

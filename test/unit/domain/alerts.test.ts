@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { alertKeys, findAlerts } from '../../../src/domain/alerts.js';
+import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+
+const none = () => false;
+
+describe('findAlerts', () => {
+  it('full and nearly full pools, once each; full covers nearly full', () => {
+    const full = makePool({ id: 'f', licenses: 10, assignedLicenses: 10, availableLicenses: 0 });
+    const nearly = makePool({ id: 'n', licenses: 10, assignedLicenses: 9, availableLicenses: 1 });
+    const roomy = makePool({ id: 'r', licenses: 10, assignedLicenses: 8, availableLicenses: 2 });
+    const alerts = findAlerts({ pools: [full, nearly, roomy], licenses: [], now: NOW, sent: none });
+    expect(alerts.map((a) => a.key)).toEqual(['pool-full:f', 'pool-nearly-full:n']);
+    expect(alerts[0]?.covers).toEqual(['pool-nearly-full:f']);
+    const again = findAlerts({ pools: [full, nearly], licenses: [], now: NOW, sent: (k) => k === 'pool-full:f' });
+    expect(again.map((a) => a.key)).toEqual(['pool-nearly-full:n']);
+  });
+
+  it('a pool ending: only the tightest threshold, the wider ones covered, with the students who lose access', () => {
+    const pool = makePool({ id: 'p', end: inDays(5), availableLicenses: 5 });
+    const holder = makeLicense({ poolId: 'p', end: inDays(5), student: { id: '1', name: 'Ada', email: 'a@x.com' } });
+    const [alert] = findAlerts({ pools: [pool], licenses: [holder], now: NOW, sent: none });
+    expect(alert?.kind).toBe('pool-ending');
+    expect(alert?.key).toBe(alertKeys.poolEnding(pool, 7));
+    expect(alert?.covers).toEqual([alertKeys.poolEnding(pool, 60), alertKeys.poolEnding(pool, 30)]);
+    expect(alert?.kind === 'pool-ending' && alert.students.map((s) => s.name)).toEqual(['Ada']);
+    // The license ends with its pool: told by the pool's alert, not twice.
+    expect(findAlerts({ pools: [pool], licenses: [holder], now: NOW, sent: none })).toHaveLength(1);
+  });
+
+  it('thresholds 60, 30, 7 as days pass; nothing beyond 60 days, nothing for ended pools', () => {
+    const at = (days: number) =>
+      findAlerts({ pools: [makePool({ end: inDays(days) })], licenses: [], now: NOW, sent: none });
+    expect(at(61)).toEqual([]);
+    expect(at(45)[0]?.key).toMatch(/:60$/);
+    expect(at(21)[0]?.key).toMatch(/:30$/);
+    expect(at(7)[0]?.key).toMatch(/:7$/);
+    expect(at(-1)).toEqual([]);
+  });
+
+  it('licenses ending within 7 days, soonest first; an end that moves is a new condition', () => {
+    const pool = makePool({ end: inDays(200) });
+    const soon = makeLicense({ id: 'a', end: inDays(3) });
+    const later = makeLicense({ id: 'b', end: inDays(6) });
+    const far = makeLicense({ id: 'c', end: inDays(9) });
+    const keys = findAlerts({ pools: [pool], licenses: [later, far, soon], now: NOW, sent: none }).map((a) => a.key);
+    expect(keys).toEqual([alertKeys.licenseEnding(soon), alertKeys.licenseEnding(later)]);
+    const moved = { ...soon, end: inDays(5) };
+    expect(alertKeys.licenseEnding(moved)).not.toBe(alertKeys.licenseEnding(soon));
+  });
+});
