@@ -8,15 +8,7 @@ import type { Pool } from '../domain/types.js';
 import { CallbackId, InputId } from '../slack/ids.js';
 import { context, section } from './kit.js';
 import { LIMITS } from './limits.js';
-import {
-  compactView,
-  type InputBlock,
-  input,
-  type ModalView,
-  modal,
-  type OptionObject,
-  option,
-} from './modal-kit.js';
+import { compactView, type InputBlock, input, type ModalView, modal, type OptionObject, option } from './modal-kit.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export interface AssignPrefill {

@@ -62,7 +62,9 @@ export function buildExtendForm({ license, pool, initialDate, privateMetadata, n
         },
         { optional: true, hint: `Not after the pool end (${dayOf(pool.end)}).` },
       ),
-      context('A date in the past ends the license now, and it can never be edited again; you will be asked to confirm.'),
+      context(
+        'A date in the past ends the license now, and it can never be edited again; you will be asked to confirm.',
+      ),
     ]),
   });
 }
@@ -76,7 +78,13 @@ export interface PastConfirmInput {
   privateMetadata: string;
 }
 
-export function buildPastDateConfirmView({ licenseId, license, pool, day, privateMetadata }: PastConfirmInput): ModalView {
+export function buildPastDateConfirmView({
+  licenseId,
+  license,
+  pool,
+  day,
+  privateMetadata,
+}: PastConfirmInput): ModalView {
   const what = license ? licenseLine(license, pool) : `License \`${escapeMrkdwn(licenseId)}\``;
   return modal({
     callbackId: CallbackId.extendPastConfirm,
@@ -86,9 +94,7 @@ export function buildPastDateConfirmView({ licenseId, license, pool, day, privat
     privateMetadata,
     blocks: [
       section(`:warning: ${day} is in the past. ${what} *ends now*.`),
-      section(
-        '*This cannot be undone:* the student loses access at once, and the license can never be edited again.',
-      ),
+      section('*This cannot be undone:* the student loses access at once, and the license can never be edited again.'),
     ],
   });
 }
@@ -109,6 +115,8 @@ export function buildExtendBlockedView(license: License, pool: Pool | undefined,
   return modal({
     callbackId: CallbackId.changeInfo,
     title: EXTEND_TITLE,
-    blocks: [section(`${licenseLine(license, pool)}: its end date can't be changed, because ${BLOCKER_TEXT[blocker]}.`)],
+    blocks: [
+      section(`${licenseLine(license, pool)}: its end date can't be changed, because ${BLOCKER_TEXT[blocker]}.`),
+    ],
   });
 }

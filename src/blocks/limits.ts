@@ -32,6 +32,8 @@ export const LIMITS = {
   modalText: 24,
   privateMetadata: 3000,
   callbackId: 255,
+  /** views.open / update / push answer view_too_large above 250 kB (platform.md section 3). */
+  viewJson: 250_000,
   /** Top-level `text` renders best at up to 4,000 characters (truncated above 40,000). */
   fallbackText: 4000,
   /** Undocumented: Slack answers msg_blocks_too_long near 13.2k characters of block text; stay well below. */
@@ -199,7 +201,10 @@ export function checkBlockKitLimits(message: unknown, surface: 'message' | 'view
   for (const [i, b] of list.entries()) c.block(`blocks[${i}]`, b);
   const blockIds = list.flatMap((b) => (isObj(b) && typeof b.block_id === 'string' ? [b.block_id] : []));
   if (new Set(blockIds).size !== blockIds.length) c.problem('blocks', 'block_ids repeat');
-  if (c.totalText > LIMITS.totalBlockText) c.problem('blocks', `${c.totalText} chars of text, keep ≤ 12000`);
+  // msg_blocks_too_long is a message limit; a view is bounded by its 250 kB instead (checkModalLimits).
+  if (surface === 'message' && c.totalText > LIMITS.totalBlockText) {
+    c.problem('blocks', `${c.totalText} chars of text, keep ≤ 12000`);
+  }
   return c.problems;
 }
 
@@ -221,5 +226,7 @@ export function checkModalLimits(view: unknown): string[] {
   if (blocks.some((b) => isObj(b) && b.type === 'input') && view.submit === undefined) {
     c.problem('submit', 'a modal with input blocks needs a submit button');
   }
+  const size = JSON.stringify(view).length;
+  if (size > LIMITS.viewJson) c.problem('view', `${size} characters of JSON, limit 250 kB`);
   return [...c.problems, ...checkBlockKitLimits({ blocks }, 'view')];
 }

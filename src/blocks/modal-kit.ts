@@ -135,7 +135,6 @@ export function buildLoadingView(callbackId: string, title: string, what: string
   });
 }
 
-
 export function compactView(blocks: (ViewBlock | undefined)[]): ViewBlock[] {
   return blocks.filter((b): b is ViewBlock => b !== undefined);
 }

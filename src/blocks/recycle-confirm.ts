@@ -41,7 +41,9 @@ export function buildRecycleConfirmView(input_: RecycleConfirmInput): ModalView 
     return modal({
       callbackId: CallbackId.changeInfo,
       title: RECYCLE_TITLE,
-      blocks: [section(`Pool \`${escapeMrkdwn(pool.id)}\` (${course}) has no active license to end; nothing was changed.`)],
+      blocks: [
+        section(`Pool \`${escapeMrkdwn(pool.id)}\` (${course}) has no active license to end; nothing was changed.`),
+      ],
     });
   }
   const d = defaultLicense;

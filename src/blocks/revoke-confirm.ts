@@ -33,12 +33,17 @@ export function buildRevokeConfirmMessage(license: License, pool: Pool | undefin
 }
 
 const WHY: Record<RevokeBlocker, string> = {
-  'not-revokable': 'the licensing service does not allow revoking it (licenses of untransferable pools cannot be returned)',
+  'not-revokable':
+    'the licensing service does not allow revoking it (licenses of untransferable pools cannot be returned)',
   inactive: 'it is no longer active',
   expired: 'it has already expired',
 };
 
-export function buildNotRevokableMessage(license: License, pool: Pool | undefined, blocker: RevokeBlocker): SlackMessage {
+export function buildNotRevokableMessage(
+  license: License,
+  pool: Pool | undefined,
+  blocker: RevokeBlocker,
+): SlackMessage {
   const text = `The ${subject(license, pool)} can't be revoked: ${WHY[blocker]}.`;
   return { text, blocks: [section(`:information_source: ${text}`)] };
 }

@@ -130,7 +130,12 @@ const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {
 };
 
 const esc = (s: string, max = 300): string => {
-  const cut = Array.from(s).length > max ? `${Array.from(s).slice(0, max - 1).join('')}…` : s;
+  const cut =
+    Array.from(s).length > max
+      ? `${Array.from(s)
+          .slice(0, max - 1)
+          .join('')}…`
+      : s;
   return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 };
 
@@ -151,7 +156,9 @@ function studentText(entry: AuditEntry): string | undefined {
 export function auditMessage(entry: AuditEntry): { text: string; blocks: unknown[] } {
   const who = /^[UW][A-Z0-9]{2,20}$/.test(entry.actor) ? `<@${entry.actor}>` : esc(entry.actor, 40);
   const at = Date.parse(entry.at);
-  const when = Number.isNaN(at) ? esc(entry.at, 40) : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${esc(entry.at, 40)}>`;
+  const when = Number.isNaN(at)
+    ? esc(entry.at, 40)
+    : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${esc(entry.at, 40)}>`;
   const facts = [
     studentText(entry),
     entry.courseTitle ? `course *${esc(entry.courseTitle, 200)}*` : undefined,

@@ -19,7 +19,10 @@ export type WriteOutcome<T> =
   | { kind: 'unknown'; error: LicensingError };
 
 /** Runs `write`; after an unclear failure asks `readBack` (undefined = not applied) instead of resending. */
-export async function runWrite<T>(write: () => Promise<T>, readBack: () => Promise<T | undefined>): Promise<WriteOutcome<T>> {
+export async function runWrite<T>(
+  write: () => Promise<T>,
+  readBack: () => Promise<T | undefined>,
+): Promise<WriteOutcome<T>> {
   try {
     return { kind: 'done', value: await write(), checked: false };
   } catch (error) {

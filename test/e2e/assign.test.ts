@@ -38,7 +38,11 @@ const poolOptions = (view: ShownView) => {
   return block?.element;
 };
 
-async function submitted(view: ShownView, values: Parameters<typeof assignState>[0], userId?: string) {
+async function submitted(
+  view: Pick<ShownView, 'id' | 'callback_id' | 'private_metadata'>,
+  values: Parameters<typeof assignState>[0],
+  userId?: string,
+) {
   const answer = await submit(t, view, assignState(values), userId);
   acks.push(answer.ack);
   return answer;

@@ -9,8 +9,8 @@ import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeMessage } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
 import { revokeBlocker } from '../../domain/revocation.js';
-import { getLicenseDetails } from '../../services/licenses.js';
 import type { AuditEntry } from '../../services/audit.js';
+import { getLicenseDetails } from '../../services/licenses.js';
 import { revokeLicense } from '../../services/revoke.js';
 import { createReplier, type Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
@@ -28,7 +28,9 @@ export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, r
   try {
     const { license, pool } = await getLicenseDetails(deps.licensing, licenseId);
     const blocker = revokeBlocker(license, deps.now());
-    await reply.send(blocker ? buildNotRevokableMessage(license, pool, blocker) : buildRevokeConfirmMessage(license, pool));
+    await reply.send(
+      blocker ? buildNotRevokableMessage(license, pool, blocker) : buildRevokeConfirmMessage(license, pool),
+    );
   } catch (error) {
     await reply.send(buildErrorMessage(presentError(error, 'license')));
   }
@@ -57,9 +59,11 @@ export function createRevokeButtonHandler(deps: AppDeps) {
     await args.ack();
     if (!args.body.response_url) return;
     const licenseId = args.action.value ?? '';
-    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
+    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin')
+      return refuseClick(deps, args, 'revoke', { licenseId });
     const reply = createReplier(args.respond, deps, false);
-    if (!LICENSE_ID.test(licenseId)) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
+    if (!LICENSE_ID.test(licenseId))
+      return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
     await showRevokeConfirmation(deps, licenseId, reply);
   };
 }
@@ -72,7 +76,8 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
     const licenseId = action.value ?? '';
     if ((await roleOf(deps, client, body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
     const reply = createReplier(args.respond, deps, false);
-    if (!LICENSE_ID.test(licenseId)) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
+    if (!LICENSE_ID.test(licenseId))
+      return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
     const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
     if (!changeState(deps).once.claim(`revoke:${ts}:${licenseId}`)) {
       return deps.logger.info('repeated revoke click ignored', { licenseId });

@@ -51,7 +51,11 @@ export async function finishChange(
   await changeState(deps).audit.record(entry);
 }
 
-export async function runAssign(deps: AppDeps, client: webApi.WebClient, run: AssignRun): Promise<WriteOutcome<License>> {
+export async function runAssign(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  run: AssignRun,
+): Promise<WriteOutcome<License>> {
   const result = await assignLicense(deps.licensing, run.params);
   const outcome = describeWrite(result, assignWords(run.params, run.pool));
   const license = result.kind === 'done' ? result.value : undefined;

@@ -14,8 +14,8 @@ import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
-import { runAssign } from './assign-run.js';
 import { checkAssignForm } from './assign-checks.js';
+import { runAssign } from './assign-run.js';
 import { readAssignForm } from './form.js';
 import { assignMetaSchema, decodeMeta, encodeMeta } from './metadata.js';
 import { adminOnlyText, roleOf, updateView } from './slack-io.js';
@@ -30,7 +30,10 @@ export async function refuseSubmission(
   title: string,
   action: 'assign' | 'recycle' | 'extend',
 ): Promise<void> {
-  await ack({ response_action: 'update', view: buildOutcomeView({ title, tone: 'refused', headline: adminOnlyText(deps) }) });
+  await ack({
+    response_action: 'update',
+    view: buildOutcomeView({ title, tone: 'refused', headline: adminOnlyText(deps) }),
+  });
   await changeState(deps).audit.record({
     at: deps.now().toISOString(),
     actor: body.user.id,
@@ -43,7 +46,8 @@ export async function refuseSubmission(
 export function createAssignSubmitHandler(deps: AppDeps) {
   return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, ASSIGN_TITLE, 'assign');
+    if ((await roleOf(deps, client, actor)) !== 'admin')
+      return refuseSubmission(deps, { ack, body }, ASSIGN_TITLE, 'assign');
     const state = changeState(deps);
     const channel = decodeMeta(assignMetaSchema, view.private_metadata)?.c;
     const form = readAssignForm(view.state);
@@ -72,7 +76,15 @@ export function createAssignSubmitHandler(deps: AppDeps) {
       return;
     }
     await ack({ response_action: 'update', view: working });
-    await runAssign(deps, client, { viewId: view.id, actor, channel, params, pool, action: 'assign', title: ASSIGN_TITLE });
+    await runAssign(deps, client, {
+      viewId: view.id,
+      actor,
+      channel,
+      params,
+      pool,
+      action: 'assign',
+      title: ASSIGN_TITLE,
+    });
   };
 }
 

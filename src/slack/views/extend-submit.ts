@@ -4,7 +4,7 @@
  * error; a date in the past gets a second, explicit confirmation (it ends the license for good,
  * licensing-api.md PATCH rule 3). Then "working", the PATCH, and the result.
  */
-import { EXTEND_TITLE, buildPastDateConfirmView } from '../../blocks/extend-modal.js';
+import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingView } from '../../blocks/outcome.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
@@ -26,7 +26,8 @@ const DATE_BLOCK = InputId.extendDate.block;
 export function createExtendSubmitHandler(deps: AppDeps) {
   return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    if ((await roleOf(deps, client, actor)) !== 'admin')
+      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
     const meta = decodeMeta(extendMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
@@ -34,7 +35,8 @@ export function createExtendSubmitHandler(deps: AppDeps) {
     }
     const form = readExtendForm(view.state);
     const now = deps.now();
-    if (form.date === 'invalid') return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'That is not a date.' } });
+    if (form.date === 'invalid')
+      return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'That is not a date.' } });
     if (form.date && form.quick && form.date !== form.quick) {
       return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date, not both.' } });
     }
@@ -42,11 +44,17 @@ export function createExtendSubmitHandler(deps: AppDeps) {
     if (!day) return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date.' } });
     const snap = changeState(deps).snapshots.get(view.id);
     const known = snap?.kind === 'extend' && snap.license.id === meta.l ? snap : undefined;
-    const kind = known ? classifyNewEndDate(day, known.license, known.pool, now).kind : day < today(now) ? 'past' : 'move';
+    const kind = known
+      ? classifyNewEndDate(day, known.license, known.pool, now).kind
+      : day < today(now)
+        ? 'past'
+        : 'move';
     if (kind === 'after-pool-end' && known) {
       return ack({
         response_action: 'errors',
-        errors: { [DATE_BLOCK]: `That is after the pool ends (${dayOf(known.pool.end)}); pick ${dayOf(known.pool.end)} or earlier.` },
+        errors: {
+          [DATE_BLOCK]: `That is after the pool ends (${dayOf(known.pool.end)}); pick ${dayOf(known.pool.end)} or earlier.`,
+        },
       });
     }
     if (kind === 'unchanged') {
@@ -63,20 +71,29 @@ export function createExtendSubmitHandler(deps: AppDeps) {
       });
       return ack({ response_action: 'update', view: confirm });
     }
-    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day, license: known?.license });
+    await runExtend(
+      deps,
+      { ack, client },
+      { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day, license: known?.license },
+    );
   };
 }
 
 export function createPastConfirmSubmitHandler(deps: AppDeps) {
   return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    if ((await roleOf(deps, client, actor)) !== 'admin')
+      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
     const meta = decodeMeta(pastConfirmMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
       return;
     }
-    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d, license: undefined });
+    await runExtend(
+      deps,
+      { ack, client },
+      { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d, license: undefined },
+    );
   };
 }
 
@@ -89,13 +106,20 @@ interface ExtendRun {
   license: License | undefined;
 }
 
-async function runExtend(deps: AppDeps, { ack, client }: Pick<ViewArgs, 'ack' | 'client'>, run: ExtendRun): Promise<void> {
+async function runExtend(
+  deps: AppDeps,
+  { ack, client }: Pick<ViewArgs, 'ack' | 'client'>,
+  run: ExtendRun,
+): Promise<void> {
   const now = deps.now();
   const past = run.day < today(now);
   const id = escapeMrkdwn(run.licenseId);
   await ack({
     response_action: 'update',
-    view: buildWorkingView(EXTEND_TITLE, past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`),
+    view: buildWorkingView(
+      EXTEND_TITLE,
+      past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
+    ),
   });
   if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
   const result = await changeEndDate(deps.licensing, run.licenseId, run.day, now);

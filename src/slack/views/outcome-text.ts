@@ -2,8 +2,9 @@
  * A write's outcome in words for the person (escaped mrkdwn) and for the audit trail (plain). After
  * an unclear answer we say what reading back found, and never suggest sending the same write blind.
  */
-import type { Outcome } from '../../blocks/outcome.js';
+
 import { escapeMrkdwn, escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
+import type { Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import type { AuditEntry } from '../../services/audit.js';
 import { auditOutcomeOf, type WriteOutcome } from '../../services/write-outcome.js';
@@ -92,7 +93,9 @@ export function studentWords(student: { name?: string | undefined; email: string
   return `${name}${escapeTruncated(student.email, 254)}`;
 }
 
-export function studentFacts(license: License): Pick<AuditEntry, 'studentName' | 'studentEmail' | 'licenseId' | 'poolId'> {
+export function studentFacts(
+  license: License,
+): Pick<AuditEntry, 'studentName' | 'studentEmail' | 'licenseId' | 'poolId'> {
   return {
     licenseId: license.id,
     poolId: license.poolId,

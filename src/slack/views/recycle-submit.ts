@@ -33,7 +33,8 @@ export const EXPIRED = buildOutcomeView({
 export function createRecycleSubmitHandler(deps: AppDeps) {
   return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin') return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle');
+    if ((await roleOf(deps, client, actor)) !== 'admin')
+      return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle');
     const meta = decodeMeta(pendingAssignSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
@@ -54,15 +55,21 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
       result = await recycleChosen(deps.licensing, chosen, params);
     } catch (error) {
       const headline = `${escapeMrkdwn(presentError(error, 'license'))} No license was revoked or assigned.`;
-      await finishChange(deps, client, run, { tone: 'failed', headline }, {
-        at: deps.now().toISOString(),
-        actor,
-        action: 'recycle',
-        outcome: 'failed',
-        poolId: meta.p,
-        studentEmail: meta.e,
-        detail: `could not read license ${chosen}: ${presentError(error, 'license')}`,
-      });
+      await finishChange(
+        deps,
+        client,
+        run,
+        { tone: 'failed', headline },
+        {
+          at: deps.now().toISOString(),
+          actor,
+          action: 'recycle',
+          outcome: 'failed',
+          poolId: meta.p,
+          studentEmail: meta.e,
+          detail: `could not read license ${chosen}: ${presentError(error, 'license')}`,
+        },
+      );
       return;
     }
     await reportChosen(deps, client, run, meta, result);
@@ -90,14 +97,36 @@ async function reportChosen(
     const words = revokeWords(result.license);
     const told = describeWrite(result.outcome, words);
     const outcome: Outcome = { ...told, details: [...(told.details ?? []), 'No license was assigned.'] };
-    await finishChange(deps, client, run, outcome, auditOf('revoke', run.actor, result.outcome, studentFacts(result.license), now, 'license'));
+    await finishChange(
+      deps,
+      client,
+      run,
+      outcome,
+      auditOf('revoke', run.actor, result.outcome, studentFacts(result.license), now, 'license'),
+    );
     return;
   }
   const revoked = result.revoked;
-  await audit.record(auditOf('revoke', run.actor, { kind: 'done', value: revoked, checked: false }, studentFacts(revoked), now, 'license'));
+  await audit.record(
+    auditOf(
+      'revoke',
+      run.actor,
+      { kind: 'done', value: revoked, checked: false },
+      studentFacts(revoked),
+      now,
+      'license',
+    ),
+  );
   const freed = `Ended license \`${escapeMrkdwn(revoked.id)}\` of ${studentWords(revoked.student)} to free its seat. `;
   const params = paramsOf(meta);
-  const entry = auditOf('recycle', run.actor, result.outcome, { ...base, detail: `seat freed by revoking license ${revoked.id}` }, now, 'pool');
+  const entry = auditOf(
+    'recycle',
+    run.actor,
+    result.outcome,
+    { ...base, detail: `seat freed by revoking license ${revoked.id}` },
+    now,
+    'pool',
+  );
   if (result.outcome.kind === 'done') {
     const license = result.outcome.value;
     await finishChange(deps, client, run, describeWrite(result.outcome, assignWords(params, undefined, freed)), {
@@ -130,4 +159,3 @@ function revokeWords(license: License) {
     subject: 'license' as const,
   };
 }
-

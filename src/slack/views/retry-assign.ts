@@ -37,7 +37,12 @@ export function createRetryAssignHandler(deps: AppDeps) {
     if (!meta) return updateView(deps, client, view.id, EXPIRED);
     // The view changes (and its hash with it) as soon as the first click is at work: a double click repeats the hash.
     if (!state.once.claim(`retry:${view.id}:${view.hash}`)) return;
-    await updateView(deps, client, view.id, buildWorkingView(RECYCLE_TITLE, `Assigning the free seat to ${escapeTruncated(meta.e, 254)}`));
+    await updateView(
+      deps,
+      client,
+      view.id,
+      buildWorkingView(RECYCLE_TITLE, `Assigning the free seat to ${escapeTruncated(meta.e, 254)}`),
+    );
     await runAssign(deps, client, {
       viewId: view.id,
       actor,

@@ -5,14 +5,19 @@
  */
 import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../blocks/common.js';
-import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import type { ModalView } from '../../blocks/modal-kit.js';
+import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import type { AppDeps, Role } from '../deps.js';
 
 type Client = webApi.WebClient;
 
 /** views.open with the loading view, at once after ack (the trigger_id lives 3 s). */
-export async function openView(deps: AppDeps, client: Client, triggerId: string, view: ModalView): Promise<string | undefined> {
+export async function openView(
+  deps: AppDeps,
+  client: Client,
+  triggerId: string,
+  view: ModalView,
+): Promise<string | undefined> {
   try {
     const res = await client.views.open({ trigger_id: triggerId, view });
     return res.view?.id;

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { buildAssignForm } from '../../../src/blocks/assign-modal.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
+import { buildOutcomeMessage, buildOutcomeView, buildWorkingView } from '../../../src/blocks/outcome.js';
+import { CallbackId, InputId } from '../../../src/slack/ids.js';
+import { inDays, makePool, mrkdwnText, NOW } from './fixtures.js';
+
+const HOSTILE = '<!channel> & <@U0BOSS0001> ';
+const optionsOf = (view: ReturnType<typeof buildAssignForm>) => {
+  const block = view.blocks.find((b) => b.block_id === InputId.assignPool.block);
+  return block?.type === 'input' && block.element.type === 'static_select' ? block.element : undefined;
+};
+
+describe('buildAssignForm', () => {
+  it('200 pools with 300-character hostile titles: at most 100 options, each within 75 characters, within limits', () => {
+    const pools = Array.from({ length: 200 }, (_, i) =>
+      makePool({
+        id: String(1000 + i),
+        course: { id: 'c', title: `${HOSTILE}${'Advanced DAX '.repeat(25)}${i}` },
+        availableLicenses: i % 3,
+        transferable: i % 2 === 0,
+      }),
+    );
+    const view = buildAssignForm({ pools, prefill: { poolId: '1199' }, privateMetadata: '{}', now: NOW });
+    expect(checkModalLimits(view)).toEqual([]);
+    const select = optionsOf(view);
+    expect(select?.options.length).toBe(100);
+    expect(select?.initial_option?.value).toBe('1199');
+    for (const o of select?.options ?? []) {
+      expect(Array.from(o.text.text).length).toBeLessThanOrEqual(75);
+      expect(Array.from(o.description?.text ?? '').length).toBeLessThanOrEqual(75);
+    }
+    expect(mrkdwnText(view)).not.toMatch(/<!channel>|<@U0BOSS/);
+  });
+
+  it('leaves out ended and full untransferable pools, offers "free a seat" for a full transferable one', () => {
+    const pools = [
+      makePool({ id: 'a' }),
+      makePool({ id: 'ended', end: inDays(-1) }),
+      makePool({ id: 'stuck', availableLicenses: 0, transferable: false }),
+      makePool({ id: 'full', availableLicenses: 0 }),
+    ];
+    const view = buildAssignForm({ pools, prefill: { poolId: 'stuck' }, privateMetadata: '{}', now: NOW });
+    expect(optionsOf(view)?.options.map((o) => o.value)).toEqual(['a', 'full']);
+    expect(JSON.stringify(view)).toContain('is full and not transferable');
+    expect(view.blocks.some((b) => b.block_id === InputId.assignRecycle.block)).toBe(true);
+    expect(view.submit?.text).toBe('Assign');
+  });
+
+  it('no pool can give a seat: nothing to submit', () => {
+    const view = buildAssignForm({
+      pools: [makePool({ end: inDays(-1) })],
+      prefill: {},
+      privateMetadata: '{}',
+      now: NOW,
+    });
+    expect(view.callback_id).toBe(CallbackId.changeInfo);
+    expect(view.submit).toBeUndefined();
+  });
+});
+
+describe('outcome views and messages', () => {
+  it('stay within limits, keep a text fallback, and carry Retry assign only when asked', () => {
+    const long = 'x'.repeat(5000);
+    const view = buildOutcomeView({
+      title: 'A very long modal title indeed',
+      tone: 'failed',
+      headline: long,
+      retry: true,
+    });
+    expect(checkModalLimits(view)).toEqual([]);
+    expect(JSON.stringify(view)).toContain('retry_assign');
+    expect(checkModalLimits(buildWorkingView('Assign a license', 'Assigning'))).toEqual([]);
+    expect(checkBlockKitLimits(buildOutcomeMessage({ tone: 'done', headline: long }))).toEqual([]);
+  });
+});
