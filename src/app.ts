@@ -14,10 +14,13 @@ interface ErrorHandlerArgs {
 
 import { registerActions } from './slack/actions/index.js';
 import { registerBulk } from './slack/bulk/index.js';
+import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
 import { toBoltLogger } from './slack/logger.js';
+import { registerShortcuts } from './slack/shortcuts/index.js';
+import { registerViews } from './slack/views/index.js';
 
 export type SlackTransport =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
@@ -74,10 +77,15 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   });
 
   app.error(createErrorHandler(deps));
+  // The audit trail posts through the app's own client, which exists only from here on; filled in on
+  // deps itself so that every listener below (and whoever built deps) sees the same log.
+  deps.audit ??= createSlackAuditLog(app.client, deps);
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
   registerBulk(app, deps);
+  registerViews(app, deps);
+  registerShortcuts(app, deps);
 
   try {
     await app.init();
