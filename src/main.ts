@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { createLicensingClient } from './licensing/index.js';
@@ -57,6 +58,8 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     now: () => new Date(),
     sandbox: lic.mode === 'sandbox',
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
+    // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
+    auditFile: join(config.dataDir, 'audit.jsonl'),
   };
   deps.desk = await createDesk({
     licensing,
