@@ -13,8 +13,8 @@ interface ErrorHandlerArgs {
 }
 
 import { registerActions } from './slack/actions/index.js';
-import { registerBulk } from './slack/bulk/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
+import { registerBulk } from './slack/bulk/index.js';
 import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
