@@ -6,6 +6,7 @@ import {
   type Block,
   type ButtonElement,
   button,
+  type ContextBlock,
   context,
   type SlackMessage,
   section,
@@ -16,12 +17,31 @@ import { encodeNav, type NavTarget } from './nav.js';
 
 export const SANDBOX_MARKER = ':test_tube: Sandbox data — not real licenses';
 
+const sandboxMarkerBlock = (): ContextBlock => context(SANDBOX_MARKER);
+
+function isSandboxMarker(block: unknown): boolean {
+  if (typeof block !== 'object' || block === null) return false;
+  const b = block as { type?: unknown; elements?: { text?: unknown }[] };
+  return b.type === 'context' && Array.isArray(b.elements) && b.elements[0]?.text === SANDBOX_MARKER;
+}
+
 /** Puts the sandbox marker on top, so nobody mistakes demo data for real licenses. */
 export function withSandboxMarker(message: SlackMessage, sandbox: boolean): SlackMessage {
   if (!sandbox) return message;
   // Builders leave room for this block (they stay at or below 49 blocks).
-  const blocks = [context(SANDBOX_MARKER), ...message.blocks].slice(0, LIMITS.messageBlocks);
+  const blocks = [sandboxMarkerBlock(), ...message.blocks].slice(0, LIMITS.messageBlocks);
   return { text: `[Sandbox] ${message.text}`, blocks };
+}
+
+/**
+ * The same marker as the first block of a modal view (views.open / update / push, or a submission's
+ * ack). Idempotent. A modal holds at most 100 blocks (platform.md section 5); the modal builders stay
+ * far below that (the largest, the bulk report, has under 20), and a view that is already full is
+ * returned as it is rather than lose one of its own blocks (an input or the last line of a list).
+ */
+export function withSandboxMarkerView<V extends { blocks: readonly unknown[] }>(view: V, sandbox: boolean): V {
+  if (!sandbox || isSandboxMarker(view.blocks[0]) || view.blocks.length >= LIMITS.viewBlocks) return view;
+  return { ...view, blocks: [sandboxMarkerBlock(), ...view.blocks] };
 }
 
 export function buildWorkingMessage(what: string): SlackMessage {

@@ -39,6 +39,8 @@ const APP_ID = 'A0LICBOT01';
 export interface TestAppOptions {
   /** Passed to startSandbox; default: demo seed, 25 requests per 3 s (a minute scaled 20x). */
   sandbox?: SandboxOptions;
+  /** deps.sandbox: the app shows its sandbox marker; default true (the harness runs on the sandbox). */
+  sandboxMode?: boolean;
   slack?: FakeSlackOptions;
   /** LICENSE_ADMINS; default [TEST_USERS.admin]. [] with viewers [] means workspace admins only. */
   admins?: string[];
@@ -152,7 +154,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     }),
     logger,
     now,
-    sandbox: true,
+    sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
   };
   if (options.dataDir) {

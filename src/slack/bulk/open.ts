@@ -5,6 +5,7 @@
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { buildBulkFormView, buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
+import { withSandboxMarkerView } from '../../blocks/common.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
@@ -23,7 +24,10 @@ export async function openBulkModal(
   if (!deps.desk) return 'Bulk assignment is not set up in this License Desk process.';
   let viewId: string | undefined;
   try {
-    const opened = await client.views.open({ trigger_id: triggerId, view: buildBulkLoadingView() });
+    const opened = await client.views.open({
+      trigger_id: triggerId,
+      view: withSandboxMarkerView(buildBulkLoadingView(), deps.sandbox),
+    });
     viewId = opened.view?.id;
   } catch (error) {
     deps.logger.warn('views.open failed', { error: String(error) });
@@ -38,7 +42,7 @@ export async function openBulkModal(
     view = buildBulkMessageView(presentError(error));
   }
   await client.views
-    .update({ view_id: viewId, view })
+    .update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) })
     .catch((error: unknown) => deps.logger.warn('views.update failed', { error: String(error) }));
   return undefined;
 }
@@ -50,7 +54,7 @@ export function createBulkOpenHandler(deps: AppDeps) {
     const problem = await openBulkModal(deps, client, body.trigger_id, body.user.id);
     if (!problem) return;
     await client.views
-      .open({ trigger_id: body.trigger_id, view: buildBulkMessageView(problem) })
+      .open({ trigger_id: body.trigger_id, view: withSandboxMarkerView(buildBulkMessageView(problem), deps.sandbox) })
       .catch((error: unknown) => deps.logger.warn('views.open failed', { error: String(error) }));
   };
 }

@@ -11,11 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
 import { buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
 import { buildBulkReportView } from '../../blocks/bulk-report.js';
+import { withSandboxMarkerView } from '../../blocks/common.js';
 import { endDateProblem } from '../../domain/bulk-plan.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { AppDeps } from '../deps.js';
 import { BulkInputId } from '../ids.js';
 import { presentError } from '../present.js';
+import { markedAck } from '../views/slack-io.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
 import { createBulkNotifier } from './notifier.js';
 import { ADMINS_ONLY } from './open.js';
@@ -27,7 +29,8 @@ async function isAdmin(deps: AppDeps, client: webApi.WebClient, userId: string):
 }
 
 export function createBulkFormSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: SubmitArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const userId = body.user.id;
     const desk = deps.desk;
     if (!desk || !(await isAdmin(deps, client, userId))) {
@@ -61,13 +64,14 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
       next = buildBulkMessageView(presentError(error, 'pool'));
     }
     await client.views
-      .update({ external_id: externalId, view: next })
+      .update({ external_id: externalId, view: withSandboxMarkerView(next, deps.sandbox) })
       .catch((error: unknown) => deps.logger.warn('views.update failed', { error: String(error) }));
   };
 }
 
 export function createBulkConfirmSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: SubmitArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const userId = body.user.id;
     const desk = deps.desk;
     if (!desk || !(await isAdmin(deps, client, userId))) {

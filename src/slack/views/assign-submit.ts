@@ -18,7 +18,7 @@ import { checkAssignForm } from './assign-checks.js';
 import { runAssign } from './assign-run.js';
 import { readAssignForm } from './form.js';
 import { assignMetaSchema, decodeMeta, encodeMeta } from './metadata.js';
-import { adminOnlyText, roleOf, updateView } from './slack-io.js';
+import { adminOnlyText, markedAck, roleOf, updateView } from './slack-io.js';
 import { changeState } from './state.js';
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -44,7 +44,8 @@ export async function refuseSubmission(
 }
 
 export function createAssignSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
     if ((await roleOf(deps, client, actor)) !== 'admin')
       return refuseSubmission(deps, { ack, body }, ASSIGN_TITLE, 'assign');

@@ -18,13 +18,14 @@ import { readExtendForm } from './form.js';
 import { decodeMeta, encodeMeta, extendMetaSchema, pastConfirmMetaSchema } from './metadata.js';
 import { auditOf, describeWrite, licenseFacts, studentFacts, studentWords } from './outcome-text.js';
 import { EXPIRED } from './recycle-submit.js';
-import { roleOf } from './slack-io.js';
+import { markedAck, roleOf } from './slack-io.js';
 import { changeState } from './state.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
 
 export function createExtendSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
     if ((await roleOf(deps, client, actor)) !== 'admin')
       return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
@@ -80,7 +81,8 @@ export function createExtendSubmitHandler(deps: AppDeps) {
 }
 
 export function createPastConfirmSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
     if ((await roleOf(deps, client, actor)) !== 'admin')
       return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');

@@ -17,7 +17,7 @@ import { refuseSubmission, type ViewArgs } from './assign-submit.js';
 import { readRecycleChoice } from './form.js';
 import { decodeMeta, encodeMeta, type PendingAssign, pendingAssignSchema } from './metadata.js';
 import { auditOf, describeWrite, studentFacts, studentWords } from './outcome-text.js';
-import { roleOf } from './slack-io.js';
+import { markedAck, roleOf } from './slack-io.js';
 import { changeState } from './state.js';
 
 export function paramsOf(meta: PendingAssign): AssignParams {
@@ -31,7 +31,8 @@ export const EXPIRED = buildOutcomeView({
 });
 
 export function createRecycleSubmitHandler(deps: AppDeps) {
-  return async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
+    const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
     if ((await roleOf(deps, client, actor)) !== 'admin')
       return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle');

@@ -3,8 +3,8 @@
  * into Bolt (which would answer 500 after the ack). views.* need no scope; chat.postEphemeral needs
  * chat:write and a channel the bot can post in (a failed reply is logged; the modal shows the result anyway).
  */
-import type { webApi } from '@slack/bolt';
-import { withSandboxMarker } from '../../blocks/common.js';
+import type { AckFn, ViewResponseAction, webApi } from '@slack/bolt';
+import { withSandboxMarker, withSandboxMarkerView } from '../../blocks/common.js';
 import type { ModalView } from '../../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import type { AppDeps, Role } from '../deps.js';
@@ -19,7 +19,7 @@ export async function openView(
   view: ModalView,
 ): Promise<string | undefined> {
   try {
-    const res = await client.views.open({ trigger_id: triggerId, view });
+    const res = await client.views.open({ trigger_id: triggerId, view: withSandboxMarkerView(view, deps.sandbox) });
     return res.view?.id;
   } catch (error) {
     deps.logger.warn('views.open failed', { error: String(error) });
@@ -29,10 +29,20 @@ export async function openView(
 
 export async function updateView(deps: AppDeps, client: Client, viewId: string, view: ModalView): Promise<void> {
   try {
-    await client.views.update({ view_id: viewId, view });
+    await client.views.update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) });
   } catch (error) {
     deps.logger.warn('views.update failed', { viewId, error: String(error) });
   }
+}
+
+/**
+ * A view_submission's ack with the sandbox marker on the view it sends (response_action update or
+ * push); errors and clear pass as they are. Each submit handler wraps its ack once, at the top.
+ */
+export function markedAck(deps: AppDeps, ack: AckFn<ViewResponseAction>): AckFn<ViewResponseAction> {
+  if (!deps.sandbox) return ack;
+  return (response) =>
+    ack(response && 'view' in response ? { ...response, view: withSandboxMarkerView(response.view, true) } : response);
 }
 
 /** The one-sentence reply, visible only to the person who made the change. */
