@@ -21,6 +21,9 @@ export interface AuditEntry {
   studentName?: string;
   studentEmail?: string;
   detail?: string;
+  /** Log line and file only, no channel post: a bulk job's rows (the job posts one summary instead,
+   *  since a 500-line job would otherwise flood the channel at Slack's ~1 message per second). */
+  quiet?: boolean;
 }
 
 export interface AuditLog {
@@ -97,7 +100,7 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
       });
       chain = done;
       await done;
-      if (opts.post && opts.channel) {
+      if (opts.post && opts.channel && !entry.quiet) {
         const { text, blocks } = auditMessage(entry);
         try {
           await opts.post(text, blocks);

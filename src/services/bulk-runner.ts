@@ -84,6 +84,24 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       ...(row.name ? { studentName: row.name } : {}),
       ...(row.licenseId ? { licenseId: row.licenseId } : {}),
       ...(row.detail ? { detail: `bulk job ${job.id}, line ${row.line}: ${row.detail}` } : {}),
+      quiet: true,
+    });
+  }
+
+  /** The one audit-channel message of a job: counts per outcome (each row is in the log and file). */
+  async function auditSummary(job: BulkJob): Promise<void> {
+    const counts = new Map<string, number>();
+    for (const row of job.rows) counts.set(row.outcome ?? 'not sent', (counts.get(row.outcome ?? 'not sent') ?? 0) + 1);
+    const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+    const assigned = counts.get('assigned') ?? 0;
+    await opts.audit?.record({
+      at: opts.now().toISOString(),
+      actor: job.requester,
+      action: 'bulk-assign',
+      outcome: counts.has('unknown') ? 'unknown' : assigned > 0 ? 'done' : 'failed',
+      poolId: job.poolId,
+      courseTitle: job.courseTitle,
+      detail: `bulk job ${job.id} finished, ${job.rows.length} lines: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
     });
   }
 
@@ -197,6 +215,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     job.finishedAt = opts.now().toISOString();
     await store.save(job);
     await safely('post the results', () => notifier.finished(job));
+    await safely('write the audit summary', () => auditSummary(job));
     logger.info('bulk job finished', { job: job.id, rows: job.rows.length });
   }
 

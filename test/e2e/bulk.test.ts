@@ -111,10 +111,12 @@ async function finished(slack: FakeSlack, after: number): Promise<SlackCall> {
   return done;
 }
 
+const AUDIT_CHANNEL = 'C0AUDIT001';
+
 describe('bulk assign: every row outcome, seats, progress, audit', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ dataDir: await tempDir() });
+    t = await startTestApp({ dataDir: await tempDir(), auditChannel: AUDIT_CHANNEL });
     // Carol already holds a license for the course (Power Query Fundamentals) of pool 2007.
     const r = await callSandbox(t.sandbox, 'POST', '/v1/pool/2007/license', {
       body: { email: 'carol@contoso.com', name: 'Carol' },
@@ -187,8 +189,22 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
       expect(results).toContain(word);
     }
     for (const c of dm) expect(checkBlockKitLimits(c.args)).toEqual([]);
+    // Every line is audited (log and file); the audit channel gets one summary for the job, not one post a line.
     const audit = (await t.deps.audit?.recent(20)) ?? [];
-    expect(audit.filter((e) => e.action === 'bulk-assign' && e.outcome === 'done')).toHaveLength(3);
+    const lines = audit.filter((e) => e.action === 'bulk-assign' && e.quiet);
+    expect(lines.filter((e) => e.outcome === 'done')).toHaveLength(3);
+    const summary = await t.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === AUDIT_CHANNEL && allText(c.args).includes('finished, 3 lines'),
+    );
+    expect(allText(summary.args)).toContain('3 assigned');
+    const after = (await t.deps.audit?.recent(20)) ?? [];
+    expect(after.filter((e) => e.action === 'bulk-assign' && !e.quiet)).toHaveLength(1);
+    const channelPosts = t.slack.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT_CHANNEL,
+    );
+    expect(channelPosts).toHaveLength(1);
+    expect(allText(summary.args)).not.toContain('<!channel>');
   });
 
   it('a repeated confirmation starts nothing', async () => {
