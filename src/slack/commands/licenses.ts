@@ -14,6 +14,10 @@ export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // Slack gives 3 s; the licensing queue may hold a request far longer (design.md section 2).
     await ack();
+    // Let the event loop take the other requests that are waiting for their 3-second ack before this
+    // one does its follow-up work (role check, "working on it", the licensing call): under a burst,
+    // acks no longer queue behind earlier commands' replies.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const reply = createReplier(respond, deps, true);
     const role = await roleOrReply(deps, client, command.user_id, reply);
     if (role === undefined) return;
