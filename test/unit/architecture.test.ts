@@ -46,6 +46,21 @@ describe('architecture (design.md section 1)', () => {
     expect(violations(['src/services'], /^(@slack\/|undici|bottleneck)/)).toEqual([]);
   });
 
+  it('src/blocks imports blocks, domain, the one list of Slack ids, and only types from services', () => {
+    // Builders stay pure (data in, blocks out). ids.ts is allowed so that every action_id and block_id
+    // exists exactly once (design.md section 7); the data shapes some services define (audit entries,
+    // bulk jobs, dashboard data) may be imported as types, which leaves no runtime dependency.
+    const allowed = (i: string) => i.startsWith('./') || i.startsWith('../domain/') || i === '../slack/ids.js';
+    const bad = sources('src/blocks').flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      const typeOnly = new Set([...text.matchAll(/import type [^;]*?from '([^']+)'/g)].map((m) => m[1]));
+      return importsOf(f)
+        .filter((i) => !allowed(i) && !(i.startsWith('../services/') && typeOnly.has(i)))
+        .map((i) => `${f} imports ${i}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
   it('src/domain imports only date-fns and other domain files', () => {
     const bad = sources('src/domain').flatMap((f) =>
       importsOf(f)
