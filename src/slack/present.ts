@@ -16,6 +16,9 @@ const NOT_FOUND: Record<Subject, string> = {
 
 const NOT_ANSWERING = 'The licensing service is not answering; nothing was changed. Please try again in a minute.';
 
+const MID_WAY =
+  'The licensing service stopped answering mid-way; the change may or may not have been made, so check before trying again.';
+
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
 export function presentError(error: unknown, subject: Subject = 'other'): string {
@@ -42,12 +45,12 @@ export function presentError(error: unknown, subject: Subject = 'other'): string
     case 'bad-request':
       return 'The licensing service refused this request; please try again in a minute.';
     case 'invalid-response':
+      // A write can be applied although its answer was unreadable (the client marks it outcomeUnknown).
+      if (error.outcomeUnknown) return MID_WAY;
       return 'The licensing service answered something unexpected; nothing was changed. Please try again later, and tell whoever runs License Desk if it keeps happening.';
     case 'server':
     case 'timeout':
     case 'connection':
-      return error.outcomeUnknown
-        ? 'The licensing service stopped answering mid-way; the change may or may not have been made, so check before trying again.'
-        : NOT_ANSWERING;
+      return error.outcomeUnknown ? MID_WAY : NOT_ANSWERING;
   }
 }

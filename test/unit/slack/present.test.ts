@@ -31,6 +31,11 @@ describe('presentError', () => {
     ['connection', new ConnectionError('ECONNREFUSED', init), /not answering; nothing was changed/],
     ['invalid response', new InvalidResponseError('bad json', init), /answered something unexpected/],
     ['an unclear write', new ServerError({ ...init, outcomeUnknown: true }), /may or may not have been made/],
+    [
+      'a write answered with an unreadable body',
+      new InvalidResponseError('bad json', { ...init, outcomeUnknown: true }),
+      /may or may not have been made/,
+    ],
     ['a bug', new TypeError('x is undefined'), /Something went wrong inside License Desk/],
     ['a thrown string', 'boom', /Something went wrong/],
   ])('%s', (_name, error, sentence) => {
