@@ -59,7 +59,7 @@ async function ackUnderSaturation(): Promise<void> {
   const sandbox = await startSandbox({ rateLimit: { limit: 25, windowMs: MINUTE } });
   const secret = 'bench-signing-secret-0123456789';
   const app = await startAppProcess({
-    SLACK_BOT_TOKEN: 'xoxb-bench-token',
+    SLACK_BOT_TOKEN: 'xoxb-bench',
     SLACK_SIGNING_SECRET: secret,
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',

@@ -6,7 +6,7 @@
 import type { LocalSlackUser } from './local-slack.js';
 
 export const DEMO_SIGNING_SECRET = 'license-desk-local-demo-signing-secret';
-export const DEMO_BOT_TOKEN = 'xoxb-license-desk-local-demo';
+export const DEMO_BOT_TOKEN = 'xoxb-demo';
 
 export const DEMO_USERS = {
   /** A workspace admin: an admin of License Desk while LICENSE_ADMINS is unset. */

@@ -21,7 +21,7 @@ describe('the app over HTTP', () => {
   it('checked the bot token once at start-up, with the bot token', () => {
     const authTests = t.slack.calls.filter((c) => c.method === 'auth.test');
     expect(authTests).toHaveLength(1);
-    expect(authTests[0]?.token).toBe('xoxb-e2e-0000000000-test-token');
+    expect(authTests[0]?.token).toBe('xoxb-e2etest');
   });
 
   it('refuses a bad signature with 401 and calls no licensing API', async () => {
@@ -70,7 +70,7 @@ describe('the app over HTTP', () => {
   it('turns a listener crash into one polite sentence and one structured log line', async () => {
     t.app.command('/boom', async ({ ack }) => {
       await ack();
-      throw new Error('kaboom at internal/secret/path.ts:12 with xoxb-e2e-0000000000-test-token');
+      throw new Error('kaboom at internal/secret/path.ts:12 with xoxb-e2etest');
     });
     const r = await t.command('x', { command: '/boom' });
     expect(r.status).toBe(200);
@@ -82,7 +82,7 @@ describe('the app over HTTP', () => {
     expect(post.body.response_type).toBe('ephemeral');
     const line = t.logs.find((l) => l.message === 'listener failed');
     expect(line).toMatchObject({ level: 'error', kind: 'command', command: '/boom', user: 'U0MGR00001' });
-    expect(JSON.stringify(t.logs)).not.toContain('xoxb-e2e-0000000000-test-token');
+    expect(JSON.stringify(t.logs)).not.toContain('xoxb-e2etest');
   });
 
   it('answers a listener crash before ack with 500 at once, not a 3 s timeout', async () => {

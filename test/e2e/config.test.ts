@@ -4,7 +4,7 @@ import { runMain } from '../support/run-main.js';
 describe('starting with a bad environment', () => {
   it('exits 1 at once, listing every problem with its fix and no secret', async () => {
     const env = {
-      SLACK_BOT_TOKEN: 'xoxp-user-token-S3KR1T-bot',
+      SLACK_BOT_TOKEN: 'xoxp-S3KR1Tbt',
       SLACK_SIGNING_SECRET: 'S3KR1T with spaces',
       LICENSING_API_TOKEN: 'S3KR1T-licensing-token',
       PORT: 'http',
@@ -31,7 +31,7 @@ describe('starting with a bad environment', () => {
 
   it('exits 1 with a clear sentence when Slack cannot be reached to check the token', async () => {
     const main = runMain({
-      SLACK_BOT_TOKEN: 'xoxb-unreachable-S3KR1T',
+      SLACK_BOT_TOKEN: 'xoxb-S3KR1Tun',
       SLACK_SIGNING_SECRET: 'signing-S3KR1T-0123',
       SLACK_API_URL: 'http://127.0.0.1:9/api/',
       PORT: '0',

@@ -32,7 +32,7 @@ import {
 import { commandBody, FORM, interactionBody, slackHeaders } from './slack-signing.js';
 
 export const TEST_SIGNING_SECRET = 'e2e0signing0secret0not0for0production';
-export const TEST_BOT_TOKEN = 'xoxb-e2e-0000000000-test-token';
+export const TEST_BOT_TOKEN = 'xoxb-e2etest';
 const TEAM = { id: 'T0ACME0001', domain: 'acme-learning' };
 const APP_ID = 'A0LICBOT01';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblems, parseConfig, secretsOf } from '../../src/config.js';
 
-const BOT = 'xoxb-1111-2222-abcdefS3KR1Tbot';
+const BOT = 'xoxb-S3KR1Tbt';
 const SIGNING = 'f00dfeedS3KR1Tsigning0123456789';
-const APP = 'xapp-1-A0LIC-3333-S3KR1Tapp';
+const APP = 'xapp-1-S3KR1Tap';
 const LIC = 'lic-S3KR1T-token-0123456789';
 const full = {
   SLACK_BOT_TOKEN: BOT,
@@ -122,9 +122,9 @@ describe('parseConfig', () => {
 
   it('lists every problem at once, each with its fix, and never a secret value', () => {
     const env = {
-      SLACK_BOT_TOKEN: 'xoxp-S3KR1Tuser-token',
+      SLACK_BOT_TOKEN: 'xoxp-S3KR1Tus',
       SLACK_SIGNING_SECRET: 'has S3KR1T spaces',
-      SLACK_APP_TOKEN: 'xoxb-S3KR1Tnotapp',
+      SLACK_APP_TOKEN: 'xoxb-S3KR1Tna',
       SLACK_API_URL: 'ftp://slack',
       PORT: 'eighty',
       LICENSING_API_URL: 'not a url',

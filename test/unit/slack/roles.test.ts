@@ -16,7 +16,7 @@ describe('createRoleResolver against the fake Slack Web API', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack({ usergroups: { S0ADMINS01: ['U0GADMIN01'], [U.viewerGroup]: [U.groupViewer] } });
-    client = new webApi.WebClient('xoxb-roles-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    client = new webApi.WebClient('xoxb-roles', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
   });
   afterAll(() => slack.close());
   beforeEach(() => {
