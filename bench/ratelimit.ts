@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type RateLimitAlgorithm, type RunningSandbox, startSandbox } from '../src/sandbox/index.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../test/support/redis.js';
+import { maxInRollingWindow } from '../test/support/rolling-window.js';
 import type { BenchWorkerConfig } from './ratelimit-worker.js';
 
 const REQUESTS = 200;
@@ -65,16 +66,6 @@ function figures(
     first25Ms: (arrivals[LIMIT - 1] ?? Number.NaN) - t0,
     maxInWindow: maxInRollingWindow(arrivals, WINDOW_MS),
   };
-}
-
-function maxInRollingWindow(sorted: readonly number[], windowMs: number): number {
-  let best = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
 }
 
 interface WorkerDone {

@@ -14,7 +14,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../../src/licensing/index.js';
-import { type Harness, startHarness } from './helpers.js';
+import { caught, type Harness, startHarness } from './helpers.js';
 
 let h: Harness;
 
@@ -29,14 +29,6 @@ afterEach(() => {
 afterAll(async () => {
   await h.close();
 });
-
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
 
 describe('error statuses from the sandbox', () => {
   it('401 with a bad token, not retried', async () => {

@@ -49,3 +49,12 @@ export async function startHarness(
     },
   };
 }
+
+/** The rejection of a promise that must reject (a resolution fails the test). */
+export const caught = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );

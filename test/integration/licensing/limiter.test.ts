@@ -9,6 +9,7 @@ import { createBottleneckLimiter } from '../../../src/licensing/limiter-bottlene
 import type { Logger } from '../../../src/licensing/types.js';
 import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../src/sandbox/index.js';
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
+import { maxInRollingWindow } from '../../support/rolling-window.js';
 
 const LIMIT = 25;
 const WINDOW_MS = 1_200;
@@ -29,17 +30,6 @@ async function sandboxWith(rateLimit: Partial<SandboxRateLimit>): Promise<Runnin
   });
   sandboxes.push(sandbox);
   return sandbox;
-}
-
-function maxInRollingWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
 }
 
 describe.concurrent('bottleneck limiter against the sandbox', () => {

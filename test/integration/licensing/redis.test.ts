@@ -13,6 +13,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import type { WorkerConfig } from '../../support/limiter-worker.js';
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.js';
+import { maxInRollingWindow } from '../../support/rolling-window.js';
 
 const LIMIT = 10;
 
@@ -102,17 +103,6 @@ function startWorker(config: WorkerConfig): Worker {
   };
   workers.push(worker);
   return worker;
-}
-
-function maxInRollingWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
 }
 
 const count = (events: WorkerEvent[], name: string) => events.filter((e) => e.event === name).length;

@@ -11,7 +11,7 @@ import {
   UnauthorizedError,
 } from '../../../src/licensing/index.js';
 import { createRecordingLogger, everythingAbout } from '../../unit/licensing/fakes.js';
-import { type Harness, startHarness } from './helpers.js';
+import { caught, type Harness, startHarness } from './helpers.js';
 
 const ADMIN = 'admin-Zq7-very-secret-token-0042';
 const READ_ONLY = 'readonly-Xk9-very-secret-token-0043';
@@ -33,14 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
 
 describe('the token never leaks', () => {
   it('from any error kind, its stack, its JSON or its cause, nor from any log line', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, InvalidResponseError, ServerError, TimeoutError } from '../../../src/licensing/index.js';
-import { type Harness, startHarness } from './helpers.js';
+import { caught, type Harness, startHarness } from './helpers.js';
 
 let h: Harness;
 
@@ -14,14 +14,6 @@ afterEach(() => {
 afterAll(async () => {
   await h.close();
 });
-
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
 
 const posts = () => h.sandbox.requests.filter((r) => r.method === 'POST');
 

@@ -7,6 +7,7 @@ import { QueueFullError } from '../../../src/licensing/errors.js';
 import type { RateLimiter } from '../../../src/licensing/limiter.js';
 import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
 import type { Logger } from '../../../src/licensing/types.js';
+import { maxInRollingWindow } from '../../support/rolling-window.js';
 
 const W = 300;
 const MARGIN = 20;
@@ -14,18 +15,6 @@ const MARGIN = 20;
 const EDGE_MS = 3;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The largest number of starts in any rolling window of `windowMs` (the sliding-log rule). */
-function maxInRollingWindow(starts: readonly number[], windowMs: number): number {
-  const sorted = [...starts].sort((a, b) => a - b);
-  let best = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
-}
 
 interface Logged {
   level: string;
