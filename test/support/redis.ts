@@ -19,6 +19,11 @@ export const redisSkipReason: string | undefined =
     ? undefined
     : 'no Redis: set REDIS_TEST_URL or put redis-server on PATH (apt-get install redis-server)';
 
+// CI provides Redis (.ci/run); there, a missing one is a failure, never a quiet skip.
+if (redisSkipReason !== undefined && process.env.CI === 'true') {
+  throw new Error(`CI=true but ${redisSkipReason}`);
+}
+
 export interface TestRedis {
   url: string;
   /** True when this helper started the server (so FLUSHALL touches nobody else). */

@@ -1,5 +1,8 @@
 /** Runs src/main.ts in a child process with exactly the given environment (nothing inherited). */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,7 +16,15 @@ export interface MainProcess {
 }
 
 export function runMain(env: Record<string, string>): MainProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: 'pipe' });
+  // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
+  // developer's `npm start` uses (one process per directory).
+  const dataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'license-desk-main-')) : undefined;
+  const childEnv = dataDir === undefined ? env : { ...env, DATA_DIR: dataDir };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: childEnv,
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -24,7 +35,12 @@ export function runMain(env: Record<string, string>): MainProcess {
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
   return {
     child,
     exited,

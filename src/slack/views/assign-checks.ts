@@ -86,7 +86,11 @@ export async function checkAssignForm(
   } else if (endDate !== undefined && endDate < today(now)) {
     errors[InputId.assignEndDate.block] = `The end date can't be in the past (today is ${today(now)}).`;
   }
-  if (Object.keys(errors).length === 0 && pool && email) {
+  // The one licensing read before an ack in the app: inline errors exist only in the ack (issue 5
+  // asks for this one "where the API lets us see it cheaply"). Only when the limiter can send it at
+  // once: a lookup that would wait would lose the race and still spend a request later.
+  const canAskNow = deps.licensing.limiter.estimateWaitMs('interactive') < ENROLLMENT_BUDGET_MS / 4;
+  if (Object.keys(errors).length === 0 && pool && email && canAskNow) {
     const enrolled = await withinBudget(
       findActiveEnrollment(deps.licensing, email, pool.course.id, now),
       ENROLLMENT_BUDGET_MS,
