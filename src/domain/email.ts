@@ -37,3 +37,11 @@ export function maskEmail(email: string): string {
   if (at < 1) return '***';
   return `${Array.from(email)[0]}***@${email.slice(at + 1)}`;
 }
+
+// Addresses inside free text (a server's refusal quoting the student, an error message).
+const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+
+/** Every e-mail address in `text` masked as by maskEmail: for log lines and the audit file. */
+export function maskEmailsIn(text: string): string {
+  return text.replace(EMAIL_IN_TEXT, (address) => maskEmail(address));
+}

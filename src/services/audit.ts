@@ -7,7 +7,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { maskEmail } from '../domain/email.js';
+import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import type { Logger } from '../licensing/types.js';
 
 export interface AuditEntry {
@@ -45,8 +45,14 @@ export interface AuditLogOptions {
 const ACTIONS = new Set(['assign', 'recycle', 'extend', 'revoke', 'bulk-assign']);
 const OUTCOMES = new Set(['done', 'refused', 'failed', 'unknown']);
 
+/** For the log line and the file: the student's e-mail masked, and any address quoted in the detail
+ *  (a server's refusal often names the student) masked too. */
 function masked(entry: AuditEntry): AuditEntry {
-  return entry.studentEmail === undefined ? entry : { ...entry, studentEmail: maskEmail(entry.studentEmail) };
+  return {
+    ...entry,
+    ...(entry.studentEmail === undefined ? {} : { studentEmail: maskEmail(entry.studentEmail) }),
+    ...(entry.detail === undefined ? {} : { detail: maskEmailsIn(entry.detail) }),
+  };
 }
 
 function readLine(line: string): AuditEntry | undefined {

@@ -1,9 +1,11 @@
 /**
  * Structured JSON-line logging for the whole process, with redaction, plus an adapter that lets Bolt
  * and the Web API client log through it. Anything that looks like a Slack token, and every configured
- * secret value, is replaced by [redacted] before a line is written.
+ * secret value, is replaced by [redacted] before a line is written, and every e-mail address is masked
+ * (a***@domain): student e-mails belong only in the audit channel and the actor's own replies.
  */
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import { maskEmailsIn } from '../domain/email.js';
 import type { Logger } from '../licensing/types.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -74,7 +76,7 @@ export function createLogger(options: LoggerOptions): LevelledLogger {
     } catch {
       line = JSON.stringify({ time: entry.time, level, message, note: 'fields were not serialisable' });
     }
-    write(redact(line));
+    write(maskEmailsIn(redact(line)));
   };
   return {
     level: options.level,

@@ -1,0 +1,55 @@
+/**
+ * Student e-mails appear only in the audit channel and in the actor's own replies (issue 5): log
+ * lines and the audit file carry them masked, also where a server's refusal quotes the address.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { maskEmailsIn } from '../../src/domain/email.js';
+import { BadRequestError } from '../../src/licensing/errors.js';
+import { createAuditLog } from '../../src/services/audit.js';
+import { createLogger } from '../../src/slack/logger.js';
+
+const REFUSAL = 'ada.lovelace@contoso.com is already enrolled in Mastering DAX (license 4001).';
+
+describe('e-mail addresses stay out of logs and the audit file', () => {
+  it('masks every address in free text, and nothing else', () => {
+    expect(maskEmailsIn(`${REFUSAL} Cc: bob@fabrikam.co.uk`)).toBe(
+      'a***@contoso.com is already enrolled in Mastering DAX (license 4001). Cc: b***@fabrikam.co.uk',
+    );
+    expect(maskEmailsIn('pool 2007 at 09:00, v1.2')).toBe('pool 2007 at 09:00, v1.2');
+  });
+
+  it('a log line quoting a refusal, as a field or inside an error, shows no full address', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
+    logger.warn('assign refused', {
+      detail: REFUSAL,
+      error: new BadRequestError(REFUSAL, { endpoint: 'POST /v1/pool/{id}/license' }),
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('ada.lovelace@contoso.com');
+    expect(lines[0]).toContain('a***@contoso.com');
+    expect(JSON.parse(lines[0] ?? '{}').message).toBe('assign refused');
+  });
+
+  it('the audit file masks the address in the detail too; the in-memory entry keeps it for the audit post', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'license-desk-audit-')), 'audit.jsonl');
+    const lines: string[] = [];
+    const audit = createAuditLog({ logger: createLogger({ level: 'info', write: (l) => lines.push(l) }), file });
+    await audit.record({
+      at: '2026-11-21T10:00:00+00:00',
+      actor: 'U0MGR00001',
+      action: 'assign',
+      outcome: 'refused',
+      studentEmail: 'ada.lovelace@contoso.com',
+      detail: `The licensing service refused this: ${REFUSAL}`,
+    });
+    const written = readFileSync(file, 'utf8');
+    expect(written).not.toContain('ada.lovelace@contoso.com');
+    expect(written).toContain('a***@contoso.com is already enrolled');
+    expect(lines.join('\n')).not.toContain('ada.lovelace@contoso.com');
+    expect((await audit.recent(1))[0]?.studentEmail).toBe('ada.lovelace@contoso.com');
+  });
+});
