@@ -25,6 +25,8 @@ export interface AssignRun {
   title: string;
   /** Extra words for the audit entry (e.g. which license was revoked to free the seat). */
   detail?: string;
+  /** Recycle: the sentence naming the license that ended, put before "Assigned …" on success. */
+  freed?: string;
 }
 
 export function assignWords(params: AssignParams, pool: Pool | undefined, freed?: string) {
@@ -57,7 +59,7 @@ export async function runAssign(
   run: AssignRun,
 ): Promise<WriteOutcome<License>> {
   const result = await assignLicense(deps.licensing, run.params);
-  const outcome = describeWrite(result, assignWords(run.params, run.pool));
+  const outcome = describeWrite(result, assignWords(run.params, run.pool, run.freed));
   const license = result.kind === 'done' ? result.value : undefined;
   const entry = auditOf(
     run.action,

@@ -12,11 +12,12 @@ import type { AssignParams } from '../../services/assign.js';
 import { type ChosenRecycleResult, recycleChosen } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
-import { assignWords, finishChange, runAssign } from './assign-run.js';
+import { assignWords, finishChange } from './assign-run.js';
 import { refuseSubmission, type ViewArgs } from './assign-submit.js';
 import { readRecycleChoice } from './form.js';
 import { decodeMeta, encodeMeta, type PendingAssign, pendingAssignSchema } from './metadata.js';
 import { auditOf, describeWrite, studentFacts, studentWords } from './outcome-text.js';
+import { recycleDefault } from './recycle-default.js';
 import { markedAck, roleOf } from './slack-io.js';
 import { changeState } from './state.js';
 
@@ -48,8 +49,7 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
     const run = { viewId: view.id, actor, channel: meta.c, pool: undefined, title: RECYCLE_TITLE };
     const params = paramsOf(meta);
     if (chosen === undefined || chosen === meta.x) {
-      await runAssign(deps, client, { ...run, params: { ...params, recycle: true }, action: 'recycle' });
-      return;
+      return recycleDefault(deps, client, run, meta, params);
     }
     let result: ChosenRecycleResult;
     try {
