@@ -2,7 +2,7 @@
  * Try a /licenses command against the running app (npm start), signed exactly as Slack signs it:
  *
  *   npx tsx src/try.ts "pools"
- *   npx tsx src/try.ts --user U0DEMOMEM1 "show 1001"
+ *   npx tsx src/try.ts --user U0DEMOMEM1 "show 4001"
  *   npx tsx src/try.ts --json "pools"        (whole messages, blocks included)
  *
  * It receives the response_url messages itself on a loopback port and prints their text fallback.

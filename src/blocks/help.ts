@@ -6,7 +6,7 @@ import { escapeTruncated } from './mrkdwn.js';
 export type HelpRole = 'admin' | 'viewer';
 
 const LOOK = [
-  '`/licenses pools`: every pool with its free seats, validity and warnings',
+  '`/licenses pools [page]`: every pool with its free seats, validity and warnings',
   '`/licenses pool <poolId> [all]`: a pool and its licenses, 10 a page (`all` includes inactive ones)',
   '`/licenses list [all]`: every license, 10 a page',
   '`/licenses show <licenseId>`: one license in full',

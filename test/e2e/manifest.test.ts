@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { buildHelpView } from '../../src/blocks/help.js';
+import { CallbackId } from '../../src/slack/ids.js';
 import { sharedPath, skipWithoutShared } from '../support/shared.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,6 +18,7 @@ const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {
   display_information: { name: string };
   features: {
     slash_commands: { command: string; should_escape?: boolean; usage_hint?: string; description: string }[];
+    shortcuts?: { callback_id: string; type: string }[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: Record<string, unknown> & { event_subscriptions: { bot_events: string[] } };
@@ -94,5 +97,26 @@ describe('manifest.yml', () => {
 
   it('lists exactly the scopes the code needs', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(neededScopes());
+  });
+
+  describe('the subcommands the parser knows are documented everywhere a person reads them', () => {
+    const parser = readFileSync(join(root, 'src/slack/parse.ts'), 'utf8');
+    const subcommands = [...parser.matchAll(/case '([a-z]+)':/g)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const help = JSON.stringify(buildHelpView('admin'));
+
+    it('finds them in the parser (guards the reading above)', () => {
+      expect(subcommands).toEqual(expect.arrayContaining(['pools', 'find', 'assign', 'revoke', 'bulk', 'export']));
+    });
+
+    it.each(subcommands)('%s: in the manifest usage hint, the admin help and the README', (sub) => {
+      expect(manifest.features.slash_commands[0]?.usage_hint ?? '').toMatch(new RegExp(`(\\[|\\| )${sub}\\b`));
+      expect(help).toContain(`/licenses ${sub}`);
+      expect(readme).toContain(`/licenses ${sub}`);
+    });
+
+    it('the global shortcut is the one the code listens for', () => {
+      expect(manifest.features.shortcuts?.map((s) => s.callback_id)).toEqual([CallbackId.assignShortcut]);
+    });
   });
 });
