@@ -42,7 +42,7 @@ describe('architecture (design.md section 1)', () => {
     expect(violations(['src/domain', 'src/licensing'], /^@slack\//)).toEqual([]);
   });
 
-  it('src/services and src/blocks stay free of Slack and HTTP clients', () => {
+  it('src/services stays free of Slack and HTTP clients', () => {
     expect(violations(['src/services'], /^(@slack\/|undici|bottleneck)/)).toEqual([]);
   });
 
