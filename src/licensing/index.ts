@@ -59,7 +59,10 @@ function buildLimiter(opts: LicensingClientOptions, timeouts: Timeouts): RateLim
 
 export function createLicensingClient(opts: LicensingClientOptions): LicensingClient {
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(opts.timeouts ?? {}) };
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
+  // A 429 without Retry-After backs off from the limiter's window: ours, or the one the caller names for
+  // an injected limiter (unknown otherwise).
+  const windowMs = opts.rateLimit?.windowMs ?? (opts.limiter ? undefined : DEFAULT_RATE_LIMIT.windowMs);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}), windowMs };
   // An owned Agent carries the connect timeout; an injected dispatcher keeps its own, and the request
   // core's overall deadline still bounds every request.
   const ownsDispatcher = opts.dispatcher === undefined;

@@ -11,6 +11,12 @@ export interface RetryPolicy {
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /**
+   * The limiter's window. A 429 without Retry-After (the real API sends none) backs off from one full
+   * window (ratelimit.md, "429s and a limit that changes"); unknown (an injected limiter and no
+   * `rateLimit.windowMs`), it backs off from `baseDelayMs` like a 5xx.
+   */
+  windowMs?: number | undefined;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };
@@ -36,6 +42,22 @@ export function isRetryable(method: HttpMethod, error: LicensingError): boolean 
 export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(step / 2 + random() * (step / 2));
+}
+
+/**
+ * The wait after a 429 without Retry-After: one full window W on the first, doubling per attempt,
+ * the step capped at maxDelayMs (never below one window), plus up to a quarter step of jitter so that
+ * callers spread out; never sooner than the step itself. `attempt` is the attempt that just failed.
+ */
+export function rateLimitBackoff(
+  attempt: number,
+  windowMs: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const cap = Math.max(policy.maxDelayMs, windowMs);
+  const step = Math.min(cap, windowMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(step + random() * (step / 4));
 }
 
 /**
@@ -68,9 +90,16 @@ export interface RetryInput {
 
 export function planRetry(input: RetryInput): RetryDecision {
   const { method, error, attempt, retryAfterMs, policy } = input;
-  const delayMs = retryAfterMs ?? backoffDelay(attempt, policy, input.random);
+  const delayMs = retryAfterMs ?? fallbackDelay(input);
   if (!isRetryable(method, error) || attempt >= policy.attempts) return { retry: false, delayMs };
   // A server asking for longer than we would ever wait: give up now and say when to try again.
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return { retry: false, delayMs };
   return { retry: true, delayMs };
+}
+
+function fallbackDelay({ error, attempt, policy, random }: RetryInput): number {
+  if (error.kind === 'rate-limited' && policy.windowMs !== undefined && policy.windowMs > 0) {
+    return rateLimitBackoff(attempt, policy.windowMs, policy, random);
+  }
+  return backoffDelay(attempt, policy, random);
 }

@@ -32,6 +32,10 @@ export interface LicensingClientOptions {
   rateLimit?: {
     /** LICENSING_RATE_LIMIT_PER_MINUTE, default 25 (per windowMs). */
     limit?: number;
+    /**
+     * Default 60_000. Also where the backoff after a 429 without Retry-After starts; with an injected
+     * `limiter`, give its window here, or that backoff starts from `retry.baseDelayMs`.
+     */
     windowMs?: number;
     marginMs?: number;
     /** Slots kept free of background work for interactive requests; default 5. */

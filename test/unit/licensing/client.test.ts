@@ -134,6 +134,28 @@ describe('licensing client over a mocked dispatcher', () => {
     expect(limiter.successes).toBe(0);
   });
 
+  it('without Retry-After, waits and pauses the limiter for at least one window, doubling', async () => {
+    const windowed = createLicensingClient({
+      baseUrl: ORIGIN,
+      token: TOKEN,
+      dispatcher: agent,
+      limiter,
+      rateLimit: { windowMs: 40 },
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 1_000 },
+    });
+    mock().intercept({ path: '/v1/pools' }).reply(429, '').times(2);
+    mock().intercept({ path: '/v1/pools' }).reply(200, [], json);
+    const started = performance.now();
+    expect(await windowed.pools.list()).toEqual([]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+    expect(limiter.rateLimited).toHaveLength(2);
+    const [first = 0, second = 0] = limiter.rateLimited;
+    expect(first).toBeGreaterThanOrEqual(40);
+    expect(first).toBeLessThanOrEqual(50);
+    expect(second).toBeGreaterThanOrEqual(80);
+    expect(second).toBeLessThanOrEqual(100);
+  });
+
   it('never resends a write after a 5xx and says the outcome is unknown', async () => {
     mock().intercept({ path: '/v1/license/9', method: 'DELETE' }).reply(500, '');
     mock().intercept({ path: '/v1/license/9', method: 'DELETE' }).reply(200, '');
