@@ -57,7 +57,9 @@ export function buildWorkingView(title: string, what: string): ModalView {
     title,
     blocks: [
       section(`:hourglass_flowing_sand: ${what}…`),
-      context('The licensing service allows 25 requests a minute, so this can take a moment. You may close this.'),
+      context(
+        'The licensing service allows 25 requests a minute, so this can take a moment. You may close this; you will still be told the result.',
+      ),
     ],
   });
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackId } from '../../src/slack/ids.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {
   assignState,
@@ -13,6 +13,7 @@ import {
   recycleState,
   type ShownView,
   settledView,
+  shortcut,
   submit,
   textOf,
   writes,
@@ -63,5 +64,38 @@ describe('recycle default is re-checked before the write', () => {
     expect(writes(t).map((r) => r.method)).toEqual(['POST']);
     expect(textOf(result.blocks)).toContain(`Ended license \`${named}\``);
     expect(t.sandbox.inspect.license(named)?.active).toBe(false);
+  });
+});
+
+describe('the outcome reaches the person when the modal is gone', () => {
+  const dmsSince = (from: number) => t.slack.calls.slice(from).filter((c) => c.method === 'chat.postMessage');
+
+  it('from the shortcut (no channel), the modal closed meanwhile: the outcome comes by DM', async () => {
+    const form = await openModal(t, () => shortcut(t, TEST_USERS.admin));
+    const from = t.slack.calls.length;
+    t.slack.answer('views.update', { ok: false, error: 'not_found' }, 1);
+    await submit(t, form, assignState({ pool: '2001', email: 'closed.modal@contoso.com' }));
+    const dm = await t.slack.waitForCall('chat.postMessage', (c) => t.slack.calls.indexOf(c) >= from);
+    expect(String(dm.args.channel)).toMatch(/^D/);
+    expect(textOf(dm.args.blocks)).toContain('Assigned license');
+    expect(t.slack.calls.slice(from).map((c) => c.method)).toContain('conversations.open');
+  });
+
+  it('from a command, the modal closed: the channel reply tells them, and no DM is needed', async () => {
+    const form = await openModal(t, () => t.command('assign 2001'));
+    const from = t.slack.calls.length;
+    t.slack.answer('views.update', { ok: false, error: 'not_found' }, 1);
+    await submit(t, form, assignState({ pool: '2001', email: 'closed.again@contoso.com' }));
+    const reply = await t.slack.waitForCall('chat.postEphemeral', (c) => t.slack.calls.indexOf(c) >= from);
+    expect(textOf(reply.args.blocks)).toContain('Assigned license');
+    expect(dmsSince(from)).toEqual([]);
+  });
+
+  it('the modal still open: it shows the outcome, and no DM is sent', async () => {
+    const form = await openModal(t, () => shortcut(t, TEST_USERS.admin));
+    const from = t.slack.calls.length;
+    await submit(t, form, assignState({ pool: '2001', email: 'open.modal@contoso.com' }));
+    expect(textOf((await settledView(t, form.id, from)).blocks)).toContain('Assigned license');
+    expect(dmsSince(from)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { AuditEntry } from '../../services/audit.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
 import type { AppDeps } from '../deps.js';
 import { auditOf, describeWrite, licenseFacts, studentWords } from './outcome-text.js';
-import { replyEphemeral, updateView } from './slack-io.js';
+import { replyEphemeral, tellByDm, updateView } from './slack-io.js';
 import { changeState } from './state.js';
 
 export interface AssignRun {
@@ -48,8 +48,16 @@ export async function finishChange(
   entry: AuditEntry,
   extra: { retry?: boolean; privateMetadata?: string } = {},
 ): Promise<void> {
-  await updateView(deps, client, run.viewId, buildOutcomeView({ ...outcome, title: run.title, ...extra }));
-  await replyEphemeral(deps, client, run.channel, run.actor, { tone: outcome.tone, headline: outcome.headline });
+  const shown = await updateView(
+    deps,
+    client,
+    run.viewId,
+    buildOutcomeView({ ...outcome, title: run.title, ...extra }),
+  );
+  const sentence = { tone: outcome.tone, headline: outcome.headline };
+  const replied = await replyEphemeral(deps, client, run.channel, run.actor, sentence);
+  // The modal was closed (views.update: not_found) and no channel reply reached them: a DM does.
+  if (!shown && !replied) await tellByDm(deps, client, run.actor, sentence);
   await changeState(deps).audit.record(entry);
 }
 

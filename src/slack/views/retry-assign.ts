@@ -34,7 +34,10 @@ export function createRetryAssignHandler(deps: AppDeps) {
       return;
     }
     const meta = decodeMeta(pendingAssignSchema, view.private_metadata);
-    if (!meta) return updateView(deps, client, view.id, EXPIRED);
+    if (!meta) {
+      await updateView(deps, client, view.id, EXPIRED);
+      return;
+    }
     // The view changes (and its hash with it) as soon as the first click is at work: a double click repeats the hash.
     if (!state.once.claim(`retry:${view.id}:${view.hash}`)) return;
     await updateView(

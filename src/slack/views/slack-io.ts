@@ -7,6 +7,7 @@ import type { AckFn, ViewResponseAction, webApi } from '@slack/bolt';
 import { withSandboxMarker, withSandboxMarkerView } from '../../blocks/common.js';
 import type { ModalView } from '../../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
+import { openDm } from '../bulk/notifier.js';
 import type { AppDeps, Role } from '../deps.js';
 
 type Client = webApi.WebClient;
@@ -27,11 +28,14 @@ export async function openView(
   }
 }
 
-export async function updateView(deps: AppDeps, client: Client, viewId: string, view: ModalView): Promise<void> {
+/** False when Slack would not update the view (e.g. not_found: the person closed the modal). */
+export async function updateView(deps: AppDeps, client: Client, viewId: string, view: ModalView): Promise<boolean> {
   try {
     await client.views.update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) });
+    return true;
   } catch (error) {
     deps.logger.warn('views.update failed', { viewId, error: String(error) });
+    return false;
   }
 }
 
@@ -45,20 +49,38 @@ export function markedAck(deps: AppDeps, ack: AckFn<ViewResponseAction>): AckFn<
     ack(response && 'view' in response ? { ...response, view: withSandboxMarkerView(response.view, true) } : response);
 }
 
-/** The one-sentence reply, visible only to the person who made the change. */
+/** The one-sentence reply, visible only to the person who made the change; false when not posted. */
 export async function replyEphemeral(
   deps: AppDeps,
   client: Client,
   channel: string | undefined,
   user: string,
   outcome: Outcome,
-): Promise<void> {
-  if (!channel) return;
+): Promise<boolean> {
+  if (!channel) return false;
   const message = withSandboxMarker(buildOutcomeMessage(outcome), deps.sandbox);
   try {
     await client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks });
+    return true;
   } catch (error) {
     deps.logger.warn('could not post the ephemeral reply', { channel, error: String(error) });
+    return false;
+  }
+}
+
+/**
+ * The one-sentence outcome in the person's DM with the app (conversations.open, scope im:write; then
+ * chat:write): for when neither the modal (closed) nor a channel reply can tell them. Never throws.
+ */
+export async function tellByDm(deps: AppDeps, client: Client, user: string, outcome: Outcome): Promise<boolean> {
+  const message = withSandboxMarker(buildOutcomeMessage(outcome), deps.sandbox);
+  try {
+    const channel = await openDm(client, user);
+    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    return true;
+  } catch (error) {
+    deps.logger.error('could not tell the outcome by DM either', { user, error: String(error) });
+    return false;
   }
 }
 
