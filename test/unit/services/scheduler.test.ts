@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { Logger } from '../../../src/licensing/types.js';
 import { createDailyScheduler, localClock } from '../../../src/services/scheduler.js';
 
-const logger = { debug() {}, info() {}, warn() {}, error() {} };
+const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-function setup(time: string, timeZone: string, start: string, run: () => Promise<void> = async () => {}) {
+function setup(
+  time: string,
+  timeZone: string,
+  start: string,
+  run: () => Promise<void> = async () => {},
+  log: Logger = logger,
+) {
   let now = new Date(start);
   let lastDay: string | undefined;
   let runs = 0;
@@ -21,7 +28,7 @@ function setup(time: string, timeZone: string, start: string, run: () => Promise
       runs++;
       await run();
     },
-    logger,
+    logger: log,
     retryMs: 15 * 60_000,
   });
   return {
@@ -71,6 +78,62 @@ describe('daily scheduler (injected clock, no timers)', () => {
     await s.scheduler.runNow();
     s.at('2026-11-21T10:00:00Z');
     expect(await s.scheduler.tick()).toBe('already-ran');
+  });
+
+  it('runNow says busy while a run is in progress instead of claiming it ran', async () => {
+    let release = () => {};
+    const s = setup('09:00', 'UTC', '2026-11-21T03:00:00Z', () => new Promise<void>((r) => (release = r)));
+    const first = s.scheduler.runNow();
+    await Promise.resolve();
+    expect(await s.scheduler.runNow()).toBe('busy');
+    expect(s.runs()).toBe(1);
+    release();
+    expect(await first).toBe('ran');
+  });
+
+  it('stop() gives up waiting after its bound; the run left behind fails quietly and is not counted', async () => {
+    let fail = (_: Error) => {};
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const s = setup('09:00', 'UTC', '2026-11-21T10:00:00Z', () => new Promise<void>((_, reject) => (fail = reject)), {
+      ...logger,
+      warn: (m: string) => warnings.push(m),
+      info: (m: string) => infos.push(m),
+    });
+    const tick = s.scheduler.tick();
+    await Promise.resolve();
+    const started = performance.now();
+    await s.scheduler.stop(50);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(warnings.some((w) => w.includes('without waiting longer'))).toBe(true);
+    // The licensing client closes after stop() and the queued check is rejected.
+    fail(new Error('limiter stopped'));
+    expect(await tick).toBe('failed');
+    expect(infos.some((m) => m.includes('interrupted by shutdown'))).toBe(true);
+    expect(s.lastDay()).toBeUndefined();
+    expect(await s.scheduler.tick()).toBe('stopped');
+    expect(await s.scheduler.runNow()).toBe('stopped');
+    expect(s.runs()).toBe(1);
+  });
+
+  it('a timer tick that throws outside the run is logged, not left unhandled', async () => {
+    const errors: string[] = [];
+    const scheduler = createDailyScheduler({
+      time: '00:00',
+      timeZone: 'UTC',
+      now: () => new Date('2026-11-21T10:00:00Z'),
+      memory: {
+        lastRunDay: () => Promise.reject(new Error('disk gone')),
+        setLastRunDay: async () => {},
+      },
+      run: async () => {},
+      logger: { ...logger, error: (m: string) => errors.push(m) },
+      tickMs: 60_000,
+    });
+    scheduler.start();
+    await new Promise((r) => setTimeout(r, 20));
+    await scheduler.stop();
+    expect(errors).toEqual(['daily check tick failed']);
   });
 
   it('localClock reads the wall clock of a zone, across the date line', () => {
