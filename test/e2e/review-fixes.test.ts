@@ -4,7 +4,7 @@
  * read; buttons that fail out loud.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId } from '../../src/slack/ids.js';
+import { CallbackId, ChangeActionId } from '../../src/slack/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {
@@ -97,5 +97,27 @@ describe('the outcome reaches the person when the modal is gone', () => {
     await submit(t, form, assignState({ pool: '2001', email: 'open.modal@contoso.com' }));
     expect(textOf((await settledView(t, form.id, from)).blocks)).toContain('Assigned license');
     expect(dmsSince(from)).toEqual([]);
+  });
+});
+
+describe('Revoke now uses its fresh read', () => {
+  const revokeClick = (licenseId: string, ts: string) =>
+    t.action({
+      container: { type: 'message', message_ts: ts, channel_id: 'C0LICOPS01', is_ephemeral: true },
+      actions: [
+        { action_id: ChangeActionId.revokeConfirm, block_id: 'b', type: 'button', value: licenseId, action_ts: ts },
+      ],
+    });
+
+  it('the license was revoked elsewhere after the confirmation: no DELETE, the person is told', async () => {
+    const shown = await t.command('revoke 4006');
+    const confirm = await shown.waitForResponse((p) => textOf(p.body.blocks).includes('Revoke now'));
+    expect(textOf(confirm.body.blocks)).toContain('4006');
+    expect((await callSandbox(t.sandbox, 'DELETE', '/v1/license/4006')).status).toBe(200);
+    t.sandbox.clearRequests();
+    const click = await revokeClick('4006', '1767225700.000300');
+    const post = await click.waitForResponse((p) => !String(p.body.text).includes('Working on it'));
+    expect(textOf(post.body.blocks)).toContain("can't be revoked");
+    expect(writes(t)).toEqual([]);
   });
 });

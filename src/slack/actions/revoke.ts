@@ -10,6 +10,7 @@ import { buildOutcomeMessage } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
 import { revokeBlocker } from '../../domain/revocation.js';
 import type { AuditEntry } from '../../services/audit.js';
+import { INTERACTIVE } from '../../services/interactive.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { revokeLicense } from '../../services/revoke.js';
 import { createReplier, type Replier } from '../commands/reply.js';
@@ -93,6 +94,8 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
   let details: Awaited<ReturnType<typeof getLicenseDetails>>;
   try {
     // DELETE answers nothing: the license is read first, for the answer, the audit and the read-back.
+    // Fresh (the confirmation's read may be cached), so a license ended meanwhile is not sent a DELETE.
+    await deps.licensing.licenses.get(licenseId, { ...INTERACTIVE, fresh: true });
     details = await getLicenseDetails(deps.licensing, licenseId);
   } catch (error) {
     await reply.send(buildErrorMessage(`${presentError(error, 'license')} Nothing was revoked.`));
@@ -101,6 +104,13 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
     return;
   }
   const { license, pool } = details;
+  const blocker = revokeBlocker(license, now);
+  if (blocker) {
+    await reply.send(buildNotRevokableMessage(license, pool, blocker));
+    const facts = { ...studentFacts(license), detail: `not revokable now: ${blocker}` };
+    await audit.record({ at: now.toISOString(), actor, action: 'revoke', outcome: 'refused', ...facts });
+    return;
+  }
   const id = escapeMrkdwn(license.id);
   const result = await revokeLicense(deps.licensing, license);
   const seat = pool?.transferable ? ' The seat is back in the pool.' : '';
