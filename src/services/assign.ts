@@ -5,7 +5,9 @@
 import { activeEnrollment } from '../domain/assignment.js';
 import type { AssignRequest, License, Student, StudentCourse } from '../domain/types.js';
 import { isLicensingError } from '../licensing/errors.js';
+import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient } from '../licensing/types.js';
+import { isEndpointMissing } from './find-student.js';
 import { INTERACTIVE } from './interactive.js';
 import { runWrite, type WriteOutcome } from './write-outcome.js';
 
@@ -19,7 +21,7 @@ export interface AssignParams {
 
 async function findStudentOrNone(licensing: LicensingClient, email: string): Promise<Student | undefined> {
   try {
-    return await licensing.students.find({ email }, { ...INTERACTIVE, fresh: true });
+    return await licensing.students.find({ email }, INTERACTIVE);
   } catch (error) {
     if (isLicensingError(error) && error.kind === 'not-found') return undefined;
     throw error;
@@ -55,6 +57,32 @@ export async function findActiveEnrollment(
   return student && course ? licenseFrom(student, course) : undefined;
 }
 
+/**
+ * Did the assign land? The student's active license from this pool, or undefined when there is none:
+ * the one read-back rule for the single assign and the bulk runner. One GET /v1/student, where a 404 is
+ * "no such student", so nothing landed. Only when that endpoint is missing (405/501, as in
+ * find-student) are the pool's active licenses read instead.
+ */
+export async function readBackAssign(
+  licensing: LicensingClient,
+  poolId: string,
+  email: string,
+  priority: Priority,
+): Promise<License | undefined> {
+  try {
+    const student = await licensing.students.find({ email }, { priority });
+    const course = student.courses.find((c) => c.poolId === poolId && c.licenseActive);
+    return course ? licenseFrom(student, course) : undefined;
+  } catch (error) {
+    if (!isLicensingError(error)) throw error;
+    if (error.kind === 'not-found') return undefined;
+    if (!isEndpointMissing(error)) throw error;
+  }
+  const wanted = email.toLowerCase();
+  const licenses = await licensing.pools.allLicenses(poolId, {}, { priority });
+  return licenses.find((l) => l.active && l.student.email.toLowerCase() === wanted);
+}
+
 export function assignLicense(licensing: LicensingClient, params: AssignParams): Promise<WriteOutcome<License>> {
   const body: AssignRequest = { email: params.email };
   if (params.name) body.name = params.name;
@@ -62,11 +90,6 @@ export function assignLicense(licensing: LicensingClient, params: AssignParams):
   if (params.recycle) body.recycle = true;
   return runWrite(
     () => licensing.pools.assign(params.poolId, body, INTERACTIVE),
-    // Unclear answer: does the student now hold an active license from this pool? One GET /v1/student.
-    async () => {
-      const student = await findStudentOrNone(licensing, params.email);
-      const course = student?.courses.find((c) => c.poolId === params.poolId && c.licenseActive);
-      return student && course ? licenseFrom(student, course) : undefined;
-    },
+    () => readBackAssign(licensing, params.poolId, params.email, 'interactive'),
   );
 }

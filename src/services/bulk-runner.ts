@@ -7,6 +7,7 @@
  */
 import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
+import { readBackAssign } from './assign.js';
 import type { AuditLog } from './audit.js';
 import type { BulkJob, BulkJobStore, JobRow } from './bulk-jobs.js';
 import { rowFailure } from './bulk-outcome.js';
@@ -42,27 +43,13 @@ export interface BulkRunnerOptions {
   now: () => Date;
 }
 
-type Found = { licenseId: string } | 'absent';
-
 export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
   const { licensing, store, logger } = opts;
   const runs = new Map<string, Promise<void>>();
   let stopping = false;
 
-  /** Does the student hold an active license from this pool? One request (GET /v1/student). */
-  async function readBack(job: BulkJob, row: JobRow): Promise<Found> {
-    try {
-      const student = await licensing.students.find({ email: row.email }, { ...BACKGROUND, includeInactive: false });
-      const held = student.courses.find((c) => c.poolId === job.poolId && c.licenseActive);
-      return held ? { licenseId: held.licenseId } : 'absent';
-    } catch (error) {
-      if (!isLicensingError(error) || error.kind !== 'not-found') throw error;
-    }
-    // A 404 is "no such student", or a deployment without the endpoint: the pool's licenses settle it.
-    const licenses = await licensing.pools.allLicenses(job.poolId, {}, BACKGROUND);
-    const held = licenses.find((l) => l.student.email.toLowerCase() === row.email.toLowerCase());
-    return held ? { licenseId: held.id } : 'absent';
-  }
+  /** Does the student hold an active license from this pool? The single assign's rule, in the background. */
+  const readBack = (job: BulkJob, row: JobRow) => readBackAssign(licensing, job.poolId, row.email, BACKGROUND.priority);
 
   async function audit(job: BulkJob, row: JobRow): Promise<void> {
     const outcome =
@@ -110,8 +97,8 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     if (row.state === 'sending') {
       // The last process stopped after sending this row and before recording its outcome.
       const found = await readBack(job, row);
-      if (found !== 'absent') {
-        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.licenseId, recovered: true });
+      if (found) {
+        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.id, recovered: true });
         return 'done';
       }
     }
@@ -137,8 +124,8 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       if (isLicensingError(error) && error.outcomeUnknown) {
         try {
           const found = await readBack(job, row);
-          if (found !== 'absent') {
-            Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.licenseId, recovered: true });
+          if (found) {
+            Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.id, recovered: true });
           } else {
             Object.assign(row, rowFailure(error), { state: 'done', outcome: 'failed' });
             row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';

@@ -7,13 +7,18 @@
  */
 import type { StudentReport, StudentReportRow } from '../domain/student-report.js';
 import type { Student } from '../domain/types.js';
-import { isLicensingError } from '../licensing/errors.js';
+import { isLicensingError, type LicensingError } from '../licensing/errors.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
 
 export type FindStudentResult = { found: true; report: StudentReport } | { found: false; email: string };
 
 const ENDPOINT_MISSING = new Set([405, 501]);
+
+/** GET /v1/student is missing on this deployment (405 or 501); a 404 there means "no such student". */
+export function isEndpointMissing(error: LicensingError): boolean {
+  return error.status !== undefined && ENDPOINT_MISSING.has(error.status);
+}
 
 export function reportFromStudent(student: Student): StudentReport {
   const rows: StudentReportRow[] = student.courses.map((c) => ({
@@ -37,7 +42,7 @@ export async function findStudent(licensing: LicensingClient, email: string): Pr
   } catch (error) {
     if (!isLicensingError(error)) throw error;
     if (error.kind === 'not-found') return { found: false, email };
-    if (error.status === undefined || !ENDPOINT_MISSING.has(error.status)) throw error;
+    if (!isEndpointMissing(error)) throw error;
   }
   return scanForStudent(licensing, email);
 }

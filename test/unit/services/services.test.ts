@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
 import { getStudentsPage } from '../../../src/services/account.js';
+import { assignLicense, readBackAssign } from '../../../src/services/assign.js';
 import { findStudent } from '../../../src/services/find-student.js';
 import { getLicenseDetails } from '../../../src/services/licenses.js';
 import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/services/pools.js';
-import { makeLicense, makePool, makeStudent } from '../blocks/fixtures.js';
+import { makeLicense, makePool, makeStudent, makeStudentCourse } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
 const pool = makePool({ id: '101', assignedLicenses: 20 });
@@ -41,6 +42,62 @@ describe('findStudent', () => {
   it('passes other failures on', async () => {
     const licensing = createFakeLicensing({ findError: new ServerError({ endpoint: 'GET /v1/student', status: 500 }) });
     await expect(findStudent(licensing, 'a@x.com')).rejects.toBeInstanceOf(ServerError);
+  });
+});
+
+describe('readBackAssign: did the assign land?', () => {
+  const missing = new BadRequestError('Method Not Allowed', { endpoint: 'GET /v1/student', status: 405 });
+
+  it('finds the active license from the pool in one student lookup, at the given priority', async () => {
+    const student = makeStudent({
+      courses: [
+        makeStudentCourse({ poolId: '101', licenseId: 'old', licenseActive: false }),
+        makeStudentCourse({ poolId: '101', licenseId: 'new' }),
+      ],
+    });
+    const licensing = createFakeLicensing({ students: [student] });
+    const found = await readBackAssign(licensing, '101', 'ada@example.com', 'background');
+    expect(found).toMatchObject({ id: 'new', poolId: '101', student: { email: 'ada@example.com' } });
+    expect(await readBackAssign(licensing, '202', 'ada@example.com', 'background')).toBeUndefined();
+    expect(licensing.calls).toEqual([
+      { method: 'students.find', opts: { priority: 'background' } },
+      { method: 'students.find', opts: { priority: 'background' } },
+    ]);
+  });
+
+  it('takes a 404 as "not there", without reading the pool', async () => {
+    const licensing = createFakeLicensing({ licenses: [makeLicense({ poolId: '101' })] });
+    expect(await readBackAssign(licensing, '101', 'ada@example.com', 'interactive')).toBeUndefined();
+    expect(licensing.calls.map((c) => c.method)).toEqual(['students.find']);
+  });
+
+  it("reads the pool's active licenses only when the endpoint is missing (405/501)", async () => {
+    const licensing = createFakeLicensing({
+      findError: missing,
+      licenses: [
+        makeLicense({ id: 'gone', poolId: '101', active: false }),
+        makeLicense({ id: 'held', poolId: '101', student: { id: '1', name: 'A', email: 'Ada@Example.com' } }),
+      ],
+    });
+    expect(await readBackAssign(licensing, '101', 'ada@example.com', 'interactive')).toMatchObject({ id: 'held' });
+    expect(licensing.calls.map((c) => c.method)).toEqual(['students.find', 'pools.allLicenses']);
+  });
+
+  it('passes other failures on', async () => {
+    const licensing = createFakeLicensing({ findError: new ServerError({ endpoint: 'GET /v1/student', status: 500 }) });
+    await expect(readBackAssign(licensing, '101', 'a@x.com', 'interactive')).rejects.toBeInstanceOf(ServerError);
+  });
+
+  it('the single assign uses it: a lost answer on a deployment without the lookup is resolved by the pool', async () => {
+    const licensing = createFakeLicensing({
+      findError: missing,
+      licenses: [makeLicense({ id: 'held', poolId: '101' })],
+    });
+    licensing.pools.assign = async () => {
+      throw new ServerError({ endpoint: 'POST /v1/pool/{id}/license', status: 502, outcomeUnknown: true });
+    };
+    const outcome = await assignLicense(licensing, { poolId: '101', email: 'ada@example.com' });
+    expect(outcome).toMatchObject({ kind: 'done', checked: true, value: { id: 'held' } });
   });
 });
 
