@@ -33,9 +33,10 @@ export type TickResult = 'ran' | 'not-due' | 'already-ran' | 'busy' | 'failed' |
 export interface DailyScheduler {
   start(): void;
   /**
-   * Stops ticking and waits for a run in progress, at most `timeoutMs` (default 2_000: with the bulk runner's 5 s it stays under main.ts's 10 s exit deadline): the run may be
-   * queued behind background work in the limiter, which only the licensing client's close() drains. A
-   * run left behind ends on its own (logged, never an unhandled rejection) and is not counted as done.
+   * Stops ticking and waits for a run in progress, at most `timeoutMs` (default 2_000; with the bulk
+   * runner's 5 s this stays under main.ts's 10 s exit deadline): the run may be queued behind background
+   * work in the limiter, which only the licensing client's close() drains. A run left behind ends on its
+   * own (logged, never an unhandled rejection) and is not counted as done.
    */
   stop(timeoutMs?: number): Promise<void>;
   tick(): Promise<TickResult>;
