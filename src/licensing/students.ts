@@ -3,10 +3,12 @@ import type { ResourceDeps } from './resource-deps.js';
 import { studentListSchema, studentSchema } from './schemas.js';
 import type { LicensingClient } from './types.js';
 
-export function createStudentsResource({ request }: ResourceDeps): LicensingClient['students'] {
+export function createStudentsResource({ request, paginator }: ResourceDeps): LicensingClient['students'] {
+  const list: LicensingClient['students']['list'] = (query, opts) =>
+    request({ method: 'GET', template: '/v1/students', query: { ...query }, schema: studentListSchema }, opts);
   return {
-    list: (query, opts) =>
-      request({ method: 'GET', template: '/v1/students', query: { ...query }, schema: studentListSchema }, opts),
+    list,
+    all: (query, opts) => paginator.all((page, pageSize) => list({ ...query, page, pageSize }, opts)),
     // A 404 means no such student, or a deployment without this endpoint (extras: degrade gracefully);
     // both surface as NotFoundError. The e-mail travels in the query, never in the endpoint template.
     find: (query, opts) =>

@@ -79,6 +79,8 @@ export interface LicensingClient {
   };
   students: {
     list(query?: ListQuery, opts?: CallOptions): Promise<Student[]>;
+    /** Every page. */
+    all(query?: { includeInactive?: boolean }, opts?: CallOptions): Promise<Student[]>;
     /** One student by e-mail or id; NotFoundError when there is none (or the endpoint is missing). */
     find(
       query: { email: string } | { id: string },

@@ -6,8 +6,8 @@
  */
 import { type CsvValue, toCsv } from '../domain/csv.js';
 import { licenseStatus } from '../domain/license-status.js';
-import type { License, Pool, Student } from '../domain/types.js';
-import { BadRequestError } from '../licensing/errors.js';
+import type { License, Pool } from '../domain/types.js';
+import { NotFoundError } from '../licensing/errors.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
 
@@ -38,40 +38,20 @@ const day = (iso: string | null | undefined) => {
   return Number.isNaN(at) ? iso : new Date(at).toISOString().slice(0, 10);
 };
 
-/** Every page of GET /v1/students; falls back to the documented page size 10 if 100 is refused. */
-async function allStudents(licensing: LicensingClient): Promise<Student[]> {
-  let pageSize = 100;
-  const out: Student[] = [];
-  for (let page = 1; page <= 10_000; page++) {
-    let items: Student[];
-    try {
-      items = await licensing.students.list({ page, pageSize, includeInactive: true }, INTERACTIVE);
-    } catch (error) {
-      if (page === 1 && pageSize > 10 && error instanceof BadRequestError) {
-        pageSize = 10;
-        page = 0;
-        continue;
-      }
-      throw error;
-    }
-    out.push(...items);
-    if (items.length < pageSize) break;
-  }
-  return out;
-}
-
 export async function exportLicenses(
   licensing: LicensingClient,
   opts: { poolId?: string | undefined; now: Date },
 ): Promise<LicenseExport> {
-  const pool = opts.poolId ? await licensing.pools.get(opts.poolId, INTERACTIVE) : undefined;
+  // One pools read serves both the pool's own check and every row's course title.
+  const pools = new Map((await licensing.pools.list(INTERACTIVE)).map((p) => [p.id, p]));
+  const pool = opts.poolId === undefined ? undefined : pools.get(opts.poolId);
+  if (opts.poolId !== undefined && !pool) throw new NotFoundError({ endpoint: 'GET /v1/pool/{id}' });
   const licenses: License[] = pool
     ? await licensing.pools.allLicenses(pool.id, { includeInactive: true }, INTERACTIVE)
     : await licensing.licenses.all({ includeInactive: true }, INTERACTIVE);
-  const pools = new Map((await licensing.pools.list(INTERACTIVE)).map((p) => [p.id, p]));
   const progress = new Map<string, { progress: number; completed: string | null; title: string }>();
   if (licenses.length > 0) {
-    for (const s of await allStudents(licensing)) {
+    for (const s of await licensing.students.all({ includeInactive: true }, INTERACTIVE)) {
       for (const c of s.courses)
         progress.set(c.licenseId, { progress: c.progress, completed: c.completed, title: c.title });
     }

@@ -119,6 +119,16 @@ describe('pagination helper against the sandbox', () => {
       const active = await small.client.pools.allLicenses('2001');
       expect(active).toEqual(small.sandbox.inspect.licenses({ poolId: '2001' }));
       expect(small.calls()[0]).toBe('GET /v1/pool/2001/licenses?page=1&pageSize=10');
+      small.sandbox.clearRequests();
+      const students = await small.client.students.all({ includeInactive: true });
+      const calls2 = small.calls();
+      expect(calls2.every((c) => c.startsWith('GET /v1/students?includeInactive=true&page='))).toBe(true);
+      expect(calls2.every((c) => c.endsWith('pageSize=10'))).toBe(true);
+      expect(calls2).toHaveLength(Math.floor(students.length / 10) + 1);
+      const emails = new Set(small.sandbox.inspect.licenses({ includeInactive: true }).map((l) => l.student.email));
+      const seen = new Set(students.map((s) => s.email));
+      expect([...emails].every((e) => seen.has(e))).toBe(true);
+      expect(new Set(students.map((s) => s.id)).size).toBe(students.length);
     } finally {
       await small.close();
     }

@@ -97,6 +97,10 @@ export function createFakeLicensing(data: FakeData): FakeLicensing {
         record('students.list', opts);
         return page(data.students ?? [], q);
       },
+      async all(_q, opts) {
+        record('students.all', opts);
+        return data.students ?? [];
+      },
       async find(query, opts) {
         record('students.find', opts);
         if (data.findError) throw data.findError;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
+import { BadRequestError, NotFoundError, ServerError } from '../../../src/licensing/errors.js';
 import { getStudentsPage } from '../../../src/services/account.js';
 import { assignLicense, readBackAssign } from '../../../src/services/assign.js';
+import { exportLicenses } from '../../../src/services/export.js';
 import { findStudent } from '../../../src/services/find-student.js';
 import { getLicenseDetails } from '../../../src/services/licenses.js';
 import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/services/pools.js';
@@ -98,6 +99,27 @@ describe('readBackAssign: did the assign land?', () => {
     };
     const outcome = await assignLicense(licensing, { poolId: '101', email: 'ada@example.com' });
     expect(outcome).toMatchObject({ kind: 'done', checked: true, value: { id: 'held' } });
+  });
+});
+
+describe('exportLicenses', () => {
+  it("reads the pools once for a pool's export, and the students through the paginated walk", async () => {
+    const student = makeStudent({
+      email: 's1@x.com',
+      courses: [makeStudentCourse({ licenseId: '1', progress: 77 })],
+    });
+    const licensing = createFakeLicensing({ pools: [pool], licenses, students: [student] });
+    const result = await exportLicenses(licensing, { poolId: '101', now: new Date('2026-01-10T00:00:00Z') });
+    expect(result.rows).toBe(licenses.length);
+    expect(result.pool?.id).toBe('101');
+    expect(result.csv).toContain(',77,');
+    expect(licensing.calls.map((c) => c.method).sort()).toEqual(['pools.allLicenses', 'pools.list', 'students.all']);
+  });
+
+  it('a pool that is not in the list is a NotFoundError, before any license is read', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses });
+    await expect(exportLicenses(licensing, { poolId: '999', now: new Date() })).rejects.toBeInstanceOf(NotFoundError);
+    expect(licensing.calls.map((c) => c.method)).toEqual(['pools.list']);
   });
 });
 
