@@ -37,9 +37,21 @@ const instance = () => startTestApp({ dataDir: dir, now, useSandbox: sandbox, us
 const posts = () => slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL);
 
 describe('daily alerts', () => {
+  // The first instance; the restart test stops it itself, afterAll stops it otherwise (e.g. after a failure).
   let a: TestApp;
-  it('the first check announces full pools, pools ending, and licenses ending within 7 days', async () => {
+  let aRunning = false;
+  const stopFirst = async () => {
+    if (!aRunning) return;
+    aRunning = false;
+    await a.close();
+  };
+  beforeAll(async () => {
     a = await instance();
+    aRunning = true;
+  });
+  afterAll(stopFirst);
+
+  it('the first check announces full pools, pools ending, and licenses ending within 7 days', async () => {
     expect(a.desk?.scheduler).toBeDefined();
     // ALERT_CHANNEL falls back to AUDIT_CHANNEL in config; the harness passes it the same way.
     sandbox.clearRequests();
@@ -106,7 +118,7 @@ describe('daily alerts', () => {
 
   it('after a restart over the same DATA_DIR, nothing is announced twice', async () => {
     const before = posts().length;
-    await a.close();
+    await stopFirst();
     const b = await instance();
     try {
       expect(await b.desk?.scheduler?.tick()).toBe('already-ran');

@@ -22,6 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Polls `done` every 20 ms for up to 10 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i += 1) await new Promise((r) => setTimeout(r, 20));
+}
+
 const click = (actionId: string, licenseId: string, ts = `${Date.now() / 1000}`) =>
   t.action({
     container: { type: 'message', message_ts: ts, channel_id: 'C0LICOPS01', is_ephemeral: true },
@@ -83,16 +88,24 @@ describe('revoke', () => {
     expect(t.sandbox.inspect.license('4018')?.active).toBe(true);
   });
 
-  it('a double click revokes once', async () => {
+  it('a double click revokes once: one click answers, the other is ignored and logged', async () => {
     t.sandbox.clearRequests();
+    const ignored = () => t.logs.filter((l) => l.message === 'repeated revoke click ignored' && l.licenseId === '4005');
+    const seen = ignored().length;
     const ts = '1767225699.000200';
-    const [a] = await Promise.all([
+    const clicks = await Promise.all([
       click(ChangeActionId.revokeConfirm, '4005', ts),
       click(ChangeActionId.revokeConfirm, '4005', ts),
     ]);
-    await final(a);
-    await new Promise((r) => setTimeout(r, 200));
+    expect(clicks.map((c) => c.status)).toEqual([200, 200]);
+    // Both handled: one click's outcome is posted, the other one's "ignored" line is logged.
+    const { text } = await Promise.any(clicks.map((c) => final(c)));
+    expect(text).toContain('Revoked license `4005`');
+    await until(() => ignored().length > seen);
+    expect(ignored()).toHaveLength(seen + 1);
+    expect(clicks.filter((c) => c.responses().length === 0)).toHaveLength(1);
     expect(writes(t).filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    expect(t.sandbox.inspect.license('4005')?.active).toBe(false);
   });
 
   it('an unclear DELETE: read back, one DELETE, the user told what was found', async () => {

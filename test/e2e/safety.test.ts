@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../src/slack/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
-import { assignState, extendState, recycleState, shortcut, submit, textOf, writes } from './change-support.js';
+import {
+  assignState,
+  extendState,
+  recycleState,
+  settledView,
+  shortcut,
+  submit,
+  textOf,
+  writes,
+} from './change-support.js';
 
 const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
 const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinal)).body.blocks);
@@ -130,10 +139,20 @@ describe('forged private_metadata', () => {
     expect(writes(t)).toEqual([]);
   });
 
-  it('a forged channel in the metadata gets no reply there', async () => {
+  it('a forged channel in the metadata gets no reply there; the assign itself still happens', async () => {
+    t.sandbox.clearRequests();
     const from = t.slack.calls.length;
+    const seen = audits().length;
     const view = { id: 'V0FORGED04', callback_id: CallbackId.assignForm, private_metadata: '{"c":"<!channel>"}' };
-    await submit(t, view, assignState({ pool: '2001', email: 'bad' }));
-    expect(t.slack.calls.slice(from).some((c) => c.method === 'chat.postEphemeral')).toBe(false);
+    const { ack } = await submit(t, view, assignState({ pool: '2007', email: 'x@contoso.com' }));
+    expect(ack.response_action).toBe('update');
+    // The metadata fails its schema, so there is no channel: the result shows in the modal only.
+    expect(textOf((await settledView(t, view.id, from)).blocks)).toContain('Assigned');
+    // The reply (if any) is sent after the result and before the audit line: once that is written, it is settled.
+    expect((await auditsAfter(seen + 1)).at(-1)).toMatchObject({ action: 'assign', outcome: 'done' });
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/pool/2007/license']);
+    const ephemerals = t.slack.calls.slice(from).filter((c) => c.method === 'chat.postEphemeral');
+    expect(ephemerals.filter((c) => c.args.channel === '<!channel>')).toEqual([]);
+    expect(ephemerals).toEqual([]);
   });
 });

@@ -115,7 +115,9 @@ describe('licenses and pagination', () => {
     const expired = (await get('/v1/pool/2006/licenses?includeInactive=true')).json as License[];
     expect(expired).toHaveLength(6);
     for (const l of expired) expect(l).toMatchObject({ active: false, revokable: false, editable: false });
+    // Pool 2002 is untransferable: 6 active licenses (the seventh ran out and is not listed without includeInactive).
     const untransferable = (await get('/v1/pool/2002/licenses')).json as License[];
+    expect(untransferable).toHaveLength(6);
     for (const l of untransferable) expect(l).toMatchObject({ active: true, revokable: false, editable: false });
   });
 });

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AssignRequest } from '../../../src/domain/types.js';
-import { ServerError } from '../../../src/licensing/errors.js';
+import type { AssignRequest, Student } from '../../../src/domain/types.js';
+import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
@@ -61,22 +61,51 @@ describe('bulk runner', () => {
   });
 
   it('an unclear write is resolved by reading back; a refusal keeps the API’s reason', async () => {
-    const fake = createFakeLicensing({ students: [] });
+    const students: Student[] = [];
+    const fake = createFakeLicensing({ students });
+    const endpoint = 'POST /v1/pool/{id}/license';
     const outcomes: Record<string, () => never> = {
       'lost@x.com': () => {
-        throw new ServerError({ endpoint: 'POST /v1/pool/{id}/license', status: 502, outcomeUnknown: true });
+        throw new ServerError({ endpoint, status: 502, outcomeUnknown: true });
+      },
+      'refused@x.com': () => {
+        throw new BadRequestError('No license is available in this pool.', { endpoint });
+      },
+      'kept@x.com': () => {
+        // The service did assign it, then the answer was lost on the way back.
+        students.push(
+          makeStudent({
+            email: 'kept@x.com',
+            courses: [makeStudentCourse({ poolId: '101', licenseId: 'L-kept' })],
+          }),
+        );
+        throw new ServerError({ endpoint, status: 502, outcomeUnknown: true });
       },
     };
+    const sent: string[] = [];
     fake.pools.assign = async (_id, body) => {
+      sent.push(body.email);
       outcomes[body.email]?.();
       return makeLicense();
     };
     const store = createBulkJobStore(dir);
     const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
-    await runner.start(job([{ line: 1, email: 'lost@x.com', state: 'pending' }]), notifier);
+    await runner.start(
+      job([
+        { line: 1, email: 'lost@x.com', state: 'pending' },
+        { line: 2, email: 'refused@x.com', state: 'pending' },
+        { line: 3, email: 'kept@x.com', state: 'pending' },
+      ]),
+      notifier,
+    );
     await runner.settled('j1');
-    const row = (await store.load('j1'))?.rows[0];
-    expect(row?.outcome).toBe('failed');
-    expect(row?.detail).toMatch(/reading back shows it was not assigned/);
+    const [lost, refused, kept] = (await store.load('j1'))?.rows ?? [];
+    expect(lost?.outcome).toBe('failed');
+    expect(lost?.detail).toMatch(/reading back shows it was not assigned/);
+    expect(refused?.outcome).toBe('refused');
+    expect(refused?.detail).toBe('Refused: No license is available in this pool.');
+    expect(kept).toMatchObject({ outcome: 'assigned', licenseId: 'L-kept', recovered: true });
+    // Each row was sent once: an unclear answer is read back, never sent again.
+    expect(sent).toEqual(['lost@x.com', 'refused@x.com', 'kept@x.com']);
   });
 });
