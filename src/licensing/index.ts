@@ -93,6 +93,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     pools: createPoolsResource(deps),
     licenses: createLicensesResource(deps),
     students: createStudentsResource(deps),
+    pageSize: () => paginator.pageSize(),
     invalidateCache: () => cache.clear(),
     limiter,
     async close() {

@@ -87,6 +87,8 @@ export interface LicensingClient {
       opts?: CallOptions & { includeInactive?: boolean },
     ): Promise<Student>;
   };
+  /** The page size the all-pages walks ask for now (lowered to 10 once the server refused the larger one). */
+  pageSize(): number;
   /** Drops every cached read. */
   invalidateCache(): void;
   readonly limiter: RateLimiter;

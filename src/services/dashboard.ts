@@ -8,8 +8,8 @@
  *   from the last snapshot with its "as of" time;
  * - a refresh is also skipped while background work would wait long for a slot (a bulk job running):
  *   limiter.estimateWaitMs('background') above half a window;
- * - the licenses scan costs one request per 100 active licenses (the pools' assigned counts tell how
- *   many before reading); when that alone exceeds the allowance, the dashboard shows the pools only
+ * - the licenses scan costs one request per page of active licenses, plus one for the short last page
+ *   (the pools' assigned counts and the client's page size tell how many before reading); when that alone exceeds the allowance, the dashboard shows the pools only
  *   and says why, rather than spend the budget of the people typing commands.
  * Concurrent refreshes share one; a snapshot younger than `minAgeMs` is not refreshed again.
  */
@@ -20,7 +20,6 @@ import type { AuditEntry } from './audit.js';
 export const ENDING_WITHIN_DAYS = 14;
 export const RECENT_CHANGES = 8;
 const DAY_MS = 86_400_000;
-const PAGE = 100;
 const BACKGROUND = { priority: 'background' } as const;
 
 export interface DashboardData {
@@ -91,7 +90,8 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     spend(1);
     const pools = await opts.licensing.pools.list(BACKGROUND);
     const active = pools.reduce((n, p) => n + Math.max(0, p.assignedLicenses), 0);
-    const pages = Math.max(1, Math.ceil(active / PAGE));
+    // The walk stops on a short page: an exact multiple of the page size costs one more (empty) page.
+    const pages = Math.floor(active / opts.licensing.pageSize()) + 1;
     let ending: License[] | undefined;
     if (pages <= allowance - spent()) {
       spend(pages);

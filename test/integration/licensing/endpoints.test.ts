@@ -108,11 +108,13 @@ describe('pagination helper against the sandbox', () => {
     try {
       const total = small.sandbox.inspect.licenses({ includeInactive: true }).length;
       expect(total).toBeGreaterThan(20);
+      expect(small.client.pageSize()).toBe(50);
       const all = await small.client.licenses.all({ includeInactive: true });
       expect(all.map((l) => l.id)).toEqual(small.sandbox.inspect.licenses({ includeInactive: true }).map((l) => l.id));
       const calls = small.calls();
       expect(calls[0]).toBe('GET /v1/licenses?includeInactive=true&page=1&pageSize=50');
       expect(small.sandbox.requests[0]?.status).toBe(400);
+      expect(small.client.pageSize()).toBe(10);
       expect(calls.slice(1).every((c) => c.endsWith('pageSize=10'))).toBe(true);
       expect(calls).toHaveLength(1 + Math.floor(total / 10) + 1);
       small.sandbox.clearRequests();

@@ -9,6 +9,8 @@ export interface FakeData {
   pools?: Pool[];
   licenses?: License[];
   students?: Student[];
+  /** What the client's page walks ask for; default 10. */
+  pageSize?: number;
   /** Thrown by students.find, to play a deployment without the endpoint. */
   findError?: LicensingError;
 }
@@ -109,6 +111,7 @@ export function createFakeLicensing(data: FakeData): FakeLicensing {
         return student;
       },
     },
+    pageSize: () => data.pageSize ?? 10,
     invalidateCache() {},
     limiter: createUnlimitedLimiter(),
     async close() {},
