@@ -1,8 +1,8 @@
 /**
  * Walks every page of a list (issue 3). The spec gives no total count and no maximum page size
  * (licensing-api.md, Limits), so the walk asks for a large page, stops on a short page, and if the
- * server refuses the large size with a 400 on the first page, falls back to the documented default
- * of 10 for this walk and every later one.
+ * server refuses the large size with a 400 on the first page, retries the walk at the documented
+ * default of 10, and keeps 10 for every later walk once that first page is accepted.
  */
 import { BadRequestError } from './errors.js';
 import type { Logger } from './types.js';
@@ -23,23 +23,30 @@ export interface Paginator {
 export function createPaginator(options: { pageSize: number; logger?: Logger | undefined }): Paginator {
   let size = Math.max(1, Math.floor(options.pageSize));
 
-  async function walk<T extends { id: string }>(fetchPage: PageFetcher<T>): Promise<T[]> {
+  /**
+   * One walk keeps one page size from start to end (pages of another size would not line up). `fallback`:
+   * this walk is the retry at the default size after the larger one was refused.
+   */
+  async function walk<T extends { id: string }>(fetchPage: PageFetcher<T>, fallback = false): Promise<T[]> {
+    const pageSize = fallback ? SERVER_DEFAULT_PAGE_SIZE : size;
     const seen = new Map<string, T>();
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const askedSize = size;
       let items: T[];
       try {
-        items = await fetchPage(page, askedSize);
+        items = await fetchPage(page, pageSize);
       } catch (error) {
-        if (page === 1 && error instanceof BadRequestError && askedSize > SERVER_DEFAULT_PAGE_SIZE) {
-          size = SERVER_DEFAULT_PAGE_SIZE;
-          options.logger?.info('licensing page size refused; using the default from now on', {
-            refused: askedSize,
-            pageSize: size,
-          });
-          return walk(fetchPage);
+        if (page === 1 && !fallback && error instanceof BadRequestError && pageSize > SERVER_DEFAULT_PAGE_SIZE) {
+          return walk(fetchPage, true);
         }
         throw error;
+      }
+      // The 400 was about the size only if the default size is accepted: only then keep it for later walks.
+      if (page === 1 && fallback && size !== pageSize) {
+        options.logger?.info('licensing page size refused; using the default from now on', {
+          refused: size,
+          pageSize,
+        });
+        size = pageSize;
       }
       let added = 0;
       // Items can shift between pages while a write happens mid-walk: keep each id once.
@@ -47,10 +54,10 @@ export function createPaginator(options: { pageSize: number; logger?: Logger | u
         if (!seen.has(item.id)) added++;
         seen.set(item.id, item);
       }
-      if (items.length < askedSize || added === 0) break;
+      if (items.length < pageSize || added === 0) break;
     }
     return [...seen.values()];
   }
 
-  return { all: walk, pageSize: () => size };
+  return { all: (fetchPage) => walk(fetchPage), pageSize: () => size };
 }

@@ -50,6 +50,31 @@ describe('paginator', () => {
     await expect(createPaginator({ pageSize: 100 }).all(server.fetchPage)).rejects.toBeInstanceOf(BadRequestError);
   });
 
+  it('keeps the large size when the fallback to 10 is refused too (the 400 was about something else)', async () => {
+    const paginator = createPaginator({ pageSize: 100 });
+    const server = fakeServer(5, 5);
+    await expect(paginator.all(server.fetchPage)).rejects.toBeInstanceOf(BadRequestError);
+    expect(server.calls.map((c) => c.pageSize)).toEqual([100, 10]);
+    expect(paginator.pageSize()).toBe(100);
+  });
+
+  it('a walk keeps its own page size when another walk lowers the shared one meanwhile', async () => {
+    const paginator = createPaginator({ pageSize: 20 });
+    const long = fakeServer(50);
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const slowFetch = async (page: number, pageSize: number) => {
+      if (page === 2) await gate;
+      return long.fetchPage(page, pageSize);
+    };
+    const walking = paginator.all(slowFetch);
+    await paginator.all(fakeServer(5, 10).fetchPage);
+    expect(paginator.pageSize()).toBe(10);
+    release();
+    expect((await walking).map((i) => i.id)).toEqual(items(50).map((i) => i.id));
+    expect(long.calls.map((c) => c.pageSize)).toEqual([20, 20, 20]);
+  });
+
   it('stops when a server ignores the page number and repeats itself', async () => {
     const fetchPage = async () => items(10);
     expect(await createPaginator({ pageSize: 10 }).all(fetchPage)).toHaveLength(10);
