@@ -10,6 +10,7 @@
  *   license-ending:<licenseId>:<endDay>         an active license ends within 7 days
  * The end day is part of the ending keys: an end that moves is a new condition.
  */
+import { dayOf } from './end-date.js';
 import type { License, Pool, StudentRef } from './types.js';
 
 export const NEARLY_FULL_RATIO = 0.9;
@@ -33,14 +34,12 @@ export type Alert =
     }
   | { kind: 'license-ending'; key: string; covers: string[]; license: License; pool: Pool | undefined };
 
-const endDay = (iso: string) => new Date(Date.parse(iso)).toISOString().slice(0, 10);
-
 export const alertKeys = {
   poolFull: (poolId: string) => `pool-full:${poolId}`,
   poolNearlyFull: (poolId: string) => `pool-nearly-full:${poolId}`,
   poolEnding: (pool: Pick<Pool, 'id' | 'end'>, days: PoolEndingDays) =>
-    `pool-ending:${pool.id}:${endDay(pool.end)}:${days}`,
-  licenseEnding: (license: Pick<License, 'id' | 'end'>) => `license-ending:${license.id}:${endDay(license.end)}`,
+    `pool-ending:${pool.id}:${dayOf(pool.end)}:${days}`,
+  licenseEnding: (license: Pick<License, 'id' | 'end'>) => `license-ending:${license.id}:${dayOf(license.end)}`,
 };
 
 export interface AlertInput {
@@ -112,7 +111,7 @@ export function findAlerts({ pools, licenses, now, sent }: AlertInput): Alert[] 
   for (const license of endingLicenses) {
     const pool = poolsById.get(license.poolId);
     // A license that ends with its pool is told by the pool's own alert, with the other holders.
-    if (pool && endDay(pool.end) === endDay(license.end)) continue;
+    if (pool && dayOf(pool.end) === dayOf(license.end)) continue;
     found.push({ kind: 'license-ending', key: alertKeys.licenseEnding(license), covers: [], license, pool });
   }
   return found.filter((a) => !sent(a.key));

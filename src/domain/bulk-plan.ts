@@ -6,6 +6,8 @@
  */
 import { type BulkLine, isEmail } from './bulk-list.js';
 import { isDomainAllowed } from './email.js';
+import { type AssignDateProblem, checkAssignEndDate, dayOf, parseDay } from './end-date.js';
+import { recycleOrder } from './recycle.js';
 import type { License, Pool } from './types.js';
 
 export type RowVerdict = 'ready' | 'invalid-email' | 'domain-not-allowed' | 'already-enrolled' | 'duplicate';
@@ -57,13 +59,6 @@ export function verdictOf(
   return enrolled.has(key) ? 'already-enrolled' : 'ready';
 }
 
-/** The oldest active licenses first: earliest start, then lowest id (the API's recycle rule). */
-export function oldestFirst(licenses: readonly License[]): License[] {
-  return [...licenses]
-    .filter((l) => l.active)
-    .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.id.localeCompare(b.id, 'en', { numeric: true }));
-}
-
 export function planBulk(input: PlanInput): BulkPlan {
   const allowed = input.allowedDomains;
   const seen = new Set<string>();
@@ -78,7 +73,9 @@ export function planBulk(input: PlanInput): BulkPlan {
   const shortfall = Math.max(0, ready - seatsFree);
   const base = { rows, ready, seatsFree, shortfall };
   if (shortfall === 0) return { ...base, seats: 'ok', toFree: [] };
-  const active = oldestFirst(input.poolLicenses);
+  // recycle.ts's order. Its `now` filter (an active license already past its end is no candidate) waits
+  // for `now` to reach the plan: dryRunBulk's callers do not pass it yet.
+  const active = input.poolLicenses.filter((l) => l.active).sort(recycleOrder);
   if (!input.pool.transferable) {
     return {
       ...base,
@@ -99,16 +96,16 @@ export function planBulk(input: PlanInput): BulkPlan {
   return { ...base, seats: 'recycle', toFree: active.slice(0, shortfall) };
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ASSIGN_DATE_PROBLEM: Record<AssignDateProblem, (pool: Pick<Pool, 'start' | 'end'>) => string> = {
+  past: () => 'The end date is in the past; pick today or later, or leave it empty for the pool end.',
+  'after-pool-end': (pool) => `The pool ends on ${dayOf(pool.end)}; a license cannot end after its pool.`,
+  'before-pool-start': (pool) => `The pool starts on ${dayOf(pool.start)}; pick a later date.`,
+};
 
 /** The optional end date: a real day, not in the past, within the pool's validity. Undefined when fine. */
 export function endDateProblem(endDate: string, pool: Pick<Pool, 'start' | 'end'>, now: Date): string | undefined {
-  if (!DAY.test(endDate) || Number.isNaN(Date.parse(`${endDate}T00:00:00Z`))) return 'Pick a date from the calendar.';
-  const today = now.toISOString().slice(0, 10);
-  if (endDate < today) return 'The end date is in the past; pick today or later, or leave it empty for the pool end.';
-  const poolEnd = new Date(Date.parse(pool.end)).toISOString().slice(0, 10);
-  if (endDate > poolEnd) return `The pool ends on ${poolEnd}; a license cannot end after its pool.`;
-  const poolStart = new Date(Date.parse(pool.start)).toISOString().slice(0, 10);
-  if (endDate < poolStart) return `The pool starts on ${poolStart}; pick a later date.`;
-  return undefined;
+  const day = parseDay(endDate);
+  if (day === undefined) return 'Pick a date from the calendar.';
+  const problem = checkAssignEndDate(day, pool, now);
+  return problem && ASSIGN_DATE_PROBLEM[problem](pool);
 }

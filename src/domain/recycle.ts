@@ -15,14 +15,17 @@ function running(license: Pick<License, 'active' | 'end'>, now: Date): boolean {
   return license.active && (Number.isNaN(end) || end > now.getTime());
 }
 
+/** The API's recycle order: earliest start first, ties by lowest id. */
+export function recycleOrder(a: Pick<License, 'id' | 'start'>, b: Pick<License, 'id' | 'start'>): number {
+  return Date.parse(a.start) - Date.parse(b.start) || compareIds(a.id, b.id);
+}
+
 /** Active licenses of the pool, oldest first: the first one is what `recycle: true` ends. */
 export function recycleCandidates<T extends Pick<License, 'id' | 'active' | 'end' | 'start'>>(
   licenses: readonly T[],
   now: Date,
 ): T[] {
-  return licenses
-    .filter((l) => running(l, now))
-    .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || compareIds(a.id, b.id));
+  return licenses.filter((l) => running(l, now)).sort(recycleOrder);
 }
 
 export function defaultRecycleCandidate<T extends Pick<License, 'id' | 'active' | 'end' | 'start'>>(

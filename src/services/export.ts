@@ -5,6 +5,7 @@
  * and the pools list (usually from the cache). A person is waiting for the file: interactive priority.
  */
 import { type CsvValue, toCsv } from '../domain/csv.js';
+import { dayOf } from '../domain/end-date.js';
 import { licenseStatus } from '../domain/license-status.js';
 import type { License, Pool } from '../domain/types.js';
 import { NotFoundError } from '../licensing/errors.js';
@@ -32,11 +33,7 @@ export interface LicenseExport {
   pool?: Pool;
 }
 
-const day = (iso: string | null | undefined) => {
-  if (!iso) return '';
-  const at = Date.parse(iso);
-  return Number.isNaN(at) ? iso : new Date(at).toISOString().slice(0, 10);
-};
+const day = (iso: string | null | undefined) => (iso ? dayOf(iso) : '');
 
 export async function exportLicenses(
   licensing: LicensingClient,

@@ -49,3 +49,12 @@ describe('findAlerts', () => {
     expect(alertKeys.licenseEnding(moved)).not.toBe(alertKeys.licenseEnding(soon));
   });
 });
+
+describe('alertKeys', () => {
+  it('a date that cannot be read gives a key, not a RangeError', () => {
+    expect(() => alertKeys.licenseEnding(makeLicense({ id: '7', end: 'not a date' }))).not.toThrow();
+    expect(alertKeys.poolEnding(makePool({ id: '3', end: '2026-04-30T23:59:59+02:00' }), 7)).toBe(
+      'pool-ending:3:2026-04-30:7',
+    );
+  });
+});

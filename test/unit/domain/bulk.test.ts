@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BULK_MAX_ROWS, parseBulkLine, parseBulkList } from '../../../src/domain/bulk-list.js';
 import { endDateProblem, planBulk } from '../../../src/domain/bulk-plan.js';
+import { recycleCandidates } from '../../../src/domain/recycle.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('parseBulkList', () => {
@@ -83,5 +84,30 @@ describe('planBulk', () => {
     expect(endDateProblem(inDays(-1).slice(0, 10), pool, NOW)).toMatch(/past/);
     expect(endDateProblem(inDays(31).slice(0, 10), pool, NOW)).toMatch(/pool ends/);
     expect(endDateProblem('2026-13-45', pool, NOW)).toMatch(/calendar/);
+  });
+
+  it('endDateProblem reads days as end-date.ts does: no impossible days, no throw on an unreadable pool date', () => {
+    const long = makePool({ start: '2020-01-01T00:00:00+00:00', end: '2099-12-31T00:00:00+00:00' });
+    expect(endDateProblem('2098-02-30', long, NOW)).toMatch(/calendar/);
+    expect(endDateProblem('2098-02-28', long, NOW)).toBeUndefined();
+    const odd = makePool({ start: 'not a date', end: 'not a date' });
+    expect(() => endDateProblem('2098-02-28', odd, NOW)).not.toThrow();
+    expect(endDateProblem('2098-02-28', odd, NOW)).toBeUndefined();
+  });
+
+  it('names the seats recycling would end in the order recycle.ts gives (ties by numeric id)', () => {
+    const start = inDays(-100);
+    const licenses = ['10', '9', '100'].map((id) => makeLicense({ id, start }));
+    const plan = planBulk({
+      ...base,
+      pool: makePool({ availableLicenses: 0, licenses: 3 }),
+      poolLicenses: licenses,
+    });
+    expect(plan.toFree.map((l) => l.id)).toEqual(
+      recycleCandidates(licenses, NOW)
+        .slice(0, 2)
+        .map((l) => l.id),
+    );
+    expect(plan.toFree.map((l) => l.id)).toEqual(['9', '10']);
   });
 });
