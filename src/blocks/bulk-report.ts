@@ -42,7 +42,8 @@ function verdictBlocks(rows: PlannedRow[], verdict: RowVerdict): Block[] {
   return blocks;
 }
 
-export function buildBulkReportView(draft: BulkDraft): ModalView {
+/** `problem`: why the last press of Assign started nothing (plain text, escaped here); the report stays to retry. */
+export function buildBulkReportView(draft: BulkDraft, problem?: string): ModalView {
   const { plan, pool } = draft;
   const counts = ORDER.map((v) => `${VERDICT_TEXT[v]}: ${plan.rows.filter((r) => r.verdict === v).length}`).join(' · ');
   const seats = `*Seats:* ${plan.ready} needed · ${plan.seatsFree} free in the pool`;
@@ -83,6 +84,7 @@ export function buildBulkReportView(draft: BulkDraft): ModalView {
     privateMetadata: draft.id,
     ...(canStart ? { submit: `Assign ${plan.ready}`, close: 'Cancel' } : { close: 'Close' }),
     blocks: compactView([
+      problem ? section(`:x: ${escapeMrkdwn(problem)} Nothing was started; you can press Assign again.`) : undefined,
       ...head,
       ...(gate ?? []),
       ...(recycle ?? []),

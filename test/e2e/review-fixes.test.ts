@@ -4,7 +4,7 @@
  * read; buttons that fail out loud.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, ChangeActionId } from '../../src/slack/ids.js';
+import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/slack/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {
@@ -119,5 +119,55 @@ describe('Revoke now uses its fresh read', () => {
     const post = await click.waitForResponse((p) => !String(p.body.text).includes('Working on it'));
     expect(textOf(post.body.blocks)).toContain("can't be revoked");
     expect(writes(t)).toEqual([]);
+  });
+});
+
+describe('buttons do not fail silently', () => {
+  const since = (from: number, method: string) => t.slack.calls.slice(from).filter((c) => c.method === method);
+
+  it('Assign on a pool whose modal Slack would not open: the person is told', async () => {
+    t.slack.answer('views.open', { ok: false, error: 'expired_trigger_id' }, 1);
+    const click = await t.clickButton(ActionId.poolAssign, '2001');
+    const post = await click.waitForResponse();
+    expect(textOf(post.body.blocks)).toContain('did not open the window');
+  });
+
+  it('Retry assign by someone who is no admin (any more): the modal says so', async () => {
+    const from = t.slack.calls.length;
+    const meta = JSON.stringify({ p: '2003', e: 'retry@contoso.com', r: '4029' });
+    await t.action(
+      {
+        container: { type: 'view', view_id: 'V0RETRY001' },
+        view: { id: 'V0RETRY001', hash: 'h1', callback_id: CallbackId.changeInfo, private_metadata: meta },
+        actions: [
+          { action_id: ChangeActionId.retryAssign, block_id: 'retry', type: 'button', value: 'retry', action_ts: '1' },
+        ],
+      },
+      { userId: TEST_USERS.viewer },
+    );
+    const shown = await settledView(t, 'V0RETRY001', from);
+    expect(textOf(shown.blocks)).toContain('Only license admins');
+  });
+
+  it('a refused click from the Home tab (no response_url) is told by DM', async () => {
+    const from = t.slack.calls.length;
+    await t.action(
+      {
+        container: { type: 'view', view_id: 'VHOMEU0VIEW0001' },
+        response_url: undefined,
+        actions: [{ action_id: ActionId.licenseRevoke, block_id: 'b', type: 'button', value: '4010', action_ts: '1' }],
+      },
+      { userId: TEST_USERS.viewer },
+    );
+    const dm = await t.slack.waitForCall('chat.postMessage', (c) => t.slack.calls.indexOf(c) >= from);
+    expect(textOf(dm.args.blocks)).toContain('Only license admins');
+  });
+
+  it('Let it end without the desk: told alerts are not set up, and the alert is left as it was', async () => {
+    const from = t.slack.calls.length;
+    const click = await t.clickButton(DeskActionId.alertLetEnd, '4010');
+    const post = await click.waitForResponse();
+    expect(textOf(post.body.blocks)).toContain('not set up');
+    expect(since(from, 'chat.update')).toEqual([]);
   });
 });

@@ -3,15 +3,16 @@
  * views.open with a loading view before any licensing call (design.md section 2, shape 2).
  */
 import { buildErrorMessage } from '../../blocks/common.js';
-import { createReplier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { channelOf } from '../views/metadata.js';
 import { openAssignModal, openExtendModal } from '../views/open-modal.js';
 import { roleOf } from '../views/slack-io.js';
 import type { ButtonArgs } from './navigate.js';
-import { refuseClick } from './revoke.js';
+import { refuseClick, tellClicker } from './revoke.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+/** views.open failed: most often the trigger_id's 3 seconds ran out while Slack or we were slow. */
+const NOT_OPENED = 'Slack did not open the window in time; nothing was changed. Please click again.';
 
 function contextOf(args: ButtonArgs) {
   const channel = channelOf(args.body.channel?.id ?? args.body.container.channel_id);
@@ -23,7 +24,8 @@ export function createAssignButtonHandler(deps: AppDeps) {
     await args.ack();
     const poolId = args.action.value ?? '';
     if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'assign');
-    await openAssignModal(deps, args.client, contextOf(args), ID.test(poolId) ? { poolId } : {});
+    if (!(await openAssignModal(deps, args.client, contextOf(args), ID.test(poolId) ? { poolId } : {})))
+      await tellClicker(deps, args, buildErrorMessage(NOT_OPENED));
   };
 }
 
@@ -32,12 +34,9 @@ export function createChangeEndDateButtonHandler(deps: AppDeps) {
     await args.ack();
     const licenseId = args.action.value ?? '';
     if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'extend');
-    if (!ID.test(licenseId)) {
-      if (!args.body.response_url) return;
-      return createReplier(args.respond, deps, true).send(
-        buildErrorMessage('That button no longer works; please run /licenses again.'),
-      );
-    }
-    await openExtendModal(deps, args.client, contextOf(args), licenseId, undefined);
+    if (!ID.test(licenseId))
+      return tellClicker(deps, args, buildErrorMessage('That button no longer works; please run /licenses again.'));
+    if (!(await openExtendModal(deps, args.client, contextOf(args), licenseId, undefined)))
+      await tellClicker(deps, args, buildErrorMessage(NOT_OPENED));
   };
 }

@@ -5,6 +5,7 @@
  * click it, and a refused click changes nothing and leaves the message as it was.
  */
 import { buildAdminOnlyMessage, buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeMessage } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
@@ -17,7 +18,7 @@ import { createReplier, type Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
 import { auditOf, describeWrite, studentFacts, studentWords } from '../views/outcome-text.js';
-import { roleOf } from '../views/slack-io.js';
+import { roleOf, tellByDm } from '../views/slack-io.js';
 import { changeState } from '../views/state.js';
 import type { ButtonArgs } from './navigate.js';
 
@@ -37,14 +38,20 @@ export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, r
   }
 }
 
-/** A non-admin's click: told in a new ephemeral message (the clicked one stays), and recorded. */
+/** Tells the clicker in a new ephemeral message, or by DM when the click has no response_url (Home tab). */
+export async function tellClicker(deps: AppDeps, args: ButtonArgs, message: SlackMessage): Promise<void> {
+  if (args.body.response_url) return createReplier(args.respond, deps, true).send(message);
+  await tellByDm(deps, args.client, args.body.user.id, message);
+}
+
+/** A non-admin's click: told in a new message (the clicked one stays), and recorded. */
 export async function refuseClick(
   deps: AppDeps,
   args: ButtonArgs,
   action: AuditEntry['action'],
   target: { licenseId?: string; poolId?: string } = {},
 ): Promise<void> {
-  await createReplier(args.respond, deps, true).send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
+  await tellClicker(deps, args, buildAdminOnlyMessage(deps.roles.whoToAsk()));
   await changeState(deps).audit.record({
     at: deps.now().toISOString(),
     actor: args.body.user.id,
@@ -58,10 +65,10 @@ export async function refuseClick(
 export function createRevokeButtonHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
-    if (!args.body.response_url) return;
     const licenseId = args.action.value ?? '';
     if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin')
       return refuseClick(deps, args, 'revoke', { licenseId });
+    if (!args.body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
       return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
@@ -73,9 +80,9 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     const { ack, body, action, client } = args;
     await ack();
-    if (!body.response_url) return;
     const licenseId = action.value ?? '';
     if ((await roleOf(deps, client, body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
+    if (!body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
       return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
@@ -107,7 +114,7 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
   const blocker = revokeBlocker(license, now);
   if (blocker) {
     await reply.send(buildNotRevokableMessage(license, pool, blocker));
-    const facts = { ...studentFacts(license), detail: `not revokable now: ${blocker}` };
+    const facts = { ...studentFacts(license), detail: `cannot be revoked (${blocker}); no DELETE sent` };
     await audit.record({ at: now.toISOString(), actor, action: 'revoke', outcome: 'refused', ...facts });
     return;
   }
@@ -128,8 +135,8 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
 export function createRevokeCancelHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
-    if (!args.body.response_url) return;
     if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke');
+    if (!args.body.response_url) return;
     const id = LICENSE_ID.test(args.action.value ?? '') ? ` \`${escapeMrkdwn(args.action.value ?? '')}\`` : '';
     await createReplier(args.respond, deps, false).send(
       buildOutcomeMessage({ tone: 'info', headline: `Nothing was changed; license${id} stays as it was.` }),

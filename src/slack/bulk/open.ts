@@ -5,23 +5,31 @@
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { buildBulkFormView, buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
-import { withSandboxMarkerView } from '../../blocks/common.js';
+import { buildNoticeMessage, withSandboxMarkerView } from '../../blocks/common.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
+import { tellByDm } from '../views/slack-io.js';
 
 export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
 
-/** Resolves with a sentence for the caller to show when the modal could not be opened. */
+/** Why the modal did not open; `triggerUsed`: views.open was tried and failed, so the trigger_id is spent. */
+export interface BulkOpenProblem {
+  sentence: string;
+  triggerUsed: boolean;
+}
+
+/** Resolves with a problem for the caller to show when the modal could not be opened. */
 export async function openBulkModal(
   deps: AppDeps,
   client: webApi.WebClient,
   triggerId: string,
   userId: string,
-): Promise<string | undefined> {
+): Promise<BulkOpenProblem | undefined> {
   const role = await deps.roles.roleOf(client, userId).catch(() => 'none' as const);
-  if (role !== 'admin') return ADMINS_ONLY;
-  if (!deps.desk) return 'Bulk assignment is not set up in this License Desk process.';
+  if (role !== 'admin') return { sentence: ADMINS_ONLY, triggerUsed: false };
+  if (!deps.desk)
+    return { sentence: 'Bulk assignment is not set up in this License Desk process.', triggerUsed: false };
   let viewId: string | undefined;
   try {
     const opened = await client.views.open({
@@ -31,7 +39,7 @@ export async function openBulkModal(
     viewId = opened.view?.id;
   } catch (error) {
     deps.logger.warn('views.open failed', { error: String(error) });
-    return 'Slack did not open the window in time; please try again.';
+    return { sentence: 'Slack did not open the window in time; please try again.', triggerUsed: true };
   }
   if (!viewId) return undefined;
   let view: ReturnType<typeof buildBulkFormView>;
@@ -47,14 +55,27 @@ export async function openBulkModal(
   return undefined;
 }
 
-/** The Home tab's "Bulk assign": a refusal is shown in a small modal (a Home click has no response_url). */
+/**
+ * The Home tab's "Bulk assign": a refusal is shown in a small modal (a Home click has no response_url),
+ * or by DM when the trigger_id is spent (a failed views.open) or that modal would not open either.
+ */
 export function createBulkOpenHandler(deps: AppDeps) {
   return async ({ ack, body, client }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
     await ack();
     const problem = await openBulkModal(deps, client, body.trigger_id, body.user.id);
     if (!problem) return;
-    await client.views
-      .open({ trigger_id: body.trigger_id, view: withSandboxMarkerView(buildBulkMessageView(problem), deps.sandbox) })
-      .catch((error: unknown) => deps.logger.warn('views.open failed', { error: String(error) }));
+    const shown =
+      !problem.triggerUsed &&
+      (await client.views
+        .open({
+          trigger_id: body.trigger_id,
+          view: withSandboxMarkerView(buildBulkMessageView(problem.sentence), deps.sandbox),
+        })
+        .then(() => true)
+        .catch((error: unknown) => {
+          deps.logger.warn('views.open failed', { error: String(error) });
+          return false;
+        }));
+    if (!shown) await tellByDm(deps, client, body.user.id, buildNoticeMessage(problem.sentence));
   };
 }

@@ -5,7 +5,7 @@
  *   run reads the API and replaces it with the report (by external_id: the ack does not return ids);
  * - the report: the role again, the draft must be this person's, recycling must be ticked when the
  *   pool is short; then the job is saved and started, and the modal closes (progress goes to a DM).
- * A repeated submission finds its draft gone and starts nothing.
+ * A repeated submission finds its draft claimed (or gone) and starts nothing; a failed start keeps it.
  */
 import { randomBytes } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
@@ -18,6 +18,7 @@ import type { AppDeps } from '../deps.js';
 import { BulkInputId } from '../ids.js';
 import { presentError } from '../present.js';
 import { markedAck } from '../views/slack-io.js';
+import { changeState } from '../views/state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
 import { createBulkNotifier } from './notifier.js';
 import { ADMINS_ONLY } from './open.js';
@@ -100,16 +101,22 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
         },
       });
     }
-    if (!desk.drafts.take(view.private_metadata, userId)) {
+    // A repeated submission waits out the first one's start; the draft goes only once the job is
+    // saved, so a start that failed leaves the report in place and submitting again works.
+    const key = `bulk-start:${draft.id}`;
+    const once = changeState(deps).once;
+    if (!once.claim(key)) {
       return ack({ response_action: 'update', view: buildBulkMessageView('This job was already started.') });
     }
     const job = jobFromDraft(draft, deps.now());
     try {
       await desk.runner.start(job, createBulkNotifier(client, deps, userId));
     } catch (error) {
+      once.release(key);
       deps.logger.error('bulk job could not start', { error: String(error) });
-      return ack({ response_action: 'update', view: buildBulkMessageView(presentError(error)) });
+      return ack({ response_action: 'update', view: buildBulkReportView(draft, presentError(error)) });
     }
+    desk.drafts.take(view.private_metadata, userId);
     deps.logger.info('bulk job started', { job: job.id, rows: job.rows.length, user: userId });
     await ack({ response_action: 'clear' });
   };

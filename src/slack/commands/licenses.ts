@@ -26,7 +26,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     if (parsed.kind === 'help') return reply.send(buildHelpView(role, parsed.reason));
     if (parsed.kind === 'bulk') {
       const problem = await openBulkModal(deps, client, command.trigger_id, command.user_id);
-      return problem ? reply.send(buildNoticeMessage(problem)) : undefined;
+      return problem ? reply.send(buildNoticeMessage(problem.sentence)) : undefined;
     }
     if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply);
     if (parsed.kind === 'assign' || parsed.kind === 'extend' || parsed.kind === 'revoke') {

@@ -12,7 +12,8 @@ import type {
   webApi,
 } from '@slack/bolt';
 import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
-import { buildAdminOnlyMessage, withSandboxMarker } from '../../blocks/common.js';
+import { buildAdminOnlyMessage, buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
 import type { AlertGroup } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
 
@@ -25,6 +26,8 @@ export function createAlertPoster(client: webApi.WebClient, channel: string, dep
 }
 
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+const ALERTS_NOT_SET_UP =
+  'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
 
 export function createLetItEndHandler(deps: AppDeps) {
   return async ({
@@ -35,18 +38,22 @@ export function createLetItEndHandler(deps: AppDeps) {
     respond,
   }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
     await ack();
+    const tell = async (message: SlackMessage): Promise<void> => {
+      const reply = { response_type: 'ephemeral' as const, replace_original: false };
+      await respond({ ...reply, ...withSandboxMarker(message, deps.sandbox) }).catch((error: unknown) =>
+        deps.logger.warn('respond failed', { error: String(error) }),
+      );
+    };
     const role = await deps.roles.roleOf(client, body.user.id).catch(() => 'none' as const);
-    if (role !== 'admin') {
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        ...buildAdminOnlyMessage(deps.roles.whoToAsk()),
-      }).catch((error: unknown) => deps.logger.warn('respond failed', { error: String(error) }));
-      return;
-    }
+    if (role !== 'admin') return tell(buildAdminOnlyMessage(deps.roles.whoToAsk()));
     const licenseId = action.value ?? '';
-    if (!LICENSE_ID.test(licenseId)) return deps.logger.warn('let-it-end: malformed license id');
-    await deps.desk?.alerts.acknowledge(licenseId, body.user.id);
+    if (!LICENSE_ID.test(licenseId)) {
+      deps.logger.warn('let-it-end: malformed license id');
+      return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
+    }
+    // Without the desk nothing remembers the choice, so the message must not say it was made.
+    if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
+    await deps.desk.alerts.acknowledge(licenseId, body.user.id);
     deps.logger.info('alert: license left to end', { licenseId, user: body.user.id });
     const channel = body.channel?.id ?? body.container.channel_id;
     const ts = body.message?.ts ?? body.container.message_ts;

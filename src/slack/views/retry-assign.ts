@@ -5,13 +5,13 @@
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { escapeTruncated } from '../../blocks/mrkdwn.js';
-import { buildWorkingView } from '../../blocks/outcome.js';
+import { buildOutcomeView, buildWorkingView } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import type { AppDeps } from '../deps.js';
 import { runAssign } from './assign-run.js';
 import { decodeMeta, pendingAssignSchema } from './metadata.js';
 import { EXPIRED, paramsOf } from './recycle-submit.js';
-import { roleOf, updateView } from './slack-io.js';
+import { adminOnlyText, roleOf, updateView } from './slack-io.js';
 import { changeState } from './state.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -31,6 +31,8 @@ export function createRetryAssignHandler(deps: AppDeps) {
         outcome: 'refused',
         detail: 'not a license admin (Retry assign)',
       });
+      const headline = adminOnlyText(deps);
+      await updateView(deps, client, view.id, buildOutcomeView({ title: RECYCLE_TITLE, tone: 'refused', headline }));
       return;
     }
     const meta = decodeMeta(pendingAssignSchema, view.private_metadata);

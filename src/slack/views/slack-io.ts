@@ -5,6 +5,7 @@
  */
 import type { AckFn, ViewResponseAction, webApi } from '@slack/bolt';
 import { withSandboxMarker, withSandboxMarkerView } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
 import type { ModalView } from '../../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import { openDm } from '../bulk/notifier.js';
@@ -69,17 +70,22 @@ export async function replyEphemeral(
 }
 
 /**
- * The one-sentence outcome in the person's DM with the app (conversations.open, scope im:write; then
- * chat:write): for when neither the modal (closed) nor a channel reply can tell them. Never throws.
+ * A message in the person's DM with the app (conversations.open, scope im:write; then chat:write):
+ * for when neither a modal nor a response_url nor a channel reply can tell them. Never throws.
  */
-export async function tellByDm(deps: AppDeps, client: Client, user: string, outcome: Outcome): Promise<boolean> {
-  const message = withSandboxMarker(buildOutcomeMessage(outcome), deps.sandbox);
+export async function tellByDm(
+  deps: AppDeps,
+  client: Client,
+  user: string,
+  what: Outcome | SlackMessage,
+): Promise<boolean> {
+  const message = withSandboxMarker('headline' in what ? buildOutcomeMessage(what) : what, deps.sandbox);
   try {
     const channel = await openDm(client, user);
     await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     return true;
   } catch (error) {
-    deps.logger.error('could not tell the outcome by DM either', { user, error: String(error) });
+    deps.logger.error('could not tell the person by DM either', { user, error: String(error) });
     return false;
   }
 }
