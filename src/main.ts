@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
-import { createLicensingClient } from './licensing/index.js';
+import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
@@ -66,7 +66,7 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     logger: logger.child({ component: 'desk' }),
     now: deps.now,
     dataDir: config.dataDir,
-    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: 60_000 },
+    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => deps.audit,
   });

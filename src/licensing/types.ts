@@ -73,6 +73,7 @@ export interface LicensingClient {
     list(query?: ListQuery, opts?: CallOptions): Promise<License[]>;
     /** Every page. */
     all(query?: { includeInactive?: boolean }, opts?: CallOptions): Promise<License[]>;
+    /** Never cached: always a fresh read. */
     get(id: string, opts?: CallOptions): Promise<License>;
     changeEndDate(id: string, endDate: string, opts?: CallOptions): Promise<License>;
     revoke(id: string, opts?: CallOptions): Promise<void>;
@@ -81,7 +82,7 @@ export interface LicensingClient {
     list(query?: ListQuery, opts?: CallOptions): Promise<Student[]>;
     /** Every page. */
     all(query?: { includeInactive?: boolean }, opts?: CallOptions): Promise<Student[]>;
-    /** One student by e-mail or id; NotFoundError when there is none (or the endpoint is missing). */
+    /** One student by e-mail or id, never cached; NotFoundError when there is none (or the endpoint is missing). */
     find(
       query: { email: string } | { id: string },
       opts?: CallOptions & { includeInactive?: boolean },

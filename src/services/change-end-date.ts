@@ -14,7 +14,7 @@ export function changeEndDate(
   return runWrite(
     () => licensing.licenses.changeEndDate(licenseId, day, INTERACTIVE),
     async () => {
-      const license = await licensing.licenses.get(licenseId, { ...INTERACTIVE, fresh: true });
+      const license = await licensing.licenses.get(licenseId, INTERACTIVE);
       // A past day ends the license (rule 3); a future one must show as its new end.
       const applied = day < today(now) ? !license.active : dayOf(license.end) === day;
       return applied ? license : undefined;

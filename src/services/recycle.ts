@@ -63,7 +63,7 @@ export async function recycleChosen(
   params: AssignParams,
 ): Promise<ChosenRecycleResult> {
   // Read first: the choice came from a form, and must be an active license of this very pool.
-  const license = await licensing.licenses.get(chosenId, { ...INTERACTIVE, fresh: true });
+  const license = await licensing.licenses.get(chosenId, INTERACTIVE);
   if (license.poolId !== params.poolId || !license.active) return { stage: 'check', license };
   const revoked = await revokeLicense(licensing, license);
   if (revoked.kind !== 'done') return { stage: 'revoke', license, outcome: revoked };

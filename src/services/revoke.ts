@@ -12,7 +12,7 @@ export function revokeLicense(licensing: LicensingClient, before: License): Prom
       return { ...before, active: false };
     },
     async () => {
-      const license = await licensing.licenses.get(before.id, { ...INTERACTIVE, fresh: true });
+      const license = await licensing.licenses.get(before.id, INTERACTIVE);
       return license.active ? undefined : license;
     },
   );
