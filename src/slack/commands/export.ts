@@ -6,6 +6,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import { buildErrorMessage, buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { buildExportComment } from '../../blocks/export-comment.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { exportLicenses } from '../../services/export.js';
 import { openDm } from '../bulk/notifier.js';
@@ -38,7 +39,7 @@ export async function runExport(
       filename: result.filename,
       title: result.filename,
       content: result.csv,
-      initial_comment: `${deps.sandbox ? '[Sandbox data, not real licenses] ' : ''}Your export: ${what}. Columns: student, email, course, pool, license, start, end, status, progress, completed.`,
+      initial_comment: buildExportComment({ rows: result.rows, pool: result.pool, sandbox: deps.sandbox }),
     });
   } catch (error) {
     if (isLicensingError(error)) throw error;
