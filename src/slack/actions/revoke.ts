@@ -11,7 +11,6 @@ import { buildOutcomeMessage } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
 import { revokeBlocker } from '../../domain/revocation.js';
 import type { AuditEntry } from '../../services/audit.js';
-import { INTERACTIVE } from '../../services/interactive.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { revokeLicense } from '../../services/revoke.js';
 import { createReplier, type Replier } from '../commands/reply.js';
@@ -101,8 +100,7 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
   let details: Awaited<ReturnType<typeof getLicenseDetails>>;
   try {
     // DELETE answers nothing: the license is read first, for the answer, the audit and the read-back.
-    // Fresh (the confirmation's read may be cached), so a license ended meanwhile is not sent a DELETE.
-    await deps.licensing.licenses.get(licenseId, { ...INTERACTIVE, fresh: true });
+    // licenses.get is never cached, so a license ended since the confirmation is caught below.
     details = await getLicenseDetails(deps.licensing, licenseId);
   } catch (error) {
     await reply.send(buildErrorMessage(`${presentError(error, 'license')} Nothing was revoked.`));
