@@ -68,6 +68,8 @@ export function createAssignSubmitHandler(deps: AppDeps) {
         response_action: 'update',
         view: buildWorkingView(RECYCLE_TITLE, 'Finding the license that would end'),
       });
+      // A repeated delivery of this submission would read the candidates again (about 3 requests).
+      if (!state.once.claim(`recycle-choice:${view.id}:${view.hash}`)) return;
       return showRecycleChoice(deps, client, view.id, pool, params, channel);
     }
     const working = buildWorkingView(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
