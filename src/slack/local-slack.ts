@@ -62,6 +62,13 @@ export interface LocalSlackOptions {
   botToken?: string;
   /** Slack allows 5 posts per response_url (platform.md section 3); a sixth gets 404. */
   responseUrlMaxUses?: number;
+  /**
+   * Lets a richer double (the local console) answer Web API calls with state of its own: called for
+   * every call that no `answer` override took, with `builtIn` giving the stand-in's own answer.
+   */
+  intercept?: (call: SlackCall, builtIn: () => Record<string, unknown>) => Record<string, unknown>;
+  /** Told of every response_url post accepted, after it is recorded. */
+  onResponse?: (post: ResponseUrlPost) => void;
 }
 
 export interface LocalSlack {
@@ -246,8 +253,10 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
       if (response && req.method === 'POST') {
         const id = decodeURIComponent(response[1] ?? '');
         if (responses.filter((r) => r.id === id).length >= maxUses) return send(404, { ok: false, error: 'used_up' });
-        responses.push({ id, body: JSON.parse(raw || '{}') as Record<string, unknown>, at: Date.now() });
+        const post = { id, body: JSON.parse(raw || '{}') as Record<string, unknown>, at: Date.now() };
+        responses.push(post);
         notify();
+        options.onResponse?.(post);
         return send(200, { ok: true });
       }
       const api = /^\/api\/([\w.]+)$/.exec(path);
@@ -272,7 +281,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         }
         return send(200, typeof a === 'function' ? a(call) : a);
       }
-      return send(200, builtIn(call));
+      return send(200, options.intercept ? options.intercept(call, () => builtIn(call)) : builtIn(call));
     } catch (error) {
       send(200, { ok: false, error: 'invalid_arguments', detail: String(error) });
     }
