@@ -4,7 +4,7 @@
  * in the listeners under src/slack/.
  */
 import type { ServerResponse } from 'node:http';
-import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
+import { App, type Logger as BoltLogger, type CustomRoute, type webApi } from '@slack/bolt';
 
 /** What Bolt passes to an extended error handler (not re-exported by @slack/bolt's index). */
 interface ErrorHandlerArgs {
@@ -34,6 +34,8 @@ export interface CreateAppOptions {
   retryConfig?: webApi.RetryOptions;
   /** Web API request timeout; default 10 s (the client's own default is none). */
   slackTimeoutMs?: number;
+  /** More HTTP routes on the app's port (the local console's page and endpoints). */
+  routes?: CustomRoute[];
 }
 
 /** A few quick retries: a person is waiting, and the default policy retries for 30 minutes. */
@@ -58,7 +60,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     endpoints: EVENTS_PATH,
-    customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }],
+    customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])],
     ...(slack.mode === 'socket'
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port ?? 3000 } }
       : {}),

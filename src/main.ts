@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
+import { consoleOptions } from './console/demo.js';
+import { createConsole, type LocalConsole } from './console/server.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
@@ -43,8 +45,18 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
 
   const { slack } = config;
   let transport: SlackTransport;
+  // The local console (a browser page that plays Slack) sits in front of the local Slack double.
+  let localConsole: LocalConsole | undefined;
+  if (config.console) {
+    localConsole = createConsole(consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET));
+  }
   if (slack.mode === 'demo') {
-    const local = await startLocalSlack({ users: DEMO_SLACK_USERS, botToken: DEMO_BOT_TOKEN });
+    const local = await startLocalSlack({
+      users: DEMO_SLACK_USERS,
+      botToken: DEMO_BOT_TOKEN,
+      ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
+    });
+    localConsole?.attach(local);
     closers.push({ name: 'local Slack', close: () => local.close() });
     transport = { mode: 'http', botToken: DEMO_BOT_TOKEN, signingSecret: DEMO_SIGNING_SECRET, apiUrl: local.apiUrl };
   } else {
@@ -73,8 +85,12 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
+    ...(localConsole ? { routes: localConsole.routes } : {}),
   });
   closers.unshift({ name: 'app', close: () => app.stop().then(() => undefined) });
+  // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
+  const c = localConsole;
+  if (c) closers.unshift({ name: 'console', close: async () => c.close() });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
   closers.splice(1, 0, { name: 'alerts and bulk jobs', close: () => desk.stop() });
@@ -90,6 +106,7 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     startupMs: Math.round(performance.now()),
   });
   if (slack.mode === 'demo') process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, lic.mode === 'sandbox'));
+  if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
 function onShutdown(logger: LevelledLogger, closers: Closer[]): void {
