@@ -1,0 +1,140 @@
+/**
+ * The local console in a real browser (headless Chromium): `npm start` with nothing configured, the
+ * page at http://localhost:PORT/, and a person who runs commands, clicks, fills forms and switches
+ * roles. Everything the page does reaches the app as signed Slack requests; what the app sends back
+ * is drawn from its real Block Kit. Screenshots land in screenshots/ (git-ignored).
+ */
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, chromiumSkipReason, screenshotDir } from '../support/chromium.js';
+import { type MainProcess, runMain } from '../support/run-main.js';
+
+const STUDENT = 'console.newcomer@contoso.com';
+let licenseId = '';
+
+describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browser', () => {
+  let main: MainProcess;
+  let browser: Browser;
+  let page: Page;
+  let url: string;
+  const shots = screenshotDir();
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
+
+  beforeAll(async () => {
+    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
+    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
+    url = `http://localhost:${port}/`;
+    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Asia/Tokyo' });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(url);
+    await page.locator('#who option').first().waitFor({ state: 'attached' });
+    expect(await page.locator('#who').inputValue()).toBe('U0DEMOADM1');
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (main) {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+  });
+
+  const send = async (text: string) => {
+    await page.locator('#box').fill(text);
+    await page.locator('#box').press('Enter');
+  };
+  const messages = () => page.locator('#messages');
+  const lastMessage = () => page.locator('#messages article').last();
+
+  it('shows the usage hint, runs /licenses pools and draws the pools from Block Kit', async () => {
+    await page.locator('#box').fill('/');
+    await expect.poll(() => page.locator('#hint').isVisible()).toBe(true);
+    expect(await page.locator('#hint').textContent()).toContain('pools [page]');
+    await send('/licenses pools');
+    await page.getByRole('heading', { name: 'License pools' }).waitFor();
+    expect(await lastMessage().textContent()).toContain('Only visible to you');
+    // Buttons, fields and emoji come from the blocks, not from the fallback text.
+    expect(await lastMessage().getByRole('button', { name: 'Assign' }).count()).toBeGreaterThan(0);
+    expect(await lastMessage().locator('.emoji').first().textContent()).not.toMatch(/^:/);
+    await shot('console-pools');
+    // Arrow up brings the command back.
+    await page.locator('#box').press('ArrowUp');
+    expect(await page.locator('#box').inputValue()).toBe('/licenses pools');
+    await page.locator('#box').fill('');
+  });
+
+  it('assigns through the form: an inline error first, then the outcome and the audit post', async () => {
+    await lastMessage().getByRole('button', { name: 'Assign' }).first().click();
+    const modal = page.getByRole('dialog');
+    await modal.waitFor();
+    await expect.poll(() => modal.locator('h2').textContent()).toMatch(/Assign/);
+    // The first pool the form offers (the list's first Assign may be a pool that has ended).
+    await modal.getByLabel('Pool').selectOption({ index: 1 });
+    await modal.getByLabel(/e-mail/i).fill('not-an-email');
+    await shot('console-assign-form');
+    await modal
+      .getByRole('button', { name: /Assign|Submit|Next/ })
+      .last()
+      .click();
+    await modal.locator('.input-error').first().waitFor();
+    expect(await modal.locator('.input-error').first().textContent()).toMatch(/e-mail|address/i);
+    await modal.getByLabel(/e-mail/i).fill(STUDENT);
+    await modal
+      .getByRole('button', { name: /Assign|Submit|Next/ })
+      .last()
+      .click();
+    // The outcome replaces the form (views.update), which then closes as Slack closes it.
+    await modal.getByText(/Assigned license/).waitFor({ timeout: 15_000 });
+    const outcome = (await modal.textContent()) ?? '';
+    expect(outcome).toContain(STUDENT);
+    licenseId = /Assigned license (\d+)/.exec(outcome)?.[1] ?? '';
+    await shot('console-assigned');
+    await modal.locator('.modal-buttons').getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'license-audit' }).click();
+    await messages().getByText(STUDENT).first().waitFor();
+    expect(await lastMessage().textContent()).toMatch(/assign/i);
+    await shot('console-audit');
+  });
+
+  it('revokes through the confirmation', async () => {
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    expect(licenseId).not.toBe('');
+    await send(`/licenses show ${licenseId}`);
+    await lastMessage()
+      .getByRole('button', { name: /Revoke/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await lastMessage()
+      .getByRole('button', { name: /Revoke/ })
+      .first()
+      .click();
+    await lastMessage().getByRole('button', { name: 'Revoke now' }).waitFor();
+    await lastMessage().getByRole('button', { name: 'Revoke now' }).click();
+    const confirm = page.locator('dialog#confirm');
+    if (await confirm.isVisible()) await confirm.getByRole('button').last().click();
+    await expect.poll(async () => (await messages().textContent()) ?? '', { timeout: 15_000 }).toMatch(/revoked/i);
+    await shot('console-revoked');
+  });
+
+  it('opens App Home', async () => {
+    await page.getByRole('button', { name: /Home/ }).click();
+    await page.locator('#home h3').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('#home').textContent()).toMatch(/pool/i);
+    await shot('console-home');
+  });
+
+  it('as a member with no role, the same command is refused', async () => {
+    await page.locator('#who').selectOption('U0DEMOMEM1');
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    await send('/licenses pools');
+    await expect
+      .poll(async () => (await lastMessage().textContent()) ?? '', { timeout: 15_000 })
+      .toMatch(/ask|not allowed|permission|only/i);
+    expect(await lastMessage().getByRole('button', { name: 'Assign' }).count()).toBe(0);
+    await shot('console-refused');
+  });
+});
