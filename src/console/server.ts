@@ -27,6 +27,8 @@ export interface ConsoleOptions {
   team: { id: string; domain: string };
   appId: string;
   logger: Logger;
+  /** The clock of the trigger-id expiry (tests). */
+  now?: () => number;
 }
 
 export interface LocalConsole {
@@ -140,6 +142,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     channels: options.channels,
     botUserId: options.botUserId,
     upload: (id) => local?.uploads.find((u) => u.fileId === id),
+    ...(options.now ? { now: options.now } : {}),
   });
   const streams = new Set<ServerResponse>();
   const dir = publicDir();
