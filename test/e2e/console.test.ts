@@ -74,13 +74,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     // The first pool the form offers (the list's first Assign may be a pool that has ended).
     await modal.getByLabel('Pool').selectOption({ index: 1 });
     await modal.getByLabel(/e-mail/i).fill('not-an-email');
-    await shot('console-assign-form');
     await modal
       .getByRole('button', { name: /Assign|Submit|Next/ })
       .last()
       .click();
     await modal.locator('.input-error').first().waitFor();
     expect(await modal.locator('.input-error').first().textContent()).toMatch(/e-mail|address/i);
+    await shot('console-assign-form');
     await modal.getByLabel(/e-mail/i).fill(STUDENT);
     await modal
       .getByRole('button', { name: /Assign|Submit|Next/ })
@@ -114,10 +114,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
       .click();
     await lastMessage().getByRole('button', { name: 'Revoke now' }).waitFor();
     await lastMessage().getByRole('button', { name: 'Revoke now' }).click();
-    const confirm = page.locator('dialog#confirm');
-    if (await confirm.isVisible()) await confirm.getByRole('button').last().click();
     await expect.poll(async () => (await messages().textContent()) ?? '', { timeout: 15_000 }).toMatch(/revoked/i);
     await shot('console-revoked');
+  });
+
+  it('sends the CSV export to the DM, where it can be downloaded', async () => {
+    await send('/licenses export');
+    await page.getByRole('button', { name: 'License Desk (DM)' }).click();
+    const link = messages().locator('a.file-name');
+    await link.waitFor({ timeout: 20_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    const csv = await readFile(path, 'utf8');
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    expect(csv).toContain(STUDENT);
+    await shot('console-export');
   });
 
   it('opens App Home', async () => {
@@ -125,6 +137,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await page.locator('#home h3').first().waitFor({ timeout: 15_000 });
     expect(await page.locator('#home').textContent()).toMatch(/pool/i);
     await shot('console-home');
+  });
+
+  it('as a license viewer: the pools without the buttons that change licenses; @name sent escaped', async () => {
+    await page.locator('#who').selectOption('U0DEMOVWR1');
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    await send('/licenses pools');
+    await lastMessage().getByRole('heading', { name: 'License pools' }).waitFor({ timeout: 15_000 });
+    expect(await lastMessage().getByRole('button', { name: 'Licenses' }).count()).toBeGreaterThan(0);
+    expect(await lastMessage().getByRole('button', { name: 'Assign' }).count()).toBe(0);
+    // Typed as a mention, sent as Slack sends it (<@U0DEMOSTU1|alberto.rossi>): the app reads the e-mail.
+    await send('/licenses find @alberto.rossi');
+    await expect
+      .poll(async () => (await lastMessage().textContent()) ?? '', { timeout: 15_000 })
+      .toMatch(/alberto\.rossi@contoso\.com/);
+    await shot('console-viewer');
   });
 
   it('as a member with no role, the same command is refused', async () => {
@@ -136,5 +163,16 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
       .toMatch(/ask|not allowed|permission|only/i);
     expect(await lastMessage().getByRole('button', { name: 'Assign' }).count()).toBe(0);
     await shot('console-refused');
+  });
+
+  it('as a guest: refused too, and App Home shows no data', async () => {
+    await page.locator('#who').selectOption('U0DEMOGST1');
+    await send('/licenses pools');
+    await expect
+      .poll(async () => (await lastMessage().textContent()) ?? '', { timeout: 15_000 })
+      .toMatch(/ask|not allowed|permission|only/i);
+    await page.getByRole('button', { name: /Home/ }).click();
+    await page.locator('#home .blocks').waitFor({ timeout: 15_000 });
+    expect(await page.locator('#home').textContent()).not.toMatch(/pool 200\d/);
   });
 });

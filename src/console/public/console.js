@@ -343,6 +343,9 @@ function renderModal(s) {
   dialog.append(head, form, error);
   form.append(foot);
   overlay.append(dialog);
+  overlay.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !$('confirm').open) closeTop(top, true);
+  });
   root.append(overlay);
   const first = dialog.querySelector(
     '.has-error input, .has-error select, .has-error textarea, input, select, textarea',
@@ -401,6 +404,13 @@ function setupComposer() {
     $('composer-error').textContent = r.ok ? '' : (r.error ?? 'That did not reach License Desk.');
   });
 }
+
+// An open overflow menu closes when the person clicks elsewhere, as Slack's does.
+document.addEventListener('click', (event) => {
+  for (const menu of document.querySelectorAll('.menu:not([hidden])')) {
+    if (!menu.parentElement.contains(event.target)) menu.hidden = true;
+  }
+});
 
 function setupSwitcher() {
   $('who').addEventListener('change', (event) => {
