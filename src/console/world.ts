@@ -98,6 +98,22 @@ const MAX_STACK = 3;
 const MAX_MESSAGES = 400;
 const MAX_NOTICES = 40;
 
+/** What the page is sent of each channel: its latest messages (every change resends the state). */
+const MESSAGES_PER_CHANNEL = 60;
+
+function latestPerChannel(list: ConsoleMessage[]): ConsoleMessage[] {
+  const seen = new Map<string, number>();
+  const keep: ConsoleMessage[] = [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i] as ConsoleMessage;
+    const n = seen.get(m.channel) ?? 0;
+    if (n >= MESSAGES_PER_CHANNEL) continue;
+    seen.set(m.channel, n + 1);
+    keep.push(m);
+  }
+  return keep.reverse();
+}
+
 export type World = ReturnType<typeof createWorld>;
 
 export function createWorld(options: WorldOptions) {
@@ -528,10 +544,12 @@ export function createWorld(options: WorldOptions) {
             role: options.roleLabels[u.id] ?? '',
           })),
         channels: [...channels.values()].filter(visibleChannel),
-        messages: messages.filter(
-          (x) =>
-            (x.ephemeralFor === undefined || x.ephemeralFor === me) &&
-            visibleChannel(channels.get(x.channel) ?? { id: '', name: '', kind: 'dm' }),
+        messages: latestPerChannel(
+          messages.filter(
+            (x) =>
+              (x.ephemeralFor === undefined || x.ephemeralFor === me) &&
+              visibleChannel(channels.get(x.channel) ?? { id: '', name: '', kind: 'dm' }),
+          ),
         ),
         modals: (stacks.get(me) ?? []).flatMap((id) => views.get(id) ?? []),
         home: (homes.has(me) ? views.get(homes.get(me) ?? '') : undefined) ?? null,

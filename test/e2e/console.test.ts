@@ -53,8 +53,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await page.locator('#box').fill('/');
     await expect.poll(() => page.locator('#hint').isVisible()).toBe(true);
     expect(await page.locator('#hint').textContent()).toContain('pools [page]');
+    // A command the workspace does not have is refused visibly, as Slack does.
+    await send('/lisences pools');
+    await page.locator('#notices').getByText('/lisences is not a valid command').waitFor();
+    expect(await page.locator('#composer-error').textContent()).toContain('/licenses help');
+    await page.locator('#notices').getByRole('button', { name: 'Dismiss' }).click();
     await send('/licenses pools');
     await page.getByRole('heading', { name: 'License pools' }).waitFor();
+    expect(await page.locator('#composer-error').textContent()).toBe('');
     expect(await lastMessage().textContent()).toContain('Only visible to you');
     // Buttons, fields and emoji come from the blocks, not from the fallback text.
     expect(await lastMessage().getByRole('button', { name: 'Assign' }).count()).toBeGreaterThan(0);
