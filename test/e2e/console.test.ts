@@ -171,6 +171,87 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await shot('console-refused');
   });
 
+  it('draws mrkdwn and every Block Kit element the console knows, dates in the browser time zone', async () => {
+    // Runs in the page as plain JavaScript (a string, so that the test runner leaves its imports alone).
+    const html = (await page.evaluate(`(async () => {
+      const { renderMrkdwn } = await import('/console/mrkdwn.js');
+      const { renderBlocks } = await import('/console/blocks.js');
+      const ctx = {
+        users: new Map([['U0DEMOSTU1', 'alberto.rossi']]),
+        channels: new Map([['C0DEMOOPS1', 'license-ops']]),
+        userList: [{ id: 'U0DEMOSTU1', name: 'alberto.rossi', realName: 'Alberto Rossi' }],
+        values: {},
+        onAction: () => undefined,
+        confirm: async () => true,
+      };
+      const text = renderMrkdwn(
+        '*bold* _it_ ~gone~ \`code\` <https://example.com|a link> <@U0DEMOSTU1> <!subteam^S0ADMINS|@admins> <#C0DEMOOPS1> :tada: <!date^1700000000^{date_num} {time}|fallback> &lt;b&gt;',
+        ctx,
+      );
+      const option = (t) => ({ text: { type: 'plain_text', text: t }, value: t });
+      const blocks = renderBlocks(
+        [
+          { type: 'header', text: { type: 'plain_text', text: 'Header :wave:' } },
+          {
+            type: 'section',
+            fields: [{ type: 'mrkdwn', text: '*Field*' }],
+            accessory: { type: 'overflow', action_id: 'o', options: [option('One'), option('Two')] },
+          },
+          { type: 'divider' },
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'b', text: { type: 'plain_text', text: 'Danger' }, style: 'danger' },
+              { type: 'static_select', action_id: 's', options: [option('Pick me')] },
+              { type: 'users_select', action_id: 'u' },
+              { type: 'datepicker', action_id: 'd', initial_date: '2026-01-31' },
+              { type: 'checkboxes', action_id: 'c', options: [option('Box')] },
+              { type: 'radio_buttons', action_id: 'r', options: [option('Radio')] },
+            ],
+          },
+          {
+            type: 'rich_text',
+            elements: [
+              { type: 'rich_text_section', elements: [{ type: 'text', text: 'rich', style: { bold: true } }] },
+            ],
+          },
+          { type: 'image', image_url: 'data:image/png;base64,iVBORw0KGgo=', alt_text: 'a picture' },
+          { type: 'mystery' },
+        ],
+        ctx,
+      );
+      return { text: text.innerHTML, blocks: blocks.innerHTML, date: blocks.querySelector('input[type=date]').value };
+    })()`)) as { text: string; blocks: string; date: string };
+    expect(html.text).toContain('<strong>bold</strong>');
+    expect(html.text).toContain('<em>it</em>');
+    expect(html.text).toContain('<del>gone</del>');
+    expect(html.text).toContain('<code>code</code>');
+    expect(html.text).toMatch(/<a href="https:\/\/example.com\/?"[^>]*>a link<\/a>/);
+    expect(html.text).toContain('@alberto.rossi');
+    expect(html.text).toContain('@admins');
+    expect(html.text).toContain('#license-ops');
+    expect(html.text).toContain('🎉');
+    // 1700000000 is 2023-11-14 22:13 UTC: the next morning in Tokyo, the page's time zone.
+    expect(html.text).toMatch(/2023-11-15 7:13/);
+    expect(html.text).toContain('&lt;b&gt;');
+    expect(html.blocks).toContain('Header 👋');
+    expect(html.blocks).toContain('btn danger');
+    for (const bit of [
+      'overflow-button',
+      'Pick me',
+      'Alberto Rossi',
+      'type="date"',
+      'checkbox',
+      'radio',
+      'a picture',
+    ]) {
+      expect(html.blocks).toContain(bit);
+    }
+    expect(html.date).toBe('2026-01-31');
+    expect(html.blocks).toContain('<strong><span>rich</span></strong>');
+    expect(html.blocks).toContain('Slack would reject this: unknown block type “mystery”');
+  });
+
   it('as a guest: refused too, and App Home shows no data', async () => {
     await page.locator('#who').selectOption('U0DEMOGST1');
     await send('/licenses pools');
