@@ -25,10 +25,27 @@ function roleLabel(config: Pick<Config, 'admins' | 'viewers'>, u: LocalSlackUser
 }
 
 export function consoleChannels(config: Pick<Config, 'auditChannel' | 'alerts'>): ConsoleChannel[] {
-  const channels: ConsoleChannel[] = [{ id: CONSOLE_OPS_CHANNEL, name: 'license-ops', kind: 'channel' }];
-  if (config.auditChannel) channels.push({ id: config.auditChannel, name: 'license-audit', kind: 'channel' });
-  const alerts = config.alerts.channel;
-  if (alerts && alerts !== config.auditChannel) channels.push({ id: alerts, name: 'license-alerts', kind: 'channel' });
+  const channels: ConsoleChannel[] = [
+    { id: CONSOLE_OPS_CHANNEL, name: 'license-ops', kind: 'channel', purpose: 'Type /licenses help below to start.' },
+  ];
+  const { channel: alerts, time, timeZone } = config.alerts;
+  const alertNote = `the daily alerts (at ${time} ${timeZone}: full pools, pools and licenses about to end)`;
+  if (config.auditChannel) {
+    channels.push({
+      id: config.auditChannel,
+      name: 'license-audit',
+      kind: 'channel',
+      purpose: `License Desk posts every change and every refused attempt here${alerts === config.auditChannel ? `, and ${alertNote}` : ''}.`,
+    });
+  }
+  if (alerts && alerts !== config.auditChannel) {
+    channels.push({
+      id: alerts,
+      name: 'license-alerts',
+      kind: 'channel',
+      purpose: `License Desk posts ${alertNote} here.`,
+    });
+  }
   return channels;
 }
 

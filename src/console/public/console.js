@@ -209,7 +209,7 @@ function renderChannel(s) {
         'empty',
         channel.kind === 'dm'
           ? 'Nothing here yet. License Desk writes here when you export a CSV or run a bulk job.'
-          : 'Type /licenses help below to start.',
+          : (channel.purpose ?? 'Nothing here yet.'),
       ),
     );
   }
