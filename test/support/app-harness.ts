@@ -50,6 +50,8 @@ export interface TestAppOptions {
   licensing?: Partial<LicensingClientOptions>;
   now?: () => Date;
   auditChannel?: string;
+  /** The audit file (DATA_DIR/audit.jsonl in the app); default none. */
+  auditFile?: string;
   /** Issue 6: with a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
@@ -156,6 +158,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now,
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
+    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
   if (options.dataDir) {
     deps.desk = await createDesk({
