@@ -39,8 +39,8 @@ export interface AuditLog {
   recent(limit: number): Promise<AuditEntry[]>;
   /** Posts what waits for the audit channel (bursts at once, the rest at Slack's pace) within `timeoutMs`. */
   flush(timeoutMs: number): Promise<FlushResult>;
-  /** For a shutdown: flush, then post nothing more; what is left unsent is logged. Idempotent. */
-  close(timeoutMs: number): Promise<FlushResult>;
+  /** For a shutdown: flush (default 5 s), then post nothing more; what is left unsent is logged. Idempotent. */
+  close(timeoutMs?: number): Promise<FlushResult>;
 }
 
 export interface AuditLogOptions {
@@ -143,7 +143,7 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
       return entries.slice(-Math.max(0, limit)).reverse();
     },
     flush: async (timeoutMs) => (queue ? queue.flush(timeoutMs) : nothing),
-    close: async (timeoutMs) => (queue ? queue.close(timeoutMs) : nothing),
+    close: async (timeoutMs = 5000) => (queue ? queue.close(timeoutMs) : nothing),
   };
 }
 
