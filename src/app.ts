@@ -12,6 +12,7 @@ interface ErrorHandlerArgs {
   body: unknown;
 }
 
+import type { AuditPostingOptions } from './services/audit-queue.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
@@ -34,6 +35,8 @@ export interface CreateAppOptions {
   retryConfig?: webApi.RetryOptions;
   /** Web API request timeout; default 10 s (the client's own default is none). */
   slackTimeoutMs?: number;
+  /** The audit channel's post queue: pace, refusal folding, bound, timers; default Slack's pace. */
+  auditPosting?: AuditPostingOptions;
 }
 
 /** A few quick retries: a person is waiting, and the default policy retries for 30 minutes. */
@@ -79,7 +82,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   app.error(createErrorHandler(deps));
   // The audit trail posts through the app's own client, which exists only from here on; filled in on
   // deps itself so that every listener below (and whoever built deps) sees the same log.
-  deps.audit ??= createSlackAuditLog(app.client, deps);
+  deps.audit ??= createSlackAuditLog(app.client, deps, options.auditPosting);
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);

@@ -78,6 +78,8 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
   closers.splice(1, 0, { name: 'alerts and bulk jobs', close: () => desk.stop() });
+  // After the work that writes audit entries, before Slack goes (the local double in the demo).
+  closers.splice(2, 0, { name: 'audit channel posts', close: async () => void (await deps.audit?.close(3000)) });
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };

@@ -38,7 +38,7 @@ export interface BulkRunner {
 export interface BulkRunnerOptions {
   licensing: LicensingClient;
   store: BulkJobStore;
-  audit?: AuditLog | undefined;
+  audit?: Pick<AuditLog, 'record'> | undefined;
   logger: Logger;
   now: () => Date;
 }

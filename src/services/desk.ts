@@ -36,7 +36,7 @@ export interface DeskOptions {
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
   await ensureDir(opts.dataDir);
   const logger = opts.logger;
-  const audit: AuditLog = {
+  const audit: Pick<AuditLog, 'record' | 'recent'> = {
     record: async (entry) => {
       await opts.audit?.()?.record(entry);
     },
