@@ -171,6 +171,15 @@ describe('the HTTP entry point under abuse', () => {
       expect((await signedAt(-(TIMESTAMP_WINDOW_SECONDS + 60))).status).toBe(401);
       expect((await signedAt(TIMESTAMP_WINDOW_SECONDS - 60)).status).toBe(200);
       expect((await signedAt(-(TIMESTAMP_WINDOW_SECONDS - 60))).status).toBe(200);
+      // Events API deliveries (JSON) too.
+      const event = JSON.stringify({
+        type: 'event_callback',
+        team_id: 'T0ACME0001',
+        event: { type: 'app_home_opened', user: TEST_USERS.viewer, tab: 'home', event_ts: '1.2' },
+      });
+      const json = { contentType: 'application/json' };
+      expect((await t.send(event, { ...json, timestamp: ts() + 365 * 24 * 3600 })).status).toBe(401);
+      expect((await t.send(event, { ...json, timestamp: ts() + TIMESTAMP_WINDOW_SECONDS - 60 })).status).toBe(200);
     });
 
     it('logs the first refusal of a kind whole and counts the rest', async () => {
