@@ -69,8 +69,6 @@ export interface SlackHttpReceiverOptions {
   boltLogger: BoltLogger;
   /** The guard's refusals (warn, summarised). */
   logger: Logger;
-  /** Unix milliseconds; tests may move the clock. */
-  now?: () => number;
 }
 
 export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): HTTPReceiver {
@@ -109,7 +107,8 @@ class Slots {
 type Refusal = 'timestamp' | 'too-large' | 'busy' | 'signature' | 'malformed';
 
 function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions): RequestListener {
-  const now = options.now ?? Date.now;
+  // Date.now, as Bolt's own check uses: signatures are about real time, not the app's injectable clock.
+  const now = Date.now;
   const small = new Slots(SMALL_BODIES_AT_ONCE);
   const large = new Slots(LARGE_BODIES_AT_ONCE);
   const logRefusal = createRefusalLog(options.logger);
@@ -171,7 +170,7 @@ function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions)
       slots.give();
     }
     if (body === 'gone') return;
-    if (body === 'too-large') return refuse(req, res, 413, 'too-large', tooLargeText(), { chunked: true });
+    if (body === 'too-large') return refuse(req, res, 413, 'too-large', tooLargeText(), { declaredBytes: 'none' });
 
     const text = body.toString();
     const contentType = req.headers['content-type'];
