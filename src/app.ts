@@ -19,8 +19,10 @@ import { registerBulk } from './slack/bulk/index.js';
 import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
+import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
+import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
 
 export type SlackTransport =
@@ -57,15 +59,27 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox }));
   };
+  const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }];
+  const boltLogger = options.boltLogger ?? toBoltLogger(deps.logger);
   const app = new App({
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     endpoints: EVENTS_PATH,
-    customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }],
+    customRoutes,
     ...(slack.mode === 'socket'
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port ?? 3000 } }
-      : {}),
-    logger: options.boltLogger ?? toBoltLogger(deps.logger),
+      : {
+          // Bolt's HTTPReceiver behind a guard: body cap, bounded reads, timeouts, timestamp window,
+          // malformed bodies refused (src/slack/http-receiver.ts). It takes the routes and secret above.
+          receiver: createSlackHttpReceiver({
+            signingSecret: slack.signingSecret,
+            endpoint: EVENTS_PATH,
+            customRoutes,
+            boltLogger,
+            logger: deps.logger,
+          }),
+        }),
+    logger: boltLogger,
     clientOptions: {
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       retryConfig: options.retryConfig ?? SLACK_RETRY_POLICY,
@@ -80,6 +94,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   });
 
   app.error(createErrorHandler(deps));
+  acknowledgeUnhandled(app, deps.logger);
   // The audit trail posts through the app's own client, which exists only from here on; filled in on
   // deps itself so that every listener below (and whoever built deps) sees the same log.
   deps.audit ??= createSlackAuditLog(app.client, deps, options.auditPosting);

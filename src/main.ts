@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
+import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
   }
   const config = result.config;
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  installProcessErrorPolicy(logger);
   const closers: Closer[] = [];
   onShutdown(logger, closers);
   try {
