@@ -12,6 +12,7 @@ interface ErrorHandlerArgs {
   body: unknown;
 }
 
+import { createWorkTracker } from './services/work-tracker.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
@@ -19,6 +20,7 @@ import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
 import { toBoltLogger } from './slack/logger.js';
+import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { registerViews } from './slack/views/index.js';
 
@@ -77,6 +79,9 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   });
 
   app.error(createErrorHandler(deps));
+  // First of our middleware: while stopping, nothing else runs; until then, every request is counted.
+  deps.work ??= createWorkTracker();
+  app.use(createDrainingMiddleware(deps, deps.work));
   // The audit trail posts through the app's own client, which exists only from here on; filled in on
   // deps itself so that every listener below (and whoever built deps) sees the same log.
   deps.audit ??= createSlackAuditLog(app.client, deps);
