@@ -71,6 +71,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => deps.audit,
+    ...(deps.work ? { work: deps.work } : {}),
   });
   const app = await createApp(deps, {
     slack: transport,

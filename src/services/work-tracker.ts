@@ -1,12 +1,13 @@
 /**
  * Which work is running, so that a stop can let it finish (docs/shutdown.md): every Slack request
- * being handled (a command, click, submission or event, including the reads it makes) and, inside
- * them, every license change sent to the licensing service. Once `draining` is set, new requests are
+ * being handled (a command, click, submission or event, including the reads it makes), inside them
+ * every license change sent to the licensing service, and the bulk jobs running in the background. Once `draining` is set, new requests are
  * turned away by the app and `idle()` tells when the work in flight is over.
  */
 
-/** request: a Slack request being handled; write: a license change (assign, recycle, extend, revoke). */
-export type WorkKind = 'request' | 'write';
+/** request: a Slack request being handled; write: a license change (assign, recycle, extend, revoke);
+ *  bulk: a bulk job running in the background (a stop lets it finish its current line). */
+export type WorkKind = 'request' | 'write' | 'bulk';
 
 export interface RunningWork {
   kind: WorkKind;

@@ -44,11 +44,14 @@ export function createDrainingMiddleware(deps: AppDeps, work: WorkTracker): Midd
       return;
     }
     deps.logger.info('turned away: License Desk is stopping', { request: label });
-    try {
-      await turnAway(deps, args);
-    } catch (error) {
-      deps.logger.warn('could not tell the person that License Desk is restarting', { error: String(error) });
-    }
+    // Counted too, so that the stop does not exit before the sentence is out.
+    await work.run('request', `turned away: ${label}`, async () => {
+      try {
+        await turnAway(deps, args);
+      } catch (error) {
+        deps.logger.warn('could not tell the person that License Desk is restarting', { error: String(error) });
+      }
+    });
   };
 }
 
