@@ -6,13 +6,14 @@
  * answer or say that License Desk is restarting; new work is turned away with that sentence; and the
  * process exits 0.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
-import { CallbackId } from '../../src/slack/ids.js';
+import type { BulkJob } from '../../src/services/bulk-jobs.js';
+import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/slack/ids.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, interactionBody, slackHeaders } from '../support/slack-signing.js';
@@ -83,7 +84,10 @@ function command(text: string, responseId: string, userId: string = TEST_USERS.a
   );
 }
 
-function submitView(view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) {
+function submitView(
+  view: { id: string; callback_id: string; private_metadata?: string; blocks?: unknown[] },
+  state: unknown,
+) {
   return post(
     interactionBody({
       type: 'view_submission',
@@ -97,7 +101,7 @@ function submitView(view: { id: string; callback_id: string; private_metadata?: 
         type: 'modal',
         callback_id: view.callback_id,
         private_metadata: view.private_metadata ?? '',
-        blocks: [],
+        blocks: view.blocks ?? [],
         state,
         hash: `${Date.now()}.hash`,
       },
@@ -229,4 +233,71 @@ describe('SIGTERM with work in flight', () => {
     expect(read && textOf(read.body)).toContain(RESTARTING);
     expect(slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
   }, 40_000);
+
+  it('a bulk job stops after its current line, which is recorded as done; the next start resumes it, assigning nobody twice', async () => {
+    const emails = ['ann.shutdown@contoso.com', 'ben.shutdown@contoso.com', 'cy.shutdown@contoso.com'];
+    const assigns = () => sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
+    await startMain(20);
+    const from = slack.calls.length;
+    await command('bulk', 'bulk-open');
+    const form = await slack.waitForCall(
+      'views.update',
+      (c) => slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
+      10_000,
+    );
+    const lists = Object.fromEntries(
+      [1, 2, 3, 4, 5].map((n) => {
+        const id = BulkInputId.list(n);
+        return [id.block, { [id.action]: { type: 'plain_text_input', value: n === 1 ? emails.join('\n') : null } }];
+      }),
+    );
+    const state = {
+      values: {
+        [BulkInputId.pool.block]: {
+          [BulkInputId.pool.action]: {
+            type: 'static_select',
+            selected_option: { value: '2001', text: { type: 'plain_text', text: '2001' } },
+          },
+        },
+        [BulkInputId.endDate.block]: { [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: null } },
+        ...lists,
+      },
+    };
+    const checked = JSON.parse((await submitView({ ...viewOf(form), id: 'V0BULKFORM' }, state)).text) as {
+      view?: { external_id?: string };
+    };
+    const report = await slack.waitForCall(
+      'views.update',
+      (c) => c.args.external_id !== undefined && c.args.external_id === checked.view?.external_id,
+      10_000,
+    );
+    expect(textOf(viewOf(report).blocks)).toMatch(/ready: 3/);
+    // Each assign takes 2.5 s: SIGTERM lands while the first is in flight.
+    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'POST' });
+    const started = await submitView(
+      { ...viewOf(report), id: 'V0BULKCONF', callback_id: DeskCallbackId.bulkConfirm },
+      {
+        values: {},
+      },
+    );
+    expect(JSON.parse(started.text)).toMatchObject({ response_action: 'clear' });
+    await until('the first assign to be in flight', () => assigns().length === 1);
+
+    main?.child.kill('SIGTERM');
+    expect(await exitWithin(28_000)).toBe(0);
+
+    const [file] = readdirSync(join(dataDir, 'bulk'));
+    const job = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
+    expect(job.state).toBe('running');
+    expect(job.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
+    expect(assigns()).toHaveLength(1);
+
+    sandbox.clearFaults();
+    await startMain(20);
+    await main?.waitFor(/"message":"bulk job finished"/, 20_000);
+    const done = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
+    expect(done.state).toBe('done');
+    expect(done.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned']);
+    expect(assigns()).toHaveLength(3);
+  }, 60_000);
 });
