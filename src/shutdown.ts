@@ -46,7 +46,7 @@ export interface Stopper {
   readonly deadlineMs: number;
 }
 
-const describe = (works: RunningWork[], now: number) =>
+const listWork = (works: RunningWork[], now: number) =>
   works.map((w) => `${w.kind === 'write' ? 'change: ' : ''}${w.label} (${Math.round((now - w.startedAt) / 1000)} s)`);
 
 export function createStopper(opts: StopOptions): Stopper {
@@ -82,7 +82,7 @@ export function createStopper(opts: StopOptions): Stopper {
     logger.info('stopping', {
       signal: reason,
       drainSeconds: drainMs / 1000,
-      inFlight: describe(inFlight, started),
+      inFlight: listWork(inFlight, started),
     });
     work?.startDraining();
     // 1. Drain. The desk stops taking new lines and checks at once; its current line gets the bound too.
@@ -92,7 +92,7 @@ export function createStopper(opts: StopOptions): Stopper {
     const left = work?.running() ?? [];
     if (!drained) {
       logger.warn('stopping: work still in flight after SHUTDOWN_DRAIN_SECONDS; cutting it off', {
-        inFlight: describe(left, Date.now()),
+        inFlight: listWork(left, Date.now()),
         changes: left.filter((w) => w.kind === 'write').length,
       });
     }
@@ -102,7 +102,7 @@ export function createStopper(opts: StopOptions): Stopper {
     const clientClosed = close('licensing client');
     if (work && !(await work.idle(tellMs))) {
       logger.error('stopping: some work could not finish telling its outcome', {
-        inFlight: describe(work.running(), Date.now()),
+        inFlight: listWork(work.running(), Date.now()),
       });
     }
     await clientClosed;
