@@ -52,13 +52,16 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     transport = slack;
   }
 
+  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
+  const work = createWorkTracker();
+  stopper.watch(work);
   const deps: AppDeps = {
     licensing,
     roles: createRoleResolver({ admins: config.admins, viewers: config.viewers, logger }),
     logger,
     now: () => new Date(),
     sandbox: lic.mode === 'sandbox',
-    work: createWorkTracker(),
+    work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
@@ -71,13 +74,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => deps.audit,
-    ...(deps.work ? { work: deps.work } : {}),
+    work,
   });
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
   });
-  if (deps.work) stopper.watch(deps.work);
   stopper.add('app', () => app.stop().then(() => undefined));
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
