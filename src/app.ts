@@ -13,6 +13,7 @@ interface ErrorHandlerArgs {
 }
 
 import type { AuditPostingOptions } from './services/audit-queue.js';
+import { createWorkTracker } from './services/work-tracker.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
@@ -21,6 +22,7 @@ import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
+import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
@@ -95,6 +97,9 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
 
   app.error(createErrorHandler(deps));
   acknowledgeUnhandled(app, deps.logger);
+  // First of our middleware: while stopping, nothing else runs; until then, every request is counted.
+  deps.work ??= createWorkTracker();
+  app.use(createDrainingMiddleware(deps, deps.work));
   // The audit trail posts through the app's own client, which exists only from here on; filled in on
   // deps itself so that every listener below (and whoever built deps) sees the same log.
   deps.audit ??= createSlackAuditLog(app.client, deps, options.auditPosting);

@@ -34,6 +34,8 @@ export interface Config {
   alerts: AlertsConfig;
   /** Share of the licensing rate budget the App Home dashboard may spend, 0 < share <= 1. */
   homeBudgetShare: number;
+  /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
+  drainMs: number;
 }
 
 export interface AlertsConfig {
@@ -140,6 +142,9 @@ const schema = z.object({
       .min(0.05, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
       .max(1, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
   ),
+  SHUTDOWN_DRAIN_SECONDS: optional(
+    int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
+  ),
 });
 
 function isTimeZone(name: string): boolean {
@@ -219,6 +224,7 @@ export function parseConfig(env: Env): ConfigResult {
       timeZone: e.ALERT_TIMEZONE ?? 'UTC',
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
+    drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
   };
   if (e.AUDIT_CHANNEL) config.auditChannel = e.AUDIT_CHANNEL;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
