@@ -12,14 +12,19 @@ interface ErrorHandlerArgs {
   body: unknown;
 }
 
+import type { AuditPostingOptions } from './services/audit-queue.js';
+import { createWorkTracker } from './services/work-tracker.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
 import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
+import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
+import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
+import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
 
 export type SlackTransport =
@@ -34,6 +39,8 @@ export interface CreateAppOptions {
   retryConfig?: webApi.RetryOptions;
   /** Web API request timeout; default 10 s (the client's own default is none). */
   slackTimeoutMs?: number;
+  /** The audit channel's post queue: pace, refusal folding, bound, timers; default Slack's pace. */
+  auditPosting?: AuditPostingOptions;
   /** More HTTP routes on the app's port (the local console's page and endpoints). */
   routes?: CustomRoute[];
 }
@@ -56,15 +63,27 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox }));
   };
+  const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])];
+  const boltLogger = options.boltLogger ?? toBoltLogger(deps.logger);
   const app = new App({
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     endpoints: EVENTS_PATH,
-    customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])],
+    customRoutes,
     ...(slack.mode === 'socket'
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port ?? 3000 } }
-      : {}),
-    logger: options.boltLogger ?? toBoltLogger(deps.logger),
+      : {
+          // Bolt's HTTPReceiver behind a guard: body cap, bounded reads, timeouts, timestamp window,
+          // malformed bodies refused (src/slack/http-receiver.ts). It takes the routes and secret above.
+          receiver: createSlackHttpReceiver({
+            signingSecret: slack.signingSecret,
+            endpoint: EVENTS_PATH,
+            customRoutes,
+            boltLogger,
+            logger: deps.logger,
+          }),
+        }),
+    logger: boltLogger,
     clientOptions: {
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       retryConfig: options.retryConfig ?? SLACK_RETRY_POLICY,
@@ -79,9 +98,13 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   });
 
   app.error(createErrorHandler(deps));
+  acknowledgeUnhandled(app, deps.logger);
+  // First of our middleware: while stopping, nothing else runs; until then, every request is counted.
+  deps.work ??= createWorkTracker();
+  app.use(createDrainingMiddleware(deps, deps.work));
   // The audit trail posts through the app's own client, which exists only from here on; filled in on
   // deps itself so that every listener below (and whoever built deps) sees the same log.
-  deps.audit ??= createSlackAuditLog(app.client, deps);
+  deps.audit ??= createSlackAuditLog(app.client, deps, options.auditPosting);
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);

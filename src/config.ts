@@ -36,6 +36,8 @@ export interface Config {
   homeBudgetShare: number;
   /** The local console (a browser page at / that plays Slack): local demo on sandbox data only. */
   console: boolean;
+  /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
+  drainMs: number;
 }
 
 export interface AlertsConfig {
@@ -154,6 +156,9 @@ const schema = z.object({
       error: 'CONSOLE must be 1 (serve the local console at http://localhost:PORT/) or 0 (no console)',
     }),
   ),
+  SHUTDOWN_DRAIN_SECONDS: optional(
+    int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
+  ),
 });
 
 function isTimeZone(name: string): boolean {
@@ -254,6 +259,7 @@ export function parseConfig(env: Env): ConfigResult {
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
     console: consoleOn,
+    drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
   };
   if (auditChannel) config.auditChannel = auditChannel;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;

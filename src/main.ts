@@ -10,8 +10,11 @@ import { type Config, formatProblems, readConfig, secretsOf } from './config.js'
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
+import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
+import { createWorkTracker } from './services/work-tracker.js';
+import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
@@ -19,14 +22,12 @@ import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createRoleResolver } from './slack/roles.js';
 
-type Closer = { name: string; close: () => Promise<void> };
-
-async function start(config: Config, logger: LevelledLogger, closers: Closer[]): Promise<void> {
+async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
   let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
   if (!licensingApi) {
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
-    closers.push({ name: 'sandbox', close: () => sandbox.close() });
+    stopper.add('sandbox', () => sandbox.close());
     licensingApi = { url: sandbox.url, token: sandbox.adminToken };
     logger.warn(
       'SANDBOX MODE: LICENSING_API_URL and LICENSING_API_TOKEN are unset, so an in-process licensing sandbox with demo data stands in for the licensing API; nothing is real',
@@ -41,7 +42,8 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     cacheTtlMs: lic.cacheTtlMs,
     logger: logger.child({ component: 'licensing' }),
   });
-  closers.unshift({ name: 'licensing client', close: () => licensing.close() });
+  // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
+  stopper.add('licensing client', () => licensing.close({ abort: true }));
 
   const { slack } = config;
   let transport: SlackTransport;
@@ -57,18 +59,22 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
       ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
     });
     localConsole?.attach(local);
-    closers.push({ name: 'local Slack', close: () => local.close() });
+    stopper.add('local Slack', () => local.close());
     transport = { mode: 'http', botToken: DEMO_BOT_TOKEN, signingSecret: DEMO_SIGNING_SECRET, apiUrl: local.apiUrl };
   } else {
     transport = slack;
   }
 
+  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
+  const work = createWorkTracker();
+  stopper.watch(work);
   const deps: AppDeps = {
     licensing,
     roles: createRoleResolver({ admins: config.admins, viewers: config.viewers, logger }),
     logger,
     now: () => new Date(),
     sandbox: lic.mode === 'sandbox',
+    work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
@@ -81,19 +87,23 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => deps.audit,
+    work,
   });
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
     ...(localConsole ? { routes: localConsole.routes } : {}),
   });
-  closers.unshift({ name: 'app', close: () => app.stop().then(() => undefined) });
-  // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
-  const c = localConsole;
-  if (c) closers.unshift({ name: 'console', close: async () => c.close() });
+  stopper.add('app', () => {
+    // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
+    localConsole?.close();
+    return app.stop().then(() => undefined);
+  });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
-  closers.splice(1, 0, { name: 'alerts and bulk jobs', close: () => desk.stop() });
+  stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
+  // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
+  stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
@@ -109,17 +119,12 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
-function onShutdown(logger: LevelledLogger, closers: Closer[]): void {
-  let stopping = false;
+/** Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. */
+function onShutdown(stopper: Stopper): void {
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('stopping', { signal });
-    // A stuck close must not keep the process from exiting (the orchestrator would kill it anyway).
-    setTimeout(() => process.exit(1), 10_000).unref();
-    for (const c of closers) {
-      await c.close().catch((error: unknown) => logger.warn(`could not close the ${c.name}`, { error }));
-    }
+    // Every step is bounded; this is the backstop should one of them not be.
+    setTimeout(() => process.exit(1), stopper.deadlineMs).unref();
+    await stopper.stop(signal);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
@@ -134,15 +139,16 @@ async function main(): Promise<void> {
   }
   const config = result.config;
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
-  const closers: Closer[] = [];
-  onShutdown(logger, closers);
+  installProcessErrorPolicy(logger);
+  const stopper = createStopper({ logger, drainMs: config.drainMs });
+  onShutdown(stopper);
   try {
-    await start(config, logger, closers);
+    await start(config, logger, stopper);
   } catch (error) {
     logger.error('License Desk could not start', { error });
     const reason = error instanceof Error ? error.message : String(error);
     process.stderr.write(`License Desk could not start: ${createRedactor(secretsOf(config))(reason)}\n`);
-    for (const c of closers) await c.close().catch(() => undefined);
+    await stopper.closeAll();
     process.exit(1);
   }
 }

@@ -13,7 +13,8 @@ export type LicensingErrorKind =
   | 'timeout'
   | 'connection'
   | 'invalid-response'
-  | 'queue-full';
+  | 'queue-full'
+  | 'stopped';
 
 export interface LicensingErrorInit {
   endpoint: string;
@@ -120,6 +121,20 @@ export class QueueFullError extends LicensingError {
   constructor(retryInSec: number, init: LicensingErrorInit) {
     super(`the licensing service is busy; try again in about ${retryInSec} s`, init);
     this.retryInSec = retryInSec;
+  }
+}
+
+/**
+ * The client was closed (License Desk is stopping) before this request got its answer: a queued
+ * request was never sent; one in flight was cut off, so for a write `outcomeUnknown` is set.
+ */
+export class StoppedError extends LicensingError {
+  readonly kind = 'stopped' as const;
+  constructor(init: LicensingErrorInit) {
+    super(
+      `${init.endpoint}: License Desk is stopping; ${init.outcomeUnknown ? 'stopped waiting for the answer' : 'not sent'}`,
+      init,
+    );
   }
 }
 

@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { createReadCache } from './cache.js';
 import { createCoursesResource } from './courses.js';
+import { isLicensingError, StoppedError } from './errors.js';
 import { createLicensesResource } from './licenses.js';
 import type { RateLimiter } from './limiter.js';
 import { createBottleneckLimiter } from './limiter-bottleneck.js';
 import { createMeResource } from './me.js';
 import { createPaginator } from './paginate.js';
 import { createPoolsResource } from './pools.js';
-import { createRequester, DEFAULT_TIMEOUTS, requestDeadlineMs, type Timeouts } from './request.js';
+import { createRequester, DEFAULT_TIMEOUTS, type Requester, requestDeadlineMs, type Timeouts } from './request.js';
 import type { ResourceDeps } from './resource-deps.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { createStudentsResource } from './students.js';
@@ -74,7 +75,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
       bodyTimeout: timeouts.bodyMs,
     });
   const limiter = buildLimiter(opts, timeouts);
-  const request = createRequester({
+  const send = createRequester({
     baseUrl: opts.baseUrl,
     token: opts.token,
     dispatcher,
@@ -83,6 +84,23 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     retry,
     logger: opts.logger,
   });
+  // Once close() began, a failure that the stop caused (a request dropped from the limiter's queue,
+  // or one in flight cut off) becomes StoppedError, so callers can say why instead of "went wrong".
+  let closing = false;
+  const request: Requester = async (spec, callOptions) => {
+    const endpoint = `${spec.method} ${spec.template}`;
+    if (closing) throw new StoppedError({ endpoint });
+    try {
+      return await send(spec, callOptions);
+    } catch (error) {
+      if (!closing) throw error;
+      if (!isLicensingError(error)) throw new StoppedError({ endpoint, cause: error });
+      if (error.kind === 'connection' || error.kind === 'timeout') {
+        throw new StoppedError({ endpoint, outcomeUnknown: error.outcomeUnknown, cause: error });
+      }
+      throw error;
+    }
+  };
   const cache = createReadCache({ ttlMs: opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS });
   const paginator = createPaginator({ pageSize: opts.pageSize ?? DEFAULT_PAGE_SIZE, logger: opts.logger });
   const deps: ResourceDeps = { request, cache, paginator };
@@ -96,10 +114,15 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     pageSize: () => paginator.pageSize(),
     invalidateCache: () => cache.clear(),
     limiter,
-    async close() {
+    async close(options = {}) {
+      closing = true;
       cache.clear();
-      await limiter.stop();
-      if (ownsDispatcher) await dispatcher.close();
+      // The limiter drops what waits in its queue at once, then waits for the requests in flight.
+      const stopped = limiter.stop();
+      // Destroying an owned dispatcher ends those in flight now (an injected one is left to its owner).
+      if (options.abort && ownsDispatcher) await dispatcher.destroy();
+      await stopped;
+      if (ownsDispatcher && !options.abort) await dispatcher.close();
     },
   };
 }

@@ -93,5 +93,10 @@ export interface LicensingClient {
   /** Drops every cached read. */
   invalidateCache(): void;
   readonly limiter: RateLimiter;
-  close(): Promise<void>;
+  /**
+   * Stops the client: later calls, and calls still queued in the limiter, fail with StoppedError.
+   * `abort: true` also ends the requests in flight at once (StoppedError, outcomeUnknown for a
+   * write) instead of waiting for their answers: for a shutdown whose time is up.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }

@@ -9,6 +9,13 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import type { Logger } from '../licensing/types.js';
+import {
+  type AuditPostingOptions,
+  createAuditPostQueue,
+  type FlushResult,
+  type QueuedPost,
+  type RefusalBurst,
+} from './audit-queue.js';
 
 export interface AuditEntry {
   at: string /* ISO */;
@@ -27,8 +34,13 @@ export interface AuditEntry {
 }
 
 export interface AuditLog {
+  /** Writes the log line and the file entry, and queues the channel post; resolves once both are written. */
   record(entry: AuditEntry): Promise<void>;
   recent(limit: number): Promise<AuditEntry[]>;
+  /** Posts what waits for the audit channel (bursts at once, the rest at Slack's pace) within `timeoutMs`. */
+  flush(timeoutMs: number): Promise<FlushResult>;
+  /** For a shutdown: flush (default 5 s), then post nothing more; what is left unsent is logged. Idempotent. */
+  close(timeoutMs?: number): Promise<FlushResult>;
 }
 
 export interface AuditLogOptions {
@@ -40,6 +52,8 @@ export interface AuditLogOptions {
   file?: string;
   /** Entries kept in memory; default 200. */
   keep?: number;
+  /** Pace, refusal folding, bound and timers of the channel's post queue (services/audit-queue.ts). */
+  posting?: AuditPostingOptions;
 }
 
 const ACTIONS = new Set(['assign', 'recycle', 'extend', 'revoke', 'bulk-assign']);
@@ -96,9 +110,26 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
     }
   }
 
+  const { post, channel } = opts;
+  const queue =
+    post && channel
+      ? createAuditPostQueue({
+          channel,
+          logger,
+          post: (item) => {
+            const { text, blocks } = messageOf(item);
+            return post(text, blocks);
+          },
+          ...(opts.posting ? { options: opts.posting } : {}),
+        })
+      : undefined;
+  const nothing: FlushResult = { posted: 0, unsent: 0 };
+
   return {
     async record(entry) {
       logger.info('audit', { ...masked(entry) });
+      // The post waits its turn in the queue; the log line above and the file entry below never wait for it.
+      if (!entry.quiet) queue?.add(entry);
       const done = chain.then(async () => {
         entries.push(entry);
         if (entries.length > keep) entries = entries.slice(-keep);
@@ -106,20 +137,25 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
       });
       chain = done;
       await done;
-      if (opts.post && opts.channel && !entry.quiet) {
-        const { text, blocks } = auditMessage(entry);
-        try {
-          await opts.post(text, blocks);
-        } catch (error) {
-          logger.warn('could not post to the audit channel', { channel: opts.channel, error: String(error) });
-        }
-      }
     },
     async recent(limit) {
       await chain;
       return entries.slice(-Math.max(0, limit)).reverse();
     },
+    flush: async (timeoutMs) => (queue ? queue.flush(timeoutMs) : nothing),
+    close: async (timeoutMs = 5000) => (queue ? queue.close(timeoutMs) : nothing),
   };
+}
+
+function messageOf(item: QueuedPost): { text: string; blocks: unknown[] } {
+  switch (item.kind) {
+    case 'entry':
+      return auditMessage(item.entry);
+    case 'burst':
+      return burstMessage(item.burst, item.windowMs);
+    case 'dropped':
+      return droppedMessage(item.count, item.firstAt, item.lastAt);
+  }
 }
 
 /** [what was done, what was tried]. */
@@ -156,6 +192,46 @@ function studentText(entry: AuditEntry): string | undefined {
   return parts.length > 0 ? `student ${parts.join(' ')}` : undefined;
 }
 
+function whoOf(actor: string): string {
+  return /^[UW][A-Z0-9]{2,20}$/.test(actor) ? `<@${actor}>` : esc(actor, 40);
+}
+
+function dateOf(iso: string): string {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? esc(iso, 40) : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${esc(iso, 40)}>`;
+}
+
+/** "in the last minute", "in the last 3 minutes". */
+function lastWhile(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return minutes === 1 ? 'in the last minute' : `in the last ${minutes} minutes`;
+}
+
+/**
+ * One post for a burst of refusals by one person: "@x was refused 30 times in the last minute:
+ * extend license `4001` (30)", what was tried and how often, the last reason, first and last time.
+ */
+export function burstMessage(burst: RefusalBurst, windowMs: number): { text: string; blocks: unknown[] } {
+  const tries = [...burst.tries].map(([what, n]) => `${esc(what, 120)}${n > 1 ? ` (${n})` : ''}`);
+  if (burst.otherTries > 0) tries.push(`${burst.otherTries} other`);
+  const head = `${OUTCOME_TEXT.refused} · ${whoOf(burst.actor)} was refused ${burst.count} times ${lastWhile(windowMs)}: ${tries.join(', ')}`;
+  const why = burst.lastDetail ? `_last reason: ${esc(burst.lastDetail, 500)}_` : undefined;
+  const blocks = [
+    { type: 'section', text: { type: 'mrkdwn', text: (why ? `${head}\n${why}` : head).slice(0, 2900) } },
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `License Desk audit · ${dateOf(burst.firstAt)} to ${dateOf(burst.lastAt)}` }],
+    },
+  ];
+  return { text: head.slice(0, 3900), blocks };
+}
+
+/** Said in the channel once it has room again: how many posts were dropped, and where they still are. */
+export function droppedMessage(count: number, firstAt: string, lastAt: string): { text: string; blocks: unknown[] } {
+  const text = `:warning: ${count} audit ${count === 1 ? 'entry was' : 'entries were'} not posted here between ${dateOf(firstAt)} and ${dateOf(lastAt)}: too many were waiting. Each is in License Desk's log and audit file.`;
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
 /**
  * The channel message: who (a mention built only from a well-formed Slack id), what, which student,
  * license and pool, the outcome and when (Slack date formatting with the ISO time as fallback).
@@ -163,11 +239,8 @@ function studentText(entry: AuditEntry): string | undefined {
  * usable without Slack; the shape is plain Block Kit JSON.
  */
 export function auditMessage(entry: AuditEntry): { text: string; blocks: unknown[] } {
-  const who = /^[UW][A-Z0-9]{2,20}$/.test(entry.actor) ? `<@${entry.actor}>` : esc(entry.actor, 40);
-  const at = Date.parse(entry.at);
-  const when = Number.isNaN(at)
-    ? esc(entry.at, 40)
-    : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${esc(entry.at, 40)}>`;
+  const who = whoOf(entry.actor);
+  const when = dateOf(entry.at);
   const facts = [
     studentText(entry),
     entry.courseTitle ? `course *${esc(entry.courseTitle, 200)}*` : undefined,

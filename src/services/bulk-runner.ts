@@ -11,6 +11,7 @@ import { readBackAssign } from './assign.js';
 import type { AuditLog } from './audit.js';
 import type { BulkJob, BulkJobStore, JobRow } from './bulk-jobs.js';
 import { rowFailure } from './bulk-outcome.js';
+import { tracked, type WorkTracker } from './work-tracker.js';
 
 const BACKGROUND = { priority: 'background' } as const;
 /** Slack's chat.update is Tier 3, and a person does not read faster: at most one update per 3 s. */
@@ -38,9 +39,11 @@ export interface BulkRunner {
 export interface BulkRunnerOptions {
   licensing: LicensingClient;
   store: BulkJobStore;
-  audit?: AuditLog | undefined;
+  audit?: Pick<AuditLog, 'record'> | undefined;
   logger: Logger;
   now: () => Date;
+  /** A running job counts as work in flight, so a stop waits for its current line (docs/shutdown.md). */
+  work?: WorkTracker | undefined;
 }
 
 export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
@@ -207,7 +210,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
   }
 
   function launch(job: BulkJob, notifier: BulkNotifier): void {
-    const p = run(job, notifier)
+    const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier))
       .catch((error: unknown) => logger.error('bulk job stopped by an error', { job: job.id, error: String(error) }))
       .finally(() => runs.delete(job.id));
     runs.set(job.id, p);

@@ -12,6 +12,7 @@ import { createBulkJobStore } from './bulk-jobs.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
 import { ensureDir } from './state-store.js';
+import type { WorkTracker } from './work-tracker.js';
 
 export interface Desk {
   dataDir: string;
@@ -31,12 +32,14 @@ export interface DeskOptions {
   homeBudgetShare: number;
   /** Read at each use: the app may build the audit log after the desk (issue 5). */
   audit?: () => AuditLog | undefined;
+  /** The app's work in flight: a running bulk job is part of it (docs/shutdown.md). */
+  work?: WorkTracker;
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
   await ensureDir(opts.dataDir);
   const logger = opts.logger;
-  const audit: AuditLog = {
+  const audit: Pick<AuditLog, 'record' | 'recent'> = {
     record: async (entry) => {
       await opts.audit?.()?.record(entry);
     },
@@ -65,6 +68,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
       audit,
       logger,
       now: opts.now,
+      work: opts.work,
     }),
     drafts: createDraftStore(() => opts.now().getTime()),
   };

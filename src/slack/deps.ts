@@ -6,6 +6,7 @@ import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { WorkTracker } from '../services/work-tracker.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -33,4 +34,6 @@ export interface AppDeps {
   auditFile?: string;
   /** App Home, alerts, bulk jobs (issue 6); without it those surfaces say they are not set up. */
   desk?: Desk;
+  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
+  work?: WorkTracker;
 }

@@ -2,7 +2,8 @@
  * Structured JSON-line logging for the whole process, with redaction, plus an adapter that lets Bolt
  * and the Web API client log through it. Anything that looks like a Slack token, and every configured
  * secret value, is replaced by [redacted] before a line is written, and every e-mail address is masked
- * (a***@domain): student e-mails belong only in the audit channel and the actor's own replies.
+ * (a***@domain): student e-mails belong only in the audit channel and the actor's own replies. A
+ * caller's field never overwrites the line's own time, level, message or component (docs/logging.md).
  */
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import { maskEmailsIn } from '../domain/email.js';
@@ -11,6 +12,7 @@ import type { Logger } from '../licensing/types.js';
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const NESTED = 'fields';
 const TOKEN_PATTERN = /\b(xox[a-z]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+)/g;
 
 export interface LoggerOptions {
@@ -62,14 +64,48 @@ function safeStringify(value: unknown): string {
   }
 }
 
+/** Keys a line sets itself; a base or caller field of the same name goes under `fields` instead. */
+const OWN_KEYS = new Set(['time', 'level', 'message', NESTED]);
+
+/**
+ * One line: `time`, `level`, the base fields (component…), `message`, then the caller's fields. No
+ * field can overwrite one set before it: a colliding base or caller field (say `time: '09:00'`) is
+ * kept under `fields` (`"fields":{"time":"09:00"}`), so the timestamp, level, message and component
+ * of a line are always its own.
+ */
+function lineOf(
+  time: string,
+  level: Level,
+  message: string,
+  base: Record<string, unknown> | undefined,
+  fields: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const entry: Record<string, unknown> = { time, level };
+  const nested: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    const target = OWN_KEYS.has(key) || Object.hasOwn(entry, key) ? nested : entry;
+    // defineProperty: a key such as `__proto__` stays a plain field.
+    Object.defineProperty(target, key, {
+      value: serialise(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  };
+  for (const [k, v] of Object.entries(base ?? {})) put(k, v);
+  entry.message = message;
+  for (const [k, v] of Object.entries(fields ?? {})) put(k, v);
+  if (Object.keys(nested).length > 0) entry[NESTED] = nested;
+  return entry;
+}
+
 export function createLogger(options: LoggerOptions): LevelledLogger {
   const redact = createRedactor(options.secrets);
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const threshold = ORDER[options.level];
   const log = (level: Level, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < threshold) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, ...options.base, message };
-    for (const [k, v] of Object.entries(fields ?? {})) entry[k] = serialise(v);
+    const entry = lineOf(new Date().toISOString(), level, message, options.base, fields);
     let line: string;
     try {
       line = JSON.stringify(entry);
@@ -110,7 +146,8 @@ export function toBoltLogger(logger: Logger, initial: Level = 'info'): BoltLogge
         .map((m) => (typeof m === 'string' ? m : safeStringify(m)))
         .join(' ');
       const error = msg.find((m) => m instanceof Error);
-      logger[l](text, { component: name, ...(error ? { error } : {}) });
+      // `source`, not `component`: the logger given may carry its own component (main.ts: 'bolt').
+      logger[l](text, { source: name, ...(error ? { error } : {}) });
     };
   return {
     debug: forward('debug'),

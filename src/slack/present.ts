@@ -19,6 +19,9 @@ const NOT_ANSWERING = 'The licensing service is not answering; nothing was chang
 const MID_WAY =
   'The licensing service stopped answering mid-way; the change may or may not have been made, so check before trying again.';
 
+/** What a person is told when License Desk is stopping (SIGTERM): new work, and reads cut short. */
+export const RESTARTING = 'License Desk is restarting; try again in a minute.';
+
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
 export function presentError(error: unknown, subject: Subject = 'other'): string {
@@ -52,5 +55,9 @@ export function presentError(error: unknown, subject: Subject = 'other'): string
     case 'timeout':
     case 'connection':
       return error.outcomeUnknown ? MID_WAY : NOT_ANSWERING;
+    case 'stopped':
+      return error.outcomeUnknown
+        ? 'License Desk is restarting and stopped waiting for the licensing service; the change may or may not have been made, so check in a minute before trying again.'
+        : RESTARTING;
   }
 }

@@ -17,6 +17,7 @@ import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
@@ -50,6 +51,10 @@ export interface TestAppOptions {
   licensing?: Partial<LicensingClientOptions>;
   now?: () => Date;
   auditChannel?: string;
+  /** The audit file (DATA_DIR/audit.jsonl in the app); default none. */
+  auditFile?: string;
+  /** The audit channel's post queue; default quick (10 ms pace, refusals folded over 10 ms quiet). */
+  auditPosting?: AuditPostingOptions;
   /** Issue 6: with a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
@@ -156,6 +161,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now,
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
+    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
   if (options.dataDir) {
     deps.desk = await createDesk({
@@ -171,6 +177,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await createApp(deps, {
     slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
     retryConfig: { retries: 0 },
+    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -326,6 +333,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.stop();
       await desk?.stop();
+      await deps.audit?.close(2000);
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();

@@ -15,12 +15,17 @@ export interface MainProcess {
   exited: Promise<number | null>;
 }
 
-export function runMain(env: Record<string, string>): MainProcess {
+export interface RunMainOptions {
+  /** Extra node arguments before the entry point, e.g. ['--import', fileThatInjectsAFault]. */
+  nodeArgs?: string[];
+}
+
+export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).
   const dataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'license-desk-main-')) : undefined;
   const childEnv = dataDir === undefined ? env : { ...env, DATA_DIR: dataDir };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/main.ts'], {
     cwd: root,
     env: childEnv,
     stdio: 'pipe',

@@ -34,6 +34,7 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
         console: true,
+        drainMs: 20_000,
       },
     });
   });
@@ -92,6 +93,7 @@ describe('parseConfig', () => {
       ALERT_TIME: '07:30',
       ALERT_TIMEZONE: 'Europe/Rome',
       HOME_BUDGET_SHARE: '0.5',
+      SHUTDOWN_DRAIN_SECONDS: '45',
     });
     expect(r).toEqual({
       ok: true,
@@ -120,6 +122,7 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
         console: false,
+        drainMs: 45_000,
       },
     });
   });
@@ -213,6 +216,16 @@ describe('parseConfig', () => {
       ok: true,
       config: { homeBudgetShare: 1, alerts: { time: '23:59' }, dataDir: '/tmp/x' },
     });
+  });
+
+  it('SHUTDOWN_DRAIN_SECONDS: 0 to 300 whole seconds, with the fix named', () => {
+    expect(parseConfig({ SHUTDOWN_DRAIN_SECONDS: '0' })).toMatchObject({ ok: true, config: { drainMs: 0 } });
+    expect(problems({ SHUTDOWN_DRAIN_SECONDS: '301' })).toEqual([
+      expect.stringMatching(/^SHUTDOWN_DRAIN_SECONDS must be between 0 and 300 \(how long a stop waits/),
+    ]);
+    expect(problems({ SHUTDOWN_DRAIN_SECONDS: '2.5' })).toEqual([
+      expect.stringMatching(/^SHUTDOWN_DRAIN_SECONDS must be a whole number/),
+    ]);
   });
 
   it('accepts PORT 0 and rejects out-of-range ports', () => {

@@ -13,6 +13,7 @@ import { revokeBlocker } from '../../domain/revocation.js';
 import type { AuditEntry } from '../../services/audit.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { revokeLicense } from '../../services/revoke.js';
+import { tracked } from '../../services/work-tracker.js';
 import { createReplier, type Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
@@ -117,7 +118,9 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
     return;
   }
   const id = escapeMrkdwn(license.id);
-  const result = await revokeLicense(deps.licensing, license);
+  const result = await tracked(deps.work, 'write', `revoke license ${license.id}`, () =>
+    revokeLicense(deps.licensing, license),
+  );
   const seat = pool?.transferable ? ' The seat is back in the pool.' : '';
   const outcome = describeWrite(result, {
     done: () => `Revoked license \`${id}\` of ${studentWords(license.student)}; their access ended now.${seat}`,
@@ -125,9 +128,11 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
     check: `\`/licenses show ${id}\``,
     subject: 'license',
   });
-  await reply.send(buildOutcomeMessage(outcome));
   const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
-  await audit.record(auditOf('revoke', actor, result, facts, now, 'license'));
+  // Audited without waiting for Slack (see finishChange).
+  const audited = audit.record(auditOf('revoke', actor, result, facts, now, 'license'));
+  await reply.send(buildOutcomeMessage(outcome));
+  await audited;
 }
 
 export function createRevokeCancelHandler(deps: AppDeps) {

@@ -15,7 +15,9 @@ export interface RunningDesk {
   scheduler: DailyScheduler | undefined;
   /** Unfinished bulk jobs found and resumed at start. */
   resumed: number;
-  stop(): Promise<void>;
+  /** Stops the alert check and the bulk jobs; a running job stops after its current line, waited for
+   *  up to `bulkLineMs` (default 5 s), and resumes at the next start. */
+  stop(bulkLineMs?: number): Promise<void>;
 }
 
 export interface StartDeskOptions {
@@ -54,9 +56,8 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
   return {
     scheduler,
     resumed,
-    async stop() {
-      await scheduler?.stop();
-      await desk.runner.stop();
+    async stop(bulkLineMs) {
+      await Promise.all([scheduler?.stop(), desk.runner.stop(bulkLineMs)]);
     },
   };
 }

@@ -8,6 +8,7 @@ import { buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignParams, assignLicense } from '../../services/assign.js';
 import type { AuditEntry } from '../../services/audit.js';
+import { tracked } from '../../services/work-tracker.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
 import type { AppDeps } from '../deps.js';
 import { auditOf, describeWrite, licenseFacts, studentWords } from './outcome-text.js';
@@ -48,6 +49,9 @@ export async function finishChange(
   entry: AuditEntry,
   extra: { retry?: boolean; privateMetadata?: string } = {},
 ): Promise<void> {
+  // The entry reaches the log and the audit file without waiting for Slack: a stop that ends the
+  // process soon after (docs/shutdown.md) must not lose it when Slack is slow or unreachable.
+  const audited = changeState(deps).audit.record(entry);
   const shown = await updateView(
     deps,
     client,
@@ -58,7 +62,7 @@ export async function finishChange(
   const replied = await replyEphemeral(deps, client, run.channel, run.actor, sentence);
   // The modal was closed (views.update: not_found) and no channel reply reached them: a DM does.
   if (!shown && !replied) await tellByDm(deps, client, run.actor, sentence);
-  await changeState(deps).audit.record(entry);
+  await audited;
 }
 
 export async function runAssign(
@@ -66,7 +70,9 @@ export async function runAssign(
   client: webApi.WebClient,
   run: AssignRun,
 ): Promise<WriteOutcome<License>> {
-  const result = await assignLicense(deps.licensing, run.params);
+  const result = await tracked(deps.work, 'write', `${run.action} in pool ${run.params.poolId}`, () =>
+    assignLicense(deps.licensing, run.params),
+  );
   const outcome = describeWrite(result, assignWords(run.params, run.pool, run.freed));
   const license = result.kind === 'done' ? result.value : undefined;
   const entry = auditOf(

@@ -10,6 +10,7 @@ import { buildWorkingView } from '../../blocks/outcome.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
 import type { License } from '../../domain/types.js';
 import { changeEndDate } from '../../services/change-end-date.js';
+import { tracked } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
 import { InputId } from '../ids.js';
 import { finishChange } from './assign-run.js';
@@ -124,7 +125,9 @@ async function runExtend(
     ),
   });
   if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
-  const result = await changeEndDate(deps.licensing, run.licenseId, run.day, now);
+  const result = await tracked(deps.work, 'write', `extend license ${run.licenseId}`, () =>
+    changeEndDate(deps.licensing, run.licenseId, run.day, now),
+  );
   const outcome = describeWrite(result, {
     done: (license) =>
       past

@@ -6,6 +6,7 @@
 import { escapeMrkdwn, escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
 import type { Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
+import { StoppedError } from '../../licensing/errors.js';
 import type { AuditEntry } from '../../services/audit.js';
 import { auditOutcomeOf, type WriteOutcome } from '../../services/write-outcome.js';
 import { presentError, type Subject } from '../present.js';
@@ -31,7 +32,9 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
     case 'refused':
     case 'failed': {
       const sentence = escapeMrkdwn(presentError(outcome.error, words.subject));
-      const nothing = outcome.kind === 'refused' ? ['Nothing was changed.'] : [];
+      // A write still queued when License Desk stopped was never sent.
+      const sure = outcome.kind === 'refused' || outcome.error instanceof StoppedError;
+      const nothing = sure ? ['Nothing was changed.'] : [];
       return { tone: outcome.kind, headline: sentence, details: nothing };
     }
     case 'not-done':
@@ -43,7 +46,9 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
       return {
         tone: 'unknown',
         headline:
-          'The licensing service stopped answering mid-way, and I could not read back whether the change was made.',
+          outcome.error.kind === 'stopped'
+            ? 'License Desk is restarting and stopped waiting for the licensing service, so I could not tell whether the change was made.'
+            : 'The licensing service stopped answering mid-way, and I could not read back whether the change was made.',
         details: [`Please check with ${words.check} before trying again; I did not send it twice.`],
       };
   }
@@ -60,7 +65,9 @@ export function auditDetail(outcome: WriteOutcome<unknown>, subject: Subject): s
     case 'not-done':
       return 'answer lost; reading back showed nothing changed';
     case 'unknown':
-      return 'answer lost; reading back failed too';
+      return outcome.error.kind === 'stopped'
+        ? 'License Desk stopped before the licensing service answered; outcome unknown, check it'
+        : 'answer lost; reading back failed too';
   }
 }
 

@@ -10,6 +10,7 @@ import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import type { License } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
 import { type ChosenRecycleResult, recycleChosen } from '../../services/recycle.js';
+import { tracked } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
 import { assignWords, finishChange } from './assign-run.js';
@@ -53,7 +54,9 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
     }
     let result: ChosenRecycleResult;
     try {
-      result = await recycleChosen(deps.licensing, chosen, params);
+      result = await tracked(deps.work, 'write', `recycle in pool ${params.poolId}`, () =>
+        recycleChosen(deps.licensing, chosen, params),
+      );
     } catch (error) {
       const headline = `${escapeMrkdwn(presentError(error, 'license'))} No license was revoked or assigned.`;
       await finishChange(

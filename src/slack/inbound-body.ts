@@ -1,0 +1,85 @@
+/**
+ * Parses a verified Slack request body exactly as Bolt's HTTPReceiver does (a form with a `payload`
+ * field holding JSON, plain form fields for slash commands, JSON for the Events API) and checks that
+ * the result has a shape Bolt can route without dereferencing null. Bolt reads `body.ssl_check` on
+ * whatever JSON.parse returned, so a signed `payload=null` used to throw outside any handler and stop
+ * the process; anything that is not a routable object is refused here with a sentence saying why.
+ */
+import { parse as parseQuery } from 'node:querystring';
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+export type InboundBody = { ok: true; body: Record<string, unknown> } | { ok: false; problem: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a JSON array';
+  if (typeof v === 'string') return 'a JSON string';
+  return `a JSON ${typeof v}`;
+}
+
+function parseJson(text: string, what: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, problem: `${what} is not valid JSON` };
+  }
+}
+
+/**
+ * `contentType` is compared exactly, as Bolt compares it: Slack sends the bare form type, and anything
+ * else is read as JSON.
+ */
+export function parseInboundBody(raw: string, contentType: string | undefined): InboundBody {
+  let value: unknown;
+  if (contentType === FORM_CONTENT_TYPE) {
+    const fields = parseQuery(raw);
+    const { payload } = fields;
+    if (Array.isArray(payload)) return { ok: false, problem: 'the form field payload appears more than once' };
+    if (typeof payload === 'string') {
+      const parsed = parseJson(payload, 'the form field payload');
+      if (!parsed.ok) return parsed;
+      value = parsed.value;
+    } else {
+      value = fields;
+    }
+  } else {
+    const parsed = parseJson(raw, `the body (Content-Type ${contentType ?? 'missing'})`);
+    if (!parsed.ok) return parsed;
+    value = parsed.value;
+  }
+  if (!isObject(value)) return { ok: false, problem: `the payload is ${kindOf(value)}, not a JSON object` };
+  const problem = shapeProblem(value);
+  return problem === undefined ? { ok: true, body: value } : { ok: false, problem };
+}
+
+/** In Bolt's routing order (helpers.ts getTypeAndConversation), the fields each kind is read by. */
+function shapeProblem(body: Record<string, unknown>): string | undefined {
+  const { type } = body;
+  if (type === 'url_verification') return undefined;
+  if (body.event !== undefined) {
+    return isObject(body.event) && typeof body.event.type === 'string'
+      ? undefined
+      : 'event is not an object with a type';
+  }
+  if (body.command !== undefined) return typeof body.command === 'string' ? undefined : 'command is not a string';
+  if (body.name !== undefined || type === 'block_suggestion') return undefined;
+  if (body.actions !== undefined) {
+    const { actions } = body;
+    return Array.isArray(actions) && actions.length > 0 && actions.every(isObject)
+      ? undefined
+      : 'actions is not a non-empty list of objects';
+  }
+  if (type === 'dialog_submission') return undefined;
+  if (type === 'shortcut' || type === 'message_action') {
+    return typeof body.callback_id === 'string' ? undefined : `a ${type} without a callback_id`;
+  }
+  if (type === 'view_submission' || type === 'view_closed') {
+    return isObject(body.view) ? undefined : `a ${type} without a view object`;
+  }
+  return typeof type === 'string'
+    ? `type ${JSON.stringify(type.slice(0, 50))} is neither an event, a slash command nor an interaction Slack sends`
+    : 'it has neither a command nor a type';
+}

@@ -1,0 +1,303 @@
+/**
+ * SIGTERM while work is in flight, with the real main process (src/main.ts in a child process) in
+ * HTTP mode: Slack is the recording double and the licensing API the sandbox, both run by the test so
+ * that they outlive the process. A change in flight finishes within SHUTDOWN_DRAIN_SECONDS, is
+ * audited and told; one that does not is cut off, audited and told as "outcome unknown"; reads
+ * answer or say that License Desk is restarting; new work is turned away with that sentence; and the
+ * process exits 0.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/types.js';
+import type { BulkJob } from '../../src/services/bulk-jobs.js';
+import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/slack/ids.js';
+import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
+import { type MainProcess, runMain } from '../support/run-main.js';
+import { commandBody, interactionBody, slackHeaders } from '../support/slack-signing.js';
+import { extendState, textOf, viewOf } from './change-support.js';
+
+const SECRET = 'shutdown0signing0secret0for0tests';
+const BOT = 'xoxb-shutdowntest';
+const RESTARTING = 'License Desk is restarting; try again in a minute.';
+const DAY = 86_400_000;
+
+let slack: FakeSlack;
+let sandbox: RunningSandbox;
+let dataDir: string;
+let main: MainProcess | undefined;
+let eventsUrl = '';
+let seq = 0;
+
+beforeEach(async () => {
+  slack = await startFakeSlack({ botToken: BOT });
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
+  dataDir = mkdtempSync(join(tmpdir(), 'license-desk-shutdown-'));
+});
+
+afterEach(async () => {
+  main?.child.kill('SIGKILL');
+  await main?.exited;
+  main = undefined;
+  await sandbox.close();
+  await slack.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startMain(drainSeconds: number): Promise<void> {
+  main = runMain({
+    PORT: '0',
+    SLACK_BOT_TOKEN: BOT,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    LICENSING_API_URL: sandbox.url,
+    LICENSING_API_TOKEN: sandbox.adminToken,
+    LICENSE_ADMINS: TEST_USERS.admin,
+    LICENSE_VIEWERS: TEST_USERS.viewer,
+    DATA_DIR: dataDir,
+    SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
+  });
+  const [, port] = await main.waitFor(/"message":"License Desk started".*?"port":(\d+)/);
+  eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+}
+
+async function post(body: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(eventsUrl, { method: 'POST', headers: slackHeaders(SECRET, body), body });
+  return { status: res.status, text: await res.text() };
+}
+
+function command(text: string, responseId: string, userId: string = TEST_USERS.admin) {
+  return post(
+    commandBody({
+      team_id: 'T0ACME0001',
+      channel_id: 'C0LICOPS01',
+      user_id: userId,
+      user_name: 'dana.lee',
+      command: '/licenses',
+      text,
+      api_app_id: 'A0LICBOT01',
+      response_url: slack.responseUrl(responseId),
+      trigger_id: `${Date.now()}.${++seq}.trigger`,
+    }),
+  );
+}
+
+function submitView(
+  view: { id: string; callback_id: string; private_metadata?: string; blocks?: unknown[] },
+  state: unknown,
+) {
+  return post(
+    interactionBody({
+      type: 'view_submission',
+      team: { id: 'T0ACME0001', domain: 'acme-learning' },
+      user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+      api_app_id: 'A0LICBOT01',
+      trigger_id: `${Date.now()}.${++seq}.trigger`,
+      view: {
+        id: view.id,
+        team_id: 'T0ACME0001',
+        type: 'modal',
+        callback_id: view.callback_id,
+        private_metadata: view.private_metadata ?? '',
+        blocks: view.blocks ?? [],
+        state,
+        hash: `${Date.now()}.hash`,
+      },
+    }),
+  );
+}
+
+/** Opens the change-end-date modal of `licenseId` and returns it once filled (loading view, then form). */
+async function openExtendModal(licenseId: string) {
+  const from = slack.calls.length;
+  await command(`extend ${licenseId}`, `open-${licenseId}`);
+  const after = (c: (typeof slack.calls)[number]) => slack.calls.indexOf(c) >= from;
+  await slack.waitForCall('views.open', after, 10_000);
+  const form = await slack.waitForCall(
+    'views.update',
+    (c) => after(c) && viewOf(c).callback_id === CallbackId.extendForm,
+    10_000,
+  );
+  return viewOf(form);
+}
+
+async function until(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The exit code, or a failure if the process is still running `ms` after the call. */
+async function exitWithin(ms: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running ${ms} ms after SIGTERM`)), ms);
+  });
+  try {
+    return await Promise.race([main?.exited ?? Promise.resolve(null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const logLines = () =>
+  (main?.output().stdout ?? '')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const auditFile = () =>
+  readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const inFlight = (method: string, path: string) =>
+  sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
+const answerOf = (responseId: string) => (p: ResponseUrlPost) =>
+  p.id === responseId && !String(p.body.text).includes('Working on it');
+
+describe('SIGTERM with work in flight', () => {
+  it('lets a change in flight finish, audits and tells it, answers the read in flight, turns new work away, exits 0', async () => {
+    await startMain(20);
+    const view = await openExtendModal('4002');
+    const day = new Date(Date.now() + 40 * DAY).toISOString().slice(0, 10);
+    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'PATCH' });
+    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'GET', path: /^\/v1\/pools/ });
+
+    const submitted = await submitView(view, extendState({ date: day }));
+    expect(JSON.parse(submitted.text)).toMatchObject({ response_action: 'update' });
+    await command('pools', 'read-in-flight');
+    await until(
+      'the PATCH and the pools read to be in flight',
+      () => inFlight('PATCH', '/v1/license/4002') && inFlight('GET', '/v1/pools'),
+    );
+
+    main?.child.kill('SIGTERM');
+    await main?.waitFor(/"message":"stopping"/);
+    const turnedAway = await command('pools', 'after-sigterm', TEST_USERS.viewer);
+    expect(turnedAway.status).toBe(200);
+    expect(JSON.parse(turnedAway.text)).toMatchObject({ response_type: 'ephemeral', text: RESTARTING });
+
+    // Bounded by SHUTDOWN_DRAIN_SECONDS plus the closes, never the 2.5 s of the fault alone.
+    expect(await exitWithin(28_000)).toBe(0);
+
+    // The change landed, the modal shows it, the audit trail has it in the file and the log.
+    expect(sandbox.inspect.license('4002')?.end.slice(0, 10)).toBe(day);
+    const outcome = slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
+    expect(outcome && textOf(viewOf(outcome).blocks)).toContain('Moved the end of license `4002`');
+    const entry = { action: 'extend', outcome: 'done', licenseId: '4002', actor: TEST_USERS.admin };
+    expect(auditFile()).toContainEqual(expect.objectContaining(entry));
+    expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
+    // The read in flight got its real answer, not "Something went wrong".
+    const read = slack.responses.filter(answerOf('read-in-flight')).at(-1);
+    expect(read && textOf(read.body)).toContain('available');
+    expect(slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
+  }, 40_000);
+
+  it('past the bound: cuts the change off, audits and tells "outcome unknown", the read says License Desk is restarting, exits 0', async () => {
+    await startMain(1);
+    const view = await openExtendModal('4003');
+    const before = sandbox.inspect.license('4003')?.end;
+    const day = new Date(Date.now() + 45 * DAY).toISOString().slice(0, 10);
+    sandbox.addFault({ kind: 'hang', method: 'PATCH' });
+    sandbox.addFault({ kind: 'hang', method: 'GET', path: /^\/v1\/pools/ });
+
+    await submitView(view, extendState({ date: day }));
+    await command('pools', 'read-in-flight');
+    await until(
+      'the PATCH and the pools read to be in flight',
+      () => inFlight('PATCH', '/v1/license/4003') && inFlight('GET', '/v1/pools'),
+    );
+
+    main?.child.kill('SIGTERM');
+    expect(await exitWithin(20_000)).toBe(0);
+
+    const outcome = slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
+    const told = outcome ? textOf(viewOf(outcome).blocks) : '';
+    expect(told).toContain('License Desk is restarting and stopped waiting for the licensing service');
+    expect(told).toContain('/licenses show 4003');
+    const entry = { action: 'extend', outcome: 'unknown', licenseId: '4003', actor: TEST_USERS.admin };
+    const audited = auditFile().find((e) => e.licenseId === '4003');
+    expect(audited).toMatchObject(entry);
+    expect(String(audited?.detail)).toContain('License Desk stopped before the licensing service answered');
+    expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('cutting it off'), changes: 1 }),
+    );
+    // The hanging PATCH was never applied by the sandbox; nothing claims it was.
+    expect(sandbox.inspect.license('4003')?.end).toBe(before);
+    const read = slack.responses.filter(answerOf('read-in-flight')).at(-1);
+    expect(read && textOf(read.body)).toContain(RESTARTING);
+    expect(slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
+  }, 40_000);
+
+  it('a bulk job stops after its current line, which is recorded as done; the next start resumes it, assigning nobody twice', async () => {
+    const emails = ['ann.shutdown@contoso.com', 'ben.shutdown@contoso.com', 'cy.shutdown@contoso.com'];
+    const assigns = () => sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
+    await startMain(20);
+    const from = slack.calls.length;
+    await command('bulk', 'bulk-open');
+    const form = await slack.waitForCall(
+      'views.update',
+      (c) => slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
+      10_000,
+    );
+    const lists = Object.fromEntries(
+      [1, 2, 3, 4, 5].map((n) => {
+        const id = BulkInputId.list(n);
+        return [id.block, { [id.action]: { type: 'plain_text_input', value: n === 1 ? emails.join('\n') : null } }];
+      }),
+    );
+    const state = {
+      values: {
+        [BulkInputId.pool.block]: {
+          [BulkInputId.pool.action]: {
+            type: 'static_select',
+            selected_option: { value: '2001', text: { type: 'plain_text', text: '2001' } },
+          },
+        },
+        [BulkInputId.endDate.block]: { [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: null } },
+        ...lists,
+      },
+    };
+    const checked = JSON.parse((await submitView({ ...viewOf(form), id: 'V0BULKFORM' }, state)).text) as {
+      view?: { external_id?: string };
+    };
+    const report = await slack.waitForCall(
+      'views.update',
+      (c) => c.args.external_id !== undefined && c.args.external_id === checked.view?.external_id,
+      10_000,
+    );
+    expect(textOf(viewOf(report).blocks)).toMatch(/ready: 3/);
+    // Each assign takes 2.5 s: SIGTERM lands while the first is in flight.
+    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'POST' });
+    const started = await submitView(
+      { ...viewOf(report), id: 'V0BULKCONF', callback_id: DeskCallbackId.bulkConfirm },
+      {
+        values: {},
+      },
+    );
+    expect(JSON.parse(started.text)).toMatchObject({ response_action: 'clear' });
+    await until('the first assign to be in flight', () => assigns().length === 1);
+
+    main?.child.kill('SIGTERM');
+    expect(await exitWithin(28_000)).toBe(0);
+
+    const [file] = readdirSync(join(dataDir, 'bulk'));
+    const job = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
+    expect(job.state).toBe('running');
+    expect(job.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
+    expect(assigns()).toHaveLength(1);
+
+    sandbox.clearFaults();
+    await startMain(20);
+    await main?.waitFor(/"message":"bulk job finished"/, 20_000);
+    const done = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
+    expect(done.state).toBe('done');
+    expect(done.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned']);
+    expect(assigns()).toHaveLength(3);
+  }, 60_000);
+});
