@@ -57,6 +57,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await send('/lisences pools');
     await page.locator('#notices').getByText('/lisences is not a valid command').waitFor();
     expect(await page.locator('#composer-error').textContent()).toContain('/licenses help');
+    expect(await page.locator('#box').inputValue()).toBe('/lisences pools');
     await page.locator('#notices').getByRole('button', { name: 'Dismiss' }).click();
     await send('/licenses pools');
     await page.getByRole('heading', { name: 'License pools' }).waitFor();

@@ -402,6 +402,11 @@ function setupComposer() {
     store.scrollDown = true;
     const r = await post('/console/command', { channel: store.surface.id, text });
     $('composer-error').textContent = r.ok ? '' : (r.error ?? 'That did not reach License Desk.');
+    // Nothing typed is lost: a command that did not go through stays in the box to fix or resend.
+    if (!r.ok && box.value === '') {
+      box.value = text;
+      showHint();
+    }
   });
 }
 
