@@ -3,6 +3,7 @@
  * internals. The sentence is plain text; builders escape it (a 400 quotes the server's own words).
  */
 import { BadRequestError, isLicensingError, QueueFullError, RateLimitedError } from '../licensing/errors.js';
+import { SlackBusyError } from './roles.js';
 
 /** What the request was about, so a 404 can say what does not exist. */
 export type Subject = 'pool' | 'license' | 'student' | 'other';
@@ -21,7 +22,14 @@ const MID_WAY =
 
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
+/** Slack rate-limited the role check: the person may well have access, so say "try again", not "no". */
+export function slackBusyText(retryAfterSec: number | undefined): string {
+  const when = retryAfterSec === undefined ? 'in a moment' : `in about ${seconds(retryAfterSec)} s`;
+  return `Slack is busy right now, so I could not check your access; nothing was changed. Please try again ${when}.`;
+}
+
 export function presentError(error: unknown, subject: Subject = 'other'): string {
+  if (error instanceof SlackBusyError) return slackBusyText(error.retryAfterSec);
   if (!isLicensingError(error)) {
     return 'Something went wrong inside License Desk; nothing was changed. Please try again, and tell whoever runs License Desk if it keeps happening.';
   }

@@ -16,6 +16,8 @@ import { buildAdminOnlyMessage, buildErrorMessage, withSandboxMarker } from '../
 import type { SlackMessage } from '../../blocks/kit.js';
 import type { AlertGroup } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
+import { SlackBusyError } from '../roles.js';
+import { adminOnlyText, roleOf } from '../views/slack-io.js';
 
 /** Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. */
 export function createAlertPoster(client: webApi.WebClient, channel: string, deps: AppDeps) {
@@ -44,7 +46,8 @@ export function createLetItEndHandler(deps: AppDeps) {
         deps.logger.warn('respond failed', { error: String(error) }),
       );
     };
-    const role = await deps.roles.roleOf(client, body.user.id).catch(() => 'none' as const);
+    const role = await roleOf(deps, client, body.user.id);
+    if (role instanceof SlackBusyError) return tell(buildErrorMessage(adminOnlyText(deps, role)));
     if (role !== 'admin') return tell(buildAdminOnlyMessage(deps.roles.whoToAsk()));
     const licenseId = action.value ?? '';
     if (!LICENSE_ID.test(licenseId)) {

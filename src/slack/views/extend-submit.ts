@@ -28,8 +28,8 @@ export function createExtendSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
     const meta = decodeMeta(extendMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
@@ -81,8 +81,8 @@ export function createPastConfirmSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
     const meta = decodeMeta(pastConfirmMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });

@@ -37,8 +37,8 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle', role);
     const meta = decodeMeta(pendingAssignSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });

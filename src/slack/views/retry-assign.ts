@@ -12,6 +12,7 @@ import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { checkRetryAssign, type RetryRefusal } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
+import { SlackBusyError } from '../roles.js';
 import { finishChange, runAssign } from './assign-run.js';
 import { decodeMeta, pendingAssignSchema } from './metadata.js';
 import { EXPIRED, paramsOf } from './recycle-submit.js';
@@ -28,7 +29,13 @@ export function createRetryAssignHandler(deps: AppDeps) {
     if (!view) return;
     const actor = body.user.id;
     const state = changeState(deps);
-    if ((await roleOf(deps, client, actor)) !== 'admin') {
+    const role = await roleOf(deps, client, actor);
+    if (role instanceof SlackBusyError) {
+      const busy = buildOutcomeView({ title: RECYCLE_TITLE, tone: 'failed', headline: adminOnlyText(deps, role) });
+      await updateView(deps, client, view.id, busy);
+      return;
+    }
+    if (role !== 'admin') {
       await state.audit.record({
         at: deps.now().toISOString(),
         actor,
