@@ -129,6 +129,9 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
       }
       return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
     },
+    adminUsers() {
+      return options.admins.filter((id) => /^[UW]/.test(id));
+    },
     whoToAsk() {
       if (options.admins.length === 0) return 'a workspace admin';
       const mentions = options.admins.slice(0, 5).map((id) => (isGroup(id) ? `<!subteam^${id}>` : `<@${id}>`));

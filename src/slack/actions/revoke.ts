@@ -34,7 +34,7 @@ export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, r
       blocker ? buildNotRevokableMessage(license, pool, blocker) : buildRevokeConfirmMessage(license, pool),
     );
   } catch (error) {
-    await reply.send(buildErrorMessage(presentError(error, 'license')));
+    await reply.send(buildErrorMessage(presentError(error, 'license', 'admin')));
   }
 }
 
@@ -110,8 +110,8 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
     // licenses.get is never cached, so a license ended since the confirmation is caught below.
     details = await getLicenseDetails(deps.licensing, licenseId);
   } catch (error) {
-    await reply.send(buildErrorMessage(`${presentError(error, 'license')} Nothing was revoked.`));
-    const detail = presentError(error, 'license');
+    await reply.send(buildErrorMessage(`${presentError(error, 'license', 'admin')} Nothing was revoked.`));
+    const detail = presentError(error, 'license', 'admin');
     await audit.record({ at: now.toISOString(), actor, action: 'revoke', outcome: 'failed', licenseId, detail });
     return;
   }

@@ -49,7 +49,7 @@ export async function openBulkModal(
     view = buildBulkFormView(await listPools(deps.licensing), deps.now());
   } catch (error) {
     deps.logger.warn('bulk: reading pools failed', { error: String(error) });
-    view = buildBulkMessageView(presentError(error));
+    view = buildBulkMessageView(presentError(error, 'other', 'admin'));
   }
   await client.views
     .update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) })

@@ -68,7 +68,7 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
       }
     } catch (error) {
       deps.logger.warn('bulk dry run failed', { error: String(error) });
-      next = buildBulkMessageView(presentError(error, 'pool'));
+      next = buildBulkMessageView(presentError(error, 'pool', 'admin'));
     }
     await client.views
       .update({ external_id: externalId, view: withSandboxMarkerView(next, deps.sandbox) })
@@ -121,7 +121,10 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
     } catch (error) {
       once.release(key);
       deps.logger.error('bulk job could not start', { error: String(error) });
-      return ack({ response_action: 'update', view: buildBulkReportView(draft, presentError(error)) });
+      return ack({
+        response_action: 'update',
+        view: buildBulkReportView(draft, presentError(error, 'other', 'admin')),
+      });
     }
     desk.drafts.take(view.private_metadata, userId);
     deps.logger.info('bulk job started', { job: job.id, rows: job.rows.length, user: userId });

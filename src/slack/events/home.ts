@@ -15,8 +15,9 @@ import type {
 import { buildHomeNoticeView, buildHomeRefusalView, buildHomeView, type HomeView } from '../../blocks/home.js';
 import type { RefreshResult } from '../../services/dashboard.js';
 import type { AppDeps } from '../deps.js';
-import { presentError, slackBusyText } from '../present.js';
+import { slackBusyText } from '../present.js';
 import { SlackBusyError } from '../roles.js';
+import { presentErrorTo } from '../token-alarm.js';
 import { roleOf } from '../views/slack-io.js';
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
@@ -58,7 +59,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     view = buildHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
-    view = buildHomeView({ ...base, data: cached, note: presentError(error) });
+    view = buildHomeView({ ...base, data: cached, note: presentErrorTo(deps, client, role, error) });
   }
   await publish(client, userId, view, deps);
 }

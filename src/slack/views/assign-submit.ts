@@ -119,7 +119,7 @@ async function showRecycleChoice(
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
     await updateView(deps, client, viewId, buildRecycleConfirmView({ ...choice, newStudent, privateMetadata }));
   } catch (error) {
-    const headline = escapeMrkdwn(presentError(error, 'pool'));
+    const headline = escapeMrkdwn(presentError(error, 'pool', 'admin'));
     await updateView(deps, client, viewId, buildOutcomeView({ title: RECYCLE_TITLE, tone: 'failed', headline }));
   }
 }

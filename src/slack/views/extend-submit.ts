@@ -123,7 +123,7 @@ async function runExtend(
   try {
     checked = await checkEndDateChange(deps.licensing, run.licenseId, run.day, now);
   } catch (error) {
-    const why = presentError(error, 'license');
+    const why = presentError(error, 'license', 'admin');
     const headline = `${escapeMrkdwn(why)} The end date was not changed.`;
     const entry = { ...base, outcome: 'failed' as const, detail: `could not re-check the license: ${why}` };
     return finishChange(deps, client, title, { tone: 'failed', headline }, entry);

@@ -30,7 +30,7 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
         : { tone: 'done', headline: words.done(outcome.value) };
     case 'refused':
     case 'failed': {
-      const sentence = escapeMrkdwn(presentError(outcome.error, words.subject));
+      const sentence = escapeMrkdwn(presentError(outcome.error, words.subject, 'admin'));
       const nothing = outcome.kind === 'refused' ? ['Nothing was changed.'] : [];
       return { tone: outcome.kind, headline: sentence, details: nothing };
     }
@@ -56,7 +56,7 @@ export function auditDetail(outcome: WriteOutcome<unknown>, subject: Subject): s
       return outcome.checked ? 'answer lost; confirmed by reading back' : undefined;
     case 'refused':
     case 'failed':
-      return presentError(outcome.error, subject);
+      return presentError(outcome.error, subject, 'admin');
     case 'not-done':
       return 'answer lost; reading back showed nothing changed';
     case 'unknown':

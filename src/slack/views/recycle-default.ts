@@ -38,7 +38,7 @@ export async function recycleDefault(
   try {
     check = await checkRecycle(deps.licensing, params, { named }, deps.now());
   } catch (error) {
-    const why = presentError(error, 'pool');
+    const why = presentError(error, 'pool', 'admin');
     const headline = `${escapeMrkdwn(why)} Nothing was changed: I could not check which license would end.`;
     const entry = { ...facts, outcome: 'failed' as const, detail: `could not re-check the recycle: ${why}` };
     return finishChange(deps, client, run, { tone: 'failed', headline }, entry);

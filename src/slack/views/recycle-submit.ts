@@ -57,7 +57,7 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
     try {
       result = await recycleChosen(deps.licensing, chosen, params, deps.now());
     } catch (error) {
-      const headline = `${escapeMrkdwn(presentError(error, 'license'))} No license was revoked or assigned.`;
+      const headline = `${escapeMrkdwn(presentError(error, 'license', 'admin'))} No license was revoked or assigned.`;
       await finishChange(
         deps,
         client,
@@ -70,7 +70,7 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
           outcome: 'failed',
           poolId: meta.p,
           studentEmail: meta.e,
-          detail: `could not read license ${chosen}: ${presentError(error, 'license')}`,
+          detail: `could not read license ${chosen}: ${presentError(error, 'license', 'admin')}`,
         },
       );
       return;

@@ -69,7 +69,7 @@ export function createRetryAssignHandler(deps: AppDeps) {
     try {
       refusal = await checkRetryAssign(deps.licensing, params, revokedId, deps.now());
     } catch (error) {
-      const why = presentError(error, 'pool');
+      const why = presentError(error, 'pool', 'admin');
       const headline = `${escapeMrkdwn(why)} No license was assigned.`;
       const entry = {
         ...facts,
