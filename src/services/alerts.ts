@@ -4,8 +4,10 @@
  * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
  * tried again on the next check and a restart never repeats one that went out.
  */
-import { type Alert, findAlerts } from '../domain/alerts.js';
+import { type Alert, alertKeys, findAlerts } from '../domain/alerts.js';
+import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
+import { INTERACTIVE } from './interactive.js';
 import { createJsonFile, type JsonFile } from './state-store.js';
 
 export interface AlertState {
@@ -32,10 +34,26 @@ export const POOLS_PER_MESSAGE = 20;
 const FORGET_AFTER_MS = 400 * 86_400_000;
 const BACKGROUND = { priority: 'background' } as const;
 
+/** Why "Let it end" recorded nothing: the button's license id is a hint, checked on a fresh read. */
+export type LetEndRefusal =
+  /** No alert announced this license ending on its current end day (never, or the end moved since). */
+  | { kind: 'not-announced'; license: License }
+  /** The license is no longer active, or its end has passed: there is nothing left to decide. */
+  | { kind: 'ended'; license: License };
+
 export interface AlertService {
   /** Runs one check and posts what is new; resolves with the number of groups posted. */
   check(post: (group: AlertGroup) => Promise<void>): Promise<number>;
   acknowledge(licenseId: string, by: string): Promise<void>;
+  /**
+   * "Let it end" on a license-ending alert: reads the license (never cached) and records the choice
+   * only when an alert announced this license ending on its current end day and it still runs.
+   * Read failures are thrown; nothing is recorded then.
+   */
+  letEnd(
+    licenseId: string,
+    by: string,
+  ): Promise<{ ok: true; license: License } | { ok: false; refusal: LetEndRefusal }>;
   state(): Promise<AlertState>;
   lastRunDay(): Promise<string | undefined>;
   setLastRunDay(day: string): Promise<void>;
@@ -81,6 +99,11 @@ export interface AlertServiceOptions {
 }
 
 export function createAlertService({ licensing, file, now, logger }: AlertServiceOptions): AlertService {
+  const acknowledge = async (licenseId: string, by: string): Promise<void> => {
+    await file.update((s) => {
+      s.acknowledged[licenseId] = { by, at: now().toISOString() };
+    });
+  };
   return {
     async check(post) {
       const pools = await licensing.pools.list({ ...BACKGROUND, fresh: true });
@@ -104,10 +127,18 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       logger.info('alert check done', { found: alerts.length, messages: posted });
       return posted;
     },
-    async acknowledge(licenseId, by) {
-      await file.update((s) => {
-        s.acknowledged[licenseId] = { by, at: now().toISOString() };
-      });
+    acknowledge,
+    async letEnd(licenseId, by) {
+      const license = await licensing.licenses.get(licenseId, INTERACTIVE);
+      const end = Date.parse(license.end);
+      if (!license.active || (!Number.isNaN(end) && end <= now().getTime())) {
+        return { ok: false, refusal: { kind: 'ended', license } };
+      }
+      if (!(alertKeys.licenseEnding(license) in (await file.read()).sent)) {
+        return { ok: false, refusal: { kind: 'not-announced', license } };
+      }
+      await acknowledge(license.id, by);
+      return { ok: true, license };
     },
     state: () => file.read(),
     lastRunDay: async () => (await file.read()).lastRunDay,

@@ -4,8 +4,11 @@
  * the payload arrives, sends no write when one fails, and says why in one clear sentence. Every
  * payload here is forged (signed like Slack signs it, but never shown by the app).
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, ChangeActionId } from '../../src/slack/ids.js';
+import { alertLicenseBlockId, CallbackId, ChangeActionId, DeskActionId } from '../../src/slack/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
 
@@ -137,5 +140,82 @@ describe('a forged change of end date', () => {
     const text = await forgedSubmission(CallbackId.extendForm, { l: '4033' }, extendState({ date: day(60) }));
     expect(writes(t)).toEqual([]);
     expect(text).toContain('after the pool ends');
+  });
+});
+
+describe('a forged "Let it end" on an alert', () => {
+  const CHANNEL = 'C0FORGEALR';
+  let dir: string;
+  let a: TestApp;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'forged-alerts-'));
+    a = await startTestApp({ dataDir: dir, auditChannel: CHANNEL });
+    await a.desk?.scheduler?.runNow();
+  });
+  afterAll(async () => {
+    await a.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const acknowledged = async () =>
+    (JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as { acknowledged: Record<string, unknown> })
+      .acknowledged;
+
+  async function letEnd(licenseId: string, rowFor: string) {
+    const from = a.slack.calls.length;
+    a.sandbox.clearRequests();
+    const ts = `1767225600.${String(++seq).padStart(6, '0')}`;
+    const message = {
+      type: 'message',
+      ts,
+      text: 'Licenses end within 7 days',
+      blocks: [{ type: 'actions', block_id: alertLicenseBlockId(rowFor), elements: [] }],
+    };
+    const click = await a.action(
+      {
+        actions: [
+          {
+            action_id: DeskActionId.alertLetEnd,
+            block_id: alertLicenseBlockId(licenseId),
+            type: 'button',
+            value: licenseId,
+            action_ts: '1',
+          },
+        ],
+        message,
+        container: { type: 'message', message_ts: ts, channel_id: CHANNEL, is_ephemeral: false },
+        channel: { id: CHANNEL, name: 'license-alerts' },
+      },
+      { channelId: CHANNEL },
+    );
+    // A refusal is told in an ephemeral reply; the real thing updates the alert instead.
+    const told = await Promise.race([
+      click.waitForResponse().then((p) => textOf(p.body)),
+      a.slack.waitForCall('chat.update', (c) => a.slack.calls.indexOf(c) >= from).then(() => ''),
+    ]);
+    return { told, updates: a.slack.calls.slice(from).filter((c) => c.method === 'chat.update') };
+  }
+
+  it('for a license no alert announced: nothing recorded, the message is left alone, the admin is told why', async () => {
+    // 4004 runs to its pool's end, months away: no alert named it.
+    const { told, updates } = await letEnd('4004', '4004');
+    expect(told).toContain('No alert announced license 4004 ending');
+    expect(updates).toEqual([]);
+    expect(await acknowledged()).not.toHaveProperty('4004');
+    expect(writes(a)).toEqual([]);
+  });
+
+  it("on a message without that license's row: nothing recorded, the message is left alone", async () => {
+    // 4002 ends within 3 days and was announced, but the clicked message is about another license.
+    const { told, updates } = await letEnd('4002', '4004');
+    expect(told).toContain('That button no longer works; nothing was changed.');
+    expect(updates).toEqual([]);
+    expect(await acknowledged()).not.toHaveProperty('4002');
+  });
+
+  it('the real thing still works: an announced license, its own row', async () => {
+    const { updates } = await letEnd('4002', '4002');
+    expect(updates).toHaveLength(1);
+    expect(await acknowledged()).toHaveProperty('4002');
   });
 });

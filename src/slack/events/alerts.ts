@@ -12,10 +12,18 @@ import type {
   webApi,
 } from '@slack/bolt';
 import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
-import { buildAdminOnlyMessage, buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import {
+  buildAdminOnlyMessage,
+  buildErrorMessage,
+  buildNoticeMessage,
+  withSandboxMarker,
+} from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import type { AlertGroup } from '../../services/alerts.js';
+import { dayOf } from '../../domain/end-date.js';
+import type { AlertGroup, LetEndRefusal } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
+import { alertLicenseBlockId } from '../ids.js';
+import { presentError } from '../present.js';
 import { SlackBusyError } from '../roles.js';
 import { adminOnlyText, roleOf } from '../views/slack-io.js';
 
@@ -30,6 +38,14 @@ export function createAlertPoster(client: webApi.WebClient, channel: string, dep
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const ALERTS_NOT_SET_UP =
   'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
+
+/** Plain text (the notice builder escapes it). */
+function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
+  if (refusal.kind === 'ended')
+    return `License ${licenseId} has already ended; there is nothing left to decide. Nothing was recorded.`;
+  const end = dayOf(refusal.license.end);
+  return `No alert announced license ${licenseId} ending${end ? ` on ${end}` : ''} (its end may have moved since), so nothing was recorded. \`/licenses show ${licenseId}\` shows it as it is now.`;
+}
 
 export function createLetItEndHandler(deps: AppDeps) {
   return async ({
@@ -56,7 +72,21 @@ export function createLetItEndHandler(deps: AppDeps) {
     }
     // Without the desk nothing remembers the choice, so the message must not say it was made.
     if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
-    await deps.desk.alerts.acknowledge(licenseId, body.user.id);
+    // The clicked message must hold this license's row, or the click and its message do not match.
+    const blockId = alertLicenseBlockId(licenseId);
+    const blocks: unknown[] = body.message?.blocks ?? [];
+    if (!blocks.some((b) => (b as { block_id?: unknown }).block_id === blockId)) {
+      deps.logger.warn('let-it-end: the message has no row for this license', { licenseId });
+      return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
+    }
+    let result: Awaited<ReturnType<typeof deps.desk.alerts.letEnd>>;
+    try {
+      result = await deps.desk.alerts.letEnd(licenseId, body.user.id);
+    } catch (error) {
+      deps.logger.warn('let-it-end: could not read the license', { licenseId, error: String(error) });
+      return tell(buildErrorMessage(`${presentError(error, 'license', 'admin')} Nothing was recorded.`));
+    }
+    if (!result.ok) return tell(buildNoticeMessage(letEndRefusalText(result.refusal, licenseId)));
     deps.logger.info('alert: license left to end', { licenseId, user: body.user.id });
     const channel = body.channel?.id ?? body.container.channel_id;
     const ts = body.message?.ts ?? body.container.message_ts;
@@ -67,7 +97,7 @@ export function createLetItEndHandler(deps: AppDeps) {
         ts,
         text: String(body.message.text ?? 'License Desk alert'),
         // Slack's own blocks, echoed back with one of ours replaced (withLicenseSettled).
-        blocks: withLicenseSettled(body.message.blocks ?? [], licenseId, body.user.id) as types.KnownBlock[],
+        blocks: withLicenseSettled(blocks, licenseId, body.user.id) as types.KnownBlock[],
       })
       .catch((error: unknown) => deps.logger.warn('could not update the alert message', { error: String(error) }));
   };
