@@ -4,6 +4,9 @@
  * and that the admins have been told, and the admins are told once (the audit channel, or DMs to
  * LICENSE_ADMINS), never with the token itself.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
@@ -84,5 +87,25 @@ describe('401 with nobody configured to tell', () => {
     expect(text).toContain('Please let a license admin know');
     expect(text).not.toMatch(/have been told|LICENSING_API_TOKEN/);
     expect(t.logs.some((l) => String(l.message).includes('refuses the API token (401); no AUDIT_CHANNEL'))).toBe(true);
+  });
+});
+
+describe('401 during the daily alert check (nobody waiting)', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'token-refused-'));
+    t = await startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT, dataDir: dir });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the admins are told in the audit channel', async () => {
+    await t.desk?.scheduler?.runNow().catch(() => undefined);
+    const alarm = await t.slack.waitForCall('chat.postMessage', (c) => c.args.channel === AUDIT);
+    expect(textOf(alarm.args)).toContain('LICENSING_API_TOKEN');
+    expect(JSON.stringify(alarm.args)).not.toContain(WRONG);
   });
 });
