@@ -38,14 +38,15 @@ function recipients(deps: AppDeps): { channel: string } | { users: readonly stri
  */
 export function raiseTokenAlarm(deps: AppDeps, client: webApi.WebClient): boolean {
   const to = recipients(deps);
+  const now = Date.now();
+  const last = lastRaised.get(deps);
+  // Within the period: told already (or, with nobody to tell, logged already).
+  if (last !== undefined && now - last < ALARM_PERIOD_MS) return to !== undefined;
+  lastRaised.set(deps, now);
   if (!to) {
     deps.logger.error('the licensing service refuses the API token (401); no AUDIT_CHANNEL or LICENSE_ADMINS to tell');
     return false;
   }
-  const now = Date.now();
-  const last = lastRaised.get(deps);
-  if (last !== undefined && now - last < ALARM_PERIOD_MS) return true;
-  lastRaised.set(deps, now);
   deps.logger.error('the licensing service refuses the API token (401); telling the admins', {
     via: 'channel' in to ? 'audit channel' : 'direct messages',
   });
