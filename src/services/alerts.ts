@@ -18,6 +18,17 @@ export interface AlertState {
   acknowledged: Record<string, { by: string; at: string }>;
   /** The local day of the last completed daily check. */
   lastRunDay?: string;
+  /**
+   * License-ending messages posted, by `<channel>:<ts>`: when, and the licenses they list. A "Let it
+   * end" click counts only on one of these. Absent in files written before it was kept.
+   */
+  messages?: Record<string, { at: string; licenses: string[] }>;
+}
+
+/** Where a posted alert landed, for messages whose buttons come back. */
+export interface PostedAt {
+  channel: string;
+  ts: string;
 }
 
 /** A group of alerts that goes out as one message. */
@@ -39,20 +50,24 @@ export type LetEndRefusal =
   /** No alert announced this license ending on its current end day (never, or the end moved since). */
   | { kind: 'not-announced'; license: License }
   /** The license is no longer active, or its end has passed: there is nothing left to decide. */
-  | { kind: 'ended'; license: License };
+  | { kind: 'ended'; license: License }
+  /** The clicked message is not a license-ending alert License Desk posted with this license in it. */
+  | { kind: 'not-our-message' };
 
 export interface AlertService {
   /** Runs one check and posts what is new; resolves with the number of groups posted. */
-  check(post: (group: AlertGroup) => Promise<void>): Promise<number>;
+  check(post: (group: AlertGroup) => Promise<PostedAt | undefined | void>): Promise<number>;
   acknowledge(licenseId: string, by: string): Promise<void>;
   /**
-   * "Let it end" on a license-ending alert: reads the license (never cached) and records the choice
-   * only when an alert announced this license ending on its current end day and it still runs.
-   * Read failures are thrown; nothing is recorded then.
+   * "Let it end" on a license-ending alert: records the choice only when the clicked message (`at`)
+   * is a license-ending alert posted with this license, and a read of the license (never cached)
+   * shows it still runs and still ends on the day announced. Read failures are thrown; nothing is
+   * recorded then.
    */
   letEnd(
     licenseId: string,
     by: string,
+    at: PostedAt,
   ): Promise<{ ok: true; license: License } | { ok: false; refusal: LetEndRefusal }>;
   state(): Promise<AlertState>;
   lastRunDay(): Promise<string | undefined>;
@@ -63,7 +78,7 @@ export function alertStateFile(path: string, logger: Logger): JsonFile<AlertStat
   return createJsonFile<AlertState>({
     path,
     logger,
-    empty: () => ({ version: 1, sent: {}, acknowledged: {} }),
+    empty: () => ({ version: 1, sent: {}, acknowledged: {}, messages: {} }),
     parse: (v) => {
       const o = v as Partial<AlertState> | null;
       if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
@@ -72,6 +87,7 @@ export function alertStateFile(path: string, logger: Logger): JsonFile<AlertStat
         sent: o.sent,
         acknowledged: o.acknowledged ?? {},
         ...(o.lastRunDay ? { lastRunDay: o.lastRunDay } : {}),
+        ...(typeof o.messages === 'object' && o.messages !== null ? { messages: o.messages } : {}),
       };
     },
   });
@@ -113,22 +129,34 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       const alerts = findAlerts({ pools, licenses, now: at, sent: (key) => key in state.sent });
       let posted = 0;
       for (const group of groupAlerts(alerts)) {
-        await post(group);
+        const where = await post(group);
         posted++;
         await file.update((s) => {
           const stamp = at.toISOString();
           for (const a of group.alerts) for (const key of [a.key, ...a.covers]) s.sent[key] = stamp;
+          if (where && group.kind === 'license-ending') {
+            s.messages ??= {};
+            s.messages[`${where.channel}:${where.ts}`] = { at: stamp, licenses: group.alerts.map((a) => a.license.id) };
+          }
         });
       }
       await file.update((s) => {
         const cutoff = at.getTime() - FORGET_AFTER_MS;
         for (const [key, when] of Object.entries(s.sent)) if (Date.parse(when) < cutoff) delete s.sent[key];
+        for (const [key, m] of Object.entries(s.messages ?? {})) {
+          if (Date.parse(m.at) < cutoff) delete s.messages?.[key];
+        }
       });
       logger.info('alert check done', { found: alerts.length, messages: posted });
       return posted;
     },
     acknowledge,
-    async letEnd(licenseId, by) {
+    async letEnd(licenseId, by, at) {
+      const messages = (await file.read()).messages;
+      // Files from before messages were kept cannot tell; the license checks below still apply.
+      if (messages && !messages[`${at.channel}:${at.ts}`]?.licenses.includes(licenseId)) {
+        return { ok: false, refusal: { kind: 'not-our-message' } };
+      }
       const license = await licensing.licenses.get(licenseId, INTERACTIVE);
       const end = Date.parse(license.end);
       if (!license.active || (!Number.isNaN(end) && end <= now().getTime())) {

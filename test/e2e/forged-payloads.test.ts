@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId, DeskActionId } from '../../src/slack/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { callSandbox } from '../support/sandbox.js';
 import { extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
 
 const DAY = 86_400_000;
@@ -157,19 +158,26 @@ describe('a forged "Let it end" on an alert', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const acknowledged = async () =>
-    (JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as { acknowledged: Record<string, unknown> })
-      .acknowledged;
+  interface AlertFile {
+    acknowledged: Record<string, unknown>;
+    messages: Record<string, { licenses: string[] }>;
+  }
+  const alertFile = async () => JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as AlertFile;
+  /** The ts of the license-ending alert the app posted (the fake Slack does not record its answers). */
+  const postedTs = async (licenseId: string) => {
+    const key = Object.entries((await alertFile()).messages).find(([, m]) => m.licenses.includes(licenseId))?.[0];
+    expect(key?.startsWith(`${CHANNEL}:`)).toBe(true);
+    return key?.slice(CHANNEL.length + 1) ?? '';
+  };
 
-  async function letEnd(licenseId: string, rowFor: string) {
+  async function letEnd(licenseId: string, at: { ts: string; rowFor: string }) {
     const from = a.slack.calls.length;
     a.sandbox.clearRequests();
-    const ts = `1767225600.${String(++seq).padStart(6, '0')}`;
     const message = {
       type: 'message',
-      ts,
+      ts: at.ts,
       text: 'Licenses end within 7 days',
-      blocks: [{ type: 'actions', block_id: alertLicenseBlockId(rowFor), elements: [] }],
+      blocks: [{ type: 'actions', block_id: alertLicenseBlockId(at.rowFor), elements: [] }],
     };
     const click = await a.action(
       {
@@ -183,7 +191,7 @@ describe('a forged "Let it end" on an alert', () => {
           },
         ],
         message,
-        container: { type: 'message', message_ts: ts, channel_id: CHANNEL, is_ephemeral: false },
+        container: { type: 'message', message_ts: at.ts, channel_id: CHANNEL, is_ephemeral: false },
         channel: { id: CHANNEL, name: 'license-alerts' },
       },
       { channelId: CHANNEL },
@@ -196,26 +204,42 @@ describe('a forged "Let it end" on an alert', () => {
     return { told, updates: a.slack.calls.slice(from).filter((c) => c.method === 'chat.update') };
   }
 
-  it('for a license no alert announced: nothing recorded, the message is left alone, the admin is told why', async () => {
-    // 4004 runs to its pool's end, months away: no alert named it.
-    const { told, updates } = await letEnd('4004', '4004');
-    expect(told).toContain('No alert announced license 4004 ending');
+  it('on a message License Desk never posted: nothing recorded, no message rewritten', async () => {
+    // 4002 ends within 3 days and was announced, but not in this message.
+    const { told, updates } = await letEnd('4002', { ts: '1767225600.999999', rowFor: '4002' });
+    expect(told).toContain('That button no longer works; nothing was changed.');
     expect(updates).toEqual([]);
-    expect(await acknowledged()).not.toHaveProperty('4004');
+    expect((await alertFile()).acknowledged).not.toHaveProperty('4002');
     expect(writes(a)).toEqual([]);
   });
 
-  it("on a message without that license's row: nothing recorded, the message is left alone", async () => {
-    // 4002 ends within 3 days and was announced, but the clicked message is about another license.
-    const { told, updates } = await letEnd('4002', '4004');
+  it('for a license the alert did not list: nothing recorded', async () => {
+    // 4004 runs to its pool's end, months away: no alert named it.
+    const { told, updates } = await letEnd('4004', { ts: await postedTs('4002'), rowFor: '4004' });
     expect(told).toContain('That button no longer works; nothing was changed.');
     expect(updates).toEqual([]);
-    expect(await acknowledged()).not.toHaveProperty('4002');
+    expect((await alertFile()).acknowledged).not.toHaveProperty('4004');
   });
 
-  it('the real thing still works: an announced license, its own row', async () => {
-    const { updates } = await letEnd('4002', '4002');
+  it("on the alert, without that license's row: nothing recorded", async () => {
+    const { told, updates } = await letEnd('4002', { ts: await postedTs('4002'), rowFor: '4005' });
+    expect(told).toContain('That button no longer works; nothing was changed.');
+    expect(updates).toEqual([]);
+    expect((await alertFile()).acknowledged).not.toHaveProperty('4002');
+  });
+
+  it('a license whose end moved since the alert: nothing recorded, the admin is told why', async () => {
+    const later = day(30);
+    expect((await callSandbox(a.sandbox, 'PATCH', '/v1/license/4005', { body: { endDate: later } })).status).toBe(200);
+    const { told, updates } = await letEnd('4005', { ts: await postedTs('4005'), rowFor: '4005' });
+    expect(told).toContain(`No alert announced license 4005 ending on ${later}`);
+    expect(updates).toEqual([]);
+    expect((await alertFile()).acknowledged).not.toHaveProperty('4005');
+  });
+
+  it('the real thing still works: the posted alert, its license, its row', async () => {
+    const { updates } = await letEnd('4002', { ts: await postedTs('4002'), rowFor: '4002' });
     expect(updates).toHaveLength(1);
-    expect(await acknowledged()).toHaveProperty('4002');
+    expect((await alertFile()).acknowledged).toHaveProperty('4002');
   });
 });

@@ -20,18 +20,22 @@ import {
 } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { dayOf } from '../../domain/end-date.js';
-import type { AlertGroup, LetEndRefusal } from '../../services/alerts.js';
+import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
 import { alertLicenseBlockId } from '../ids.js';
 import { presentError } from '../present.js';
 import { SlackBusyError } from '../roles.js';
 import { adminOnlyText, roleOf } from '../views/slack-io.js';
 
-/** Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. */
+/**
+ * Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. Resolves
+ * with where it landed, so that a "Let it end" click can be matched to a message License Desk posted.
+ */
 export function createAlertPoster(client: webApi.WebClient, channel: string, deps: AppDeps) {
-  return async (group: AlertGroup): Promise<void> => {
+  return async (group: AlertGroup): Promise<PostedAt | undefined> => {
     const message = withSandboxMarker(buildAlertMessage(group, deps.now()), deps.sandbox);
-    await client.chat.postMessage({ channel, ...message, unfurl_links: false });
+    const res = await client.chat.postMessage({ channel, ...message, unfurl_links: false });
+    return typeof res.ts === 'string' ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
   };
 }
 
@@ -39,8 +43,11 @@ const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const ALERTS_NOT_SET_UP =
   'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
 
+const NO_LONGER_WORKS = 'That button no longer works; nothing was changed.';
+
 /** Plain text (the notice builder escapes it). */
 function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
+  if (refusal.kind === 'not-our-message') return NO_LONGER_WORKS;
   if (refusal.kind === 'ended')
     return `License ${licenseId} has already ended; there is nothing left to decide. Nothing was recorded.`;
   const end = dayOf(refusal.license.end);
@@ -72,25 +79,26 @@ export function createLetItEndHandler(deps: AppDeps) {
     }
     // Without the desk nothing remembers the choice, so the message must not say it was made.
     if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
-    // The clicked message must hold this license's row, or the click and its message do not match.
+    // The clicked message must hold this license's row, or the click and its message do not match;
+    // and it must be an alert License Desk posted (letEnd checks where it is against what was posted).
     const blockId = alertLicenseBlockId(licenseId);
     const blocks: unknown[] = body.message?.blocks ?? [];
-    if (!blocks.some((b) => (b as { block_id?: unknown }).block_id === blockId)) {
+    const channel = body.channel?.id ?? body.container.channel_id;
+    const ts = body.message?.ts ?? body.container.message_ts;
+    if (!channel || !ts || !blocks.some((b) => (b as { block_id?: unknown }).block_id === blockId)) {
       deps.logger.warn('let-it-end: the message has no row for this license', { licenseId });
-      return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
+      return tell(buildErrorMessage(NO_LONGER_WORKS));
     }
     let result: Awaited<ReturnType<typeof deps.desk.alerts.letEnd>>;
     try {
-      result = await deps.desk.alerts.letEnd(licenseId, body.user.id);
+      result = await deps.desk.alerts.letEnd(licenseId, body.user.id, { channel, ts });
     } catch (error) {
       deps.logger.warn('let-it-end: could not read the license', { licenseId, error: String(error) });
       return tell(buildErrorMessage(`${presentError(error, 'license', 'admin')} Nothing was recorded.`));
     }
     if (!result.ok) return tell(buildNoticeMessage(letEndRefusalText(result.refusal, licenseId)));
     deps.logger.info('alert: license left to end', { licenseId, user: body.user.id });
-    const channel = body.channel?.id ?? body.container.channel_id;
-    const ts = body.message?.ts ?? body.container.message_ts;
-    if (!channel || !ts || !body.message) return;
+    if (!body.message) return;
     await client.chat
       .update({
         channel,
