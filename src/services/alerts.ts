@@ -56,7 +56,7 @@ export type LetEndRefusal =
 
 export interface AlertService {
   /** Runs one check and posts what is new; resolves with the number of groups posted. */
-  check(post: (group: AlertGroup) => Promise<PostedAt | undefined | void>): Promise<number>;
+  check(post: (group: AlertGroup) => Promise<PostedAt | undefined>): Promise<number>;
   acknowledge(licenseId: string, by: string): Promise<void>;
   /**
    * "Let it end" on a license-ending alert: records the choice only when the clicked message (`at`)
