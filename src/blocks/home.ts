@@ -170,3 +170,16 @@ export function buildHomeRefusalView(whoToAsk: string, sandbox: boolean): HomeVi
     ],
   };
 }
+
+/** When the role could not be told (Slack busy): one plain sentence, no data, and Refresh to try again. */
+export function buildHomeNoticeView(sentence: string, sandbox: boolean): HomeView {
+  return {
+    type: 'home',
+    blocks: [
+      header('License Desk'),
+      ...(sandbox ? [context(SANDBOX_MARKER)] : []),
+      section(`:hourglass_flowing_sand: ${escapeMrkdwn(sentence)}`),
+      actions([button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh')]),
+    ],
+  };
+}

@@ -4,8 +4,10 @@
  * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
  * tried again on the next check and a restart never repeats one that went out.
  */
-import { type Alert, findAlerts } from '../domain/alerts.js';
+import { type Alert, alertKeys, findAlerts } from '../domain/alerts.js';
+import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
+import { INTERACTIVE } from './interactive.js';
 import { createJsonFile, type JsonFile } from './state-store.js';
 
 export interface AlertState {
@@ -16,6 +18,17 @@ export interface AlertState {
   acknowledged: Record<string, { by: string; at: string }>;
   /** The local day of the last completed daily check. */
   lastRunDay?: string;
+  /**
+   * License-ending messages posted, by `<channel>:<ts>`: when, and the licenses they list. A "Let it
+   * end" click counts only on one of these. Absent in files written before it was kept.
+   */
+  messages?: Record<string, { at: string; licenses: string[] }>;
+}
+
+/** Where a posted alert landed, for messages whose buttons come back. */
+export interface PostedAt {
+  channel: string;
+  ts: string;
 }
 
 /** A group of alerts that goes out as one message. */
@@ -32,10 +45,30 @@ export const POOLS_PER_MESSAGE = 20;
 const FORGET_AFTER_MS = 400 * 86_400_000;
 const BACKGROUND = { priority: 'background' } as const;
 
+/** Why "Let it end" recorded nothing: the button's license id is a hint, checked on a fresh read. */
+export type LetEndRefusal =
+  /** No alert announced this license ending on its current end day (never, or the end moved since). */
+  | { kind: 'not-announced'; license: License }
+  /** The license is no longer active, or its end has passed: there is nothing left to decide. */
+  | { kind: 'ended'; license: License }
+  /** The clicked message is not a license-ending alert License Desk posted with this license in it. */
+  | { kind: 'not-our-message' };
+
 export interface AlertService {
   /** Runs one check and posts what is new; resolves with the number of groups posted. */
-  check(post: (group: AlertGroup) => Promise<void>): Promise<number>;
+  check(post: (group: AlertGroup) => Promise<PostedAt | undefined>): Promise<number>;
   acknowledge(licenseId: string, by: string): Promise<void>;
+  /**
+   * "Let it end" on a license-ending alert: records the choice only when the clicked message (`at`)
+   * is a license-ending alert posted with this license, and a read of the license (never cached)
+   * shows it still runs and still ends on the day announced. Read failures are thrown; nothing is
+   * recorded then.
+   */
+  letEnd(
+    licenseId: string,
+    by: string,
+    at: PostedAt,
+  ): Promise<{ ok: true; license: License } | { ok: false; refusal: LetEndRefusal }>;
   state(): Promise<AlertState>;
   lastRunDay(): Promise<string | undefined>;
   setLastRunDay(day: string): Promise<void>;
@@ -45,7 +78,7 @@ export function alertStateFile(path: string, logger: Logger): JsonFile<AlertStat
   return createJsonFile<AlertState>({
     path,
     logger,
-    empty: () => ({ version: 1, sent: {}, acknowledged: {} }),
+    empty: () => ({ version: 1, sent: {}, acknowledged: {}, messages: {} }),
     parse: (v) => {
       const o = v as Partial<AlertState> | null;
       if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
@@ -54,6 +87,7 @@ export function alertStateFile(path: string, logger: Logger): JsonFile<AlertStat
         sent: o.sent,
         acknowledged: o.acknowledged ?? {},
         ...(o.lastRunDay ? { lastRunDay: o.lastRunDay } : {}),
+        ...(typeof o.messages === 'object' && o.messages !== null ? { messages: o.messages } : {}),
       };
     },
   });
@@ -81,6 +115,11 @@ export interface AlertServiceOptions {
 }
 
 export function createAlertService({ licensing, file, now, logger }: AlertServiceOptions): AlertService {
+  const acknowledge = async (licenseId: string, by: string): Promise<void> => {
+    await file.update((s) => {
+      s.acknowledged[licenseId] = { by, at: now().toISOString() };
+    });
+  };
   return {
     async check(post) {
       const pools = await licensing.pools.list({ ...BACKGROUND, fresh: true });
@@ -90,24 +129,44 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       const alerts = findAlerts({ pools, licenses, now: at, sent: (key) => key in state.sent });
       let posted = 0;
       for (const group of groupAlerts(alerts)) {
-        await post(group);
+        const where = await post(group);
         posted++;
         await file.update((s) => {
           const stamp = at.toISOString();
           for (const a of group.alerts) for (const key of [a.key, ...a.covers]) s.sent[key] = stamp;
+          if (where && group.kind === 'license-ending') {
+            s.messages ??= {};
+            s.messages[`${where.channel}:${where.ts}`] = { at: stamp, licenses: group.alerts.map((a) => a.license.id) };
+          }
         });
       }
       await file.update((s) => {
         const cutoff = at.getTime() - FORGET_AFTER_MS;
         for (const [key, when] of Object.entries(s.sent)) if (Date.parse(when) < cutoff) delete s.sent[key];
+        for (const [key, m] of Object.entries(s.messages ?? {})) {
+          if (Date.parse(m.at) < cutoff) delete s.messages?.[key];
+        }
       });
       logger.info('alert check done', { found: alerts.length, messages: posted });
       return posted;
     },
-    async acknowledge(licenseId, by) {
-      await file.update((s) => {
-        s.acknowledged[licenseId] = { by, at: now().toISOString() };
-      });
+    acknowledge,
+    async letEnd(licenseId, by, at) {
+      const messages = (await file.read()).messages;
+      // Files from before messages were kept cannot tell; the license checks below still apply.
+      if (messages && !messages[`${at.channel}:${at.ts}`]?.licenses.includes(licenseId)) {
+        return { ok: false, refusal: { kind: 'not-our-message' } };
+      }
+      const license = await licensing.licenses.get(licenseId, INTERACTIVE);
+      const end = Date.parse(license.end);
+      if (!license.active || (!Number.isNaN(end) && end <= now().getTime())) {
+        return { ok: false, refusal: { kind: 'ended', license } };
+      }
+      if (!(alertKeys.licenseEnding(license) in (await file.read()).sent)) {
+        return { ok: false, refusal: { kind: 'not-announced', license } };
+      }
+      await acknowledge(license.id, by);
+      return { ok: true, license };
     },
     state: () => file.read(),
     lastRunDay: async () => (await file.read()).lastRunDay,

@@ -2,8 +2,10 @@
  * Assigning a license (POST /v1/pool/{id}/license) and what we check cheaply around it. Every call is
  * at interactive priority: a person is waiting in Slack.
  */
-import { activeEnrollment } from '../domain/assignment.js';
-import type { AssignRequest, License, Student, StudentCourse } from '../domain/types.js';
+import { activeEnrollment, validateAssignment } from '../domain/assignment.js';
+import { parseEmail } from '../domain/email.js';
+import type { AssignDateProblem } from '../domain/end-date.js';
+import type { AssignRequest, License, Pool, Student, StudentCourse } from '../domain/types.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient } from '../licensing/types.js';
@@ -81,6 +83,43 @@ export async function readBackAssign(
   const wanted = email.toLowerCase();
   const licenses = await licensing.pools.allLicenses(poolId, {}, { priority });
   return licenses.find((l) => l.active && l.student.email.toLowerCase() === wanted);
+}
+
+/** Why the newcomer cannot take a seat of `pool`, whatever happens to the seats. */
+export type NewcomerProblem =
+  | { kind: 'email' }
+  | { kind: 'domain'; allowed: readonly string[] }
+  | { kind: 'end-date'; problem: AssignDateProblem; poolEnd: string }
+  | { kind: 'enrolled'; license: License };
+
+/**
+ * The assign's own rules for the newcomer, on reads made now (the e-mail and date came back from a
+ * form or a button, and may have been altered): an e-mail, an allowed domain for a transferable pool
+ * (me, from the read cache), an end date within the pool, and no active license for the course yet
+ * (one GET /v1/student). Checked before any write that cannot be taken back, such as a revoke.
+ */
+export async function newcomerProblem(
+  licensing: LicensingClient,
+  pool: Pool,
+  params: Pick<AssignParams, 'email' | 'endDate'>,
+  now: Date,
+): Promise<NewcomerProblem | undefined> {
+  const email = parseEmail(params.email);
+  if (!email) return { kind: 'email' };
+  const me = await licensing.me(INTERACTIVE);
+  const input = {
+    pool,
+    email,
+    endDate: params.endDate,
+    allowedDomains: me.allowedDomainsForTransferableLicenses,
+    recycle: true,
+  };
+  for (const p of validateAssignment(input, now)) {
+    if (p.field === 'email') return { kind: 'domain', allowed: p.allowed };
+    if (p.field === 'endDate') return { kind: 'end-date', problem: p.kind, poolEnd: p.poolEnd };
+  }
+  const license = await findActiveEnrollment(licensing, email, pool.course.id, now);
+  return license ? { kind: 'enrolled', license } : undefined;
 }
 
 export function assignLicense(licensing: LicensingClient, params: AssignParams): Promise<WriteOutcome<License>> {

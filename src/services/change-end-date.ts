@@ -1,8 +1,9 @@
 /** Changing a license's end date (PATCH /v1/license/{id}); an unclear answer is resolved by reading the license. */
-import { dayOf, today } from '../domain/end-date.js';
+import { classifyNewEndDate, dayOf, type EndDateBlocker, endDateBlocker, today } from '../domain/end-date.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
+import { getLicenseDetails } from './licenses.js';
 import { runWrite, type WriteOutcome } from './write-outcome.js';
 
 export function changeEndDate(
@@ -20,4 +21,29 @@ export function changeEndDate(
       return applied ? license : undefined;
     },
   );
+}
+
+/** Why a new end date is not sent, from the license and its pool as they are now. */
+export type EndDateRefusal =
+  | { kind: EndDateBlocker }
+  | { kind: 'after-pool-end'; poolEnd: string }
+  | { kind: 'unchanged' };
+
+/**
+ * The PATCH rules on fresh reads (the license is never cached; its pool's transferability and end
+ * do not change), for a license id and a day that came back from a form: the license must still be
+ * changeable (endDateBlocker) and the day within the pool and a real change.
+ */
+export async function checkEndDateChange(
+  licensing: LicensingClient,
+  licenseId: string,
+  day: string,
+  now: Date,
+): Promise<{ license: License; refusal: EndDateRefusal | undefined }> {
+  const { license, pool } = await getLicenseDetails(licensing, licenseId);
+  const blocker = endDateBlocker(license, pool, now);
+  if (blocker || !pool) return { license, refusal: { kind: blocker ?? 'pool-unknown' } };
+  const change = classifyNewEndDate(day, license, pool, now);
+  if (change.kind === 'after-pool-end' || change.kind === 'unchanged') return { license, refusal: change };
+  return { license, refusal: undefined };
 }

@@ -16,6 +16,8 @@ export interface RoleResolver {
   roleOf(client: webApi.WebClient, userId: string): Promise<Role>;
   /** Who to ask for access, as mrkdwn (user and user-group mentions), for the polite refusal. */
   whoToAsk(): string;
+  /** The user ids (U…, W…) listed in LICENSE_ADMINS, for messages to them; groups are not expanded. */
+  adminUsers?(): readonly string[];
 }
 
 export interface AppDeps {

@@ -3,9 +3,20 @@
  * internals. The sentence is plain text; builders escape it (a 400 quotes the server's own words).
  */
 import { BadRequestError, isLicensingError, QueueFullError, RateLimitedError } from '../licensing/errors.js';
+import { SlackBusyError } from './roles.js';
 
 /** What the request was about, so a 404 can say what does not exist. */
 export type Subject = 'pool' | 'license' | 'student' | 'other';
+
+/**
+ * Who reads the sentence. Only license admins are told which setting to fix (a token refused or
+ * lacking permission); everyone else hears that License Desk can't reach the licensing service.
+ */
+export type Audience = 'admin' | 'other';
+
+/** For someone who is not a license admin, when nobody has been told yet (see token-alarm.ts). */
+export const CANNOT_REACH =
+  "License Desk can't reach the licensing service right now, so nothing can be shown or changed. Please let a license admin know.";
 
 const NOT_FOUND: Record<Subject, string> = {
   pool: 'There is no pool with that id; `/licenses pools` lists your pools.',
@@ -24,7 +35,14 @@ export const RESTARTING = 'License Desk is restarting; try again in a minute.';
 
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
-export function presentError(error: unknown, subject: Subject = 'other'): string {
+/** Slack rate-limited the role check: the person may well have access, so say "try again", not "no". */
+export function slackBusyText(retryAfterSec: number | undefined): string {
+  const when = retryAfterSec === undefined ? 'in a moment' : `in about ${seconds(retryAfterSec)} s`;
+  return `Slack is busy right now, so I could not check your access; nothing was changed. Please try again ${when}.`;
+}
+
+export function presentError(error: unknown, subject: Subject = 'other', audience: Audience = 'other'): string {
+  if (error instanceof SlackBusyError) return slackBusyText(error.retryAfterSec);
   if (!isLicensingError(error)) {
     return 'Something went wrong inside License Desk; nothing was changed. Please try again, and tell whoever runs License Desk if it keeps happening.';
   }
@@ -38,8 +56,10 @@ export function presentError(error: unknown, subject: Subject = 'other'): string
   }
   switch (error.kind) {
     case 'unauthorized':
+      if (audience !== 'admin') return CANNOT_REACH;
       return 'The licensing API token is no longer valid: generate a new one in the license web interface and update LICENSING_API_TOKEN.';
     case 'forbidden':
+      if (audience !== 'admin') return CANNOT_REACH;
       return 'The licensing API token lacks permission for this; generate a token with that permission in the license web interface and update LICENSING_API_TOKEN.';
     case 'not-found':
       return NOT_FOUND[subject];

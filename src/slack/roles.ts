@@ -32,6 +32,30 @@ interface Cached<T> {
 
 const isGroup = (id: string) => id.startsWith('S');
 
+/**
+ * Slack rate-limited a call the role check needs (HTTP 429): the role is unknown, not "none". The
+ * person is told Slack is busy and to try again, never that they have no access; nothing is cached.
+ */
+export class SlackBusyError extends Error {
+  override readonly name = 'SlackBusyError';
+  constructor(
+    /** Slack's Retry-After, when it sent one. */
+    readonly retryAfterSec: number | undefined,
+    what: string,
+  ) {
+    super(`Slack rate-limited ${what}`);
+  }
+}
+
+/** The Web API client's error for a 429 when rejectRateLimitedCalls is set (src/app.ts). */
+export function slackRateLimit(error: unknown): { retryAfterSec: number | undefined } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } };
+  if (e.code !== 'slack_webapi_rate_limited_error' && e.data?.error !== 'ratelimited') return undefined;
+  const after = typeof e.retryAfter === 'number' && Number.isFinite(e.retryAfter) ? e.retryAfter : undefined;
+  return { retryAfterSec: after };
+}
+
 export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
   const now = options.now ?? Date.now;
   const userTtl = options.userTtlMs ?? 30_000;
@@ -66,11 +90,17 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
       return new Set(res.users ?? []);
     });
 
-  // Fail closed: if Slack cannot tell us, the person is not let in, and the log says why.
+  // Fail closed: if Slack cannot tell us, the person is not let in, and the log says why. A rate limit
+  // is no answer at all: it is thrown (SlackBusyError) so the person hears "try again", not "no access".
   async function safely<T>(what: string, fallback: T, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
+      const limited = slackRateLimit(error);
+      if (limited) {
+        options.logger?.warn('role check: Slack is rate limiting; role unknown', { what, ...limited });
+        throw new SlackBusyError(limited.retryAfterSec, what);
+      }
       options.logger?.warn('role check failed; treating as no access', { what, error });
       return fallback;
     }
@@ -98,6 +128,9 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
         return user?.isMember ? 'viewer' : 'none';
       }
       return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
+    },
+    adminUsers() {
+      return options.admins.filter((id) => /^[UW]/.test(id));
     },
     whoToAsk() {
       if (options.admins.length === 0) return 'a workspace admin';

@@ -80,7 +80,13 @@ describe('daily alerts', () => {
     const msg = posts().find((c) => buttons(c.args).some((b) => b.action_id === DeskActionId.alertLetEnd));
     const button = buttons(msg?.args).find((b) => b.action_id === DeskActionId.alertLetEnd);
     const licenseId = button?.value ?? '';
-    const message = { type: 'message', ts: '1767225600.000200', text: msg?.args.text, blocks: msg?.args.blocks };
+    // The ts Slack gave the alert, as the app kept it (the fake Slack does not record its answers).
+    const kept = JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as {
+      messages: Record<string, { licenses: string[] }>;
+    };
+    const key = Object.entries(kept.messages).find(([, m]) => m.licenses.includes(licenseId))?.[0] ?? '';
+    const ts = key.slice(CHANNEL.length + 1);
+    const message = { type: 'message', ts, text: msg?.args.text, blocks: msg?.args.blocks };
     const click = (userId: string) =>
       a.action(
         {

@@ -103,13 +103,14 @@ describe('change end date', () => {
     expect(writes(t)).toEqual([]);
   });
 
-  it("beyond the pool end where the pre-check can't see it (no snapshot): the API's refusal is shown", async () => {
+  it("beyond the pool end where the pre-check can't see it (no snapshot): the fresh read refuses, no PATCH", async () => {
     const view = { id: 'V0NOSNAPX1', callback_id: CallbackId.extendForm, private_metadata: '{"l":"4003"}' };
+    t.sandbox.clearRequests();
     const from = t.slack.calls.length;
     await send(view, extendState({ date: day(250) }));
     const result = await settledView(t, view.id, from);
-    expect(textOf(result.blocks)).toContain('The licensing service refused this');
-    expect(textOf(result.blocks)).toContain('after the end of pool 2001');
+    expect(textOf(result.blocks)).toContain('that day is after the pool ends');
+    expect(writes(t)).toEqual([]);
   });
 
   it('an unclear PATCH: read back, one PATCH, the user told what was found', async () => {

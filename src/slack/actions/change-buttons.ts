@@ -23,8 +23,8 @@ export function createAssignButtonHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
     const poolId = args.action.value ?? '';
-    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin')
-      return refuseClick(deps, args, 'assign', ID.test(poolId) ? { poolId } : {});
+    const role = await roleOf(deps, args.client, args.body.user.id);
+    if (role !== 'admin') return refuseClick(deps, args, role, 'assign', ID.test(poolId) ? { poolId } : {});
     if (!(await openAssignModal(deps, args.client, contextOf(args), ID.test(poolId) ? { poolId } : {})))
       await tellClicker(deps, args, buildErrorMessage(NOT_OPENED));
   };
@@ -34,8 +34,8 @@ export function createChangeEndDateButtonHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
     const licenseId = args.action.value ?? '';
-    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin')
-      return refuseClick(deps, args, 'extend', ID.test(licenseId) ? { licenseId } : {});
+    const role = await roleOf(deps, args.client, args.body.user.id);
+    if (role !== 'admin') return refuseClick(deps, args, role, 'extend', ID.test(licenseId) ? { licenseId } : {});
     if (!ID.test(licenseId))
       return tellClicker(deps, args, buildErrorMessage('That button no longer works; please run /licenses again.'));
     if (!(await openExtendModal(deps, args.client, contextOf(args), licenseId, undefined)))

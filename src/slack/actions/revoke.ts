@@ -17,8 +17,9 @@ import { tracked } from '../../services/work-tracker.js';
 import { createReplier, type Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
+import { SlackBusyError } from '../roles.js';
 import { auditOf, describeWrite, studentFacts, studentWords } from '../views/outcome-text.js';
-import { roleOf, tellByDm } from '../views/slack-io.js';
+import { adminOnlyText, type RoleAnswer, roleOf, tellByDm } from '../views/slack-io.js';
 import { changeState } from '../views/state.js';
 import type { ButtonArgs } from './navigate.js';
 
@@ -34,7 +35,7 @@ export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, r
       blocker ? buildNotRevokableMessage(license, pool, blocker) : buildRevokeConfirmMessage(license, pool),
     );
   } catch (error) {
-    await reply.send(buildErrorMessage(presentError(error, 'license')));
+    await reply.send(buildErrorMessage(presentError(error, 'license', 'admin')));
   }
 }
 
@@ -44,13 +45,18 @@ export async function tellClicker(deps: AppDeps, args: ButtonArgs, message: Slac
   await tellByDm(deps, args.client, args.body.user.id, message);
 }
 
-/** A non-admin's click: told in a new message (the clicked one stays), and recorded. */
+/**
+ * A non-admin's click: told in a new message (the clicked one stays), and recorded. When Slack was too
+ * busy to tell the role, the clicker is asked to try again instead, and nothing is recorded.
+ */
 export async function refuseClick(
   deps: AppDeps,
   args: ButtonArgs,
+  answer: RoleAnswer,
   action: AuditEntry['action'],
   target: { licenseId?: string; poolId?: string } = {},
 ): Promise<void> {
+  if (answer instanceof SlackBusyError) return tellClicker(deps, args, buildErrorMessage(adminOnlyText(deps, answer)));
   await tellClicker(deps, args, buildAdminOnlyMessage(deps.roles.whoToAsk()));
   await changeState(deps).audit.record({
     at: deps.now().toISOString(),
@@ -66,8 +72,8 @@ export function createRevokeButtonHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
     const licenseId = args.action.value ?? '';
-    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin')
-      return refuseClick(deps, args, 'revoke', { licenseId });
+    const role = await roleOf(deps, args.client, args.body.user.id);
+    if (role !== 'admin') return refuseClick(deps, args, role, 'revoke', { licenseId });
     if (!args.body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
@@ -81,7 +87,8 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
     const { ack, body, action, client } = args;
     await ack();
     const licenseId = action.value ?? '';
-    if ((await roleOf(deps, client, body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke', { licenseId });
+    const role = await roleOf(deps, client, body.user.id);
+    if (role !== 'admin') return refuseClick(deps, args, role, 'revoke', { licenseId });
     if (!body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
@@ -104,8 +111,8 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
     // licenses.get is never cached, so a license ended since the confirmation is caught below.
     details = await getLicenseDetails(deps.licensing, licenseId);
   } catch (error) {
-    await reply.send(buildErrorMessage(`${presentError(error, 'license')} Nothing was revoked.`));
-    const detail = presentError(error, 'license');
+    await reply.send(buildErrorMessage(`${presentError(error, 'license', 'admin')} Nothing was revoked.`));
+    const detail = presentError(error, 'license', 'admin');
     await audit.record({ at: now.toISOString(), actor, action: 'revoke', outcome: 'failed', licenseId, detail });
     return;
   }
@@ -138,7 +145,8 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
 export function createRevokeCancelHandler(deps: AppDeps) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
-    if ((await roleOf(deps, args.client, args.body.user.id)) !== 'admin') return refuseClick(deps, args, 'revoke');
+    const role = await roleOf(deps, args.client, args.body.user.id);
+    if (role !== 'admin') return refuseClick(deps, args, role, 'revoke');
     if (!args.body.response_url) return;
     const id = LICENSE_ID.test(args.action.value ?? '') ? ` \`${escapeMrkdwn(args.action.value ?? '')}\`` : '';
     await createReplier(args.respond, deps, false).send(

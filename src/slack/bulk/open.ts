@@ -9,7 +9,8 @@ import { buildNoticeMessage, withSandboxMarkerView } from '../../blocks/common.j
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
-import { tellByDm } from '../views/slack-io.js';
+import { SlackBusyError } from '../roles.js';
+import { adminOnlyText, roleOf, tellByDm } from '../views/slack-io.js';
 
 export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
 
@@ -26,7 +27,8 @@ export async function openBulkModal(
   triggerId: string,
   userId: string,
 ): Promise<BulkOpenProblem | undefined> {
-  const role = await deps.roles.roleOf(client, userId).catch(() => 'none' as const);
+  const role = await roleOf(deps, client, userId);
+  if (role instanceof SlackBusyError) return { sentence: adminOnlyText(deps, role), triggerUsed: false };
   if (role !== 'admin') return { sentence: ADMINS_ONLY, triggerUsed: false };
   if (!deps.desk)
     return { sentence: 'Bulk assignment is not set up in this License Desk process.', triggerUsed: false };
@@ -47,7 +49,7 @@ export async function openBulkModal(
     view = buildBulkFormView(await listPools(deps.licensing), deps.now());
   } catch (error) {
     deps.logger.warn('bulk: reading pools failed', { error: String(error) });
-    view = buildBulkMessageView(presentError(error));
+    view = buildBulkMessageView(presentError(error, 'other', 'admin'));
   }
   await client.views
     .update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) })

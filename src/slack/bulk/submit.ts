@@ -17,7 +17,8 @@ import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { AppDeps } from '../deps.js';
 import { BulkInputId } from '../ids.js';
 import { presentError } from '../present.js';
-import { markedAck } from '../views/slack-io.js';
+import { SlackBusyError } from '../roles.js';
+import { adminOnlyText, markedAck, roleOf } from '../views/slack-io.js';
 import { changeState } from '../views/state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
 import { createBulkNotifier } from './notifier.js';
@@ -25,8 +26,12 @@ import { ADMINS_ONLY } from './open.js';
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-async function isAdmin(deps: AppDeps, client: webApi.WebClient, userId: string): Promise<boolean> {
-  return (await deps.roles.roleOf(client, userId).catch(() => 'none' as const)) === 'admin';
+/** Why this person may not go on (no desk, not an admin, or Slack too busy to tell); undefined: go on. */
+async function refusal(deps: AppDeps, client: webApi.WebClient, userId: string): Promise<string | undefined> {
+  if (!deps.desk) return ADMINS_ONLY;
+  const role = await roleOf(deps, client, userId);
+  if (role instanceof SlackBusyError) return adminOnlyText(deps, role);
+  return role === 'admin' ? undefined : ADMINS_ONLY;
 }
 
 export function createBulkFormSubmitHandler(deps: AppDeps) {
@@ -34,8 +39,9 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
     const ack = markedAck(deps, rawAck);
     const userId = body.user.id;
     const desk = deps.desk;
-    if (!desk || !(await isAdmin(deps, client, userId))) {
-      return ack({ response_action: 'update', view: buildBulkMessageView(ADMINS_ONLY) });
+    const refused = await refusal(deps, client, userId);
+    if (!desk || refused) {
+      return ack({ response_action: 'update', view: buildBulkMessageView(refused ?? ADMINS_ONLY) });
     }
     const form = readBulkForm(view.state.values);
     const errors = formErrors(form, deps.now().toISOString().slice(0, 10));
@@ -62,7 +68,7 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
       }
     } catch (error) {
       deps.logger.warn('bulk dry run failed', { error: String(error) });
-      next = buildBulkMessageView(presentError(error, 'pool'));
+      next = buildBulkMessageView(presentError(error, 'pool', 'admin'));
     }
     await client.views
       .update({ external_id: externalId, view: withSandboxMarkerView(next, deps.sandbox) })
@@ -75,8 +81,9 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
     const ack = markedAck(deps, rawAck);
     const userId = body.user.id;
     const desk = deps.desk;
-    if (!desk || !(await isAdmin(deps, client, userId))) {
-      return ack({ response_action: 'update', view: buildBulkMessageView(ADMINS_ONLY) });
+    const refused = await refusal(deps, client, userId);
+    if (!desk || refused) {
+      return ack({ response_action: 'update', view: buildBulkMessageView(refused ?? ADMINS_ONLY) });
     }
     // private_metadata only names the draft; the draft itself stays on the server, tied to its author.
     const draft = desk.drafts.peek(view.private_metadata, userId);
@@ -114,7 +121,10 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
     } catch (error) {
       once.release(key);
       deps.logger.error('bulk job could not start', { error: String(error) });
-      return ack({ response_action: 'update', view: buildBulkReportView(draft, presentError(error)) });
+      return ack({
+        response_action: 'update',
+        view: buildBulkReportView(draft, presentError(error, 'other', 'admin')),
+      });
     }
     desk.drafts.take(view.private_metadata, userId);
     deps.logger.info('bulk job started', { job: job.id, rows: job.rows.length, user: userId });

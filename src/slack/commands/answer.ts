@@ -20,7 +20,8 @@ import { getLicenseDetails } from '../../services/licenses.js';
 import { getLicensesPage, getPoolLicensesPage, listPools } from '../../services/pools.js';
 import type { AppDeps, Role } from '../deps.js';
 import type { FindTarget } from '../parse.js';
-import { presentError, type Subject } from '../present.js';
+import type { Subject } from '../present.js';
+import { presentErrorTo } from '../token-alarm.js';
 import { resolveUserEmail } from './resolve-user.js';
 
 export interface AnswerContext {
@@ -87,6 +88,6 @@ export async function answer(q: Question, ctx: AnswerContext): Promise<SlackMess
     return await view(q.target, ctx);
   } catch (error) {
     ctx.deps.logger.warn('read failed', { question: q.kind, error: String(error) });
-    return buildErrorMessage(presentError(error, subjectOf(q)));
+    return buildErrorMessage(presentErrorTo(ctx.deps, ctx.client, ctx.role, error, subjectOf(q)));
   }
 }

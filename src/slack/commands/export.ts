@@ -10,8 +10,8 @@ import { buildExportComment } from '../../blocks/export-comment.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { exportLicenses } from '../../services/export.js';
 import { openDm } from '../bulk/notifier.js';
-import type { AppDeps } from '../deps.js';
-import { presentError } from '../present.js';
+import type { AppDeps, Role } from '../deps.js';
+import { presentErrorTo } from '../token-alarm.js';
 import type { Replier } from './reply.js';
 
 export async function runExport(
@@ -20,6 +20,7 @@ export async function runExport(
   userId: string,
   poolId: string | undefined,
   reply: Replier,
+  role: Role = 'viewer',
 ): Promise<void> {
   await reply.send(
     buildWorkingMessage(poolId ? `exporting the licenses of pool ${poolId}` : 'exporting every license'),
@@ -29,7 +30,7 @@ export async function runExport(
     result = await exportLicenses(deps.licensing, { poolId, now: deps.now() });
   } catch (error) {
     deps.logger.warn('export failed', { error: String(error) });
-    return reply.send(buildErrorMessage(presentError(error, poolId ? 'pool' : 'other')));
+    return reply.send(buildErrorMessage(presentErrorTo(deps, client, role, error, poolId ? 'pool' : 'other')));
   }
   const what = `${result.rows} license${result.rows === 1 ? '' : 's'}${result.pool ? ` of pool ${result.pool.id} (${result.pool.course.title})` : ''}`;
   try {

@@ -28,7 +28,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
       const problem = await openBulkModal(deps, client, command.trigger_id, command.user_id);
       return problem ? reply.send(buildNoticeMessage(problem.sentence)) : undefined;
     }
-    if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply);
+    if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply, role);
     if (parsed.kind === 'assign' || parsed.kind === 'extend' || parsed.kind === 'revoke') {
       return runChangeCommand(parsed, { deps, client, role, reply, command });
     }

@@ -1,8 +1,10 @@
 /**
  * `find @user`: the Slack member's e-mail via users.info (scope users:read.email). Slack hides it for
- * bots, for some guests, and when the scope is missing; each case gets its own sentence.
+ * bots, for some guests, and when the scope is missing; each case gets its own sentence, and so does a
+ * 429 (Slack busy: try again).
  */
 import type { webApi } from '@slack/bolt';
+import { slackRateLimit } from '../roles.js';
 
 export type ResolvedUser = { email: string } | { problem: string };
 
@@ -17,6 +19,16 @@ export async function resolveUserEmail(client: webApi.WebClient, userId: string)
     const code =
       typeof error === 'object' && error !== null && 'data' in error ? slackErrorCode(error.data) : undefined;
     if (code === 'user_not_found') return { problem: 'I could not find that Slack member.' };
+    const limited = slackRateLimit(error);
+    if (limited) {
+      const when =
+        limited.retryAfterSec === undefined
+          ? 'in a moment'
+          : `in about ${Math.max(1, Math.ceil(limited.retryAfterSec))} s`;
+      return {
+        problem: `Slack is busy right now, so I could not read that member's e-mail; please try again ${when}, or give an e-mail instead.`,
+      };
+    }
     if (code === 'missing_scope') {
       return {
         problem:

@@ -12,22 +12,47 @@ import type {
   webApi,
 } from '@slack/bolt';
 import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
-import { buildAdminOnlyMessage, buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import {
+  buildAdminOnlyMessage,
+  buildErrorMessage,
+  buildNoticeMessage,
+  withSandboxMarker,
+} from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import type { AlertGroup } from '../../services/alerts.js';
+import { dayOf } from '../../domain/end-date.js';
+import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
+import { alertLicenseBlockId } from '../ids.js';
+import { presentError } from '../present.js';
+import { SlackBusyError } from '../roles.js';
+import { adminOnlyText, roleOf } from '../views/slack-io.js';
 
-/** Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. */
+/**
+ * Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. Resolves
+ * with where it landed, so that a "Let it end" click can be matched to a message License Desk posted.
+ */
 export function createAlertPoster(client: webApi.WebClient, channel: string, deps: AppDeps) {
-  return async (group: AlertGroup): Promise<void> => {
+  return async (group: AlertGroup): Promise<PostedAt | undefined> => {
     const message = withSandboxMarker(buildAlertMessage(group, deps.now()), deps.sandbox);
-    await client.chat.postMessage({ channel, ...message, unfurl_links: false });
+    const res = await client.chat.postMessage({ channel, ...message, unfurl_links: false });
+    return typeof res.ts === 'string' ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
   };
 }
 
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const ALERTS_NOT_SET_UP =
   'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
+
+const NO_LONGER_WORKS = 'That button no longer works; nothing was changed.';
+
+/** Plain text (the notice builder escapes it). */
+function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
+  if (refusal.kind === 'not-our-message') return NO_LONGER_WORKS;
+  if (refusal.kind === 'ended')
+    return `License ${licenseId} has already ended; there is nothing left to decide. Nothing was recorded.`;
+  const end = dayOf(refusal.license.end);
+  return `No alert announced license ${licenseId} ending${end ? ` on ${end}` : ''} (its end may have moved since), so nothing was recorded. \`/licenses show ${licenseId}\` shows it as it is now.`;
+}
 
 export function createLetItEndHandler(deps: AppDeps) {
   return async ({
@@ -44,7 +69,8 @@ export function createLetItEndHandler(deps: AppDeps) {
         deps.logger.warn('respond failed', { error: String(error) }),
       );
     };
-    const role = await deps.roles.roleOf(client, body.user.id).catch(() => 'none' as const);
+    const role = await roleOf(deps, client, body.user.id);
+    if (role instanceof SlackBusyError) return tell(buildErrorMessage(adminOnlyText(deps, role)));
     if (role !== 'admin') return tell(buildAdminOnlyMessage(deps.roles.whoToAsk()));
     const licenseId = action.value ?? '';
     if (!LICENSE_ID.test(licenseId)) {
@@ -53,18 +79,33 @@ export function createLetItEndHandler(deps: AppDeps) {
     }
     // Without the desk nothing remembers the choice, so the message must not say it was made.
     if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
-    await deps.desk.alerts.acknowledge(licenseId, body.user.id);
-    deps.logger.info('alert: license left to end', { licenseId, user: body.user.id });
+    // The clicked message must hold this license's row, or the click and its message do not match;
+    // and it must be an alert License Desk posted (letEnd checks where it is against what was posted).
+    const blockId = alertLicenseBlockId(licenseId);
+    const blocks: unknown[] = body.message?.blocks ?? [];
     const channel = body.channel?.id ?? body.container.channel_id;
     const ts = body.message?.ts ?? body.container.message_ts;
-    if (!channel || !ts || !body.message) return;
+    if (!channel || !ts || !blocks.some((b) => (b as { block_id?: unknown }).block_id === blockId)) {
+      deps.logger.warn('let-it-end: the message has no row for this license', { licenseId });
+      return tell(buildErrorMessage(NO_LONGER_WORKS));
+    }
+    let result: Awaited<ReturnType<typeof deps.desk.alerts.letEnd>>;
+    try {
+      result = await deps.desk.alerts.letEnd(licenseId, body.user.id, { channel, ts });
+    } catch (error) {
+      deps.logger.warn('let-it-end: could not read the license', { licenseId, error: String(error) });
+      return tell(buildErrorMessage(`${presentError(error, 'license', 'admin')} Nothing was recorded.`));
+    }
+    if (!result.ok) return tell(buildNoticeMessage(letEndRefusalText(result.refusal, licenseId)));
+    deps.logger.info('alert: license left to end', { licenseId, user: body.user.id });
+    if (!body.message) return;
     await client.chat
       .update({
         channel,
         ts,
         text: String(body.message.text ?? 'License Desk alert'),
         // Slack's own blocks, echoed back with one of ours replaced (withLicenseSettled).
-        blocks: withLicenseSettled(body.message.blocks ?? [], licenseId, body.user.id) as types.KnownBlock[],
+        blocks: withLicenseSettled(blocks, licenseId, body.user.id) as types.KnownBlock[],
       })
       .catch((error: unknown) => deps.logger.warn('could not update the alert message', { error: String(error) }));
   };

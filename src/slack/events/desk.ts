@@ -5,9 +5,11 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { AlertsConfig } from '../../config.js';
+import { isLicensingError } from '../../licensing/errors.js';
 import { createDailyScheduler, type DailyScheduler } from '../../services/scheduler.js';
 import { createBulkNotifier } from '../bulk/notifier.js';
 import type { AppDeps } from '../deps.js';
+import { raiseTokenAlarm } from '../token-alarm.js';
 import { createAlertPoster } from './alerts.js';
 
 export interface RunningDesk {
@@ -42,7 +44,13 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
       now: deps.now,
       memory: desk.alerts,
       run: async () => {
-        await desk.alerts.check(post);
+        try {
+          await desk.alerts.check(post);
+        } catch (error) {
+          // Nobody is waiting on the daily check, so a refused token would otherwise only be logged.
+          if (isLicensingError(error) && error.kind === 'unauthorized') raiseTokenAlarm(deps, client);
+          throw error;
+        }
       },
       logger: log,
       ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),

@@ -12,10 +12,13 @@ import type {
   SlackEventMiddlewareArgs,
   webApi,
 } from '@slack/bolt';
-import { buildHomeRefusalView, buildHomeView, type HomeView } from '../../blocks/home.js';
+import { buildHomeNoticeView, buildHomeRefusalView, buildHomeView, type HomeView } from '../../blocks/home.js';
 import type { RefreshResult } from '../../services/dashboard.js';
 import type { AppDeps } from '../deps.js';
-import { presentError } from '../present.js';
+import { slackBusyText } from '../present.js';
+import { SlackBusyError } from '../roles.js';
+import { presentErrorTo } from '../token-alarm.js';
+import { roleOf } from '../views/slack-io.js';
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
   fresh: undefined,
@@ -32,13 +35,10 @@ async function publish(client: webApi.WebClient, userId: string, view: HomeView,
 }
 
 export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: string, force = false): Promise<void> {
-  let role: Awaited<ReturnType<AppDeps['roles']['roleOf']>>;
-  try {
-    role = await deps.roles.roleOf(client, userId);
-  } catch (error) {
-    deps.logger.error('role check failed', { userId, error: String(error) });
-    role = 'none';
-  }
+  const role = await roleOf(deps, client, userId);
+  // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
+  if (role instanceof SlackBusyError)
+    return publish(client, userId, buildHomeNoticeView(slackBusyText(role.retryAfterSec), deps.sandbox), deps);
   if (role === 'none') return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
   const desk = deps.desk;
   const base = { role, now: deps.now(), sandbox: deps.sandbox };
@@ -59,7 +59,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     view = buildHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
-    view = buildHomeView({ ...base, data: cached, note: presentError(error) });
+    view = buildHomeView({ ...base, data: cached, note: presentErrorTo(deps, client, role, error) });
   }
   await publish(client, userId, view, deps);
 }

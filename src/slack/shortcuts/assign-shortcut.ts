@@ -6,6 +6,7 @@ import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } f
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
 import { buildOutcomeView } from '../../blocks/outcome.js';
 import type { AppDeps } from '../deps.js';
+import { SlackBusyError } from '../roles.js';
 import { openAssignModal } from '../views/open-modal.js';
 import { adminOnlyText, openView, roleOf } from '../views/slack-io.js';
 import { changeState } from '../views/state.js';
@@ -16,7 +17,13 @@ export function createAssignShortcutHandler(deps: AppDeps) {
   return async ({ ack, shortcut, client }: Args): Promise<void> => {
     await ack();
     const actor = shortcut.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin') {
+    const role = await roleOf(deps, client, actor);
+    if (role instanceof SlackBusyError) {
+      const view = buildOutcomeView({ title: ASSIGN_TITLE, tone: 'failed', headline: adminOnlyText(deps, role) });
+      await openView(deps, client, shortcut.trigger_id, view);
+      return;
+    }
+    if (role !== 'admin') {
       const view = buildOutcomeView({ title: ASSIGN_TITLE, tone: 'refused', headline: adminOnlyText(deps) });
       await openView(deps, client, shortcut.trigger_id, view);
       await changeState(deps).audit.record({

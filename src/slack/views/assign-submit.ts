@@ -14,26 +14,33 @@ import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
+import { SlackBusyError } from '../roles.js';
 import { checkAssignForm } from './assign-checks.js';
 import { runAssign } from './assign-run.js';
 import { readAssignForm } from './form.js';
 import { assignMetaSchema, decodeMeta, encodeMeta } from './metadata.js';
-import { adminOnlyText, markedAck, roleOf, updateView } from './slack-io.js';
+import { adminOnlyText, markedAck, type RoleAnswer, roleOf, updateView } from './slack-io.js';
 import { changeState } from './state.js';
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-/** Refuses a non-admin's submission in the modal itself, and records the attempt. */
+/**
+ * Refuses a non-admin's submission in the modal itself, and records the attempt. When Slack was too
+ * busy to tell the role, the person is asked to try again instead, and there was no attempt to record.
+ */
 export async function refuseSubmission(
   deps: AppDeps,
   { ack, body }: Pick<ViewArgs, 'ack' | 'body'>,
   title: string,
   action: 'assign' | 'recycle' | 'extend',
+  answer: RoleAnswer,
 ): Promise<void> {
+  const busy = answer instanceof SlackBusyError;
   await ack({
     response_action: 'update',
-    view: buildOutcomeView({ title, tone: 'refused', headline: adminOnlyText(deps) }),
+    view: buildOutcomeView({ title, tone: busy ? 'failed' : 'refused', headline: adminOnlyText(deps, answer) }),
   });
+  if (busy) return;
   await changeState(deps).audit.record({
     at: deps.now().toISOString(),
     actor: body.user.id,
@@ -47,8 +54,8 @@ export function createAssignSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, ASSIGN_TITLE, 'assign');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, ASSIGN_TITLE, 'assign', role);
     const state = changeState(deps);
     const channel = decodeMeta(assignMetaSchema, view.private_metadata)?.c;
     const form = readAssignForm(view.state);
@@ -112,7 +119,7 @@ async function showRecycleChoice(
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
     await updateView(deps, client, viewId, buildRecycleConfirmView({ ...choice, newStudent, privateMetadata }));
   } catch (error) {
-    const headline = escapeMrkdwn(presentError(error, 'pool'));
+    const headline = escapeMrkdwn(presentError(error, 'pool', 'admin'));
     await updateView(deps, client, viewId, buildOutcomeView({ title: RECYCLE_TITLE, tone: 'failed', headline }));
   }
 }

@@ -2,17 +2,18 @@
  * The change-end-date form and its past-date confirmation are submitted. Rules first, from the form's
  * snapshot (no licensing call): a date after the pool end or equal to the current end gets an inline
  * error; a date in the past gets a second, explicit confirmation (it ends the license for good,
- * licensing-api.md PATCH rule 3). Then "working", the PATCH, and the result.
+ * licensing-api.md PATCH rule 3). Then "working", the same rules again on a fresh read of the license
+ * (the license id and day came back from the form: hints, never authority), the PATCH, and the result.
  */
-import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
+import { buildPastDateConfirmView, EXTEND_TITLE, endDateBlockerText } from '../../blocks/extend-modal.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
-import { buildWorkingView } from '../../blocks/outcome.js';
+import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
-import type { License } from '../../domain/types.js';
-import { changeEndDate } from '../../services/change-end-date.js';
+import { changeEndDate, checkEndDateChange, type EndDateRefusal } from '../../services/change-end-date.js';
 import { tracked } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
 import { InputId } from '../ids.js';
+import { presentError } from '../present.js';
 import { finishChange } from './assign-run.js';
 import { refuseSubmission, type ViewArgs } from './assign-submit.js';
 import { readExtendForm } from './form.js';
@@ -28,8 +29,8 @@ export function createExtendSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
     const meta = decodeMeta(extendMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
@@ -73,11 +74,7 @@ export function createExtendSubmitHandler(deps: AppDeps) {
       });
       return ack({ response_action: 'update', view: confirm });
     }
-    await runExtend(
-      deps,
-      { ack, client },
-      { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day, license: known?.license },
-    );
+    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day });
   };
 }
 
@@ -85,18 +82,14 @@ export function createPastConfirmSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
     const meta = decodeMeta(pastConfirmMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
       return;
     }
-    await runExtend(
-      deps,
-      { ack, client },
-      { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d, license: undefined },
-    );
+    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d });
   };
 }
 
@@ -106,7 +99,6 @@ interface ExtendRun {
   channel: string | undefined;
   licenseId: string;
   day: string;
-  license: License | undefined;
 }
 
 async function runExtend(
@@ -125,6 +117,24 @@ async function runExtend(
     ),
   });
   if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
+  // The license id and the day came back from the form: its rules are applied to fresh reads first.
+  const title = { ...run, title: EXTEND_TITLE };
+  const base = { at: now.toISOString(), actor: run.actor, action: 'extend' as const, licenseId: run.licenseId };
+  let checked: Awaited<ReturnType<typeof checkEndDateChange>>;
+  try {
+    checked = await checkEndDateChange(deps.licensing, run.licenseId, run.day, now);
+  } catch (error) {
+    const why = presentError(error, 'license', 'admin');
+    const headline = `${escapeMrkdwn(why)} The end date was not changed.`;
+    const entry = { ...base, outcome: 'failed' as const, detail: `could not re-check the license: ${why}` };
+    return finishChange(deps, client, title, { tone: 'failed', headline }, entry);
+  }
+  if (checked.refusal) {
+    const outcome = endDateRefusalOutcome(checked.refusal, run.licenseId);
+    const detail = `${checked.refusal.kind}: refused on a fresh read; nothing sent (end date ${run.day})`;
+    const entry = { ...base, ...studentFacts(checked.license), outcome: 'refused' as const, detail };
+    return finishChange(deps, client, title, outcome, entry);
+  }
   const result = await tracked(deps.work, 'write', `extend license ${run.licenseId}`, () =>
     changeEndDate(deps.licensing, run.licenseId, run.day, now),
   );
@@ -137,9 +147,24 @@ async function runExtend(
     check: `\`/licenses show ${id}\``,
     subject: 'license',
   });
-  const license = result.kind === 'done' ? result.value : run.license;
+  const license = result.kind === 'done' ? result.value : checked.license;
   const facts = license ? studentFacts(license) : { licenseId: run.licenseId };
   const detail = past ? `end date ${run.day} (in the past: ends the license now)` : `end date ${run.day}`;
   const entry = auditOf('extend', run.actor, result, { ...facts, detail }, now, 'license');
-  await finishChange(deps, client, { ...run, title: EXTEND_TITLE }, outcome, entry);
+  await finishChange(deps, client, title, outcome, entry);
+}
+
+function endDateRefusalOutcome(refusal: EndDateRefusal, licenseId: string): Outcome {
+  const id = `\`${escapeMrkdwn(licenseId)}\``;
+  const why =
+    refusal.kind === 'after-pool-end'
+      ? `that day is after the pool ends (${dayOf(refusal.poolEnd)})`
+      : refusal.kind === 'unchanged'
+        ? 'the license already ends on that day'
+        : endDateBlockerText(refusal.kind);
+  return {
+    tone: 'refused',
+    headline: `The end date of license ${id} can't be changed, because ${why}. Nothing was changed.`,
+    details: [`\`/licenses show ${escapeMrkdwn(licenseId)}\` shows it as it is now.`],
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * private_metadata of the change modals (≤ 3000 characters, platform.md section 5): which thing the
  * form is about and the channel for the one-sentence reply. Parsed with zod on the way back in; it
- * never says who may do what (the role is asked again on every submission) and a forged value can
- * only name another license or pool, which the licensing API then judges.
+ * never says who may do what (the role is asked again on every submission), and what it names is a
+ * hint: the change's rules are applied to fresh reads of that pool or license before any write
+ * (services/recycle.ts, services/change-end-date.ts; docs/change-checks.md).
  */
 import { z } from 'zod';
 

@@ -30,7 +30,7 @@ export interface OpenContext {
 
 async function failed(deps: AppDeps, client: Client, viewId: string, title: string, error: unknown, subject: Subject) {
   deps.logger.warn('could not fill the modal', { title, error: String(error) });
-  const headline = escapeMrkdwn(presentError(error, subject));
+  const headline = escapeMrkdwn(presentError(error, subject, 'admin'));
   await updateView(deps, client, viewId, buildOutcomeView({ title, tone: 'failed', headline }));
 }
 

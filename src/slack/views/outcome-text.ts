@@ -31,7 +31,7 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
         : { tone: 'done', headline: words.done(outcome.value) };
     case 'refused':
     case 'failed': {
-      const sentence = escapeMrkdwn(presentError(outcome.error, words.subject));
+      const sentence = escapeMrkdwn(presentError(outcome.error, words.subject, 'admin'));
       // A write still queued when License Desk stopped was never sent.
       const sure = outcome.kind === 'refused' || outcome.error instanceof StoppedError;
       const nothing = sure ? ['Nothing was changed.'] : [];
@@ -61,7 +61,7 @@ export function auditDetail(outcome: WriteOutcome<unknown>, subject: Subject): s
       return outcome.checked ? 'answer lost; confirmed by reading back' : undefined;
     case 'refused':
     case 'failed':
-      return presentError(outcome.error, subject);
+      return presentError(outcome.error, subject, 'admin');
     case 'not-done':
       return 'answer lost; reading back showed nothing changed';
     case 'unknown':

@@ -2,7 +2,8 @@
  * The recycle confirmation is submitted: the default license goes through the API's own
  * `recycle: true` (one atomic write); another chosen license is revoked first, then the seat
  * assigned. If the assign fails after the revoke, the answer says exactly where things stand and
- * offers "Retry assign" (issue 5, Recycle).
+ * offers "Retry assign" (issue 5, Recycle). The pool, student and license the confirmation carries
+ * back are hints: services/recycle.ts applies every rule to fresh reads before anything is sent.
  */
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, buildWorkingView, type Outcome } from '../../blocks/outcome.js';
@@ -19,6 +20,7 @@ import { readRecycleChoice } from './form.js';
 import { decodeMeta, encodeMeta, type PendingAssign, pendingAssignSchema } from './metadata.js';
 import { auditOf, describeWrite, studentFacts, studentWords } from './outcome-text.js';
 import { recycleDefault } from './recycle-default.js';
+import { recycleRefusalOutcome, refusalDetail } from './refusal-text.js';
 import { markedAck, roleOf } from './slack-io.js';
 import { changeState } from './state.js';
 
@@ -36,8 +38,8 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
   return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
     const ack = markedAck(deps, rawAck);
     const actor = body.user.id;
-    if ((await roleOf(deps, client, actor)) !== 'admin')
-      return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle');
+    const role = await roleOf(deps, client, actor);
+    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle', role);
     const meta = decodeMeta(pendingAssignSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
@@ -55,10 +57,10 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
     let result: ChosenRecycleResult;
     try {
       result = await tracked(deps.work, 'write', `recycle in pool ${params.poolId}`, () =>
-        recycleChosen(deps.licensing, chosen, params),
+        recycleChosen(deps.licensing, chosen, params, deps.now()),
       );
     } catch (error) {
-      const headline = `${escapeMrkdwn(presentError(error, 'license'))} No license was revoked or assigned.`;
+      const headline = `${escapeMrkdwn(presentError(error, 'license', 'admin'))} No license was revoked or assigned.`;
       await finishChange(
         deps,
         client,
@@ -71,7 +73,7 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
           outcome: 'failed',
           poolId: meta.p,
           studentEmail: meta.e,
-          detail: `could not read license ${chosen}: ${presentError(error, 'license')}`,
+          detail: `could not read license ${chosen}: ${presentError(error, 'license', 'admin')}`,
         },
       );
       return;
@@ -91,10 +93,11 @@ async function reportChosen(
   const now = deps.now();
   const base = { poolId: meta.p, studentEmail: meta.e, ...(meta.n ? { studentName: meta.n } : {}) };
   if (result.stage === 'check') {
-    const id = escapeMrkdwn(result.license?.id ?? '');
-    const headline = `License \`${id}\` is no longer an active license of pool \`${escapeMrkdwn(meta.p)}\`; nothing was changed.`;
+    const told = recycleRefusalOutcome(result.refusal, meta.p, meta.e, result.license?.id);
     const entry = { at: now.toISOString(), actor: run.actor, action: 'recycle' as const, outcome: 'refused' as const };
-    await finishChange(deps, client, run, { tone: 'refused', headline }, { ...entry, ...base, detail: 'stale choice' });
+    const detail = refusalDetail(result.refusal);
+    const license = result.license ? { licenseId: result.license.id } : {};
+    await finishChange(deps, client, run, told, { ...entry, ...base, ...license, detail });
     return;
   }
   if (result.stage === 'revoke') {

@@ -10,6 +10,8 @@ import type { ModalView } from '../../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import { openDm } from '../bulk/notifier.js';
 import type { AppDeps, Role } from '../deps.js';
+import { slackBusyText } from '../present.js';
+import { SlackBusyError } from '../roles.js';
 
 type Client = webApi.WebClient;
 
@@ -90,16 +92,25 @@ export async function tellByDm(
   }
 }
 
-/** The role, asked fresh on every click and submission; 'none' when Slack cannot tell (fail closed). */
-export async function roleOf(deps: AppDeps, client: Client, userId: string): Promise<Role> {
+/** The role, or why it is unknown: Slack rate-limited the check, so the person is asked to try again. */
+export type RoleAnswer = Role | SlackBusyError;
+
+/**
+ * The role, asked fresh on every click and submission; 'none' when Slack cannot tell (fail closed),
+ * and the SlackBusyError when Slack rate-limited the check (the person may well be an admin).
+ */
+export async function roleOf(deps: AppDeps, client: Client, userId: string): Promise<RoleAnswer> {
   try {
     return await deps.roles.roleOf(client, userId);
   } catch (error) {
+    if (error instanceof SlackBusyError) return error;
     deps.logger.error('role check failed', { userId, error: String(error) });
     return 'none';
   }
 }
 
-export function adminOnlyText(deps: AppDeps): string {
+/** Why someone who is not (known to be) an admin was not let through. */
+export function adminOnlyText(deps: AppDeps, answer?: RoleAnswer): string {
+  if (answer instanceof SlackBusyError) return slackBusyText(answer.retryAfterSec);
   return `Only license admins can change licenses. Please ask ${deps.roles.whoToAsk()} if you need to.`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emailDomain, isDomainAllowed, maskEmail, parseEmail } from '../../../src/domain/email.js';
-import { defaultRecycleCandidate, recycleCandidates } from '../../../src/domain/recycle.js';
+import { defaultRecycleCandidate, recycleCandidates, recycleProblem } from '../../../src/domain/recycle.js';
 import { revokeBlocker, seatReturns } from '../../../src/domain/revocation.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
@@ -28,6 +28,34 @@ describe('recycle', () => {
     expect(recycleCandidates(licenses, NOW).map((l) => l.id)).toEqual(['10', '11', '12']);
     expect(defaultRecycleCandidate(licenses, NOW)?.id).toBe('10');
     expect(defaultRecycleCandidate([], NOW)).toBeUndefined();
+  });
+});
+
+describe('recycle rules (applied to fresh reads when a confirmation comes back)', () => {
+  const full = makePool({ availableLicenses: 0, assignedLicenses: 50 });
+  it('a full transferable running pool and an active revokable license of it: no problem', () => {
+    expect(recycleProblem(full, makeLicense(), NOW)).toBeUndefined();
+  });
+
+  it('the pool first: ended, untransferable, or with free seats', () => {
+    expect(recycleProblem({ ...full, end: inDays(-1) }, makeLicense(), NOW)).toEqual({ kind: 'pool-ended' });
+    expect(recycleProblem({ ...full, transferable: false }, makeLicense(), NOW)).toEqual({
+      kind: 'pool-not-transferable',
+    });
+    expect(recycleProblem(makePool({ availableLicenses: 2 }), makeLicense(), NOW)).toEqual({
+      kind: 'pool-not-full',
+      available: 2,
+    });
+  });
+
+  it('then the license: of that pool, active, running and revokable', () => {
+    expect(recycleProblem(full, makeLicense({ poolId: '102' }), NOW)).toEqual({
+      kind: 'license-other-pool',
+      licensePool: '102',
+    });
+    expect(recycleProblem(full, makeLicense({ active: false }), NOW)?.kind).toBe('license-inactive');
+    expect(recycleProblem(full, makeLicense({ end: inDays(-1) }), NOW)?.kind).toBe('license-expired');
+    expect(recycleProblem(full, makeLicense({ revokable: false }), NOW)?.kind).toBe('license-not-revokable');
   });
 });
 

@@ -17,8 +17,8 @@ const init = { endpoint: 'GET /v1/pools' };
 
 describe('presentError', () => {
   it.each<[string, unknown, RegExp]>([
-    ['401', new UnauthorizedError(init), /token is no longer valid.*license web interface.*LICENSING_API_TOKEN/],
-    ['403', new ForbiddenError(init), /lacks permission/],
+    ['401', new UnauthorizedError(init), /can't reach the licensing service.*let a license admin know/],
+    ['403', new ForbiddenError(init), /can't reach the licensing service/],
     ['429', new RateLimitedError(12.2, init), /busy; please try again in about 13 s/],
     ['queue full', new QueueFullError(40, init), /busy; please try again in about 40 s/],
     [
@@ -42,6 +42,16 @@ describe('presentError', () => {
     const text = presentError(error);
     expect(text).toMatch(sentence);
     expect(text).not.toMatch(/at .*\.ts|Error:|GET \/v1/);
+  });
+
+  it('names the token setting to license admins only', () => {
+    const admin = presentError(new UnauthorizedError(init), 'other', 'admin');
+    expect(admin).toMatch(/token is no longer valid.*license web interface.*LICENSING_API_TOKEN/);
+    expect(presentError(new ForbiddenError(init), 'other', 'admin')).toMatch(/lacks permission.*LICENSING_API_TOKEN/);
+    for (const error of [new UnauthorizedError(init), new ForbiddenError(init)]) {
+      expect(presentError(error)).not.toContain('LICENSING_API_TOKEN');
+      expect(presentError(error, 'pool', 'other')).not.toMatch(/token/i);
+    }
   });
 
   it('says which thing does not exist', () => {

@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/licensing/types.js';
-import { createRoleResolver, type RoleResolverOptions } from '../../../src/slack/roles.js';
+import { createRoleResolver, type RoleResolverOptions, SlackBusyError } from '../../../src/slack/roles.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS as U } from '../../support/fake-slack.js';
 
 describe('createRoleResolver against the fake Slack Web API', () => {
@@ -94,6 +94,25 @@ describe('createRoleResolver against the fake Slack Web API', () => {
     expect(await r.roleOf(client, 'U0GADMIN01')).toBe('none');
     expect(warnings).toEqual(['role check failed; treating as no access']);
     expect(await r.roleOf(client, 'U0GADMIN01')).toBe('admin');
+  });
+
+  it('a 429 is no answer: SlackBusyError with the Retry-After, never "none", and nothing cached', async () => {
+    // As src/app.ts builds it: a 429 surfaces at once.
+    const app = new webApi.WebClient('xoxb-roles', {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
+    const r = resolver({});
+    slack.answer('users.info', { status: 429, retryAfterSec: 4 }, 1);
+    const busy = await r.roleOf(app, U.workspaceAdmin).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(SlackBusyError);
+    expect((busy as SlackBusyError).retryAfterSec).toBe(4);
+    expect(await r.roleOf(app, U.workspaceAdmin)).toBe('admin');
+    const groups = resolver({ admins: ['S0ADMINS01'] });
+    slack.answer('usergroups.users.list', { status: 429, retryAfterSec: 2 }, 1);
+    await expect(groups.roleOf(app, 'U0GADMIN01')).rejects.toBeInstanceOf(SlackBusyError);
+    expect(await groups.roleOf(app, 'U0GADMIN01')).toBe('admin');
   });
 
   it('whoToAsk names the admins as mentions', () => {

@@ -1,0 +1,128 @@
+/**
+ * Why a recycle confirmation, a Retry assign or an end-date change sent nothing, in words for the
+ * person (escaped mrkdwn, ending in what to do next) and for the audit trail (plain, no e-mail). Each
+ * refusal comes from a rule applied to fresh reads when the form or button came back.
+ */
+import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
+import type { Outcome } from '../../blocks/outcome.js';
+import { dayOf } from '../../domain/end-date.js';
+import type { NewcomerProblem } from '../../services/assign.js';
+import type { RecycleRefusal, RetryRefusal } from '../../services/recycle.js';
+import { studentWords } from './outcome-text.js';
+
+const NOTHING = 'Nothing was changed.';
+const code = (id: string) => `\`${escapeMrkdwn(id)}\``;
+
+function newcomerText(p: NewcomerProblem, email: string): string {
+  const who = escapeTruncated(email, 254);
+  switch (p.kind) {
+    case 'email':
+      return `${who} is not an e-mail address, so no license can go to it.`;
+    case 'domain':
+      return `This pool is transferable: its licenses can only go to addresses at ${escapeMrkdwn(p.allowed.join(', '))}, and ${who} is not one.`;
+    case 'end-date':
+      if (p.problem === 'past') return 'The end date is in the past.';
+      if (p.problem === 'after-pool-end') return `The end date is after the pool ends (${dayOf(p.poolEnd)}).`;
+      return 'The end date is before the pool starts.';
+    case 'enrolled':
+      return `${who} already holds an active license for this course (license ${code(p.license.id)}, pool ${code(p.license.poolId)}).`;
+  }
+}
+
+/** The sentence and the next step for a refused recycle confirmation. */
+export function recycleRefusalOutcome(
+  r: RecycleRefusal,
+  poolId: string,
+  email: string,
+  licenseId: string | undefined,
+): Outcome {
+  const pool = code(poolId);
+  const license = licenseId ? `License ${code(licenseId)}` : 'The license chosen';
+  const again = `Please start again (\`/licenses assign ${escapeMrkdwn(poolId)}\`) to confirm afresh.`;
+  const refused = (headline: string, next = again): Outcome => ({
+    tone: 'refused',
+    headline: `${headline} ${NOTHING}`,
+    details: [next],
+  });
+  switch (r.kind) {
+    case 'pool-ended':
+      return refused(`Pool ${pool} has ended, so it has no seat to give.`, '`/licenses pools` lists the running ones.');
+    case 'pool-not-full':
+      return refused(
+        `Pool ${pool} has ${r.available} free seat${r.available === 1 ? '' : 's'}, so no license needs to end.`,
+        `Assign without freeing a seat: \`/licenses assign ${escapeMrkdwn(poolId)}\`.`,
+      );
+    case 'pool-not-transferable':
+      return refused(
+        `Pool ${pool} is not transferable: a license of it never gives its seat back, so none can be ended to free one.`,
+        '`/licenses pools` shows which pools have free seats.',
+      );
+    case 'license-other-pool':
+      return refused(`${license} is not a license of pool ${pool} (it belongs to pool ${code(r.licensePool)}).`);
+    case 'license-inactive':
+    case 'license-expired':
+      return refused(`${license} is no longer an active license of pool ${pool}.`);
+    case 'license-not-revokable':
+      return refused(`${license} cannot be revoked, so its seat cannot be freed.`);
+    case 'not-the-pick': {
+      const was = r.named ? `license ${code(r.named)}` : 'the license it named';
+      const now = r.pick
+        ? `The service would now end license ${code(r.pick.id)} of ${studentWords(r.pick.student)} instead.`
+        : `Pool ${pool} has no active license to end any more.`;
+      return {
+        tone: 'refused',
+        headline: `Things changed since the confirmation: ${was} is no longer the one that would end. ${NOTHING}`,
+        details: [now, again],
+      };
+    }
+    default:
+      return refused(newcomerText(r, email), 'Please start again with `/licenses assign`.');
+  }
+}
+
+/** The sentence and the next step for a refused Retry assign. */
+export function retryRefusalOutcome(r: RetryRefusal, poolId: string, email: string): Outcome {
+  const pool = code(poolId);
+  const refused = (headline: string, next: string): Outcome => ({
+    tone: 'refused',
+    headline: `${headline} ${NOTHING}`,
+    details: [next],
+  });
+  switch (r.kind) {
+    case 'not-freed':
+      return refused(
+        r.license.poolId === poolId
+          ? `License ${code(r.license.id)} is still active, so no seat of pool ${pool} was freed for this retry.`
+          : `License ${code(r.license.id)} is not a license of pool ${pool}, so it freed no seat there.`,
+        `Start again with \`/licenses assign ${escapeMrkdwn(poolId)}\`.`,
+      );
+    case 'pool-ended':
+      return refused(`Pool ${pool} has ended, so it has no seat to give.`, '`/licenses pools` lists the running ones.');
+    case 'seat-taken':
+      return refused(
+        `Pool ${pool} has no free seat any more: the freed seat was taken meanwhile.`,
+        `Start again with \`/licenses assign ${escapeMrkdwn(poolId)}\` to free another one.`,
+      );
+    default:
+      return refused(newcomerText(r, email), 'Please start again with `/licenses assign`.');
+  }
+}
+
+/** The audit detail of a refusal: its rule, never the e-mail. */
+export function refusalDetail(r: RecycleRefusal | RetryRefusal): string {
+  const tail = 'refused on a fresh read; nothing sent';
+  switch (r.kind) {
+    case 'pool-not-full':
+      return `pool not full (${r.available} free): ${tail}`;
+    case 'license-other-pool':
+      return `license of another pool (${r.licensePool}): ${tail}`;
+    case 'not-the-pick':
+      return `stale default: confirmation named ${r.named ?? 'none'}, the rule now picks ${r.pick?.id ?? 'none'}`;
+    case 'not-freed':
+      return `license ${r.license.id} did not free a seat of this pool: ${tail}`;
+    case 'enrolled':
+      return `student already enrolled (license ${r.license.id}): ${tail}`;
+    default:
+      return `${r.kind}: ${tail}`;
+  }
+}
