@@ -345,6 +345,19 @@ function renderModal(s) {
   overlay.append(dialog);
   overlay.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && !$('confirm').open) closeTop(top, true);
+    // Focus stays inside the open modal, as in Slack.
+    if (event.key === 'Tab') {
+      const focusable = [...dialog.querySelectorAll('button, input, select, textarea')].filter((x) => !x.disabled);
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
   });
   root.append(overlay);
   const first = dialog.querySelector(
