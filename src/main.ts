@@ -101,6 +101,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
+  const scheduler = desk.scheduler;
+  if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
   stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));

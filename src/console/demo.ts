@@ -36,6 +36,7 @@ export function consoleChannels(config: Pick<Config, 'auditChannel' | 'alerts'>)
       name: 'license-audit',
       kind: 'channel',
       purpose: `License Desk posts every change and every refused attempt here${alerts === config.auditChannel ? `, and ${alertNote}` : ''}.`,
+      ...(alerts === config.auditChannel ? { alerts: true } : {}),
     });
   }
   if (alerts && alerts !== config.auditChannel) {
@@ -44,6 +45,7 @@ export function consoleChannels(config: Pick<Config, 'auditChannel' | 'alerts'>)
       name: 'license-alerts',
       kind: 'channel',
       purpose: `License Desk posts ${alertNote} here.`,
+      alerts: true,
     });
   }
   return channels;

@@ -39,6 +39,8 @@ export interface LocalConsole {
   onResponse: World['onResponse'];
   /** The Slack double the app talks to (its upload store and response_urls). */
   attach(local: LocalSlack): void;
+  /** What the page's "run the alert check now" does (the desk's scheduler, once it runs). */
+  setAlertCheck(run: () => Promise<string>): void;
   /** Ends the event streams (an open stream would keep the HTTP server from closing). */
   close(): void;
 }
@@ -377,6 +379,22 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     return { ok: true };
   }
 
+  let alertCheck: (() => Promise<string>) | undefined;
+
+  /** Not Slack: a console control that runs the daily alert check now instead of at ALERT_TIME. */
+  async function alertsNow(_req: IncomingMessage, b: Json): Promise<Json> {
+    userOf(b.user);
+    if (!alertCheck) return { ok: false, error: 'Alerts are off: set ALERT_CHANNEL or AUDIT_CHANNEL.' };
+    try {
+      const result = await alertCheck();
+      if (result === 'busy') return { ok: false, error: 'The alert check is already running.' };
+      return { ok: true };
+    } catch (error) {
+      options.logger.warn('console: the alert check failed', { error });
+      return { ok: false, error: 'The alert check failed; see the app log.' };
+    }
+  }
+
   async function home(req: IncomingMessage, b: Json): Promise<Json> {
     const u = userOf(b.user);
     const dm = world.channelOf(u.id);
@@ -520,6 +538,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     { path: '/console/submit', method: ['POST'], handler: post(submit) },
     { path: '/console/close', method: ['POST'], handler: post(close) },
     { path: '/console/home', method: ['POST'], handler: post(home) },
+    { path: '/console/alerts-now', method: ['POST'], handler: post(alertsNow) },
   ];
 
   return {
@@ -529,6 +548,9 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     onResponse: world.onResponse,
     attach(l) {
       local = l;
+    },
+    setAlertCheck(run) {
+      alertCheck = run;
     },
     close() {
       for (const s of streams) s.end();

@@ -19,6 +19,8 @@ export interface ConsoleChannel {
   userId?: string;
   /** What the page says while the channel is empty. */
   purpose?: string;
+  /** The daily alerts are posted here (the page offers to run the check now). */
+  alerts?: boolean;
 }
 
 export interface ConsoleFile {

@@ -139,6 +139,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await shot('console-export');
   });
 
+  it('runs the daily alert check on demand: the alerts land in #license-alerts', async () => {
+    await page.getByRole('button', { name: 'license-alerts' }).click();
+    await page.getByRole('button', { name: 'Run the daily alert check now' }).click();
+    await messages().locator('article').first().waitFor({ timeout: 20_000 });
+    expect(await messages().textContent()).toMatch(/full|ending|ends/i);
+    await shot('console-alerts');
+  });
+
   it('opens App Home', async () => {
     await page.getByRole('button', { name: /Home/ }).click();
     await page.locator('#home h3').first().waitFor({ timeout: 15_000 });

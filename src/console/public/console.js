@@ -194,6 +194,7 @@ function renderChannel(s) {
   const channel = s.channels.find((c) => c.id === store.surface.id) ?? s.channels[0];
   store.surface = { type: 'channel', id: channel.id };
   $('title').textContent = channel.kind === 'dm' ? 'License Desk' : `# ${channel.name}`;
+  $('alerts-now').hidden = !channel.alerts;
   $('home').hidden = true;
   $('messages').hidden = false;
   $('composer').hidden = false;
@@ -430,6 +431,13 @@ document.addEventListener('click', (event) => {
   }
 });
 
+function setupAlertsNow() {
+  $('alerts-now').addEventListener('click', async () => {
+    const r = await post('/console/alerts-now', {});
+    $('composer-error').textContent = r.ok ? '' : r.error;
+  });
+}
+
 function setupSwitcher() {
   $('who').addEventListener('change', (event) => {
     store.me = event.target.value;
@@ -444,6 +452,7 @@ function setupSwitcher() {
 async function start() {
   setupComposer();
   setupSwitcher();
+  setupAlertsNow();
   // The first person on the list (the license admin) unless the page remembers another.
   const probe = await fetch('/console/people').then((r) => r.json());
   if (!probe.some((u) => u.id === store.me)) store.me = probe[0]?.id ?? '';
