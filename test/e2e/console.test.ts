@@ -145,6 +145,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await messages().locator('article').first().waitFor({ timeout: 20_000 });
     expect(await messages().textContent()).toMatch(/full|ending|ends/i);
     await shot('console-alerts');
+    // Let it end: the click carries the alert message, and the app edits that message in place.
+    await messages().getByRole('button', { name: 'Let it end' }).first().click();
+    await messages().getByText('chose to let it end').waitFor({ timeout: 15_000 });
   });
 
   it('opens App Home', async () => {
