@@ -342,7 +342,11 @@ export function createWorld(options: WorldOptions) {
         if (bad) return bad;
         const trigger = useTrigger(m, a.trigger_id);
         if (trigger.refusal) return trigger.refusal;
-        if (!trigger.userId) return builtIn();
+        if (!trigger.userId) {
+          // Kept (so that views.update finds it) but on nobody's screen.
+          const id = String(((builtIn().view ?? {}) as Json).id ?? nextTs());
+          return viewAnswer(storeView(id, '', 'modal', view));
+        }
         const stack = m === 'views.open' ? [] : (stacks.get(trigger.userId) ?? []);
         if (m === 'views.push' && stack.length === 0) {
           return refuse(m, 'not_found', 'views.push needs an open modal to push onto.');

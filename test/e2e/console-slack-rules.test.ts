@@ -69,9 +69,13 @@ describe('the local console applies Slack rules to the Web API calls it receives
       'exchanged_trigger_id',
     );
     // A trigger the page did not give out (npm run try makes its own) opens where nobody sees it, said so.
-    expect(await slackError(client.views.open({ trigger_id: '123.456.try', view: modal() as never }))).toBe('accepted');
+    const unseen = await client.views.open({ trigger_id: '123.456.try', view: modal() as never });
+    expect(unseen.ok).toBe(true);
     expect(notices().at(-1)).toMatch(/trigger_id the console did not give out.*nobody sees this view/);
     expect(console_.world.snapshot(ADMIN).modals).toHaveLength(1);
+    // ... and it can still be updated, as the app does after opening a form.
+    const updated = await client.views.update({ view_id: unseen.view?.id ?? '', view: modal('Next') as never });
+    expect(updated.ok).toBe(true);
     const late = console_.world.newTrigger(ADMIN);
     clock += 3_200;
     expect(await slackError(client.views.open({ trigger_id: late, view: modal() as never }))).toBe(
