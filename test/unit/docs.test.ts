@@ -34,10 +34,33 @@ describe('the docs stay true to the configuration', () => {
     expect(envExample).toMatch(/^LICENSING_API_TOKEN=$/m);
   });
 
-  it('README names the test command that .ci/run runs', () => {
+  it("README's quick start is two commands, npm start and npm test, and .ci/run runs that test command", () => {
+    const quickStart = readme.slice(
+      readme.indexOf('## Quick start'),
+      readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1),
+    );
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(quickStart)?.[1] ?? '';
+    const commands = firstBlock
+      .split('\n')
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter(Boolean);
+    expect(commands).toEqual(['npm start', 'npm test']);
     const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
     const lastCommand = ci.trim().split('\n').at(-1) ?? '';
-    expect(lastCommand).toBe('npm run check');
-    expect(readme).toContain('npm run check');
+    expect(lastCommand).toBe('npm test');
+  });
+
+  it('npm test is the whole check: install when needed, typecheck, lint, every test', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.test).toBe(
+      'node scripts/bootstrap.mjs install && npm run typecheck && npm run lint && npm run test:vitest',
+    );
+    expect(pkg.scripts.start).toBe('node scripts/bootstrap.mjs start');
+  });
+
+  it('nothing in the repository points a reader at files outside it', () => {
+    expect(readme).not.toMatch(/\.\.\/shared/);
   });
 });
