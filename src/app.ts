@@ -34,6 +34,8 @@ export interface CreateAppOptions {
   retryConfig?: webApi.RetryOptions;
   /** Web API request timeout; default 10 s (the client's own default is none). */
   slackTimeoutMs?: number;
+  /** Local demo only: the Slack double's URL, shown on /healthz so `npm run try` can read what it recorded. */
+  localSlackUrl?: string;
 }
 
 /** A few quick retries: a person is waiting, and the default policy retries for 30 minutes. */
@@ -52,7 +54,8 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   const { slack } = options;
   const health = (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox }));
+    const local = options.localSlackUrl ? { localSlack: options.localSlackUrl } : {};
+    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox, ...local }));
   };
   const app = new App({
     token: slack.botToken,
