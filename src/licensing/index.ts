@@ -74,6 +74,15 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
       bodyTimeout: timeouts.bodyMs,
     });
   const limiter = buildLimiter(opts, timeouts);
+  let sandbox = false;
+  const onSandboxAnswer = () => {
+    if (sandbox) return;
+    sandbox = true;
+    opts.logger?.warn(
+      'the licensing service is a sandbox (it says so in every answer): its data is not real, and every reply carries the Sandbox marker',
+      { baseUrl: opts.baseUrl },
+    );
+  };
   const request = createRequester({
     baseUrl: opts.baseUrl,
     token: opts.token,
@@ -82,6 +91,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     limiter,
     retry,
     logger: opts.logger,
+    onSandboxAnswer,
   });
   const cache = createReadCache({ ttlMs: opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS });
   const paginator = createPaginator({ pageSize: opts.pageSize ?? DEFAULT_PAGE_SIZE, logger: opts.logger });
@@ -94,6 +104,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     licenses: createLicensesResource(deps),
     students: createStudentsResource(deps),
     pageSize: () => paginator.pageSize(),
+    isSandbox: () => sandbox,
     invalidateCache: () => cache.clear(),
     limiter,
     async close() {

@@ -92,6 +92,8 @@ export interface LicensingClient {
   pageSize(): number;
   /** Drops every cached read. */
   invalidateCache(): void;
+  /** True once an answer said the service is a sandbox (x-licensing-sandbox: 1). Optional for test fakes. */
+  isSandbox?(): boolean;
   readonly limiter: RateLimiter;
   close(): Promise<void>;
 }

@@ -1,9 +1,13 @@
-/** Runs src/main.ts in a child process with exactly the given environment (nothing inherited). */
+/**
+ * Runs src/main.ts in a child process with exactly the given environment (nothing inherited), in a
+ * working directory of its own (a fresh empty one unless given), so that a developer's `.env` in the
+ * checkout never reaches a test: main.ts reads `.env` from its working directory.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,13 +19,16 @@ export interface MainProcess {
   exited: Promise<number | null>;
 }
 
-export function runMain(env: Record<string, string>): MainProcess {
+const TSX_LOADER = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+export function runMain(env: Record<string, string>, options: { cwd?: string } = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).
   const dataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'license-desk-main-')) : undefined;
   const childEnv = dataDir === undefined ? env : { ...env, DATA_DIR: dataDir };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'license-desk-cwd-'));
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(root, 'src/main.ts')], {
+    cwd,
     env: childEnv,
     stdio: 'pipe',
   });
@@ -38,6 +45,7 @@ export function runMain(env: Record<string, string>): MainProcess {
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+      if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
       resolve(code);
     }),
   );
