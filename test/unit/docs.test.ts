@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /** The settings src/config.ts reads: the keys of its zod schema over the environment. */
@@ -61,6 +63,21 @@ describe('the docs stay true to the configuration', () => {
   });
 
   it('nothing in the repository points a reader at files outside it', () => {
-    expect(readme).not.toMatch(/\.\.\/shared/);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const files = [
+      'README.md',
+      '.env.example',
+      'manifest.yml',
+      ...['src', 'test', 'bench', 'docs', 'scripts', '.ci'].flatMap((dir) =>
+        readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+          .filter((e) => e.isFile() && /\.(ts|mjs|md|json|yml|txt)$|^run$/.test(e.name))
+          .map((e) => relative(root, join(e.parentPath, e.name))),
+      ),
+    ];
+    expect(files.length).toBeGreaterThan(100);
+    const outside = files.filter(
+      (f) => f !== 'test/unit/docs.test.ts' && /\.\.\/shared|\/work\/shared/.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(outside).toEqual([]);
   });
 });
