@@ -59,7 +59,8 @@ describe('the docs stay true to the configuration', () => {
     expect(pkg.scripts.test).toBe(
       'node scripts/bootstrap.mjs install && npm run typecheck && npm run lint && npm run test:vitest',
     );
-    expect(pkg.scripts.start).toBe('node scripts/bootstrap.mjs start');
+    // exec: the shell npm starts gives way to node, so npm's SIGTERM reaches the app.
+    expect(pkg.scripts.start).toBe('exec node scripts/bootstrap.mjs start');
   });
 
   it('nothing in the repository points a reader at files outside it', () => {
