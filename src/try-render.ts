@@ -282,7 +282,9 @@ export function viewToText(view: unknown): string {
   const title = textOf(v.title);
   return [
     `┌─ ${title} ${'─'.repeat(Math.max(3, 40 - title.length))}`,
-    ...blocksToLines(asArray(v.blocks)).map((line) => `│ ${line}`),
+    ...blocksToLines(asArray(v.blocks))
+      .flatMap((line) => line.split('\n'))
+      .map((line) => `│ ${line}`),
     `└─ ${buttons || '(no buttons)'}`,
   ].join('\n');
 }

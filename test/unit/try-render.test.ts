@@ -101,6 +101,25 @@ describe('blocks as text', () => {
     expect(lines[0]).toMatch(/^┌─ Assign a license ─{3,}$/);
     expect(lines.slice(1)).toEqual(['│ :hourglass_flowing_sand: Reading your pools…', '└─ [Close]']);
     expect(isInProgress(loading)).toBe(true);
+    const form = {
+      ...loading,
+      blocks: [
+        {
+          type: 'input',
+          label: { type: 'plain_text', text: 'Students' },
+          element: {
+            type: 'plain_text_input',
+            multiline: true,
+            placeholder: { type: 'plain_text', text: 'a@b.c\nd@e.f' },
+          },
+        },
+      ],
+    };
+    // A placeholder over two lines stays inside the frame.
+    expect(viewToText(form).split('\n').slice(1, -1)).toEqual([
+      '│ Students: [text box, several lines: a@b.c',
+      '│ d@e.f]',
+    ]);
     expect(isInProgress({ ...loading, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Done.' } }] })).toBe(
       false,
     );
