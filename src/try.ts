@@ -240,9 +240,12 @@ async function main(): Promise<number> {
   receiver.close();
   await watcher;
   if (!complete) {
-    const what = state.answered || inProgress() ? 'The answer did not finish' : 'No answer arrived';
+    const started = state.answered || inProgress();
+    const what = started ? 'The answer did not finish' : 'No answer arrived';
+    // Outside the local demo a form opens in the real Slack, where try cannot see it.
+    const hint = localSlack ? '' : ' If the command opens a form, it opened in Slack.';
     process.stderr.write(
-      `\n${what} within ${Math.round((state.answered || inProgress() ? DEADLINE_MS : FIRST_SIGN_MS) / 1000)} s. Check the app's log.\n`,
+      `\n${what} within ${Math.round((started ? DEADLINE_MS : FIRST_SIGN_MS) / 1000)} s. Check the app's log.${hint}\n`,
     );
     return 1;
   }

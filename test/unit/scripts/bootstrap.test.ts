@@ -6,7 +6,6 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain .mjs without types (it must run before any dependency is installed)
 import { buildState, installState } from '../../../scripts/bootstrap.mjs';
 
 const dirs: string[] = [];
