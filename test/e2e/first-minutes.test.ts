@@ -78,6 +78,8 @@ describe('npm start reads .env', () => {
       expect(stderr).toContain(`Settings were read from the environment and from ${join(cwd, '.env')}.`);
       expect(stdout + stderr).not.toContain('S3KR1T');
     } finally {
+      // Were .env ignored, the demo would start and keep running.
+      main.child.kill('SIGKILL');
       rmSync(cwd, { recursive: true, force: true });
     }
   });
@@ -90,10 +92,14 @@ describe('npm start on a port already in use', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const main = runMain({ PORT: String(port) });
-      expect(await main.exited).toBe(1);
-      expect(main.output().stderr).toContain(
-        `Port ${port} is already in use: stop the other process (another License Desk?) or set PORT to a free port`,
-      );
+      try {
+        expect(await main.exited).toBe(1);
+        expect(main.output().stderr).toContain(
+          `Port ${port} is already in use: stop the other process (another License Desk?) or set PORT to a free port`,
+        );
+      } finally {
+        main.child.kill('SIGKILL');
+      }
     } finally {
       blocker.close();
     }
