@@ -75,6 +75,15 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
       bodyTimeout: timeouts.bodyMs,
     });
   const limiter = buildLimiter(opts, timeouts);
+  let sandbox = false;
+  const onSandboxAnswer = () => {
+    if (sandbox) return;
+    sandbox = true;
+    opts.logger?.warn(
+      'the licensing service is a sandbox (it says so in every answer): its data is not real, and every reply carries the Sandbox marker',
+      { baseUrl: opts.baseUrl },
+    );
+  };
   const send = createRequester({
     baseUrl: opts.baseUrl,
     token: opts.token,
@@ -83,6 +92,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     limiter,
     retry,
     logger: opts.logger,
+    onSandboxAnswer,
   });
   // Once close() began, a failure that the stop caused (a request dropped from the limiter's queue,
   // or one in flight cut off) becomes StoppedError, so callers can say why instead of "went wrong".
@@ -112,6 +122,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     licenses: createLicensesResource(deps),
     students: createStudentsResource(deps),
     pageSize: () => paginator.pageSize(),
+    isSandbox: () => sandbox,
     invalidateCache: () => cache.clear(),
     limiter,
     async close(options = {}) {

@@ -1,6 +1,6 @@
 /**
  * The RateLimiter the client uses by default: bottleneck 2.19.5 behind our own interface, following
- * the facts measured in ../shared/ratelimit.md.
+ * the facts measured in docs/ratelimit.md.
  *
  * - Held slot: `maxConcurrent: limit`, and every job keeps its slot until windowMs + marginMs after its
  *   fn settled, so at most `limit` requests start in any rolling window. That is the strictest of the

@@ -1,6 +1,6 @@
 /**
  * The pacing interface the request core depends on. The bottleneck-backed implementation lives in
- * limiter-bottleneck.ts (see ../shared/ratelimit.md); tests and tools may use createUnlimitedLimiter.
+ * limiter-bottleneck.ts (see docs/ratelimit.md); tests and tools may use createUnlimitedLimiter.
  */
 
 /** Interactive: a person is waiting in Slack. Background: bulk jobs, dashboard, alerts. */

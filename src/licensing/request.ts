@@ -40,7 +40,12 @@ export interface CoreConfig {
   limiter: RateLimiter;
   retry: RetryPolicy;
   logger?: Logger | undefined;
+  /** Called on every answer that carries `x-licensing-sandbox: 1`: the service is a sandbox. */
+  onSandboxAnswer?: (() => void) | undefined;
 }
+
+/** The header a licensing sandbox sends on every answer (docs/licensing-api.md). */
+export const SANDBOX_HEADER = 'x-licensing-sandbox';
 
 export interface RequestSpec<T> {
   method: HttpMethod;
@@ -108,6 +113,7 @@ export function createRequester(config: CoreConfig): Requester {
       timer = setTimeout(expire, timeouts.bodyMs);
       // Always consume the body, whatever the status, so the connection goes back to the pool.
       const text = await res.body.text();
+      if (res.headers[SANDBOX_HEADER] === '1') config.onSandboxAnswer?.();
       return { status: res.statusCode, retryAfter: res.headers['retry-after'], text };
     } catch (error) {
       return errorFromTransport(error, ctx, timedOut ? phase : undefined);

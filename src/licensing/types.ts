@@ -92,6 +92,8 @@ export interface LicensingClient {
   pageSize(): number;
   /** Drops every cached read. */
   invalidateCache(): void;
+  /** True once an answer said the service is a sandbox (x-licensing-sandbox: 1). Optional for test fakes. */
+  isSandbox?(): boolean;
   readonly limiter: RateLimiter;
   /**
    * Stops the client: later calls, and calls still queued in the limiter, fail with StoppedError.

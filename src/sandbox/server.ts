@@ -13,6 +13,9 @@ import { matchRoute } from './routes.js';
 import type { Store } from './store.js';
 import type { RecordedRequest } from './types.js';
 
+/** Sent with value `1` on every answer (docs/licensing-api.md, "The sandbox says so"). */
+export const SANDBOX_HEADER = 'x-licensing-sandbox';
+
 const MAX_BODY_BYTES = 1_000_000;
 
 export interface ServerDeps {
@@ -88,6 +91,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     res.writeHead(reply.status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      // Every answer says it comes from a sandbox, so a client pointed here by URL can tell and mark its replies.
+      [SANDBOX_HEADER]: '1',
       ...reply.headers,
     });
     res.end(body);
