@@ -37,6 +37,7 @@ async function start(config: Config, logger: LevelledLogger, closers: Closer[]):
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
     rateLimit: { limit: lic.rateLimitPerMinute, ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}) },
     cacheTtlMs: lic.cacheTtlMs,
+    dataDir: config.dataDir,
     logger: logger.child({ component: 'licensing' }),
   });
   closers.unshift({ name: 'licensing client', close: () => licensing.close() });

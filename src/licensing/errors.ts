@@ -13,7 +13,8 @@ export type LicensingErrorKind =
   | 'timeout'
   | 'connection'
   | 'invalid-response'
-  | 'queue-full';
+  | 'queue-full'
+  | 'budget-unavailable';
 
 export interface LicensingErrorInit {
   endpoint: string;
@@ -120,6 +121,17 @@ export class QueueFullError extends LicensingError {
   constructor(retryInSec: number, init: LicensingErrorInit) {
     super(`the licensing service is busy; try again in about ${retryInSec} s`, init);
     this.retryInSec = retryInSec;
+  }
+}
+
+/**
+ * The shared rate budget (Redis, REDIS_URL) cannot be reached, so the request was not sent: nothing
+ * was read or changed. `detail` is the connection error, never the Redis URL (it may hold a password).
+ */
+export class RateBudgetUnavailableError extends LicensingError {
+  readonly kind = 'budget-unavailable' as const;
+  constructor(detail: string, init: LicensingErrorInit) {
+    super(`the shared rate budget in Redis cannot be reached (${detail}); the request was not sent`, init);
   }
 }
 

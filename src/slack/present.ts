@@ -19,6 +19,10 @@ const NOT_ANSWERING = 'The licensing service is not answering; nothing was chang
 const MID_WAY =
   'The licensing service stopped answering mid-way; the change may or may not have been made, so check before trying again.';
 
+// Several License Desk processes share one licensing rate budget through Redis; without it none may send.
+const BUDGET_UNAVAILABLE =
+  "License Desk can't reach its shared rate budget (Redis), so nothing was sent to the licensing service and nothing was changed. Please try again in a minute, and tell whoever runs License Desk if it keeps happening.";
+
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
 export function presentError(error: unknown, subject: Subject = 'other'): string {
@@ -40,6 +44,8 @@ export function presentError(error: unknown, subject: Subject = 'other'): string
       return 'The licensing API token lacks permission for this; generate a token with that permission in the license web interface and update LICENSING_API_TOKEN.';
     case 'not-found':
       return NOT_FOUND[subject];
+    case 'budget-unavailable':
+      return BUDGET_UNAVAILABLE;
     case 'rate-limited':
     case 'queue-full':
     case 'bad-request':
