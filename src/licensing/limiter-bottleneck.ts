@@ -249,9 +249,9 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     for (const entry of list) submit(entry);
   };
 
-  /** Holds a slot from `sentAt` for a send this process did not make (a predecessor's, from sendsFile). */
-  const holdInherited = (sentAt: number) => {
-    const remaining = sentAt + holdMs - now();
+  /** Holds a slot until `until` for a send this process did not make (a predecessor's, from sendsFile). */
+  const holdInherited = (until: number) => {
+    const remaining = until - now();
     if (remaining <= 0) return;
     held++;
     main
@@ -273,9 +273,10 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
       return;
     }
     held++;
-    sends.record(now());
+    const answered = sends.record(now(), now() + expirationMs);
     try {
       await entry.start();
+      answered(now() + holdMs);
       if (probe === entry) {
         // The caller reports the probe's answer (onSuccess / onRateLimited) in the microtasks that follow
         // its settling; after them, whatever the answer was, the next step can be taken.
@@ -310,7 +311,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     });
   };
 
-  for (const sentAt of sends.inherited) holdInherited(sentAt);
+  for (const send of sends.inherited) holdInherited(send.until);
   if (sends.inherited.length > 0) {
     log.info('rate limiter: holding the slots of requests sent before the restart', {
       inherited: sends.inherited.length,

@@ -1,7 +1,10 @@
 /**
- * The send times of the last window, kept in memory for the 429 policy (our own count in the window)
- * and, with a file, persisted so that a restarted process knows what its predecessor sent: the
- * service still counts those requests for up to a window (docs/rate-limiting.md, "Restarts").
+ * The sends of the last window, kept in memory for the 429 policy (our own count in the window) and,
+ * with a file, persisted so that a restarted process knows what its predecessor sent: the service still
+ * counts those requests for up to a window (docs/rate-limiting.md, "Restarts"). Each send is kept with
+ * the time its slot is released, as the live limiter would release it: a window plus the margin after
+ * its answer (the server may have counted it as late as that), or, while no answer has come, the job's
+ * expiration.
  *
  * The file is tiny JSON written atomically (temporary file, fsync, rename), at most one write in flight
  * and one pending, so a burst of 25 sends costs two writes. It is read once, synchronously, when the
@@ -14,7 +17,7 @@ import { dirname, join } from 'node:path';
 import type { Logger } from './types.js';
 
 export interface SendLogOptions {
-  /** How long a send counts: the window plus the margin. */
+  /** How long a send counts for the 429 policy: the window plus the margin. */
   keepMs: number;
   now: () => number;
   /** Where to persist; none: memory only. */
@@ -24,11 +27,19 @@ export interface SendLogOptions {
   logger: Logger;
 }
 
+export interface Send {
+  /** When it was sent. */
+  at: number;
+  /** When its slot is released. */
+  until: number;
+}
+
 export interface SendLog {
-  /** The predecessor's sends still inside the window, read from the file at creation. */
-  readonly inherited: readonly number[];
-  record(at: number): void;
-  /** Sends in (at − windowMs, at). */
+  /** The predecessor's sends whose slots are still held, read from the file at creation. */
+  readonly inherited: readonly Send[];
+  /** A send at `at` holding its slot until `until`; returns a function that moves `until` (the answer came). */
+  record(at: number, until: number): (until: number) => void;
+  /** Sends with fromExclusive < at < toExclusive. */
   countBetween(fromExclusive: number, toExclusive: number): number;
   /** Writes what is pending; resolves when the file is up to date. */
   flush(): Promise<void>;
@@ -37,27 +48,28 @@ export interface SendLog {
 interface SendsFile {
   version: 1;
   budget: string;
-  sends: number[];
+  /** [sent at, slot released at], ms since the epoch. */
+  sends: [number, number][];
 }
 
 export function createSendLog(opts: SendLogOptions): SendLog {
   const { keepMs, now, file, logger } = opts;
-  const inherited = file === undefined ? [] : readInherited(file, opts.budget, now() - keepMs, logger);
-  let sends: number[] = [...inherited];
+  const inherited = file === undefined ? [] : readInherited(file, opts.budget, now(), logger);
+  let sends: Send[] = inherited.map((s) => ({ ...s }));
   let writing: Promise<void> | undefined;
   let dirty = false;
   let warned = false;
 
   const prune = () => {
-    const cutoff = now() - keepMs;
-    if (sends.length > 0 && (sends[0] ?? cutoff) <= cutoff) sends = sends.filter((t) => t > cutoff);
+    const at = now();
+    sends = sends.filter((s) => s.until > at || s.at > at - keepMs);
   };
 
   const writeLoop = async (path: string): Promise<void> => {
     while (dirty) {
       dirty = false;
       prune();
-      const content: SendsFile = { version: 1, budget: opts.budget, sends };
+      const content: SendsFile = { version: 1, budget: opts.budget, sends: sends.map((s) => [s.at, s.until]) };
       try {
         await writeAtomic(path, `${JSON.stringify(content)}\n`);
       } catch (error) {
@@ -82,14 +94,19 @@ export function createSendLog(opts: SendLogOptions): SendLog {
 
   return {
     inherited,
-    record(at) {
-      sends.push(at);
+    record(at, until) {
+      const send = { at, until };
+      sends.push(send);
       prune();
       schedule();
+      return (answeredUntil) => {
+        send.until = answeredUntil;
+        schedule();
+      };
     },
     countBetween(fromExclusive, toExclusive) {
       let n = 0;
-      for (const t of sends) if (t > fromExclusive && t < toExclusive) n++;
+      for (const s of sends) if (s.at > fromExclusive && s.at < toExclusive) n++;
       return n;
     },
     async flush() {
@@ -98,7 +115,7 @@ export function createSendLog(opts: SendLogOptions): SendLog {
   };
 }
 
-function readInherited(path: string, budget: string, cutoff: number, logger: Logger): number[] {
+function readInherited(path: string, budget: string, at: number, logger: Logger): Send[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -121,7 +138,10 @@ function readInherited(path: string, budget: string, cutoff: number, logger: Log
   }
   // Another token has a budget of its own: its sends do not count against ours.
   if (parsed.budget !== budget) return [];
-  return parsed.sends.filter((t) => t > cutoff).sort((a, b) => a - b);
+  return parsed.sends
+    .filter(([, until]) => until > at)
+    .map(([sentAt, until]) => ({ at: sentAt, until }))
+    .sort((a, b) => a.at - b.at);
 }
 
 function parseSendsFile(text: string): SendsFile | undefined {
@@ -134,7 +154,10 @@ function parseSendsFile(text: string): SendsFile | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { version, budget, sends } = value as Record<string, unknown>;
   if (version !== 1 || typeof budget !== 'string' || !Array.isArray(sends)) return undefined;
-  if (!sends.every((t): t is number => typeof t === 'number' && Number.isFinite(t))) return undefined;
+  const isTime = (t: unknown) => typeof t === 'number' && Number.isFinite(t);
+  const valid = (s: unknown): s is [number, number] =>
+    Array.isArray(s) && s.length === 2 && isTime(s[0]) && isTime(s[1]);
+  if (!sends.every(valid)) return undefined;
   return { version, budget, sends };
 }
 
