@@ -6,7 +6,8 @@
  *   (a twentieth of the window: 3 s of a minute). Then the gate is "probing": one request at a time.
  * - A request sent after that decision comes back without a 429: the episode is over, full pace again.
  * - The probe draws a 429 too: the 429s repeat, so the next pause doubles (capped at one window, a
- *   little jitter so that processes sharing a token spread out). From the third 429 in a row, and only
+ *   little jitter so that processes sharing a token spread out).
+ * - From the third fresh 429 within three windows (in a row, or one per window at full load), and only
  *   if our own sends in the window stayed under our limit, the server's limit must be lower than ours:
  *   the caller lowers it (limiter-adaptive.ts).
  * - A 429 for a request sent before the latest decision belongs to that decision (a burst that was
@@ -30,6 +31,8 @@ export interface BackoffDecision {
   fresh: boolean;
   /** 429s in a row in this episode (1 for a single 429); 0 when not fresh. */
   level: number;
+  /** Fresh 429s within the last LOWER_WITHIN_WINDOWS windows, this one included; 0 when not fresh. */
+  recent: number;
   /** From now until the gate lets the next probe through. */
   pauseMs: number;
   /** The 429s repeat although we kept under our own limit: lower it. */
@@ -53,8 +56,9 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
-/** From this many 429s in a row (two failed probes), the limit may be lowered. */
-export const LOWER_FROM_LEVEL = 3;
+/** From this many fresh 429s within LOWER_WITHIN_WINDOWS windows, the limit may be lowered. */
+export const LOWER_FROM_COUNT = 3;
+export const LOWER_WITHIN_WINDOWS = 3;
 
 export function defaultFirstPauseMs(windowMs: number): number {
   return Math.max(1, Math.round(windowMs / 20));
@@ -68,6 +72,8 @@ export function createBackoffPolicy(opts: BackoffOptions): BackoffPolicy {
   let pausedUntil = Number.NEGATIVE_INFINITY;
   /** When the latest pause was decided: requests sent before it are already accounted for. */
   let decidedAt = Number.NEGATIVE_INFINITY;
+  /** When the fresh 429s of the last LOWER_WITHIN_WINDOWS windows were decided. */
+  let freshAt: number[] = [];
 
   const pauseFor = (atLevel: number, retryAfterMs: number | undefined): number => {
     if (retryAfterMs !== undefined) return Math.max(0, retryAfterMs);
@@ -86,14 +92,17 @@ export function createBackoffPolicy(opts: BackoffOptions): BackoffPolicy {
     onRateLimited(input) {
       const at = now();
       if (input.sentAt < decidedAt) {
-        return { fresh: false, level: 0, pauseMs: Math.max(0, pausedUntil - at), lower: false };
+        return { fresh: false, level: 0, recent: 0, pauseMs: Math.max(0, pausedUntil - at), lower: false };
       }
       level += 1;
       const pauseMs = pauseFor(level, input.retryAfterMs);
       decidedAt = at;
       pausedUntil = at + pauseMs;
-      const lower = level >= LOWER_FROM_LEVEL && input.ownSendsInWindow < input.limit;
-      return { fresh: true, level, pauseMs, lower };
+      freshAt = freshAt.filter((t) => t > at - LOWER_WITHIN_WINDOWS * windowMs);
+      freshAt.push(at);
+      const recent = freshAt.length;
+      const lower = recent >= LOWER_FROM_COUNT && input.ownSendsInWindow < input.limit;
+      return { fresh: true, level, recent, pauseMs, lower };
     },
 
     onSuccess(sentAt) {

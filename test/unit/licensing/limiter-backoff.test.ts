@@ -1,6 +1,6 @@
 /** The 429 policy on an injected clock: what one 429 costs, and when 429s escalate. */
 import { describe, expect, it } from 'vitest';
-import { createBackoffPolicy, LOWER_FROM_LEVEL } from '../../../src/licensing/limiter-backoff.js';
+import { createBackoffPolicy, LOWER_FROM_COUNT, LOWER_WITHIN_WINDOWS } from '../../../src/licensing/limiter-backoff.js';
 
 /** A minute window, as in production: the first pause is 3 s. */
 const W = 60_000;
@@ -24,7 +24,7 @@ describe('429 policy', () => {
   it('one 429 without Retry-After costs a pause of a twentieth of the window, then one probe', () => {
     const { policy, advance, fresh, at } = setup();
     expect(policy.gate()).toEqual({ state: 'open' });
-    expect(fresh()).toEqual({ fresh: true, level: 1, pauseMs: 3_000, lower: false });
+    expect(fresh()).toEqual({ fresh: true, level: 1, recent: 1, pauseMs: 3_000, lower: false });
     expect(policy.gate()).toEqual({ state: 'paused', untilMs: at() + 3_000 });
     advance(3_000);
     expect(policy.gate()).toEqual({ state: 'probing' });
@@ -49,7 +49,7 @@ describe('429 policy', () => {
     advance(50);
     for (let i = 0; i < 24; i++) {
       const late = policy.onRateLimited({ sentAt: burstSentAt, ownSendsInWindow: 25, limit: 25 });
-      expect(late).toMatchObject({ fresh: false, level: 0, lower: false });
+      expect(late).toMatchObject({ fresh: false, level: 0, recent: 0, lower: false });
       expect(late.pauseMs).toBe(3_000 - 50);
     }
     expect(policy.level()).toBe(1);
@@ -69,7 +69,7 @@ describe('429 policy', () => {
     expect(pauses).toEqual([3_000, 7_500, 15_000, 30_000, 60_000, 75_000, 75_000]);
   });
 
-  it(`lowers the limit only from the ${LOWER_FROM_LEVEL}rd 429 in a row, and only while under our own limit`, () => {
+  it(`lowers the limit only from the ${LOWER_FROM_COUNT}rd 429 in a row, and only while under our own limit`, () => {
     const { fresh, advance } = setup();
     const decisions = [];
     for (let i = 0; i < 4; i++) {
@@ -91,11 +91,31 @@ describe('429 policy', () => {
   it('a success in between starts the next 429 from the short pause again', () => {
     const { policy, fresh, advance, at } = setup();
     advance(fresh().pauseMs);
-    advance(fresh().pauseMs);
-    expect(policy.level()).toBe(2);
+    expect(policy.level()).toBe(1);
     expect(policy.onSuccess(at())).toBe(true);
     advance(1_000);
-    expect(fresh()).toMatchObject({ level: 1, pauseMs: 3_000, lower: false });
+    expect(fresh()).toMatchObject({ level: 1, recent: 2, pauseMs: 3_000, lower: false });
+  });
+
+  it(`single 429s that come back every window (a server limit just below ours) lower it at the ${LOWER_FROM_COUNT}rd`, () => {
+    const { policy, fresh, advance, at } = setup();
+    const lowered = [];
+    for (let i = 0; i < LOWER_FROM_COUNT; i++) {
+      const decision = fresh();
+      expect(decision.level).toBe(1);
+      lowered.push(decision.lower);
+      advance(decision.pauseMs);
+      policy.onSuccess(at());
+      advance(W - decision.pauseMs);
+    }
+    expect(lowered).toEqual([false, false, true]);
+    // Spread wider than that, they are incidents, not a pattern.
+    const sparse = setup();
+    for (let i = 0; i < 5; i++) {
+      expect(sparse.fresh().lower).toBe(false);
+      sparse.advance(LOWER_WITHIN_WINDOWS * W);
+      sparse.policy.onSuccess(sparse.at());
+    }
   });
 
   it('a window-sized first pause is never zero', () => {
