@@ -23,7 +23,7 @@ import Bottleneck from 'bottleneck';
 import { QueueFullError, RateBudgetUnavailableError } from './errors.js';
 import type { LimiterStats, Priority, RateLimiter, RateLimitReport } from './limiter.js';
 import { createAdaptiveLimit, type LimitChange } from './limiter-adaptive.js';
-import { createBackoffPolicy } from './limiter-backoff.js';
+import { createBackoffPolicy, LOWER_WITHIN_WINDOWS } from './limiter-backoff.js';
 import { createRedisLimiterConnection, type RedisLimiterConnection } from './limiter-redis.js';
 import { createSendLog } from './limiter-sends.js';
 import type { Logger } from './types.js';
@@ -163,12 +163,10 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
             ready = true;
           });
   readyPromise.catch((error: unknown) => log.error('rate limiter: Redis setup failed', { error: String(error) }));
+  // An entry waiting here is also in `pending`, which a Redis failure fails at once (see health.onDown).
   const whenReady = (): Promise<void> => {
     if (redis?.health.isDown()) return Promise.reject(budgetUnavailable());
-    if (ready) return Promise.resolve();
-    return withTimeout(readyPromise, readyTimeoutMs, 'Redis was not ready', (cancel) =>
-      redis?.health.onDown(() => cancel(budgetUnavailable())),
-    );
+    return ready ? Promise.resolve() : withTimeout(readyPromise, readyTimeoutMs, 'Redis was not ready');
   };
 
   let seq = 0;
@@ -414,7 +412,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
       };
       if (change !== undefined) {
         log.warn(
-          `rate limiter: ${decision.level} × 429 in a row although we kept under our limit; lowering the limit from ${change.from} to ${change.to}, pausing ${decision.pauseMs} ms, then one request to probe`,
+          `rate limiter: ${decision.recent} × 429 within ${LOWER_WITHIN_WINDOWS} windows although we kept under our limit; lowering the limit from ${change.from} to ${change.to}, pausing ${decision.pauseMs} ms, then one request to probe`,
           { ...fields, from: change.from, to: change.to },
         );
       } else if (decision.level === 1) {
@@ -516,19 +514,9 @@ function validate(opts: BottleneckLimiterOptions): void {
   }
 }
 
-/** `promise`, rejected after `ms`, or earlier through the `cancel` that `onCancel` receives. */
-function withTimeout(
-  promise: Promise<void>,
-  ms: number,
-  what: string,
-  onCancel: (cancel: (error: unknown) => void) => void,
-): Promise<void> {
+function withTimeout(promise: Promise<void>, ms: number, what: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`rate limiter: ${what} within ${ms} ms`)), ms);
-    onCancel((error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
     promise.then(
       () => {
         clearTimeout(timer);
