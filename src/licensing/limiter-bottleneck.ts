@@ -49,7 +49,10 @@ export interface BottleneckLimiterOptions {
    * default windowMs + marginMs + 15_000.
    */
   jobExpirationMs?: number | undefined;
-  /** How long a job waits for Redis to become ready before it is rejected; default 10_000. */
+  /**
+   * How long a job waits for Redis to become ready (at start, or a Redis that accepts connections but
+   * does not answer) before it is rejected with RateBudgetUnavailableError; default 3_000.
+   */
   redisReadyTimeoutMs?: number | undefined;
   /** While Redis is unreachable, how often the log summarises the reconnect attempts; default 60_000. */
   redisLogSummaryMs?: number | undefined;
@@ -97,7 +100,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   // A background job holds its background slot while it waits in the main queue behind interactive
   // work, so its own expiration must also cover that wait (bounded by the queue length).
   const backgroundExpirationMs = expirationMs + Math.ceil(Math.max(1, opts.maxQueue) / opts.limit) * holdMs;
-  const readyTimeoutMs = opts.redisReadyTimeoutMs ?? 10_000;
+  const readyTimeoutMs = opts.redisReadyTimeoutMs ?? 3_000;
   const backgroundCap = (limit: number) => Math.max(1, limit - opts.reservedInteractive);
   const adaptive = createAdaptiveLimit({ configured: opts.limit, windowMs: opts.windowMs, now });
   const backoff = createBackoffPolicy({ windowMs: opts.windowMs, firstPauseMs: opts.firstPauseMs, now });
@@ -166,7 +169,12 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   // An entry waiting here is also in `pending`, which a Redis failure fails at once (see health.onDown).
   const whenReady = (): Promise<void> => {
     if (redis?.health.isDown()) return Promise.reject(budgetUnavailable());
-    return ready ? Promise.resolve() : withTimeout(readyPromise, readyTimeoutMs, 'Redis was not ready');
+    if (ready) return Promise.resolve();
+    return withTimeout(
+      readyPromise,
+      readyTimeoutMs,
+      () => new RateBudgetUnavailableError(`no answer within ${readyTimeoutMs} ms`, { endpoint: QUEUE_ENDPOINT }),
+    );
   };
 
   let seq = 0;
@@ -514,9 +522,9 @@ function validate(opts: BottleneckLimiterOptions): void {
   }
 }
 
-function withTimeout(promise: Promise<void>, ms: number, what: string): Promise<void> {
+function withTimeout(promise: Promise<void>, ms: number, timedOut: () => Error): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rate limiter: ${what} within ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(timedOut()), ms);
     promise.then(
       () => {
         clearTimeout(timer);

@@ -91,6 +91,8 @@ export function createRedisLimiterConnection(
     // Fail a script call after a few reconnect attempts instead of queueing it for long; the limiter
     // also refuses new work at once while Redis is known to be down (RedisHealth).
     maxRetriesPerRequest: 5,
+    // A Redis host that does not answer at all is known to be down after this, not after ioredis's 10 s.
+    connectTimeout: 3_000,
     connectionName: 'license-desk-limiter',
   });
   let closing = false;
@@ -149,7 +151,9 @@ export function createRedisLimiterConnection(
   const connection = new Bottleneck.IORedisConnection({ client, Redis });
   connection.on('error', (error: unknown) => {
     if (closing) return;
-    if (isConnectionError(error)) return markDown(error);
+    // Before the connection is ready, every error (refused, reset, something that does not speak Redis,
+    // a wrong password) comes back on each reconnect attempt: it is the connection's.
+    if (client.status !== 'ready' || isConnectionError(error)) return markDown(error);
     logger.warn('rate limiter: Redis error', { error: String(error) });
   });
   if (!patchScriptErrors(connection)) {

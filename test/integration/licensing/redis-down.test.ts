@@ -4,6 +4,7 @@
  * summarises, and says when Redis is back. Nothing listens on the port at first, so most of this needs
  * no Redis; "back" starts a private redis-server on that port when one is installed.
  */
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateBudgetUnavailableError } from '../../../src/licensing/errors.js';
 import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
@@ -87,6 +88,32 @@ describe.concurrent('the limiter while Redis is down', () => {
     // Known to be down now: the next one is refused without waiting for anything.
     expect(await attempt()).toBeInstanceOf(RateBudgetUnavailableError);
     expect(sent).toBe(0);
+  });
+
+  it('a Redis that accepts connections but never answers: refused with the same error after the ready timeout', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          silent.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        }),
+    );
+    const { port } = silent.address() as AddressInfo;
+    const limiter = limiterOn(`redis://127.0.0.1:${port}`, { redisReadyTimeoutMs: 300 });
+    let sent = false;
+    const error = await limiter
+      .schedule('interactive', async () => {
+        sent = true;
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateBudgetUnavailableError);
+    expect(String(error)).toMatch(/no answer within 300 ms/);
+    expect(sent).toBe(false);
   });
 
   it.skipIf(privateRedisSkipReason !== undefined)(
