@@ -55,8 +55,6 @@ export interface RedisHealth {
   reason(): string;
   /** Called each time Redis goes from reachable (or not yet known) to unreachable. */
   onDown(listener: () => void): void;
-  /** Called each time Redis is ready (again). */
-  onUp(listener: () => void): void;
 }
 
 export interface RedisLimiterConnection {
@@ -103,7 +101,6 @@ export function createRedisLimiterConnection(
   let attemptsSinceSummary = 0;
   let summary: NodeJS.Timeout | undefined;
   const downListeners: (() => void)[] = [];
-  const upListeners: (() => void)[] = [];
 
   const markDown = (error: unknown) => {
     lastReason = error instanceof Error ? error.message : String(error);
@@ -138,7 +135,6 @@ export function createRedisLimiterConnection(
         { attempts, downForSec: Math.round((now() - downSince) / 1000) },
       );
     }
-    for (const listener of upListeners) listener();
   });
   client.on('reconnecting', () => {
     attempts++;
@@ -166,7 +162,6 @@ export function createRedisLimiterConnection(
       isDown: () => down,
       reason: () => lastReason,
       onDown: (listener) => downListeners.push(listener),
-      onUp: (listener) => upListeners.push(listener),
     },
     close() {
       closing = true;
