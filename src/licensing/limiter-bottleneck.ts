@@ -412,7 +412,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
       if (change !== undefined) applyLimit(change);
       // One line per decision; the stale 429s of the same burst add nothing.
       const fields = {
-        level: decision.level,
+        inARow: decision.level,
         pauseMs: decision.pauseMs,
         retryAfterMs: report.retryAfterMs,
         limit: change?.to ?? limit,

@@ -114,7 +114,7 @@ describe.concurrent('the licensing client after a restart and after 429s', () =>
     sandbox.addFault({ kind: '429', method: 'GET', times: 1 });
     const burst = read(c, 8);
     const paused = await logger.next(/429 from the licensing API/);
-    expect(paused.fields).toMatchObject({ level: 1, pauseMs: windowMs / 20, limit: 25 });
+    expect(paused.fields).toMatchObject({ inARow: 1, pauseMs: windowMs / 20, limit: 25 });
     const results = await burst;
     // And the queue keeps flowing at full pace afterwards.
     const after = await read(c, 6);
