@@ -49,6 +49,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
     rateLimit: { limit: lic.rateLimitPerMinute, ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}) },
     cacheTtlMs: lic.cacheTtlMs,
+    dataDir: config.dataDir,
     logger: logger.child({ component: 'licensing' }),
   });
   // By the time a stop closes it, the drain is over: what is still in flight is ended at once.

@@ -139,6 +139,13 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       case '500':
         send(res, entry, error(500, 'internal_error', 'Injected fault: the server failed; retry later.'));
         return;
+      case '429': {
+        // A refusal the rate limit itself would not have made (e.g. another client on the same token).
+        const reply = error(429, 'rate_limited', 'Injected fault: too many requests. Slow down and retry later.');
+        if (fault.retryAfterSec !== undefined) reply.headers = { 'retry-after': String(fault.retryAfterSec) };
+        send(res, entry, reply);
+        return;
+      }
       case 'malformed-json': {
         const full = reply === undefined ? '{"message":"injected fault","items":[1,2' : JSON.stringify(reply.body);
         // A 200 whose body is cut in half: valid headers, unparseable JSON.
