@@ -41,6 +41,8 @@ export interface CreateAppOptions {
   slackTimeoutMs?: number;
   /** The audit channel's post queue: pace, refusal folding, bound, timers; default Slack's pace. */
   auditPosting?: AuditPostingOptions;
+  /** Local demo only: the Slack double's URL, shown on /healthz so `npm run try` can read what it recorded. */
+  localSlackUrl?: string;
   /** More HTTP routes on the app's port (the local console's page and endpoints). */
   routes?: CustomRoute[];
 }
@@ -61,7 +63,8 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   const { slack } = options;
   const health = (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox }));
+    const local = options.localSlackUrl ? { localSlack: options.localSlackUrl } : {};
+    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox, ...local }));
   };
   const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])];
   const boltLogger = options.boltLogger ?? toBoltLogger(deps.logger);

@@ -9,6 +9,7 @@ import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
+import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
@@ -21,6 +22,16 @@ import { startDesk } from './slack/events/desk.js';
 import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createRoleResolver } from './slack/roles.js';
+
+/** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
+export function listenProblem(error: unknown, port: number): string | undefined {
+  const e = error as NodeJS.ErrnoException & { port?: number };
+  if (e?.code === 'EADDRINUSE') {
+    return `Port ${e.port ?? port} is already in use: stop the other process (another License Desk?) or set PORT to a free port`;
+  }
+  if (e?.code === 'EACCES') return `Port ${e.port ?? port} needs privileges here: set PORT to a port above 1023`;
+  return undefined;
+}
 
 async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
@@ -40,10 +51,20 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
     rateLimit: { limit: lic.rateLimitPerMinute, ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}) },
     cacheTtlMs: lic.cacheTtlMs,
+    dataDir: config.dataDir,
     logger: logger.child({ component: 'licensing' }),
   });
   // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
   stopper.add('licensing client', () => licensing.close({ abort: true }));
+  // A service given by URL may still be a sandbox (`npm run sandbox`); it says so in every answer. One
+  // early read finds out before the start-up line and the banner; it never holds the start up long.
+  const probe =
+    lic.mode === 'api'
+      ? licensing.me({ priority: 'background' }).then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
 
   const { slack } = config;
   let transport: SlackTransport;
@@ -52,6 +73,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   if (config.console) {
     localConsole = createConsole(consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET));
   }
+  let localSlackUrl: string | undefined;
   if (slack.mode === 'demo') {
     const local = await startLocalSlack({
       users: DEMO_SLACK_USERS,
@@ -60,6 +82,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     });
     localConsole?.attach(local);
     stopper.add('local Slack', () => local.close());
+    localSlackUrl = local.url;
     transport = { mode: 'http', botToken: DEMO_BOT_TOKEN, signingSecret: DEMO_SIGNING_SECRET, apiUrl: local.apiUrl };
   } else {
     transport = slack;
@@ -73,7 +96,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     roles: createRoleResolver({ admins: config.admins, viewers: config.viewers, logger }),
     logger,
     now: () => new Date(),
-    sandbox: lic.mode === 'sandbox',
+    // The in-process sandbox, or a licensing service that says it is one: read on every reply.
+    get sandbox() {
+      return lic.mode === 'sandbox' || licensing.isSandbox?.() === true;
+    },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
@@ -93,6 +119,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
     ...(localConsole ? { routes: localConsole.routes } : {}),
+    ...(localSlackUrl ? { localSlackUrl } : {}),
   });
   stopper.add('app', () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -109,15 +136,25 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
-  const started = slack.mode === 'socket' ? await app.start() : await app.start(listen);
+  let started: unknown;
+  try {
+    started = slack.mode === 'socket' ? await app.start() : await app.start(listen);
+  } catch (error) {
+    const problem = listenProblem(error, slack.port);
+    throw problem ? new Error(problem, { cause: error }) : error;
+  }
   const port = slack.mode === 'socket' ? slack.port : ((started as Server).address() as AddressInfo).port;
+  await Promise.race([probe, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   logger.info('License Desk started', {
     slack: slack.mode === 'socket' ? 'socket mode' : slack.mode === 'demo' ? 'local demo (http)' : 'http',
     port,
-    licensing: lic.mode,
+    licensing: lic.mode === 'api' && deps.sandbox ? 'sandbox (LICENSING_API_URL)' : lic.mode,
     startupMs: Math.round(performance.now()),
   });
-  if (slack.mode === 'demo') process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, lic.mode === 'sandbox'));
+  if (slack.mode === 'demo') {
+    const source = lic.mode === 'sandbox' ? 'in-process sandbox' : deps.sandbox ? 'sandbox by URL' : 'api';
+    process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
+  }
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
@@ -134,14 +171,24 @@ function onShutdown(stopper: Stopper): void {
 }
 
 async function main(): Promise<void> {
+  const envFile: EnvFileResult = loadEnvFile();
+  if ('problem' in envFile) {
+    process.stderr.write(`${envFile.problem}\n`);
+    process.exit(1);
+  }
   const result = readConfig();
   if (!result.ok) {
-    process.stderr.write(`${formatProblems(result.problems)}\n`);
+    const from = envFile.loaded ? `\nSettings were read from the environment and from ${envFile.path}.` : '';
+    process.stderr.write(`${formatProblems(result.problems)}${from}\n`);
     process.exit(1);
   }
   const config = result.config;
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   installProcessErrorPolicy(logger);
+  if (envFile.loaded) {
+    const { message, fields } = describeEnvFile(envFile);
+    logger.info(message, fields);
+  }
   const stopper = createStopper({ logger, drainMs: config.drainMs });
   onShutdown(stopper);
   try {

@@ -3,7 +3,9 @@
  * plain_text_input holds at most 3,000 characters (platform.md section 5), about 100 lines of
  * `name, email`, so the list has five boxes read as one list, in order: up to 500 lines in all.
  */
+
 import { BULK_MAX_ROWS } from '../domain/bulk-list.js';
+import { count } from '../domain/count.js';
 import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from '../slack/ids.js';
 import { context, plain, section } from './kit.js';
@@ -88,7 +90,7 @@ export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView 
       ),
       ...Array.from({ length: LIST_BOXES }, (_, i) => listBox(i + 1)),
       context(
-        `_Shown: ${choices.length} pools that can take students. Ended pools and full untransferable ones are left out._`,
+        `_Shown: ${count(choices.length, 'pool that can', 'pools that can')} take students. Ended pools and full untransferable ones are left out._`,
       ),
     ],
   });

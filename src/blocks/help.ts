@@ -1,7 +1,7 @@
 /** `/licenses help`: what the caller may do, by role, with examples; also the answer to bad input. */
 import { compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
-import { escapeTruncated } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export type HelpRole = 'admin' | 'viewer';
 
@@ -41,8 +41,9 @@ export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
       problem ? section(`:warning: ${problem}`) : undefined,
       header('License Desk: /licenses'),
       section(roleLine),
-      section(LOOK.map((l) => `• ${l}`).join('\n')),
-      role === 'admin' ? section(ADMIN_ONLY.map((l) => `• ${l}`).join('\n')) : undefined,
+      // The usage lines hold `<poolId>` and the like: as mrkdwn they must be escaped, or Slack reads links.
+      section(LOOK.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
+      role === 'admin' ? section(ADMIN_ONLY.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
       context(EXAMPLES),
     ]),
   };

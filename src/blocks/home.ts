@@ -3,6 +3,7 @@
  * actions. Pure. A Home tab holds 100 blocks and, like a message, renders badly past ~12k characters
  * of text (limits.ts), so every list is capped and says how many more there are.
  */
+import { count } from '../domain/count.js';
 import type { AuditEntry } from '../services/audit.js';
 import type { DashboardData } from '../services/dashboard.js';
 import { ActionId, DeskActionId } from '../slack/ids.js';
@@ -85,11 +86,11 @@ function poolBlocks(data: DashboardData, now: Date): Block[] {
   );
   const free = running.reduce((n, p) => n + Math.max(0, p.availableLicenses), 0);
   const total = running.reduce((n, p) => n + p.licenses, 0);
-  const summary = `*Pools* · ${running.length} running · ${free} of ${total} seats free${ended > 0 ? ` · ${ended} ended` : ''}`;
+  const summary = `*Pools* · ${running.length} running · ${free} of ${count(total, 'seat')} free${ended > 0 ? ` · ${ended} ended` : ''}`;
   const shown = sorted.slice(0, HOME_MAX_POOLS).map((p) => section(poolText(p, now, 80)));
   const more =
     sorted.length > HOME_MAX_POOLS
-      ? [context(`${sorted.length - HOME_MAX_POOLS} more pools: \`/licenses pools\` lists them all.`)]
+      ? [context(`${count(sorted.length - HOME_MAX_POOLS, 'more pool')}: \`/licenses pools\` lists them all.`)]
       : [];
   if (running.length === 0) return [section(`${summary}\nNo running pools.`)];
   return [section(summary), ...shown, ...more];

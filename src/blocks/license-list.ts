@@ -2,6 +2,7 @@
 import type { License, Pool } from '../domain/types.js';
 import { buildPagerBlock, compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
+import { missingOpenPage, openPageLabel } from './page-label.js';
 import { licenseRow } from './pool-licenses.js';
 
 export interface LicenseListInput {
@@ -18,18 +19,20 @@ export function buildLicenseListView(input: LicenseListInput): SlackMessage {
   const { licenses, poolsById, page, hasNext, includeInactive, now } = input;
   const i = includeInactive ? 1 : 0;
   const which = includeInactive ? 'All licenses, inactive included' : 'Active licenses';
+  const pastEnd = licenses.length === 0 && page > 1;
+  const label = openPageLabel(page, licenses.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'list', n: page - 1, i } } : {}),
+    ...(page > 1 ? { previous: { v: 'list', n: pastEnd ? 1 : page - 1, i } } : {}),
     ...(hasNext ? { next: { v: 'list', n: page + 1, i } } : {}),
     toggle: { label: includeInactive ? 'Active only' : 'Include inactive', target: { v: 'list', n: 1, i: i ? 0 : 1 } },
   });
   const rows = licenses.map((l) => licenseRow(l, now, poolsById.get(l.poolId)?.course.title ?? `course ${l.courseId}`));
-  const empty = page > 1 ? 'No more licenses on this page.' : 'There are no licenses to show.';
+  const empty = pastEnd ? missingOpenPage(page) : 'There are no licenses to show.';
   return {
-    text: `${which}, page ${page}`,
+    text: `${which}, ${label}`,
     blocks: compact([
       header('Licenses'),
-      context(`${which} · page ${page} · 10 a page`),
+      context(`${which} · ${label}`),
       ...(rows.length > 0 ? rows : [section(empty)]),
       pager,
     ]),

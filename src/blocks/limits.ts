@@ -1,5 +1,5 @@
 /**
- * Slack's Block Kit limits (../shared/slack/platform.md section 5) and a checker for whole payloads.
+ * Slack's Block Kit limits (docs/platform.md section 5) and a checker for whole payloads.
  * Builders use the numbers to truncate and page; tests run every payload through checkBlockKitLimits.
  * The checker takes plain JSON (`unknown`) so it can also judge what a fake Slack recorded.
  */

@@ -1,5 +1,5 @@
 /**
- * Text helpers for mrkdwn (../shared/slack/platform.md section 5.1). Every string that came from the
+ * Text helpers for mrkdwn (docs/platform.md section 5.1). Every string that came from the
  * API or from a user goes through escapeMrkdwn, so a student named `<!channel>` pings nobody.
  */
 

@@ -5,7 +5,8 @@ import { buildPagerBlock, compact } from './common.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
 import { licenseRowText } from './license-text.js';
 import { escapeTruncated, truncate } from './mrkdwn.js';
-import { encodeNav } from './nav.js';
+import { encodeNav, PAGE_SIZE } from './nav.js';
+import { clampPage, missingOpenPage, openPageLabel, pageCount, pageOf } from './page-label.js';
 import { poolText } from './pool-text.js';
 
 export interface PoolLicensesInput {
@@ -26,9 +27,14 @@ export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
   const { pool, licenses, page, hasNext, includeInactive, now } = input;
   const i = includeInactive ? 1 : 0;
   const which = includeInactive ? 'all licenses, inactive included' : 'active licenses';
-  const empty = page > 1 ? 'No more licenses on this page.' : `This pool has no ${which}.`;
+  // Active only, the pool's assigned count is the total; with inactive ones the API gives none.
+  const pages = includeInactive ? undefined : pageCount(pool.assignedLicenses, PAGE_SIZE);
+  const pastEnd = licenses.length === 0 && page > 1;
+  const missing = !pastEnd ? undefined : pages ? clampPage(page, pages).missing : missingOpenPage(page);
+  const back = pastEnd ? (pages ?? 1) : page - 1;
+  const label = pages && !pastEnd ? pageOf(page, pages) : openPageLabel(page, licenses.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'pool', p: pool.id, n: page - 1, i } } : {}),
+    ...(page > 1 ? { previous: { v: 'pool', p: pool.id, n: back, i } } : {}),
     ...(hasNext ? { next: { v: 'pool', p: pool.id, n: page + 1, i } } : {}),
     toggle: {
       label: includeInactive ? 'Active only' : 'Include inactive',
@@ -36,12 +42,14 @@ export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
     },
   });
   return {
-    text: `Pool ${escapeTruncated(pool.id, 60)}: ${which}, page ${page}`,
+    text: `Pool ${escapeTruncated(pool.id, 60)}: ${which}, ${label}`,
     blocks: compact([
       header(truncate(`Licenses · ${pool.course.title}`, 150)),
       section(poolText(pool, now, 1000)),
-      context(`Showing ${which} · page ${page} · 10 a page`),
-      ...(licenses.length === 0 ? [section(empty)] : licenses.map((l) => licenseRow(l, now))),
+      context(`Showing ${which} · ${label}`),
+      ...(licenses.length === 0
+        ? [section(missing ?? `This pool has no ${which}.`)]
+        : licenses.map((l) => licenseRow(l, now))),
       pager,
     ]),
   };

@@ -1,21 +1,22 @@
-/** `/licenses pools`: every pool, ten a page, with Assign (admins) and Licenses buttons. */
+/**
+ * `/licenses pools`: every pool, ten a page, with Assign (admins) and Licenses buttons. Pools that still
+ * run come first and are the only ones counted in the totals; ended pools come last, without Assign.
+ */
+import { count, hasEnded } from '../domain/count.js';
 import type { Pool } from '../domain/types.js';
 import { ActionId } from '../slack/ids.js';
 import { buildPagerBlock, compact } from './common.js';
 import { actions, type Block, button, context, divider, header, type SlackMessage, section } from './kit.js';
 import { encodeNav, PAGE_SIZE } from './nav.js';
+import { clampPage, pageCount, pageOf } from './page-label.js';
 import { poolText } from './pool-text.js';
 
 export interface PoolsViewInput {
   pools: Pool[];
-  /** 1-based; clamped to the pages that exist. */
+  /** 1-based; a page past the end shows the last page and says so. */
   page: number;
   canChange: boolean;
   now: Date;
-}
-
-export function pageCount(items: number, size = PAGE_SIZE): number {
-  return Math.max(1, Math.ceil(items / size));
 }
 
 export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput): SlackMessage {
@@ -23,16 +24,22 @@ export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput):
     const text = 'You have no license pools yet. Pools appear here once licenses are bought.';
     return { text, blocks: [header('License pools'), section(text)] };
   }
-  const pages = pageCount(pools.length);
-  const current = Math.min(Math.max(1, page), pages);
-  const shown = pools.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
-  const available = pools.reduce((sum, p) => sum + Math.max(0, p.availableLicenses), 0);
-  const total = pools.reduce((sum, p) => sum + p.licenses, 0);
-  const summary = `${pools.length} pools · ${available} of ${total} seats available · page ${current} of ${pages}`;
+  const running = pools.filter((p) => !hasEnded(p, now));
+  const ended = pools.filter((p) => hasEnded(p, now));
+  const ordered = [...running, ...ended];
+  const pages = pageCount(ordered.length, PAGE_SIZE);
+  const { current, missing } = clampPage(page, pages);
+  const shown = ordered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+  const available = running.reduce((sum, p) => sum + Math.max(0, p.availableLicenses), 0);
+  const total = running.reduce((sum, p) => sum + p.licenses, 0);
+  const which =
+    ended.length > 0 ? `${count(running.length, 'pool')} running, ${ended.length} ended` : count(pools.length, 'pool');
+  const summary = `${which} · ${available} of ${count(total, 'seat')} available · ${pageOf(current, pages)}`;
 
   const rows: Block[] = shown.flatMap((pool) => {
     const buttons = [button(ActionId.poolLicenses, 'Licenses', encodeNav({ v: 'pool', p: pool.id, n: 1, i: 0 }))];
-    if (canChange) buttons.unshift(button(ActionId.poolAssign, 'Assign', pool.id, 'primary'));
+    // No Assign on a pool that has ended: the API would refuse it.
+    if (canChange && !hasEnded(pool, now)) buttons.unshift(button(ActionId.poolAssign, 'Assign', pool.id, 'primary'));
     return [divider(), section(poolText(pool, now)), actions(buttons)];
   });
   const pager = buildPagerBlock({
@@ -40,7 +47,13 @@ export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput):
     ...(current < pages ? { next: { v: 'pools', n: current + 1 } } : {}),
   });
   return {
-    text: `License pools: ${summary}`,
-    blocks: compact([header('License pools'), context(summary), ...rows, pager]),
+    text: `${missing ? `${missing} ` : ''}License pools: ${summary}`,
+    blocks: compact([
+      missing ? section(`:information_source: ${missing}`) : undefined,
+      header('License pools'),
+      context(summary),
+      ...rows,
+      pager,
+    ]),
   };
 }

@@ -1,4 +1,5 @@
 /** `/licenses find <email | @user>`: a student's licenses, course progress and completion. */
+import { count } from '../domain/count.js';
 import { licenseStatus } from '../domain/license-status.js';
 import type { StudentReport, StudentReportRow } from '../domain/student-report.js';
 import { ActionId } from '../slack/ids.js';
@@ -36,10 +37,10 @@ export function buildStudentView(report: StudentReport, now: Date): SlackMessage
     report.source === 'scan'
       ? 'This licensing service has no student lookup, so the licenses were scanned; progress is not available.'
       : undefined,
-    more > 0 ? `…and ${more} more licenses; \`/licenses list all\` shows every license.` : undefined,
+    more > 0 ? `…and ${count(more, 'more license')}; \`/licenses list all\` shows every license.` : undefined,
   ].filter((n): n is string => n !== undefined);
   return {
-    text: `${escapeTruncated(report.name, 100)}: ${report.rows.length} licenses`,
+    text: `${escapeTruncated(report.name, 100)}: ${count(report.rows.length, 'license')}`,
     blocks: compact([
       header(truncate(`Student · ${report.name}`, 150)),
       section(`${studentText(report)} · student \`${escapeMrkdwn(report.id)}\``),

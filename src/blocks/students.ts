@@ -1,9 +1,11 @@
 /** `/licenses students [page]`: students with their courses, ten a page. */
+import { count } from '../domain/count.js';
 import type { Student } from '../domain/types.js';
 import { buildPagerBlock, compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
 import { studentText } from './license-text.js';
 import { escapeTruncated, truncate } from './mrkdwn.js';
+import { missingOpenPage, openPageLabel } from './page-label.js';
 
 export interface StudentsViewInput {
   students: Student[];
@@ -20,21 +22,25 @@ function coursesText(student: Student): string {
     const done = c.completed ? ' ✓' : ` ${Math.round(c.progress)}%`;
     return `${truncate(c.title, 60)}${done}`;
   });
-  return escapeTruncated(`${student.courses.length} courses: ${parts.join(', ')}`, COURSES_TEXT_MAX);
+  return escapeTruncated(`${count(student.courses.length, 'course')}: ${parts.join(', ')}`, COURSES_TEXT_MAX);
 }
 
 export function buildStudentsView({ students, page, hasNext }: StudentsViewInput): SlackMessage {
+  const pastEnd = students.length === 0 && page > 1;
+  const label = openPageLabel(page, students.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'students', n: page - 1 } } : {}),
+    ...(page > 1 ? { previous: { v: 'students', n: pastEnd ? 1 : page - 1 } } : {}),
     ...(hasNext ? { next: { v: 'students', n: page + 1 } } : {}),
   });
   const rows = students.map((s) => section(`${studentText(s)}\n${coursesText(s)}`));
-  const empty = page > 1 ? 'No more students on this page.' : 'There are no students yet.';
+  const empty = pastEnd ? missingOpenPage(page) : 'There are no students yet.';
   return {
-    text: `Students, page ${page}`,
+    text: `Students, ${label}`,
     blocks: compact([
       header('Students'),
-      context(`Page ${page} · 10 a page · \`/licenses find <email>\` shows one student in full`),
+      context(
+        `${label[0]?.toUpperCase()}${label.slice(1)} · \`/licenses find &lt;email&gt;\` shows one student in full`,
+      ),
       ...(rows.length > 0 ? rows : [section(empty)]),
       pager,
     ]),

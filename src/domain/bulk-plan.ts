@@ -4,7 +4,9 @@
  * The checks mirror the API's own rules (licensing-api.md, POST assign; -extras.md, allowed domains)
  * so that the job itself meets few refusals.
  */
+
 import { type BulkLine, isEmail } from './bulk-list.js';
+import { count } from './count.js';
 import { isDomainAllowed } from './email.js';
 import { type AssignDateProblem, checkAssignEndDate, dayOf, parseDay } from './end-date.js';
 import { recycleOrder } from './recycle.js';
@@ -80,7 +82,7 @@ export function planBulk(input: PlanInput): BulkPlan {
     return {
       ...base,
       seats: 'blocked',
-      blockedReason: `This pool is not transferable: it has ${seatsFree} free seat${seatsFree === 1 ? '' : 's'} for ${ready} students, and its seats cannot be freed. Remove ${shortfall} line${shortfall === 1 ? '' : 's'} or choose another pool.`,
+      blockedReason: `This pool is not transferable: it has ${count(seatsFree, 'free seat')} for ${count(ready, 'student')}, and its seats cannot be freed. Remove ${shortfall} line${shortfall === 1 ? '' : 's'} or choose another pool.`,
       toFree: [],
     };
   }
@@ -89,7 +91,7 @@ export function planBulk(input: PlanInput): BulkPlan {
     return {
       ...base,
       seats: 'blocked',
-      blockedReason: `The pool has ${input.pool.licenses} seats in all, fewer than the ${ready} students listed. Split the list or choose a bigger pool.`,
+      blockedReason: `The pool has ${count(input.pool.licenses, 'seat')} in all, fewer than the ${count(ready, 'student')} listed. Split the list or choose a bigger pool.`,
       toFree: [],
     };
   }

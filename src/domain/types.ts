@@ -1,7 +1,7 @@
 /**
  * The licensing API's resources as License Desk uses them, after the client has parsed them at the
  * boundary: identifiers are always strings, date-times are ISO 8601 strings with an offset
- * (`2024-04-17T15:23:08+00:00`), validated. Spec: ../shared/spec/licensing-api.md and -extras.md.
+ * (`2024-04-17T15:23:08+00:00`), validated. Spec: docs/licensing-api.md and docs/licensing-api-extras.md.
  */
 
 export interface CourseRef {

@@ -14,7 +14,8 @@ export type LicensingErrorKind =
   | 'connection'
   | 'invalid-response'
   | 'queue-full'
-  | 'stopped';
+  | 'stopped'
+  | 'budget-unavailable';
 
 export interface LicensingErrorInit {
   endpoint: string;
@@ -135,6 +136,17 @@ export class StoppedError extends LicensingError {
       `${init.endpoint}: License Desk is stopping; ${init.outcomeUnknown ? 'stopped waiting for the answer' : 'not sent'}`,
       init,
     );
+  }
+}
+
+/**
+ * The shared rate budget (Redis, REDIS_URL) cannot be reached, so the request was not sent: nothing
+ * was read or changed. `detail` is the connection error, never the Redis URL (it may hold a password).
+ */
+export class RateBudgetUnavailableError extends LicensingError {
+  readonly kind = 'budget-unavailable' as const;
+  constructor(detail: string, init: LicensingErrorInit) {
+    super(`the shared rate budget in Redis cannot be reached (${detail}); the request was not sent`, init);
   }
 }
 

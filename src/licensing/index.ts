@@ -3,6 +3,7 @@
  * the limiter, the read cache and the pagination helper into one resource object per namespace.
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
 import { createReadCache } from './cache.js';
 import { createCoursesResource } from './courses.js';
@@ -33,6 +34,8 @@ export const DEFAULT_RATE_LIMIT = {
   maxQueue: 200,
 };
 export const DEFAULT_CACHE_TTL_MS = 30_000;
+/** In `dataDir`: the send times of the last window (docs/rate-limiting.md, "Restarts"). */
+export const SENDS_FILE = 'licensing-sends.json';
 export const DEFAULT_PAGE_SIZE = 100;
 
 function buildLimiter(opts: LicensingClientOptions, timeouts: Timeouts): RateLimiter {
@@ -55,15 +58,14 @@ function buildLimiter(opts: LicensingClientOptions, timeouts: Timeouts): RateLim
     // ratelimit.md: a job's expiration must outlast the longest request (our overall deadline) plus the
     // held window, or a live job's slot could be handed out twice.
     jobExpirationMs: requestDeadlineMs(timeouts) + windowMs + marginMs + 5_000,
+    // A restarted process starts with its predecessor's recent sends holding their slots.
+    sendsFile: opts.dataDir === undefined ? undefined : join(opts.dataDir, SENDS_FILE),
   });
 }
 
 export function createLicensingClient(opts: LicensingClientOptions): LicensingClient {
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(opts.timeouts ?? {}) };
-  // A 429 without Retry-After backs off from the limiter's window: ours, or the one the caller names for
-  // an injected limiter (unknown otherwise).
-  const windowMs = opts.rateLimit?.windowMs ?? (opts.limiter ? undefined : DEFAULT_RATE_LIMIT.windowMs);
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}), windowMs };
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
   // An owned Agent carries the connect timeout; an injected dispatcher keeps its own, and the request
   // core's overall deadline still bounds every request.
   const ownsDispatcher = opts.dispatcher === undefined;
@@ -75,6 +77,15 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
       bodyTimeout: timeouts.bodyMs,
     });
   const limiter = buildLimiter(opts, timeouts);
+  let sandbox = false;
+  const onSandboxAnswer = () => {
+    if (sandbox) return;
+    sandbox = true;
+    opts.logger?.warn(
+      'the licensing service is a sandbox (it says so in every answer): its data is not real, and every reply carries the Sandbox marker',
+      { baseUrl: opts.baseUrl },
+    );
+  };
   const send = createRequester({
     baseUrl: opts.baseUrl,
     token: opts.token,
@@ -83,6 +94,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     limiter,
     retry,
     logger: opts.logger,
+    onSandboxAnswer,
   });
   // Once close() began, a failure that the stop caused (a request dropped from the limiter's queue,
   // or one in flight cut off) becomes StoppedError, so callers can say why instead of "went wrong".
@@ -112,6 +124,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
     licenses: createLicensesResource(deps),
     students: createStudentsResource(deps),
     pageSize: () => paginator.pageSize(),
+    isSandbox: () => sandbox,
     invalidateCache: () => cache.clear(),
     limiter,
     async close(options = {}) {

@@ -1,7 +1,7 @@
 /**
- * The adaptive part of the limit (ratelimit.md, "429s and a limit that changes"): the real service's
- * limit "may change over time", so repeated 429s below the configured limit lower our own limit, and
- * quiet windows probe it back up. Pure state with an injected clock, so it is tested without timers.
+ * The adaptive part of the limit (docs/rate-limiting.md): the real service's limit "may change over
+ * time", so 429s that repeat while we keep under our own limit lower it (limiter-backoff.ts decides
+ * when), and quiet windows probe it back up. Pure state with an injected clock, so it is tested without timers.
  */
 
 export interface LimitChange {
@@ -13,8 +13,11 @@ export interface AdaptiveLimit {
   current(): number;
   /** A request reached the server and was not a 429. */
   recordSuccess(): void;
-  /** A 429 arrived: lower the limit, at most once per window. Returns the change, if any. */
-  recordRateLimited(): LimitChange | undefined;
+  /**
+   * A 429 arrived: it restarts the quiet stretch, and with `lower` (the default) lowers the limit, at most
+   * once per window. Returns the change, if any.
+   */
+  recordRateLimited(lower?: boolean): LimitChange | undefined;
   /** After PROBE_AFTER_WINDOWS windows without a 429, raise the limit by one (never above the configured one). */
   maybeProbe(): LimitChange | undefined;
 }
@@ -42,10 +45,10 @@ export function createAdaptiveLimit(opts: { configured: number; windowMs: number
       // Keep the list bounded even when nobody asks for the count.
       if (successes.length > 4 * configured) successesInLastWindow(at);
     },
-    recordRateLimited() {
+    recordRateLimited(lower = true) {
       const at = now();
       lastQuietStart = at;
-      if (at - lastLoweredAt < windowMs) return undefined;
+      if (!lower || at - lastLoweredAt < windowMs) return undefined;
       // What the server accepted in the last window is a good guess of its limit; halving bounds the
       // number of steps when it accepted nothing (ratelimit.md: min(current − 1, max(successes, current / 2))).
       const next = Math.max(1, Math.min(limit - 1, Math.max(successesInLastWindow(at), Math.floor(limit / 2))));

@@ -1,6 +1,6 @@
 /**
  * The RateLimiter the client uses by default: bottleneck 2.19.5 behind our own interface, following
- * the facts measured in ../shared/ratelimit.md.
+ * the facts measured in docs/ratelimit.md.
  *
  * - Held slot: `maxConcurrent: limit`, and every job keeps its slot until windowMs + marginMs after its
  *   fn settled, so at most `limit` requests start in any rolling window. That is the strictest of the
@@ -9,15 +9,23 @@
  * - No minTime and no reservoir: after idle, a burst of `limit` requests goes out at once.
  * - Priorities reorder the queue but cannot free a taken slot, so background work goes through a second
  *   limiter capped at limit − reservedInteractive held slots: an interactive request finds headroom.
- * - A 429 pauses every new start locally (jobs drained during the pause give their slot back unused and
- *   wait for the pause to end), and adapts the limit (limiter-adaptive.ts).
- * - With redisUrl, both limiters live in Redis under a shared id, so several processes share one budget.
+ * - A 429 costs a short pause and a probe (limiter-backoff.ts): jobs drained during the pause give their
+ *   slot back unused and wait; then one request goes alone, and when it comes back without a 429 the
+ *   rest follow at full pace. Only 429s that repeat while we keep under our limit lower it
+ *   (limiter-adaptive.ts).
+ * - Every send is logged for a window; with sendsFile the log survives a restart, and a new process
+ *   starts with its predecessor's recent sends holding their slots (limiter-sends.ts).
+ * - With redisUrl, both limiters live in Redis under a shared id, so several processes share one budget
+ *   (held slots survive a restart there until their expiration). While Redis is unreachable, requests
+ *   fail at once with RateBudgetUnavailableError.
  */
 import Bottleneck from 'bottleneck';
-import { QueueFullError } from './errors.js';
-import type { LimiterStats, Priority, RateLimiter } from './limiter.js';
+import { QueueFullError, RateBudgetUnavailableError } from './errors.js';
+import type { LimiterStats, Priority, RateLimiter, RateLimitReport } from './limiter.js';
 import { createAdaptiveLimit, type LimitChange } from './limiter-adaptive.js';
+import { createBackoffPolicy, LOWER_WITHIN_WINDOWS } from './limiter-backoff.js';
 import { createRedisLimiterConnection, type RedisLimiterConnection } from './limiter-redis.js';
+import { createSendLog } from './limiter-sends.js';
 import type { Logger } from './types.js';
 
 export interface BottleneckLimiterOptions {
@@ -41,8 +49,20 @@ export interface BottleneckLimiterOptions {
    * default windowMs + marginMs + 15_000.
    */
   jobExpirationMs?: number | undefined;
-  /** How long a job waits for Redis to become ready before it is rejected; default 10_000. */
+  /**
+   * How long a job waits for Redis to become ready (at start, or a Redis that accepts connections but
+   * does not answer) before it is rejected with RateBudgetUnavailableError; default 3_000.
+   */
   redisReadyTimeoutMs?: number | undefined;
+  /** While Redis is unreachable, how often the log summarises the reconnect attempts; default 60_000. */
+  redisLogSummaryMs?: number | undefined;
+  /** The pause after a single 429 without Retry-After; default windowMs / 20. */
+  firstPauseMs?: number | undefined;
+  /**
+   * A file that keeps the send times of the last window across restarts (in DATA_DIR). Not used with
+   * redisUrl: there the held slots themselves outlive the process.
+   */
+  sendsFile?: string | undefined;
 }
 
 /** bottleneck priorities: 0 runs first. */
@@ -57,6 +77,8 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 interface Entry {
   seq: number;
   priority: Priority;
+  /** Not started, not failed: the request may still be sent. */
+  waiting(): boolean;
   /** Runs fn and settles the caller's promise with it; never throws. */
   start(): Promise<void>;
   /** Rejects the caller if fn has not started yet; ignored afterwards. */
@@ -78,13 +100,25 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   // A background job holds its background slot while it waits in the main queue behind interactive
   // work, so its own expiration must also cover that wait (bounded by the queue length).
   const backgroundExpirationMs = expirationMs + Math.ceil(Math.max(1, opts.maxQueue) / opts.limit) * holdMs;
-  const readyTimeoutMs = opts.redisReadyTimeoutMs ?? 10_000;
+  const readyTimeoutMs = opts.redisReadyTimeoutMs ?? 3_000;
   const backgroundCap = (limit: number) => Math.max(1, limit - opts.reservedInteractive);
   const adaptive = createAdaptiveLimit({ configured: opts.limit, windowMs: opts.windowMs, now });
+  const backoff = createBackoffPolicy({ windowMs: opts.windowMs, firstPauseMs: opts.firstPauseMs, now });
 
   const redis: RedisLimiterConnection | undefined =
-    opts.redisUrl === undefined ? undefined : createRedisLimiterConnection(opts.redisUrl, log);
+    opts.redisUrl === undefined
+      ? undefined
+      : createRedisLimiterConnection(opts.redisUrl, log, { summaryEveryMs: opts.redisLogSummaryMs });
   const id = opts.id ?? DEFAULT_REDIS_ID;
+  const sends = createSendLog({
+    keepMs: holdMs,
+    now,
+    file: redis === undefined ? opts.sendsFile : undefined,
+    budget: id,
+    logger: log,
+  });
+  const budgetUnavailable = () =>
+    new RateBudgetUnavailableError(redis?.health.reason() ?? 'unknown', { endpoint: QUEUE_ENDPOINT });
   const redisOptions =
     redis === undefined
       ? {}
@@ -109,8 +143,9 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   let stopping = false;
   for (const limiter of [main, background]) {
     limiter.on('error', (error: unknown) => {
-      // After stop() the Redis connection is closed on purpose before the holds end (see stop()).
-      if (stopping) log.debug('rate limiter: error while stopping', { error: String(error) });
+      // After stop() the Redis connection is closed on purpose before the holds end (see stop()); while
+      // Redis is down, its health has said so once already.
+      if (stopping || redis?.health.isDown()) log.debug('rate limiter: bottleneck error', { error: String(error) });
       else log.warn('rate limiter: bottleneck error', { error: String(error) });
     });
   }
@@ -131,16 +166,27 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
             ready = true;
           });
   readyPromise.catch((error: unknown) => log.error('rate limiter: Redis setup failed', { error: String(error) }));
-  const whenReady = (): Promise<void> =>
-    ready ? Promise.resolve() : withTimeout(readyPromise, readyTimeoutMs, 'Redis was not ready');
+  // An entry waiting here is also in `pending`, which a Redis failure fails at once (see health.onDown).
+  const whenReady = (): Promise<void> => {
+    if (redis?.health.isDown()) return Promise.reject(budgetUnavailable());
+    if (ready) return Promise.resolve();
+    return withTimeout(
+      readyPromise,
+      readyTimeoutMs,
+      () => new RateBudgetUnavailableError(`no answer within ${readyTimeoutMs} ms`, { endpoint: QUEUE_ENDPOINT }),
+    );
+  };
 
   let seq = 0;
   let waiting = 0;
   let waitingInteractive = 0;
   let held = 0;
   let inFlight = 0;
-  let pausedUntil = 0;
   let parked: Entry[] = [];
+  /** While probing after a 429: the one entry allowed through. */
+  let probe: Entry | undefined;
+  /** Entries not started yet, so that they can be failed at once when Redis goes down. */
+  const pending = new Set<Entry>();
   let resumeTimer: NodeJS.Timeout | undefined;
   const sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   const idleWaiters: (() => void)[] = [];
@@ -166,7 +212,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     ]).catch((error: unknown) => log.warn('rate limiter: could not apply the new limit', { error: String(error) }));
   };
 
-  const probe = () => {
+  const probeUp = () => {
     const change = adaptive.maybeProbe();
     if (change === undefined) return;
     applyLimit(change);
@@ -176,33 +222,74 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     });
   };
 
+  /** Whether the 429 gate lets this entry start now: open, or probing and this is the probe. */
+  const admits = (entry: Entry): boolean => {
+    const gate = backoff.gate();
+    if (gate.state === 'open') return true;
+    if (gate.state === 'paused') {
+      if (probe === entry) probe = undefined;
+      return false;
+    }
+    probe ??= entry;
+    return probe === entry;
+  };
   const park = (entry: Entry) => {
     parked.push(entry);
-    scheduleResume();
+    // While probing, the probe's answer resumes the parked entries (see runEntry).
+    const gate = backoff.gate();
+    if (gate.state === 'paused') scheduleResume(gate.untilMs);
   };
-  const scheduleResume = () => {
+  const scheduleResume = (at: number) => {
     if (resumeTimer !== undefined) clearTimeout(resumeTimer);
-    resumeTimer = setTimeout(resume, Math.max(0, pausedUntil - now()));
+    resumeTimer = setTimeout(resume, Math.max(0, at - now()));
   };
   const resume = () => {
+    if (resumeTimer !== undefined) clearTimeout(resumeTimer);
     resumeTimer = undefined;
-    if (now() < pausedUntil) return scheduleResume();
-    const list = parked.sort((a, b) => a.seq - b.seq);
+    const gate = backoff.gate();
+    if (gate.state === 'paused') return scheduleResume(gate.untilMs);
+    // A person waiting goes first, also as the probe.
+    const rank = (e: Entry) => (e.priority === 'interactive' ? 0 : 1);
+    const list = parked.sort((a, b) => rank(a) - rank(b) || a.seq - b.seq);
     parked = [];
     for (const entry of list) submit(entry);
+  };
+
+  /** Holds a slot until `until` for a send this process did not make (a predecessor's, from sendsFile). */
+  const holdInherited = (until: number) => {
+    const remaining = until - now();
+    if (remaining <= 0) return;
+    held++;
+    main
+      .schedule({ priority: 0, expiration: expirationMs }, () => sleep(remaining))
+      .catch(() => undefined)
+      .finally(() => {
+        held--;
+      });
   };
 
   /** The body of a bottleneck job: from here until it returns, the entry holds a slot. */
   const runEntry = async (entry: Entry): Promise<void> => {
     if (stopping) throw new Error(STOPPED_MESSAGE);
-    if (now() < pausedUntil) {
-      // Nothing was sent, so the slot goes back at once; the entry waits for the pause to end.
+    // Failed while it waited (Redis went down): nothing to send, the slot goes back at once.
+    if (!entry.waiting()) return;
+    if (!admits(entry)) {
+      // Nothing was sent, so the slot goes back at once; the entry waits for the pause or the probe.
       park(entry);
       return;
     }
     held++;
+    const answered = sends.record(now(), now() + expirationMs);
     try {
       await entry.start();
+      answered(now() + holdMs);
+      if (probe === entry) {
+        // The caller reports the probe's answer (onSuccess / onRateLimited) in the microtasks that follow
+        // its settling; after them, whatever the answer was, the next step can be taken.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        probe = undefined;
+        resume();
+      }
       await sleep(holdMs);
     } finally {
       held--;
@@ -211,7 +298,8 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
 
   const submit = (entry: Entry) => {
     if (stopping) return entry.fail(new Error(STOPPED_MESSAGE));
-    if (now() < pausedUntil) return park(entry);
+    if (redis?.health.isDown()) return entry.fail(budgetUnavailable());
+    if (!admits(entry)) return park(entry);
     const job =
       entry.priority === 'interactive'
         ? main.schedule({ priority: BOTTLENECK_PRIORITY.interactive, expiration: expirationMs }, () => runEntry(entry))
@@ -220,11 +308,32 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
               runEntry(entry),
             ),
           );
-    job.catch((error: unknown) => entry.fail(error));
+    job.catch((error: unknown) => {
+      entry.fail(error);
+      if (probe === entry) {
+        probe = undefined;
+        resume();
+      }
+    });
   };
+
+  for (const send of sends.inherited) holdInherited(send.until);
+  if (sends.inherited.length > 0) {
+    log.info('rate limiter: holding the slots of requests sent before the restart', {
+      inherited: sends.inherited.length,
+      limit: opts.limit,
+    });
+  }
+  redis?.health.onDown(() => {
+    // Waiting would only end in a reconnect timeout: say it now.
+    for (const entry of [...pending]) entry.fail(budgetUnavailable());
+    parked = parked.filter((entry) => entry.waiting());
+  });
 
   const failure = (error: unknown): unknown => {
     if (stopping) return new Error(STOPPED_MESSAGE, { cause: error });
+    if (error instanceof RateBudgetUnavailableError) return error;
+    if (redis?.health.isDown()) return budgetUnavailable();
     if (redis !== undefined) {
       const detail = error instanceof Error ? error.message : String(error);
       return new Error(`rate limiter: could not schedule through Redis (${detail})`, { cause: error });
@@ -242,8 +351,9 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
 
     schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
       if (stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
+      if (redis?.health.isDown()) return Promise.reject(budgetUnavailable());
       if (waiting >= opts.maxQueue) return Promise.reject(queueFull());
-      probe();
+      probeUp();
       return new Promise<T>((resolve, reject) => {
         let state: 'waiting' | 'started' | 'failed' = 'waiting';
         waiting++;
@@ -251,10 +361,12 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
         const leaveQueue = () => {
           waiting--;
           if (priority === 'interactive') waitingInteractive--;
+          pending.delete(entry);
         };
         const entry: Entry = {
           seq: seq++,
           priority,
+          waiting: () => state === 'waiting',
           async start() {
             if (state !== 'waiting') return;
             state = 'started';
@@ -279,6 +391,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
             reject(failure(error));
           },
         };
+        pending.add(entry);
         whenReady().then(
           () => submit(entry),
           (error: unknown) => entry.fail(error),
@@ -286,22 +399,53 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
       });
     },
 
-    onRateLimited(delayMs: number) {
-      pausedUntil = Math.max(pausedUntil, now() + Math.max(0, delayMs));
-      if (parked.length > 0) scheduleResume();
-      const change = adaptive.recordRateLimited();
-      if (change === undefined) return;
-      applyLimit(change);
-      log.warn(`rate limiter: 429 from the licensing API, lowering the limit from ${change.from} to ${change.to}`, {
-        ...change,
-        configuredLimit: opts.limit,
-        windowMs: opts.windowMs,
+    onRateLimited(report: RateLimitReport): number {
+      const limit = adaptive.current();
+      const decision = backoff.onRateLimited({
+        sentAt: report.sentAt,
+        retryAfterMs: report.retryAfterMs,
+        ownSendsInWindow: sends.countBetween(report.sentAt - opts.windowMs, report.sentAt),
+        limit,
       });
+      if (!decision.fresh) return decision.pauseMs;
+      const change = adaptive.recordRateLimited(decision.lower);
+      if (change !== undefined) applyLimit(change);
+      // One line per decision; the stale 429s of the same burst add nothing.
+      const fields = {
+        inARow: decision.level,
+        pauseMs: decision.pauseMs,
+        retryAfterMs: report.retryAfterMs,
+        limit: change?.to ?? limit,
+        configuredLimit: opts.limit,
+      };
+      if (change !== undefined) {
+        log.warn(
+          `rate limiter: ${decision.recent} × 429 within ${LOWER_WITHIN_WINDOWS} windows although we kept under our limit; lowering the limit from ${change.from} to ${change.to}, pausing ${decision.pauseMs} ms, then one request to probe`,
+          { ...fields, from: change.from, to: change.to },
+        );
+      } else if (decision.level === 1) {
+        log.info(
+          `rate limiter: 429 from the licensing API; pausing ${decision.pauseMs} ms, then one request to probe`,
+          fields,
+        );
+      } else {
+        log.warn(
+          `rate limiter: ${decision.level} × 429 in a row; pausing ${decision.pauseMs} ms, then one request to probe`,
+          fields,
+        );
+      }
+      const gate = backoff.gate();
+      if (gate.state === 'paused' && parked.length > 0) scheduleResume(gate.untilMs);
+      return decision.pauseMs;
     },
 
-    onSuccess() {
+    onSuccess(sentAt?: number) {
       adaptive.recordSuccess();
-      probe();
+      if (sentAt !== undefined && backoff.onSuccess(sentAt)) {
+        log.info('rate limiter: the probe went through; back to full pace', { limit: adaptive.current() });
+        resume();
+      }
+      probeUp();
     },
 
     stats(): LimiterStats {
@@ -309,7 +453,8 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     },
 
     estimateWaitMs(priority: Priority): number {
-      const pause = Math.max(0, pausedUntil - now());
+      const gate = backoff.gate();
+      const pause = gate.state === 'paused' ? Math.max(0, gate.untilMs - now()) : 0;
       const current = adaptive.current();
       const capacity = priority === 'interactive' ? current : Math.min(current, backgroundCap(current));
       const ahead = priority === 'interactive' ? waitingInteractive : waiting;
@@ -332,7 +477,7 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
         if (inFlight > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
         // Close Redis before the holds end, so their slots stay taken in Redis until they expire: a
         // request sent less than a window ago still counts at the server (ratelimit.md, "Other pitfalls").
-        await redis?.close();
+        await Promise.all([redis?.close(), sends.flush()]);
         for (const entry of sleeps) {
           clearTimeout(entry.timer);
           entry.resolve();
@@ -377,9 +522,9 @@ function validate(opts: BottleneckLimiterOptions): void {
   }
 }
 
-function withTimeout(promise: Promise<void>, ms: number, what: string): Promise<void> {
+function withTimeout(promise: Promise<void>, ms: number, timedOut: () => Error): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rate limiter: ${what} within ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(timedOut()), ms);
     promise.then(
       () => {
         clearTimeout(timer);

@@ -42,21 +42,115 @@ export function patchScriptErrors(connection: object): boolean {
   return Reflect.set(connection, '__scriptArgs__', patched);
 }
 
+/**
+ * What the limiter knows about Redis (docs/rate-limiting.md, "Redis"). While it is unreachable the shared
+ * budget is too, so requests are refused at once instead of waiting on reconnects; and the log says so
+ * once, then a summary per `summaryEveryMs`, then once more when it is back (ioredis retries every few
+ * hundred ms, and both of bottleneck's connections report each attempt).
+ */
+export interface RedisHealth {
+  /** True from the first connection failure until Redis is ready again. */
+  isDown(): boolean;
+  /** The last connection error, for the caller's error message (never the URL: it may hold a password). */
+  reason(): string;
+  /** Called each time Redis goes from reachable (or not yet known) to unreachable. */
+  onDown(listener: () => void): void;
+}
+
 export interface RedisLimiterConnection {
   connection: Bottleneck.IORedisConnection;
+  health: RedisHealth;
   close(): Promise<void>;
 }
 
-export function createRedisLimiterConnection(redisUrl: string, logger: Logger): RedisLimiterConnection {
+export interface RedisConnectionOptions {
+  /** How often "still unreachable" is summarised; default 60_000. */
+  summaryEveryMs?: number | undefined;
+  now?: () => number;
+}
+
+/** Errors about the connection itself (as opposed to a command Redis refused). */
+function isConnectionError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if (typeof Reflect.get(error, 'code') === 'string') return true;
+  const name = String(Reflect.get(error, 'name'));
+  const message = String(Reflect.get(error, 'message'));
+  return name === 'MaxRetriesPerRequestError' || /connect|connection|closed|socket/i.test(message);
+}
+
+export function createRedisLimiterConnection(
+  redisUrl: string,
+  logger: Logger,
+  opts: RedisConnectionOptions = {},
+): RedisLimiterConnection {
+  const now = opts.now ?? Date.now;
+  const summaryEveryMs = opts.summaryEveryMs ?? 60_000;
   const client = new Redis(redisUrl, {
-    // Fail a script call after a few reconnect attempts instead of queueing it for long: the job then
-    // rejects with a clear error rather than hanging while Redis is away.
+    // Fail a script call after a few reconnect attempts instead of queueing it for long; the limiter
+    // also refuses new work at once while Redis is known to be down (RedisHealth).
     maxRetriesPerRequest: 5,
+    // A Redis host that does not answer at all is known to be down after this, not after ioredis's 10 s.
+    connectTimeout: 3_000,
     connectionName: 'license-desk-limiter',
   });
+  let closing = false;
+  let down = false;
+  let downSince = 0;
+  let lastReason = 'not connected yet';
+  let attempts = 0;
+  let attemptsSinceSummary = 0;
+  let summary: NodeJS.Timeout | undefined;
+  const downListeners: (() => void)[] = [];
+
+  const markDown = (error: unknown) => {
+    lastReason = error instanceof Error ? error.message : String(error);
+    if (down || closing) return;
+    down = true;
+    downSince = now();
+    attempts = 0;
+    attemptsSinceSummary = 0;
+    logger.warn(
+      'rate limiter: Redis is unreachable, and with it the shared licensing rate budget; licensing requests are refused until it is back',
+      { error: lastReason },
+    );
+    summary = setInterval(() => {
+      if (!down || attemptsSinceSummary === 0) return;
+      const seconds = Math.round(summaryEveryMs / 1000);
+      logger.warn(
+        `rate limiter: Redis still unreachable: ${attemptsSinceSummary} reconnect attempts in the last ${seconds === 60 ? 'minute' : `${seconds} s`}`,
+        { attempts: attemptsSinceSummary, downForSec: Math.round((now() - downSince) / 1000), error: lastReason },
+      );
+      attemptsSinceSummary = 0;
+    }, summaryEveryMs);
+    summary.unref();
+    for (const listener of downListeners) listener();
+  };
+
+  client.on('ready', () => {
+    if (down) {
+      clearInterval(summary);
+      down = false;
+      logger.info(
+        `rate limiter: Redis is reachable again after ${Math.round((now() - downSince) / 1000)} s (${attempts} reconnect attempts); licensing requests go out again`,
+        { attempts, downForSec: Math.round((now() - downSince) / 1000) },
+      );
+    }
+  });
+  client.on('reconnecting', () => {
+    attempts++;
+    attemptsSinceSummary++;
+  });
+  client.on('close', () => {
+    if (!closing) markDown(new Error('the connection to Redis closed'));
+  });
+  // bottleneck re-emits every error of its two connections (commands and pub/sub) here.
   const connection = new Bottleneck.IORedisConnection({ client, Redis });
   connection.on('error', (error: unknown) => {
-    logger.warn('rate limiter: Redis connection error', { error: String(error) });
+    if (closing) return;
+    // Before the connection is ready, every error (refused, reset, something that does not speak Redis,
+    // a wrong password) comes back on each reconnect attempt: it is the connection's.
+    if (client.status !== 'ready' || isConnectionError(error)) return markDown(error);
+    logger.warn('rate limiter: Redis error', { error: String(error) });
   });
   if (!patchScriptErrors(connection)) {
     logger.warn('rate limiter: could not apply the Redis 7 error-prefix fix; recovery after a flush may fail');
@@ -64,7 +158,14 @@ export function createRedisLimiterConnection(redisUrl: string, logger: Logger): 
   let closed: Promise<void> | undefined;
   return {
     connection,
+    health: {
+      isDown: () => down,
+      reason: () => lastReason,
+      onDown: (listener) => downListeners.push(listener),
+    },
     close() {
+      closing = true;
+      clearInterval(summary);
       // QUIT lets pending replies arrive; when Redis is unreachable it may never answer, so after a
       // short grace the sockets are simply closed.
       closed ??= new Promise<void>((resolve) => {

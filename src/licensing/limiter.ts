@@ -1,6 +1,6 @@
 /**
  * The pacing interface the request core depends on. The bottleneck-backed implementation lives in
- * limiter-bottleneck.ts (see ../shared/ratelimit.md); tests and tools may use createUnlimitedLimiter.
+ * limiter-bottleneck.ts (see docs/rate-limiting.md); tests and tools may use createUnlimitedLimiter.
  */
 
 /** Interactive: a person is waiting in Slack. Background: bulk jobs, dashboard, alerts. */
@@ -14,6 +14,14 @@ export interface LimiterStats {
   running: number;
 }
 
+export interface RateLimitReport {
+  /** Date.now() when the refused request was sent: a 429 for a request sent before the limiter's latest
+   *  decision belongs to that decision. */
+  sentAt: number;
+  /** The server's Retry-After, in ms, when it sent one. */
+  retryAfterMs?: number | undefined;
+}
+
 export interface RateLimiter {
   /**
    * Runs `fn` when a slot is free. Resolves with fn's result as soon as fn settles; the slot itself
@@ -21,10 +29,15 @@ export interface RateLimiter {
    * reach the server in any rolling window. Rejects with QueueFullError when the queue is full.
    */
   schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T>;
-  /** The server answered 429: pause every new start for `delayMs`, and adapt the limit. */
-  onRateLimited(delayMs: number): void;
-  /** A request reached the server and was not a 429 (feeds the adaptive limit). */
-  onSuccess(): void;
+  /**
+   * The server answered 429. A limiter with a 429 policy of its own (limiter-backoff.ts) decides what it
+   * costs, holds every start back accordingly (a retry may be scheduled at once), and returns the ms until
+   * it lets requests through again; a limiter without one returns undefined and the caller waits per its
+   * retry policy.
+   */
+  onRateLimited(report: RateLimitReport): number | undefined;
+  /** A request reached the server and was not a 429 (ends a 429 episode, feeds the adaptive limit). */
+  onSuccess(sentAt?: number): void;
   stats(): LimiterStats;
   /** Estimated wait, in ms, for a request of this priority submitted now. */
   estimateWaitMs(priority: Priority): number;
@@ -44,7 +57,7 @@ export function createUnlimitedLimiter(): RateLimiter {
         running--;
       }
     },
-    onRateLimited() {},
+    onRateLimited: () => undefined,
     onSuccess() {},
     stats: () => ({
       currentLimit: Number.POSITIVE_INFINITY,

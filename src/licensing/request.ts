@@ -40,7 +40,12 @@ export interface CoreConfig {
   limiter: RateLimiter;
   retry: RetryPolicy;
   logger?: Logger | undefined;
+  /** Called on every answer that carries `x-licensing-sandbox: 1`: the service is a sandbox. */
+  onSandboxAnswer?: (() => void) | undefined;
 }
+
+/** The header a licensing sandbox sends on every answer (docs/licensing-api.md). */
+export const SANDBOX_HEADER = 'x-licensing-sandbox';
 
 export interface RequestSpec<T> {
   method: HttpMethod;
@@ -108,6 +113,7 @@ export function createRequester(config: CoreConfig): Requester {
       timer = setTimeout(expire, timeouts.bodyMs);
       // Always consume the body, whatever the status, so the connection goes back to the pool.
       const text = await res.body.text();
+      if (res.headers[SANDBOX_HEADER] === '1') config.onSandboxAnswer?.();
       return { status: res.statusCode, retryAfter: res.headers['retry-after'], text };
     } catch (error) {
       return errorFromTransport(error, ctx, timedOut ? phase : undefined);
@@ -137,10 +143,13 @@ export function createRequester(config: CoreConfig): Requester {
     for (let attempt = 1; ; attempt++) {
       const queuedAt = performance.now();
       let sentAt = queuedAt;
+      /** Wall clock, as the limiter counts sends. */
+      let sentWall = Date.now();
       // Each attempt is its own limiter job (ratelimit.md, "429s and a limit that changes"): a retry
       // inside the same job would bypass the limiter.
       const outcome = await limiter.schedule(priority, () => {
         sentAt = performance.now();
+        sentWall = Date.now();
         return send(spec, endpoint);
       });
       const ms = Math.round(performance.now() - sentAt);
@@ -156,7 +165,7 @@ export function createRequester(config: CoreConfig): Requester {
           waitedMs,
           attempt,
         });
-        if (outcome.status !== 429) limiter.onSuccess();
+        if (outcome.status !== 429) limiter.onSuccess(sentWall);
         if (outcome.status >= 200 && outcome.status < 300) return decode(spec, outcome, endpoint);
         retryAfterMs = parseRetryAfter(outcome.retryAfter, Date.now());
         error = errorFromStatus(outcome.status, outcome.text, {
@@ -175,6 +184,9 @@ export function createRequester(config: CoreConfig): Requester {
           attempt,
         });
       }
+      const rateLimited = error.kind === 'rate-limited';
+      // The limiter decides what a 429 costs (a short pause, then one probe) and logs that decision once.
+      const pauseMs = rateLimited ? limiter.onRateLimited({ sentAt: sentWall, retryAfterMs }) : undefined;
       const decision = planRetry({
         method: spec.method,
         error,
@@ -182,18 +194,17 @@ export function createRequester(config: CoreConfig): Requester {
         retryAfterMs,
         policy: config.retry,
       });
-      if (error.kind === 'rate-limited') {
-        limiter.onRateLimited(decision.delayMs);
-        error = new RateLimitedError(Math.max(1, Math.ceil(decision.delayMs / 1_000)), { endpoint });
+      // A limiter with a 429 policy holds the retry back itself: it is resubmitted at once and waits there.
+      const waitMs = pauseMs === undefined ? decision.delayMs : 0;
+      if (rateLimited) {
+        const retryInMs = Math.max(pauseMs ?? decision.delayMs, limiter.estimateWaitMs(priority));
+        error = new RateLimitedError(Math.max(1, Math.ceil(retryInMs / 1_000)), { endpoint });
       }
       if (!decision.retry) throw error;
-      logger?.warn('licensing retry', {
-        endpoint,
-        reason: error.status ?? error.kind,
-        attempt,
-        delayMs: decision.delayMs,
-      });
-      await delay(decision.delayMs);
+      const fields = { endpoint, reason: error.status ?? error.kind, attempt, delayMs: pauseMs ?? decision.delayMs };
+      if (rateLimited) logger?.debug('licensing retry', fields);
+      else logger?.warn('licensing retry', fields);
+      if (waitMs > 0) await delay(waitMs);
     }
   };
 }

@@ -11,12 +11,6 @@ export interface RetryPolicy {
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /**
-   * The limiter's window. A 429 without Retry-After (the real API sends none) backs off from one full
-   * window (ratelimit.md, "429s and a limit that changes"); unknown (an injected limiter and no
-   * `rateLimit.windowMs`), it backs off from `baseDelayMs` like a 5xx.
-   */
-  windowMs?: number | undefined;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };
@@ -45,22 +39,6 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 }
 
 /**
- * The wait after a 429 without Retry-After: one full window W on the first, doubling per attempt,
- * the step capped at maxDelayMs (never below one window), plus up to a quarter step of jitter so that
- * callers spread out; never sooner than the step itself. `attempt` is the attempt that just failed.
- */
-export function rateLimitBackoff(
-  attempt: number,
-  windowMs: number,
-  policy: RetryPolicy,
-  random: () => number = Math.random,
-): number {
-  const cap = Math.max(policy.maxDelayMs, windowMs);
-  const step = Math.min(cap, windowMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(step + random() * (step / 4));
-}
-
-/**
  * Retry-After as delta-seconds or an HTTP date (RFC 9110 section 10.2.3), in ms from `nowMs`;
  * undefined when absent or unreadable.
  */
@@ -74,7 +52,10 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
 
 export interface RetryDecision {
   retry: boolean;
-  /** How long to wait before the next attempt; for a 429 also how long the limiter should pause. */
+  /**
+   * How long to wait before the next attempt. For a 429 the default limiter's own policy
+   * (limiter-backoff.ts) replaces it: it holds the retry back itself.
+   */
   delayMs: number;
 }
 
@@ -90,16 +71,9 @@ export interface RetryInput {
 
 export function planRetry(input: RetryInput): RetryDecision {
   const { method, error, attempt, retryAfterMs, policy } = input;
-  const delayMs = retryAfterMs ?? fallbackDelay(input);
+  const delayMs = retryAfterMs ?? backoffDelay(attempt, policy, input.random);
   if (!isRetryable(method, error) || attempt >= policy.attempts) return { retry: false, delayMs };
   // A server asking for longer than we would ever wait: give up now and say when to try again.
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return { retry: false, delayMs };
   return { retry: true, delayMs };
-}
-
-function fallbackDelay({ error, attempt, policy, random }: RetryInput): number {
-  if (error.kind === 'rate-limited' && policy.windowMs !== undefined && policy.windowMs > 0) {
-    return rateLimitBackoff(attempt, policy.windowMs, policy, random);
-  }
-  return backoffDelay(attempt, policy, random);
 }

@@ -32,10 +32,7 @@ export interface LicensingClientOptions {
   rateLimit?: {
     /** LICENSING_RATE_LIMIT_PER_MINUTE, default 25 (per windowMs). */
     limit?: number;
-    /**
-     * Default 60_000. Also where the backoff after a 429 without Retry-After starts; with an injected
-     * `limiter`, give its window here, or that backoff starts from `retry.baseDelayMs`.
-     */
+    /** Default 60_000. A single 429 without Retry-After pauses for a twentieth of it, then probes. */
     windowMs?: number;
     marginMs?: number;
     /** Slots kept free of background work for interactive requests; default 5. */
@@ -48,6 +45,11 @@ export interface LicensingClientOptions {
     id?: string;
   };
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * DATA_DIR: where the limiter keeps the send times of the last window, so that a restarted process does
+   * not spend what its predecessor already spent (not used with `rateLimit.redisUrl`). None: memory only.
+   */
+  dataDir?: string | undefined;
   /** Read cache TTL for pools, pool, me and courses; default 30_000; 0 disables. */
   cacheTtlMs?: number;
   /** Page size the all-pages helper asks for; default 100 (falls back to 10 if refused). */
@@ -92,6 +94,8 @@ export interface LicensingClient {
   pageSize(): number;
   /** Drops every cached read. */
   invalidateCache(): void;
+  /** True once an answer said the service is a sandbox (x-licensing-sandbox: 1). Optional for test fakes. */
+  isSandbox?(): boolean;
   readonly limiter: RateLimiter;
   /**
    * Stops the client: later calls, and calls still queued in the limiter, fail with StoppedError.

@@ -15,7 +15,7 @@ export interface FaultPlan {
   /** Sum of the matching latency rules, in ms. */
   latencyMs: number;
   /** The first matching rule of another kind, if any. */
-  fault?: { kind: Exclude<FaultKind, 'latency'>; phase: 'before' | 'after' };
+  fault?: { kind: Exclude<FaultKind, 'latency'>; phase: 'before' | 'after'; retryAfterSec?: number };
 }
 
 export interface FaultSet {
@@ -62,6 +62,7 @@ export function createFaultSet(initial: readonly FaultRule[] = []): FaultSet {
           if (hits(active)) plan.latencyMs += Math.max(0, active.rule.latencyMs ?? 0);
         } else if (plan.fault === undefined && hits(active)) {
           plan.fault = { kind, phase: active.rule.phase ?? 'before' };
+          if (active.rule.retryAfterSec !== undefined) plan.fault.retryAfterSec = active.rule.retryAfterSec;
         }
       }
       return plan;

@@ -1,5 +1,5 @@
 /**
- * The licensing sandbox: an in-memory HTTP copy of the licensing API (../shared/spec/licensing-api.md
+ * The licensing sandbox: an in-memory HTTP copy of the licensing API (docs/licensing-api.md
  * and licensing-api-extras.md) for tests, demos and `npm run sandbox`.
  */
 import { randomBytes } from 'node:crypto';

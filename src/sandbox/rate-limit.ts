@@ -1,5 +1,5 @@
 /**
- * The three server-side rate-limit algorithms of ../shared/ratelimit.md, per token. Time is passed in
+ * The three server-side rate-limit algorithms of docs/ratelimit.md, per token. Time is passed in
  * (milliseconds, monotonic) so the algorithms are testable without a clock, and the configuration is
  * read on every call so that setRateLimit takes effect on the very next request.
  */

@@ -13,6 +13,9 @@ import { matchRoute } from './routes.js';
 import type { Store } from './store.js';
 import type { RecordedRequest } from './types.js';
 
+/** Sent with value `1` on every answer (docs/licensing-api.md, "The sandbox says so"). */
+export const SANDBOX_HEADER = 'x-licensing-sandbox';
+
 const MAX_BODY_BYTES = 1_000_000;
 
 export interface ServerDeps {
@@ -88,6 +91,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     res.writeHead(reply.status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      // Every answer says it comes from a sandbox, so a client pointed here by URL can tell and mark its replies.
+      [SANDBOX_HEADER]: '1',
       ...reply.headers,
     });
     res.end(body);
@@ -134,6 +139,13 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       case '500':
         send(res, entry, error(500, 'internal_error', 'Injected fault: the server failed; retry later.'));
         return;
+      case '429': {
+        // A refusal the rate limit itself would not have made (e.g. another client on the same token).
+        const reply = error(429, 'rate_limited', 'Injected fault: too many requests. Slow down and retry later.');
+        if (fault.retryAfterSec !== undefined) reply.headers = { 'retry-after': String(fault.retryAfterSec) };
+        send(res, entry, reply);
+        return;
+      }
       case 'malformed-json': {
         const full = reply === undefined ? '{"message":"injected fault","items":[1,2' : JSON.stringify(reply.body);
         // A 200 whose body is cut in half: valid headers, unparseable JSON.

@@ -18,7 +18,7 @@ export interface SandboxRateLimit {
   countRejected: boolean;
 }
 
-export type FaultKind = '500' | 'malformed-json' | 'reset' | 'hang' | 'latency';
+export type FaultKind = '500' | '429' | 'malformed-json' | 'reset' | 'hang' | 'latency';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -34,6 +34,8 @@ export interface FaultRule {
   rate?: number;
   /** For 'latency': added delay in ms. */
   latencyMs?: number;
+  /** For '429': the Retry-After header to send, in seconds; default none (as the real service). */
+  retryAfterSec?: number;
 }
 
 export interface RecordedRequest {

@@ -25,6 +25,8 @@ export function rowFailure(error: unknown): Pick<JobRow, 'outcome' | 'detail'> {
     case 'rate-limited':
     case 'queue-full':
       return { outcome: 'failed', detail: 'The licensing service stayed busy; not assigned.' };
+    case 'budget-unavailable':
+      return { outcome: 'failed', detail: "License Desk's shared rate budget (Redis) was unreachable; not assigned." };
     default:
       return { outcome: 'failed', detail: 'The licensing service did not answer; not assigned.' };
   }

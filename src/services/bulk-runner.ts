@@ -5,6 +5,7 @@
  * was in flight) is resolved by reading back (the student's licenses), never by sending it blindly
  * again (design.md section 3): a repeated assign with recycle would end a second license.
  */
+import { count } from '../domain/count.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { readBackAssign } from './assign.js';
@@ -91,7 +92,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       outcome: counts.has('unknown') ? 'unknown' : assigned > 0 ? 'done' : 'failed',
       poolId: job.poolId,
       courseTitle: job.courseTitle,
-      detail: `bulk job ${job.id} finished, ${job.rows.length} lines: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
+      detail: `bulk job ${job.id} finished, ${count(job.rows.length, 'line')}: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
     });
   }
 

@@ -1,6 +1,6 @@
 /**
  * The local demo (npm start with no Slack settings): the app runs in HTTP mode on loopback against
- * the local Slack double, so a newcomer can try every command with `npx tsx src/try.ts "pools"`.
+ * the local Slack double, so a newcomer can try every command with `npm run try -- pools`.
  * The secret below is public on purpose: demo mode only listens on 127.0.0.1.
  */
 import type { LocalSlackUser } from './local-slack.js';
@@ -35,19 +35,25 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
   },
 ];
 
-export function demoBanner(appUrl: string, sandbox: boolean): string {
+/** Where licensing data comes from: the in-process sandbox, a sandbox given by URL, or the real API. */
+export type LicensingSource = 'in-process sandbox' | 'sandbox by URL' | 'api';
+
+export function demoBanner(appUrl: string, licensing: LicensingSource): string {
   return [
     '',
     'License Desk is running in LOCAL DEMO MODE: no Slack workspace is involved.',
     `  Slack's side is played by a local double; the app listens on ${appUrl}/slack/events.`,
-    sandbox
+    licensing === 'in-process sandbox'
       ? '  Licensing data comes from the in-process SANDBOX (demo data, nothing real).'
-      : '  Licensing data comes from the REAL licensing API (LICENSING_API_URL).',
+      : licensing === 'sandbox by URL'
+        ? '  Licensing data comes from a licensing SANDBOX at LICENSING_API_URL (it says so; nothing real).'
+        : '  Licensing data comes from the REAL licensing API (LICENSING_API_URL).',
     '',
     'Try a command in another terminal (signed exactly as Slack signs it):',
-    '  npx tsx src/try.ts "help"',
-    '  npx tsx src/try.ts "pools"',
-    `  npx tsx src/try.ts --user ${DEMO_USERS.member} "pools"     (a member with no role)`,
+    '  npm run try -- help',
+    '  npm run try -- pools',
+    '  npm run try -- assign 2001                  (shows the form the app opens)',
+    `  npm run try -- --user ${DEMO_USERS.member} pools     (a member with no role)`,
     '',
     'To connect a real workspace, create the app from manifest.yml and set SLACK_BOT_TOKEN and',
     'SLACK_SIGNING_SECRET (and SLACK_APP_TOKEN for Socket Mode); see README.md.',

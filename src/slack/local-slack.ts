@@ -3,6 +3,9 @@
  * without Slack settings) and the end-to-end tests. It answers the methods License Desk calls with
  * Slack's shapes (HTTP 200 + ok:false for API errors, platform.md section 4.2), records every call
  * with its form body decoded, and records response_url posts under /response/<id>.
+ *
+ * `GET /calls?after=<n>&waitMs=<ms>` reads the record back (calls n+1 onwards, tokens left out), waiting up
+ * to waitMs for one to arrive: how `npm run try` shows the modals the app opened.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -152,6 +155,8 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
   const usergroups = new Map(Object.entries(options.usergroups ?? {}));
   const overrides = new Map<string, { answer: SlackAnswer; times: number }>();
   const calls: SlackCall[] = [];
+  /** What each call was answered (kept apart so that SlackCall stays as tests know it). */
+  const results = new WeakMap<SlackCall, unknown>();
   const responses: ResponseUrlPost[] = [];
   const uploads: SlackUpload[] = [];
   // Known once listening; upload URLs returned by files.getUploadURLExternal are absolute (platform.md 4.2).
@@ -232,6 +237,33 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
     }
   };
 
+  /** The record from index `after` on; with waitMs, holds the answer until one more call arrives. */
+  const sendCalls = async (url: string, send: (status: number, body: unknown) => void) => {
+    const query = new URL(url, 'http://local').searchParams;
+    const after = Math.max(0, Number(query.get('after')) || 0);
+    const waitMs = Math.min(Math.max(0, Number(query.get('waitMs')) || 0), 30_000);
+    if (calls.length <= after && waitMs > 0) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const check = () => {
+          if (calls.length > after) done();
+        };
+        const timer = setTimeout(done, waitMs);
+        timer.unref();
+        waiters.add(check);
+      });
+    }
+    const shown = calls.slice(after).map((call) => {
+      const { token: _token, ...rest } = call.args;
+      return { method: call.method, args: rest, at: call.at, result: results.get(call) };
+    });
+    send(200, { ok: true, next: calls.length, calls: shown });
+  };
+
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const bytes = await readBody(req);
@@ -241,6 +273,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
       res.end(JSON.stringify(body));
     };
     try {
+      if (path === '/calls' && req.method === 'GET') return void (await sendCalls(req.url ?? '', send));
       const upload = /^\/upload\/([^/]+)$/.exec(path);
       if (upload && req.method === 'POST') {
         const file = uploads.find((u) => u.fileId === upload[1]);
@@ -279,9 +312,13 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         if ('status' in a && a.status === 429) {
           return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(a.retryAfterSec) });
         }
-        return send(200, typeof a === 'function' ? a(call) : a);
+        const answered = typeof a === 'function' ? a(call) : a;
+        results.set(call, answered);
+        return send(200, answered);
       }
-      return send(200, options.intercept ? options.intercept(call, () => builtIn(call)) : builtIn(call));
+      const answered = options.intercept ? options.intercept(call, () => builtIn(call)) : builtIn(call);
+      results.set(call, answered);
+      return send(200, answered);
     } catch (error) {
       send(200, { ok: false, error: 'invalid_arguments', detail: String(error) });
     }

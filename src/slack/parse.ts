@@ -2,7 +2,7 @@
  * `/licenses <text>` -> a typed command, or help with one sentence on what was wrong. Pure, total:
  * any text (odd Unicode, 3,000 characters, mentions, Slack's auto-linked e-mails) gives an answer.
  * With should_escape on, Slack sends mentions as `<@U…|name>` and e-mails as `<mailto:a@b.c|a@b.c>`
- * (../shared/slack/platform.md section 1.2).
+ * (docs/platform.md section 1.2).
  */
 import type { NavTarget } from '../blocks/nav.js';
 import { type ChangeCommand, parseAssign, parseExtend, parseRevoke } from './parse-change.js';
@@ -64,7 +64,10 @@ export function parseFindTarget(word: string): FindTarget | { reason: string } {
   if (word.startsWith('<!subteam^')) return { reason: 'That is a user group; please name one person or an e-mail.' };
   if (word.startsWith('@')) {
     return {
-      reason: `I can't tell who ${quote(word)} is; pick the person from Slack's suggestions, or give an e-mail.`,
+      // Slack turns a member it recognises into <@U…|name>, so a bare @name names nobody Slack knows. Looking
+      // names up ourselves (users.list) would page through the whole workspace and could pick the wrong one
+      // of two people with one display name: say what works instead.
+      reason: `Slack did not recognise ${quote(word)} as a member, so I can't tell who it is: pick the person from the list Slack suggests as you type @, or give their e-mail, as in \`/licenses find ada@example.com\`.`,
     };
   }
   return { reason: `${quote(word)} is neither an e-mail address nor a Slack member.` };

@@ -33,6 +33,10 @@ const MID_WAY =
 /** What a person is told when License Desk is stopping (SIGTERM): new work, and reads cut short. */
 export const RESTARTING = 'License Desk is restarting; try again in a minute.';
 
+// Several License Desk processes share one licensing rate budget through Redis; without it none may send.
+const BUDGET_UNAVAILABLE =
+  "License Desk can't reach its shared rate budget (Redis), so nothing was sent to the licensing service and nothing was changed. Please try again in a minute, and tell whoever runs License Desk if it keeps happening.";
+
 const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 
 /** Slack rate-limited the role check: the person may well have access, so say "try again", not "no". */
@@ -63,6 +67,8 @@ export function presentError(error: unknown, subject: Subject = 'other', audienc
       return 'The licensing API token lacks permission for this; generate a token with that permission in the license web interface and update LICENSING_API_TOKEN.';
     case 'not-found':
       return NOT_FOUND[subject];
+    case 'budget-unavailable':
+      return BUDGET_UNAVAILABLE;
     case 'rate-limited':
     case 'queue-full':
     case 'bad-request':

@@ -9,9 +9,9 @@ describe('npm start with no settings: the local demo', () => {
       const { stdout } = main.output();
       expect(stdout).toContain('SANDBOX MODE');
       expect(stdout).toMatch(/"message":"License Desk started".*"slack":"local demo \(http\)"/);
-      expect(stdout).toContain('npx tsx src/try.ts "pools"');
+      expect(stdout).toContain('npm run try -- pools');
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(await health.json()).toEqual({ ok: true, sandbox: true });
+      expect(await health.json()).toMatchObject({ ok: true, sandbox: true });
       main.child.kill('SIGTERM');
       expect(await main.exited).toBe(0);
       expect(main.output().stdout).toContain('"message":"stopping","signal":"SIGTERM"');

@@ -48,8 +48,11 @@ describe('every subcommand', () => {
     expect(admin.text).toContain('(ends in 3 weeks)');
     expect(admin.text).toContain('Ended');
     expect(admin.text).toMatch(/<!date\^\d+\^\{date_short\}\|\d{4}-\d\d-\d\d>/);
-    expect(admin.ids.filter((id) => id === ActionId.poolAssign)).toHaveLength(7);
+    // The demo's seven pools: six still run and get Assign; the ended one (2006) comes last without it.
+    expect(admin.ids.filter((id) => id === ActionId.poolAssign)).toHaveLength(6);
     expect(admin.ids.filter((id) => id === ActionId.poolLicenses)).toHaveLength(7);
+    expect(admin.text).toContain('6 pools running, 1 ended · 20 of 61 seats available · page 1 of 1');
+    expect(admin.text.lastIndexOf('pool `')).toBe(admin.text.indexOf('pool `2006`'));
     const viewer = await run('pools', TEST_USERS.viewer);
     expect(viewer.ids).not.toContain(ActionId.poolAssign);
     expect(viewer.ids.filter((id) => id === ActionId.poolLicenses)).toHaveLength(7);

@@ -1,6 +1,6 @@
 /**
  * Sends requests to the sandbox through a limiter, retrying 429s through the limiter as the client
- * core does (ratelimit.md: a retry is a new job, submitted after a pause of the whole limiter).
+ * core does (a retry is a new job; the limiter holds it back per its 429 policy).
  *
  * Imported by the tests and the benchmark for `sendThroughLimiter`; run as a child process for the
  * two-process Redis cases:
@@ -35,8 +35,10 @@ export interface SendResult {
 export async function sendThroughLimiter(limiter: RateLimiter, opts: SendOptions): Promise<SendResult> {
   const maxAttempts = opts.maxAttempts ?? 8;
   for (let attempt = 1; ; attempt++) {
+    let sentAt = Date.now();
     const { status, retryAfter } = await limiter.schedule(opts.priority ?? 'interactive', async () => {
-      opts.onSent?.(Date.now());
+      sentAt = Date.now();
+      opts.onSent?.(sentAt);
       const res = await request(`${opts.url}/v1/pools`, {
         headers: { authorization: `Bearer ${opts.token}` },
         headersTimeout: 10_000,
@@ -48,14 +50,17 @@ export async function sendThroughLimiter(limiter: RateLimiter, opts: SendOptions
     });
     opts.onResponse?.(Date.now(), status);
     if (status !== 429) {
-      limiter.onSuccess();
+      limiter.onSuccess(sentAt);
       return { status, attempts: attempt };
     }
+    const retryAfterMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined;
+    const pauseMs = limiter.onRateLimited({ sentAt, retryAfterMs });
     if (attempt >= maxAttempts) return { status, attempts: attempt };
-    const backoff = Math.min(opts.windowMs * 2 ** (attempt - 1), 4 * opts.windowMs);
-    const delayMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : backoff * (1 + Math.random() * 0.2);
-    // The limiter parks every job until the pause ends, so the retry can be submitted at once.
-    limiter.onRateLimited(delayMs);
+    // The limiter parks every job until its pause ends and lets one probe through, so the retry can be
+    // submitted at once; a limiter without a 429 policy needs the wait here.
+    if (pauseMs === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs ?? opts.windowMs * 2 ** (attempt - 1)));
+    }
   }
 }
 

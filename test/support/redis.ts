@@ -43,7 +43,17 @@ export interface TestRedis {
 export async function startTestRedis(): Promise<TestRedis> {
   if (envUrl !== undefined) return connect(envUrl, false, async () => {});
   if (!hasBinary) throw new Error(redisSkipReason);
-  const port = await freePort();
+  return startPrivateRedis(await freePort());
+}
+
+/** Why a private redis-server cannot be started here (even with REDIS_TEST_URL set), or undefined. */
+export const privateRedisSkipReason: string | undefined =
+  hasBinary || spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
+    ? undefined
+    : 'no redis-server on PATH (apt-get install redis-server)';
+
+/** A private redis-server on `port` (e.g. one a test first used while nothing listened there). */
+export async function startPrivateRedis(port: number): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'license-desk-redis-'));
   const child: ChildProcess = spawn(
     'redis-server',
@@ -113,7 +123,7 @@ async function waitForPing(url: string): Promise<void> {
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,6 +1,6 @@
 /**
  * The largest number of events in any rolling window of `windowMs`: the sliding-log rule, the
- * strictest of the three server algorithms (../shared/ratelimit.md), used to check pacing.
+ * strictest of the three server algorithms (docs/ratelimit.md), used to check pacing.
  */
 export function maxInRollingWindow(times: readonly number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);

@@ -1,9 +1,13 @@
-/** Runs src/main.ts in a child process with exactly the given environment (nothing inherited). */
+/**
+ * Runs src/main.ts in a child process with exactly the given environment (nothing inherited), in a
+ * working directory of its own (a fresh empty one unless given), so that a developer's `.env` in the
+ * checkout never reaches a test: main.ts reads `.env` from its working directory.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,9 +19,13 @@ export interface MainProcess {
   exited: Promise<number | null>;
 }
 
+const TSX_LOADER = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
 export interface RunMainOptions {
   /** Extra node arguments before the entry point, e.g. ['--import', fileThatInjectsAFault]. */
   nodeArgs?: string[];
+  /** The working directory; default a fresh temporary one (never the repository). */
+  cwd?: string;
 }
 
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
@@ -25,11 +33,16 @@ export function runMain(env: Record<string, string>, options: RunMainOptions = {
   // developer's `npm start` uses (one process per directory).
   const dataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'license-desk-main-')) : undefined;
   const childEnv = dataDir === undefined ? env : { ...env, DATA_DIR: dataDir };
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/main.ts'], {
-    cwd: root,
-    env: childEnv,
-    stdio: 'pipe',
-  });
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'license-desk-cwd-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(root, 'src/main.ts')],
+    {
+      cwd,
+      env: childEnv,
+      stdio: 'pipe',
+    },
+  );
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -43,6 +56,7 @@ export function runMain(env: Record<string, string>, options: RunMainOptions = {
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+      if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
       resolve(code);
     }),
   );

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /** The settings src/config.ts reads: the keys of its zod schema over the environment. */
@@ -34,10 +36,49 @@ describe('the docs stay true to the configuration', () => {
     expect(envExample).toMatch(/^LICENSING_API_TOKEN=$/m);
   });
 
-  it('README names the test command that .ci/run runs', () => {
+  it("README's quick start is two commands, npm start and npm test, and .ci/run runs that test command", () => {
+    const quickStart = readme.slice(
+      readme.indexOf('## Quick start'),
+      readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1),
+    );
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(quickStart)?.[1] ?? '';
+    const commands = firstBlock
+      .split('\n')
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter(Boolean);
+    expect(commands).toEqual(['npm start', 'npm test']);
     const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
     const lastCommand = ci.trim().split('\n').at(-1) ?? '';
-    expect(lastCommand).toBe('npm run check');
-    expect(readme).toContain('npm run check');
+    expect(lastCommand).toBe('npm test');
+  });
+
+  it('npm test is the whole check: install when needed, typecheck, lint, every test', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.test).toBe(
+      'node scripts/bootstrap.mjs install && npm run typecheck && npm run lint && npm run test:vitest',
+    );
+    // exec: the shell npm starts gives way to node, so npm's SIGTERM reaches the app.
+    expect(pkg.scripts.start).toBe('exec node scripts/bootstrap.mjs start');
+  });
+
+  it('nothing in the repository points a reader at files outside it', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const files = [
+      'README.md',
+      '.env.example',
+      'manifest.yml',
+      ...['src', 'test', 'bench', 'docs', 'scripts', '.ci'].flatMap((dir) =>
+        readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+          .filter((e) => e.isFile() && /\.(ts|mjs|md|json|yml|txt)$|^run$/.test(e.name))
+          .map((e) => relative(root, join(e.parentPath, e.name))),
+      ),
+    ];
+    expect(files.length).toBeGreaterThan(100);
+    const outside = files.filter(
+      (f) => f !== 'test/unit/docs.test.ts' && /\.\.\/shared|\/work\/shared/.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(outside).toEqual([]);
   });
 });

@@ -7,12 +7,14 @@
  *   pool is short; then the job is saved and started, and the modal closes (progress goes to a DM).
  * A repeated submission finds its draft claimed (or gone) and starts nothing; a failed start keeps it.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
 import { buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
 import { buildBulkReportView } from '../../blocks/bulk-report.js';
 import { withSandboxMarkerView } from '../../blocks/common.js';
 import { endDateProblem } from '../../domain/bulk-plan.js';
+import { count } from '../../domain/count.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { AppDeps } from '../deps.js';
 import { BulkInputId } from '../ids.js';
@@ -49,7 +51,7 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
     const externalId = `bulk-check-${randomBytes(8).toString('hex')}`;
     await ack({
       response_action: 'push',
-      view: { ...buildBulkLoadingView(`Checking ${form.list.rows.length} lines`), external_id: externalId },
+      view: { ...buildBulkLoadingView(`Checking ${count(form.list.rows.length, 'line')}`), external_id: externalId },
     });
     let next: ReturnType<typeof buildBulkReportView>;
     try {

@@ -134,10 +134,16 @@ describe('timeouts', () => {
 describe('429 from a tiny sandbox rate limit', () => {
   it('honours Retry-After: every read succeeds after the pause, the limiter is told', async () => {
     h.sandbox.setRateLimit({ limit: 2, windowMs: 1_000, algorithm: 'fixed-window', retryAfter: true });
-    const paused: number[] = [];
+    const paused: (number | undefined)[] = [];
     const base = createUnlimitedLimiter();
     const client = h.extraClient({
-      limiter: { ...base, onRateLimited: (ms) => paused.push(ms) },
+      limiter: {
+        ...base,
+        onRateLimited: (report) => {
+          paused.push(report.retryAfterMs);
+          return undefined;
+        },
+      },
       retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 5_000 },
     });
     const results = await Promise.all([1, 2, 3].map(() => client.pools.get('2001', { fresh: true })));

@@ -211,6 +211,28 @@ describe.skipIf(redisSkipReason !== undefined)(
       expect(sandbox.requests.filter((r) => r.status === 429)).toHaveLength(0);
     });
 
+    it('a restarted process (the old one stopped cleanly) draws no 429: the held slots outlive it in Redis', async () => {
+      await freshWindow(sandbox);
+      const id = `license-desk-test:${randomUUID()}`;
+      const jobExpirationMs = WINDOW_MS + MARGIN_MS + 1_500;
+      const old = startWorker(workerConfig(id, LIMIT, { jobExpirationMs }));
+      await old.waitFor((e) => count(e, 'ready') === 1, 20_000);
+      old.go();
+      // It sends a full window's worth, then stops its limiter and exits.
+      expect(await old.exited).toBe(0);
+      const successor = startWorker(workerConfig(id, LIMIT, { jobExpirationMs }));
+      await successor.waitFor((e) => count(e, 'ready') === 1, 20_000);
+      successor.go();
+      await successor.waitFor((e) => count(e, 'done') === 1, 20_000);
+      expect(await successor.exited).toBe(0);
+
+      expect(successor.events.find((e) => e.event === 'done')?.ok).toBe(LIMIT);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toHaveLength(0);
+      const lastOld = Math.max(...old.events.filter((e) => e.event === 'response').map((e) => e.at ?? 0));
+      const firstNew = Math.min(...successor.events.filter((e) => e.event === 'sent').map((e) => e.at ?? 0));
+      expect(firstNew - lastOld).toBeGreaterThanOrEqual(WINDOW_MS - EDGE_MS);
+    });
+
     it('recovers after Redis is flushed mid-run (Redis 7 error prefix fixed at runtime)', async () => {
       await freshWindow(sandbox);
       const id = `license-desk-test:${randomUUID()}`;

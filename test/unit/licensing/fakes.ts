@@ -1,11 +1,13 @@
 /** Test doubles for the licensing client's unit tests: a recording limiter and a recording logger. */
 import { QueueFullError } from '../../../src/licensing/errors.js';
-import type { Priority, RateLimiter } from '../../../src/licensing/limiter.js';
+import type { Priority, RateLimiter, RateLimitReport } from '../../../src/licensing/limiter.js';
 import type { Logger } from '../../../src/licensing/types.js';
 
 export interface RecordingLimiter extends RateLimiter {
   scheduled: Priority[];
-  rateLimited: number[];
+  rateLimited: RateLimitReport[];
+  /** What onRateLimited answers: a pause of its own (the core then resubmits at once) or undefined. */
+  pauseMs: number | undefined;
   successes: number;
   stopped: boolean;
   /** Makes the next schedule() call refuse with QueueFullError. */
@@ -16,6 +18,7 @@ export function createRecordingLimiter(): RecordingLimiter {
   const limiter: RecordingLimiter = {
     scheduled: [],
     rateLimited: [],
+    pauseMs: undefined,
     successes: 0,
     stopped: false,
     refuseNext: false,
@@ -27,8 +30,9 @@ export function createRecordingLimiter(): RecordingLimiter {
       limiter.scheduled.push(priority);
       return fn();
     },
-    onRateLimited(delayMs) {
-      limiter.rateLimited.push(delayMs);
+    onRateLimited(report) {
+      limiter.rateLimited.push(report);
+      return limiter.pauseMs;
     },
     onSuccess() {
       limiter.successes++;

@@ -185,14 +185,41 @@ describe('createBottleneckLimiter: bounded queue', () => {
 });
 
 describe('createBottleneckLimiter: 429s', () => {
-  it('pauses every new start for the delay', async () => {
+  const fresh = (retryAfterMs?: number) => ({ sentAt: Date.now(), retryAfterMs });
+
+  it('pauses every new start for Retry-After, then lets one probe through at a time', async () => {
     const limiter = make();
     const t0 = Date.now();
-    const { times, job } = counter(t0);
-    limiter.onRateLimited(250);
+    const { starts, job } = counter(t0);
+    expect(limiter.onRateLimited(fresh(250))).toBe(250);
     expect(limiter.estimateWaitMs('interactive')).toBeGreaterThan(200);
-    await Promise.all([limiter.schedule('interactive', job('a')), limiter.schedule('background', job('b'))]);
-    expect(Math.min(...times())).toBeGreaterThanOrEqual(250 - EDGE_MS);
+    await Promise.all([limiter.schedule('background', job('b', 20)), limiter.schedule('interactive', job('a', 20))]);
+    expect(Math.min(...starts.map((s) => s.at))).toBeGreaterThanOrEqual(250 - EDGE_MS);
+    // Nobody reported a success, so they went one at a time, the person first.
+    expect(starts.map((s) => s.label)).toEqual(['a', 'b']);
+    const [a, b] = starts;
+    expect((b?.at ?? 0) - (a?.at ?? 0)).toBeGreaterThanOrEqual(20 - EDGE_MS);
+  });
+
+  it('after a single 429 the first pause is short, and a successful probe releases everyone at once', async () => {
+    const limiter = make({ limit: 10, windowMs: 10_000, firstPauseMs: 100 });
+    const t0 = Date.now();
+    const { starts } = counter(t0);
+    expect(limiter.onRateLimited(fresh())).toBe(100);
+    const run = (label: string) =>
+      limiter.schedule('interactive', async () => {
+        const sentAt = Date.now();
+        starts.push({ label, at: sentAt - t0 });
+        await sleep(5);
+        limiter.onSuccess(sentAt);
+        return label;
+      });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => run(`r${i}`)));
+    const times = starts.map((s) => s.at).sort((x, y) => x - y);
+    expect(times[0]).toBeGreaterThanOrEqual(100 - EDGE_MS);
+    // Far less than the 10 s window: the pause was short and the rest followed the probe at once.
+    expect(Math.max(...times)).toBeLessThan(2_000);
+    expect(limiter.stats()).toMatchObject({ currentLimit: 10, configuredLimit: 10 });
   });
 
   it('pauses jobs that were already queued, without spending their slots', async () => {
@@ -202,37 +229,56 @@ describe('createBottleneckLimiter: 429s', () => {
     const pending = Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0)));
     await sleep(20);
     for (let i = 0; i < 4; i++) limiter.onSuccess();
-    // The 429 also lowers the limit from 4 to 3: r4 and r5 still fit in the next window.
-    limiter.onRateLimited(100);
+    limiter.onRateLimited(fresh(100));
     await Promise.all(pending);
     const late = starts.filter((s) => s.label === 'r4' || s.label === 'r5');
     expect(late).toHaveLength(2);
     // r4 and r5 waited for the held slots (a window) and not for the pause as well.
     for (const s of late) expect(s.at).toBeLessThan(W + MARGIN + 200);
+    expect(limiter.stats().currentLimit).toBe(4);
   });
 
-  it('lowers its own limit after a 429 (logging it), at most once per window, and enforces it', async () => {
+  it('a 429 for a request sent before the pause was decided changes nothing', () => {
     const logger = recordingLogger();
-    const limiter = make({ limit: 4, logger });
+    const limiter = make({ limit: 4, firstPauseMs: 1_000, logger });
+    const sentAt = Date.now() - 5;
+    expect(limiter.onRateLimited({ sentAt })).toBe(1_000);
+    // The rest of the same burst: no longer pause, no escalation, no log line.
+    for (let i = 0; i < 3; i++) expect(limiter.onRateLimited({ sentAt })).toBeLessThanOrEqual(1_000);
+    expect(logger.lines.filter((l) => l.message.includes('429'))).toHaveLength(1);
+    expect(limiter.stats().currentLimit).toBe(4);
+  });
+
+  it('lowers its limit only when 429s repeat while under it (logging it), and enforces it', async () => {
+    const logger = recordingLogger();
+    const limiter = make({ limit: 4, firstPauseMs: 1, logger });
     for (let i = 0; i < 3; i++) limiter.onSuccess();
-    limiter.onRateLimited(0);
+    limiter.onRateLimited(fresh());
+    limiter.onRateLimited(fresh());
+    expect(limiter.stats().currentLimit).toBe(4);
+    limiter.onRateLimited(fresh());
     expect(limiter.stats()).toMatchObject({ currentLimit: 3, configuredLimit: 4 });
-    limiter.onRateLimited(0);
-    expect(limiter.stats().currentLimit).toBe(3);
-    const warning = logger.lines.find((l) => l.level === 'warn');
+    const warning = logger.lines.find((l) => l.level === 'warn' && l.message.includes('lowering'));
     expect(warning?.message).toContain('from 4 to 3');
     expect(warning?.fields).toMatchObject({ from: 4, to: 3 });
+    expect(logger.lines.filter((l) => l.message.includes('429'))).toHaveLength(3);
 
-    await sleep(20);
+    await sleep(50);
     const { times, job } = counter();
-    await Promise.all(Array.from({ length: 7 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0))));
+    // The probe goes through: back to full pace at the lowered limit.
+    await limiter.schedule('interactive', async () => {
+      const sentAt = Date.now();
+      await job('probe', 0)();
+      limiter.onSuccess(sentAt);
+    });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0))));
     expect(maxInRollingWindow(times(), W - EDGE_MS)).toBeLessThanOrEqual(3);
   });
 
   it('probes one step back up after five quiet windows', async () => {
     const logger = recordingLogger();
-    const limiter = make({ limit: 4, windowMs: 40, marginMs: 0, logger });
-    limiter.onRateLimited(0);
+    const limiter = make({ limit: 4, windowMs: 40, marginMs: 0, firstPauseMs: 1, logger });
+    for (let i = 0; i < 3; i++) limiter.onRateLimited(fresh());
     expect(limiter.stats().currentLimit).toBe(2);
     await sleep(5 * 40 + 20);
     limiter.onSuccess();
@@ -265,7 +311,7 @@ describe('createBottleneckLimiter: stop()', () => {
 
   it('rejects jobs parked by a pause', async () => {
     const limiter = make();
-    limiter.onRateLimited(10_000);
+    limiter.onRateLimited({ sentAt: Date.now(), retryAfterMs: 10_000 });
     const parked = limiter.schedule('interactive', async () => 'never').catch((e: unknown) => e);
     await sleep(20);
     await limiter.stop();

@@ -13,7 +13,6 @@ import {
   parseRetryAfter,
   planRetry,
   type RetryPolicy,
-  rateLimitBackoff,
 } from '../../../src/licensing/retry.js';
 
 const policy: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 };
@@ -74,30 +73,12 @@ describe('retry policy', () => {
     expect(planRetry({ method: 'POST', error: server, attempt: 1, policy }).retry).toBe(false);
   });
 
-  it('backs off a 429 without Retry-After from one full window, doubling, capped, with jitter on top', () => {
-    const windowed: RetryPolicy = { ...policy, windowMs: 2_000 };
-    expect(rateLimitBackoff(1, 2_000, windowed, () => 0)).toBe(2_000);
-    expect(rateLimitBackoff(1, 2_000, windowed, () => 1)).toBe(2_500);
-    expect(rateLimitBackoff(2, 2_000, windowed, () => 0)).toBe(4_000);
-    expect(rateLimitBackoff(10, 2_000, windowed, () => 0)).toBe(8_000);
-    // A cap below the window never cuts the wait under one window.
-    expect(rateLimitBackoff(3, 60_000, { ...policy, maxDelayMs: 10_000 }, () => 0)).toBe(60_000);
-
+  it('a 429 without Retry-After gets the plain backoff (the default limiter replaces it with its own pause)', () => {
     const error = new RateLimitedError(1, { endpoint });
-    for (const method of ['GET', 'POST'] as const) {
-      const first = planRetry({ method, error, attempt: 1, policy: windowed, random: () => 0 });
-      expect(first).toEqual({ retry: true, delayMs: 2_000 });
-      const second = planRetry({ method, error, attempt: 2, policy: windowed, random: () => 0.999 });
-      expect(second.delayMs).toBeGreaterThanOrEqual(4_000);
-      expect(second.delayMs).toBeLessThanOrEqual(5_000);
-    }
-    // Retry-After still wins; 5xx and network failures keep the short backoff.
-    expect(planRetry({ method: 'GET', error, attempt: 1, retryAfterMs: 300, policy: windowed }).delayMs).toBe(300);
-    const server = new ServerError({ endpoint, status: 503 });
-    expect(planRetry({ method: 'GET', error: server, attempt: 1, policy: windowed, random: () => 0 }).delayMs).toBe(
-      500,
-    );
-    // No window known: the plain backoff.
-    expect(planRetry({ method: 'GET', error, attempt: 1, policy, random: () => 0 }).delayMs).toBe(500);
+    expect(planRetry({ method: 'POST', error, attempt: 1, policy, random: () => 0 })).toEqual({
+      retry: true,
+      delayMs: 500,
+    });
+    expect(planRetry({ method: 'GET', error, attempt: 1, retryAfterMs: 300, policy }).delayMs).toBe(300);
   });
 });

@@ -54,7 +54,7 @@ describe('parseCommand: bad input gets help with one sentence', () => {
     ['find', /say whom to find/],
     ['find not-an-email', /neither an e-mail address nor a Slack member/],
     ['find a@b', /neither/],
-    ['find @alex', /pick the person from Slack's suggestions/],
+    ['find @alex', /pick the person from the list Slack suggests as you type @, or give their e-mail/],
     ['find <!subteam^S0LICMGRS1|@managers>', /user group/],
     ['find ada@example.com bob@example.com', /`find` does not take/],
     ['pools 0', /not a page number/],

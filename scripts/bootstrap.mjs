@@ -1,0 +1,148 @@
+/**
+ * What `npm start` and `npm test` run first, so both work in a fresh clone with nothing installed:
+ *
+ *   node scripts/bootstrap.mjs install   dependencies only (npm ci when node_modules is missing or stale)
+ *   node scripts/bootstrap.mjs build     dependencies, then dist/ rebuilt only if the sources changed
+ *   node scripts/bootstrap.mjs start     both, then runs dist/main.js in this same process
+ *
+ * Plain Node, no dependencies (it runs before there are any). Each step it takes prints one line,
+ * so nobody waits in silence; a start with nothing to do prints nothing and costs a few milliseconds.
+ *
+ * "Stale" means package-lock.json changed since the last install: its hash is remembered in
+ * node_modules/.license-desk-lock-hash; without that stamp (a manual `npm ci`), an install newer than
+ * the lock file counts as current. dist/ is rebuilt when the hash of src/, the tsconfig files and the
+ * lock file differs from the one remembered in dist/.license-desk-build-hash.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const INSTALL_STAMP = 'node_modules/.license-desk-lock-hash';
+const BUILD_STAMP = 'dist/.license-desk-build-hash';
+/** What the build reads: a change to any of these rebuilds dist/. */
+const BUILD_INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+/** npm writes package-lock.json and its own copy in node_modules within moments of each other. */
+const MTIME_SLACK_MS = 5_000;
+
+const say = (line) => process.stderr.write(`license-desk: ${line}\n`);
+
+function sha256(files, root) {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function filesUnder(root, entry) {
+  const path = join(root, entry);
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+function readStamp(path) {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** 'missing' (no complete install), 'stale' (the lock file changed since) or 'current'. */
+export function installState(root = ROOT) {
+  const npmCopy = join(root, 'node_modules/.package-lock.json');
+  if (!existsSync(npmCopy)) return 'missing';
+  const lockHash = sha256([join(root, 'package-lock.json')], root);
+  if (readStamp(join(root, INSTALL_STAMP)) === lockHash) return 'current';
+  const installedAt = statSync(npmCopy).mtimeMs;
+  const lockedAt = statSync(join(root, 'package-lock.json')).mtimeMs;
+  if (installedAt + MTIME_SLACK_MS >= lockedAt) {
+    // A manual `npm ci` or `npm install`: remember it, so a later touch of the lock file alone is no change.
+    writeFileSync(join(root, INSTALL_STAMP), `${lockHash}\n`);
+    return 'current';
+  }
+  return 'stale';
+}
+
+/** The hash of everything the build reads, and whether dist/ was built from exactly that. */
+export function buildState(root = ROOT) {
+  const hash = sha256(
+    BUILD_INPUTS.flatMap((entry) => filesUnder(root, entry)),
+    root,
+  );
+  const built = existsSync(join(root, 'dist/main.js')) && readStamp(join(root, BUILD_STAMP)) === hash;
+  return { hash, current: built };
+}
+
+function run(command, args, root) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function npm(args, root) {
+  // Under `npm start` / `npm test`, npm says where its own CLI is; otherwise the npm on the PATH.
+  const cli = process.env.npm_execpath;
+  if (cli?.endsWith('.js')) return run(process.execPath, [cli, ...args], root);
+  return run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, root);
+}
+
+export function ensureInstalled(root = ROOT) {
+  const state = installState(root);
+  if (state === 'current') return true;
+  say(
+    state === 'missing'
+      ? 'installing dependencies (npm ci; about a minute the first time)…'
+      : 'package-lock.json changed since the last install: reinstalling dependencies (npm ci)…',
+  );
+  if (npm(['ci', '--no-audit', '--no-fund'], root) !== 0) {
+    say('npm ci failed (see above); fix that, then run the command again.');
+    return false;
+  }
+  writeFileSync(join(root, INSTALL_STAMP), `${sha256([join(root, 'package-lock.json')], root)}\n`);
+  return true;
+}
+
+export function ensureBuilt(root = ROOT) {
+  const { hash, current } = buildState(root);
+  if (current) return true;
+  say(
+    existsSync(join(root, 'dist/main.js'))
+      ? 'sources changed since the last build: rebuilding dist/ (tsc)…'
+      : 'building dist/ from src/ (tsc, once; later starts reuse it)…',
+  );
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  if (run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], root) !== 0) {
+    say('the TypeScript build failed (see above).');
+    return false;
+  }
+  writeFileSync(join(root, BUILD_STAMP), `${hash}\n`);
+  return true;
+}
+
+async function main(step) {
+  if (!['install', 'build', 'start'].includes(step)) {
+    say('usage: node scripts/bootstrap.mjs install | build | start');
+    return 2;
+  }
+  if (!ensureInstalled()) return 1;
+  if (step === 'install') return 0;
+  if (!ensureBuilt()) return 1;
+  if (step === 'build') return 0;
+  // Same process: signals (Ctrl+C, SIGTERM) reach the app directly, and nothing waits on a child.
+  await import(pathToFileURL(join(ROOT, 'dist/main.js')).href);
+  return undefined;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const code = await main(process.argv[2] ?? 'start');
+  if (code !== undefined) process.exitCode = code;
+}
