@@ -140,6 +140,9 @@ export function createRequester(config: CoreConfig): Requester {
   return async function request<T>(spec: RequestSpec<T>, opts?: CallOptions): Promise<T> {
     const endpoint = `${spec.method} ${spec.template}`;
     const priority = opts?.priority ?? 'interactive';
+    // 429s are counted apart: with a limiter policy they cost short pauses and get their own budget.
+    let failures = 0;
+    let limited = 0;
     for (let attempt = 1; ; attempt++) {
       const queuedAt = performance.now();
       let sentAt = queuedAt;
@@ -187,12 +190,17 @@ export function createRequester(config: CoreConfig): Requester {
       const rateLimited = error.kind === 'rate-limited';
       // The limiter decides what a 429 costs (a short pause, then one probe) and logs that decision once.
       const pauseMs = rateLimited ? limiter.onRateLimited({ sentAt: sentWall, retryAfterMs }) : undefined;
+      if (rateLimited) limited++;
+      else failures++;
+      const held = pauseMs !== undefined;
       const decision = planRetry({
         method: spec.method,
         error,
-        attempt,
+        attempt: held ? limited : failures + limited,
         retryAfterMs,
-        policy: config.retry,
+        policy: held
+          ? { ...config.retry, attempts: config.retry.rateLimitedAttempts ?? config.retry.attempts }
+          : config.retry,
       });
       // A limiter with a 429 policy holds the retry back itself: it is resubmitted at once and waits there.
       const waitMs = pauseMs === undefined ? decision.delayMs : 0;

@@ -9,11 +9,23 @@ import type { LicensingError } from './errors.js';
 export interface RetryPolicy {
   /** Total attempts, the first included. */
   attempts: number;
+  /**
+   * Total attempts while the answer is 429, when the limiter holds each retry back with its own
+   * escalating pause (1/20 of a window, doubling, capped at a window). Six attempts wait about 1.5
+   * windows in all, enough for a window someone else filled (a predecessor's sends) to pass, so a
+   * person's request is answered rather than lost to short pauses.
+   */
+  rateLimitedAttempts?: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 3,
+  rateLimitedAttempts: 6,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+};
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
