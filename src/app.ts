@@ -4,7 +4,7 @@
  * in the listeners under src/slack/.
  */
 import type { ServerResponse } from 'node:http';
-import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
+import { App, type Logger as BoltLogger, type CustomRoute, type webApi } from '@slack/bolt';
 
 /** What Bolt passes to an extended error handler (not re-exported by @slack/bolt's index). */
 interface ErrorHandlerArgs {
@@ -43,6 +43,8 @@ export interface CreateAppOptions {
   auditPosting?: AuditPostingOptions;
   /** Local demo only: the Slack double's URL, shown on /healthz so `npm run try` can read what it recorded. */
   localSlackUrl?: string;
+  /** More HTTP routes on the app's port (the local console's page and endpoints). */
+  routes?: CustomRoute[];
 }
 
 /** A few quick retries: a person is waiting, and the default policy retries for 30 minutes. */
@@ -64,7 +66,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
     const local = options.localSlackUrl ? { localSlack: options.localSlackUrl } : {};
     res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox, ...local }));
   };
-  const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }];
+  const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])];
   const boltLogger = options.boltLogger ?? toBoltLogger(deps.logger);
   const app = new App({
     token: slack.botToken,

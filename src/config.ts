@@ -34,6 +34,8 @@ export interface Config {
   alerts: AlertsConfig;
   /** Share of the licensing rate budget the App Home dashboard may spend, 0 < share <= 1. */
   homeBudgetShare: number;
+  /** The local console (a browser page at / that plays Slack): local demo on sandbox data only. */
+  console: boolean;
   /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
   drainMs: number;
 }
@@ -50,6 +52,13 @@ export interface AlertsConfig {
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
 type Env = Record<string, string | undefined>;
+
+/** Defaults of the local console's demo (src/slack/demo.ts has the same ids). */
+export const CONSOLE_DEMO = {
+  auditChannel: 'C0DEMOAUDT',
+  alertChannel: 'C0DEMOALRT',
+  viewers: ['U0DEMOVWR1'],
+} as const;
 
 // `.env` files copied from .env.example leave keys present but empty: treat them as unset.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -142,6 +151,11 @@ const schema = z.object({
       .min(0.05, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
       .max(1, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
   ),
+  CONSOLE: optional(
+    z.enum(['0', '1'], {
+      error: 'CONSOLE must be 1 (serve the local console at http://localhost:PORT/) or 0 (no console)',
+    }),
+  ),
   SHUTDOWN_DRAIN_SECONDS: optional(
     int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
   ),
@@ -187,6 +201,20 @@ export function parseConfig(env: Env): ConfigResult {
   if (set('LICENSE_ADMINS') && (env.LICENSE_ADMINS ?? '').includes('*')) {
     problems.push('LICENSE_ADMINS cannot be *: list the people or user groups who may change licenses');
   }
+  if ((env.CONSOLE ?? '').trim() === '1') {
+    // The console signs requests with the demo's public secret and lets anyone on the machine act as
+    // any user: it only ever plays Slack itself, on sandbox data.
+    if (set('SLACK_BOT_TOKEN') || set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN')) {
+      problems.push(
+        'CONSOLE=1 cannot run beside a real Slack workspace: the console plays Slack itself. Unset CONSOLE, or unset the SLACK_* settings for the local demo',
+      );
+    }
+    if (set('LICENSING_API_URL') || set('LICENSING_API_TOKEN')) {
+      problems.push(
+        'CONSOLE=1 runs on the sandbox only: the console lets anyone on this machine act as a license admin. Unset CONSOLE, or unset LICENSING_API_URL and LICENSING_API_TOKEN',
+      );
+    }
+  }
   if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
 
   const e = parsed.data;
@@ -210,12 +238,18 @@ export function parseConfig(env: Env): ConfigResult {
     e.LICENSING_API_URL && e.LICENSING_API_TOKEN
       ? { mode: 'api', url: e.LICENSING_API_URL, token: e.LICENSING_API_TOKEN, ...knobs }
       : { mode: 'sandbox', ...knobs };
-  const alertChannel = e.ALERT_CHANNEL ?? e.AUDIT_CHANNEL;
+  // On by default in the local demo on sandbox data; CONSOLE=0 turns it off.
+  const consoleOn = slack.mode === 'demo' && licensing.mode === 'sandbox' && e.CONSOLE !== '0';
+  // The console shows the audit and alert channels, so the demo gets channels of its own.
+  const auditChannel = e.AUDIT_CHANNEL ?? (consoleOn ? CONSOLE_DEMO.auditChannel : undefined);
+  const alertChannel = e.ALERT_CHANNEL ?? (consoleOn && !e.AUDIT_CHANNEL ? CONSOLE_DEMO.alertChannel : auditChannel);
+  const viewers = e.LICENSE_VIEWERS?.trim() === '*' ? '*' : ids(e.LICENSE_VIEWERS);
   const config: Config = {
     slack,
     licensing,
     admins: ids(e.LICENSE_ADMINS),
-    viewers: e.LICENSE_VIEWERS?.trim() === '*' ? '*' : ids(e.LICENSE_VIEWERS),
+    // The console's switcher offers a viewer: unless LICENSE_VIEWERS says otherwise, the demo has one.
+    viewers: consoleOn && viewers !== '*' && viewers.length === 0 ? [...CONSOLE_DEMO.viewers] : viewers,
     logLevel: e.LOG_LEVEL ?? 'info',
     dataDir: e.DATA_DIR?.trim() ?? './data',
     alerts: {
@@ -224,9 +258,10 @@ export function parseConfig(env: Env): ConfigResult {
       timeZone: e.ALERT_TIMEZONE ?? 'UTC',
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
+    console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
   };
-  if (e.AUDIT_CHANNEL) config.auditChannel = e.AUDIT_CHANNEL;
+  if (auditChannel) config.auditChannel = auditChannel;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   return { ok: true, config };
 }

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
+import { consoleOptions } from './console/demo.js';
+import { createConsole, type LocalConsole } from './console/server.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { installProcessErrorPolicy } from './process-errors.js';
@@ -66,9 +68,19 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
 
   const { slack } = config;
   let transport: SlackTransport;
+  // The local console (a browser page that plays Slack) sits in front of the local Slack double.
+  let localConsole: LocalConsole | undefined;
+  if (config.console) {
+    localConsole = createConsole(consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET));
+  }
   let localSlackUrl: string | undefined;
   if (slack.mode === 'demo') {
-    const local = await startLocalSlack({ users: DEMO_SLACK_USERS, botToken: DEMO_BOT_TOKEN });
+    const local = await startLocalSlack({
+      users: DEMO_SLACK_USERS,
+      botToken: DEMO_BOT_TOKEN,
+      ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
+    });
+    localConsole?.attach(local);
     stopper.add('local Slack', () => local.close());
     localSlackUrl = local.url;
     transport = { mode: 'http', botToken: DEMO_BOT_TOKEN, signingSecret: DEMO_SIGNING_SECRET, apiUrl: local.apiUrl };
@@ -106,11 +118,18 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
+    ...(localConsole ? { routes: localConsole.routes } : {}),
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
-  stopper.add('app', () => app.stop().then(() => undefined));
+  stopper.add('app', () => {
+    // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
+    localConsole?.close();
+    return app.stop().then(() => undefined);
+  });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
+  const scheduler = desk.scheduler;
+  if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
   stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
@@ -136,6 +155,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     const source = lic.mode === 'sandbox' ? 'in-process sandbox' : deps.sandbox ? 'sandbox by URL' : 'api';
     process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
   }
+  if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
 /** Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. */

@@ -15,12 +15,24 @@ export const DEMO_USERS = {
   member: 'U0DEMOMEM1',
   /** Has the e-mail of a sandbox demo student: try `find <@U0DEMOSTU1>`. */
   student: 'U0DEMOSTU1',
+  /** A license viewer while the local console is on and LICENSE_VIEWERS is unset (src/config.ts). */
+  viewer: 'U0DEMOVWR1',
+  /** A guest account: never let in, whatever LICENSE_VIEWERS says. */
+  guest: 'U0DEMOGST1',
 } as const;
 
 export const DEMO_SLACK_USERS: LocalSlackUser[] = [
   { id: DEMO_USERS.admin, name: 'demo.admin', realName: 'Demo Admin', email: 'demo.admin@contoso.com', isAdmin: true },
   { id: DEMO_USERS.member, name: 'demo.member', realName: 'Demo Member', email: 'demo.member@contoso.com' },
   { id: DEMO_USERS.student, name: 'alberto.rossi', realName: 'Alberto Rossi', email: 'alberto.rossi@contoso.com' },
+  { id: DEMO_USERS.viewer, name: 'demo.viewer', realName: 'Demo Viewer', email: 'demo.viewer@contoso.com' },
+  {
+    id: DEMO_USERS.guest,
+    name: 'demo.guest',
+    realName: 'Demo Guest',
+    email: 'demo.guest@fabrikam.com',
+    isRestricted: true,
+  },
 ];
 
 /** Where licensing data comes from: the in-process sandbox, a sandbox given by URL, or the real API. */

@@ -65,6 +65,13 @@ export interface LocalSlackOptions {
   botToken?: string;
   /** Slack allows 5 posts per response_url (platform.md section 3); a sixth gets 404. */
   responseUrlMaxUses?: number;
+  /**
+   * Lets a richer double (the local console) answer Web API calls with state of its own: called for
+   * every call that no `answer` override took, with `builtIn` giving the stand-in's own answer.
+   */
+  intercept?: (call: SlackCall, builtIn: () => Record<string, unknown>) => Record<string, unknown>;
+  /** Told of every response_url post accepted, after it is recorded. */
+  onResponse?: (post: ResponseUrlPost) => void;
 }
 
 export interface LocalSlack {
@@ -279,8 +286,10 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
       if (response && req.method === 'POST') {
         const id = decodeURIComponent(response[1] ?? '');
         if (responses.filter((r) => r.id === id).length >= maxUses) return send(404, { ok: false, error: 'used_up' });
-        responses.push({ id, body: JSON.parse(raw || '{}') as Record<string, unknown>, at: Date.now() });
+        const post = { id, body: JSON.parse(raw || '{}') as Record<string, unknown>, at: Date.now() };
+        responses.push(post);
         notify();
+        options.onResponse?.(post);
         return send(200, { ok: true });
       }
       const api = /^\/api\/([\w.]+)$/.exec(path);
@@ -307,7 +316,7 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         results.set(call, answered);
         return send(200, answered);
       }
-      const answered = builtIn(call);
+      const answered = options.intercept ? options.intercept(call, () => builtIn(call)) : builtIn(call);
       results.set(call, answered);
       return send(200, answered);
     } catch (error) {

@@ -19,7 +19,7 @@ function problems(env: Record<string, string | undefined>): string[] {
 }
 
 describe('parseConfig', () => {
-  it('with nothing set: local demo mode with the sandbox and the defaults', () => {
+  it('with nothing set: local demo mode with the sandbox, the local console and its demo cast', () => {
     const r = parseConfig({});
     expect(r).toEqual({
       ok: true,
@@ -27,14 +27,47 @@ describe('parseConfig', () => {
         slack: { mode: 'demo', port: 3000 },
         licensing: { mode: 'sandbox', rateLimitPerMinute: 25, timeoutMs: 10_000, cacheTtlMs: 30_000 },
         admins: [],
-        viewers: [],
+        viewers: ['U0DEMOVWR1'],
+        auditChannel: 'C0DEMOAUDT',
         logLevel: 'info',
         dataDir: './data',
-        alerts: { time: '09:00', timeZone: 'UTC' },
+        alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
+        console: true,
         drainMs: 20_000,
       },
     });
+  });
+
+  it('CONSOLE=0: the local demo without the console keeps the plain defaults', () => {
+    const r = parseConfig({ CONSOLE: '0' });
+    expect(r.ok && r.config).toMatchObject({ console: false, viewers: [], alerts: { time: '09:00' } });
+    expect(r.ok && r.config.auditChannel).toBeUndefined();
+    expect(r.ok && r.config.alerts.channel).toBeUndefined();
+  });
+
+  it('the console keeps the settings that are given: viewers, audit and alert channels', () => {
+    const r = parseConfig({ LICENSE_VIEWERS: '*', AUDIT_CHANNEL: 'C0LICAUDIT' });
+    expect(r.ok && r.config).toMatchObject({
+      console: true,
+      viewers: '*',
+      auditChannel: 'C0LICAUDIT',
+      alerts: { channel: 'C0LICAUDIT' },
+    });
+  });
+
+  it('CONSOLE=1 is refused beside a real Slack workspace or the real licensing API, saying what to unset', () => {
+    expect(problems({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING, CONSOLE: '1' })).toEqual([
+      expect.stringMatching(/^CONSOLE=1 cannot run beside a real Slack workspace.*Unset CONSOLE/),
+    ]);
+    expect(problems({ LICENSING_API_URL: full.LICENSING_API_URL, LICENSING_API_TOKEN: LIC, CONSOLE: '1' })).toEqual([
+      expect.stringMatching(/^CONSOLE=1 runs on the sandbox only.*unset LICENSING_API_URL and LICENSING_API_TOKEN/),
+    ]);
+    expect(problems({ CONSOLE: 'yes' })).toEqual([expect.stringMatching(/^CONSOLE must be 1 .* or 0/)]);
+    // Unset beside real services: simply off, no complaint.
+    const real = parseConfig(full);
+    expect(real.ok && real.config.console).toBe(false);
+    expect(parseConfig({ CONSOLE: '1' })).toMatchObject({ ok: true, config: { console: true } });
   });
 
   it('treats empty values (a copied .env.example) as unset', () => {
@@ -88,6 +121,7 @@ describe('parseConfig', () => {
         dataDir: '/var/lib/license-desk',
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
+        console: false,
         drainMs: 45_000,
       },
     });
@@ -164,7 +198,7 @@ describe('parseConfig', () => {
     expect(audit.ok && audit.config.alerts).toEqual({ channel: 'C0LICAUDIT', time: '09:00', timeZone: 'UTC' });
     const both = parseConfig({ AUDIT_CHANNEL: 'C0LICAUDIT', ALERT_CHANNEL: 'G0LICALERT' });
     expect(both.ok && both.config.alerts.channel).toBe('G0LICALERT');
-    const none = parseConfig({});
+    const none = parseConfig({ CONSOLE: '0' });
     expect(none.ok && none.config.alerts.channel).toBeUndefined();
   });
 

@@ -1,0 +1,463 @@
+// The local console's page: one person's Slack. State arrives from the console's back end as
+// Server-Sent Events; what the person does goes back as small JSON requests, which the back end
+// turns into the signed requests Slack would send to the app.
+import { renderBlocks, renderText } from './blocks.js';
+import { renderMrkdwn } from './mrkdwn.js';
+
+const USAGE =
+  '/licenses [help | pools [page] | pool <id> [all] | list [all] | show <id> | find <email | @user> | students [page] | courses | me | assign [poolId] [email | @user] [YYYY-MM-DD] | extend <id> [YYYY-MM-DD] | revoke <id> | bulk | export [poolId]]';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+const store = {
+  me: localStorage.getItem('console.me') ?? '',
+  surface: JSON.parse(localStorage.getItem('console.surface') ?? '{"type":"channel","id":""}'),
+  snapshot: undefined,
+  history: JSON.parse(localStorage.getItem('console.history') ?? '[]'),
+  historyAt: -1,
+  draft: '',
+  dismissed: Number(sessionStorage.getItem('console.dismissed') ?? '0'),
+  /** Element state by surface key (view id, or channel/ts of a message). */
+  values: new Map(),
+  modalKey: '',
+  modalError: '',
+};
+let source;
+
+function valuesFor(key) {
+  if (!store.values.has(key)) store.values.set(key, {});
+  return store.values.get(key);
+}
+
+async function post(path, body) {
+  try {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: store.me, ...body }),
+    });
+    return await res.json();
+  } catch (error) {
+    return {
+      ok: false,
+      error: `The console could not reach License Desk (${error.message}). Is npm start still running?`,
+    };
+  }
+}
+
+function connect() {
+  source?.close();
+  source = new EventSource(`/console/events?user=${encodeURIComponent(store.me)}`);
+  source.addEventListener('state', (event) => {
+    store.snapshot = JSON.parse(event.data);
+    $('offline').hidden = true;
+    render();
+  });
+  source.addEventListener('error', () => {
+    $('offline').hidden = false;
+  });
+}
+
+function names() {
+  const s = store.snapshot;
+  return {
+    users: new Map([...s.users.map((u) => [u.id, u.name]), [s.botUserId, 'License Desk']]),
+    channels: new Map(s.channels.map((c) => [c.id, c.name])),
+  };
+}
+
+function confirmDialog(c) {
+  return new Promise((resolve) => {
+    const dialog = $('confirm');
+    dialog.replaceChildren();
+    const form = el('form', 'confirm');
+    form.method = 'dialog';
+    form.append(el('h2', '', c.title?.text ?? 'Are you sure?'));
+    form.append(renderText(c.text, names(), 'div'));
+    const buttons = el('div', 'modal-buttons');
+    const deny = el('button', 'btn', c.deny?.text ?? 'Cancel');
+    deny.value = 'deny';
+    const ok = el('button', `btn ${c.style === 'danger' ? 'danger' : 'primary'}`, c.confirm?.text ?? 'Yes');
+    ok.value = 'confirm';
+    buttons.append(deny, ok);
+    form.append(buttons);
+    dialog.append(form);
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+    dialog.returnValue = '';
+    dialog.showModal();
+    ok.focus();
+  });
+}
+
+function blockCtx(key, surface, extra = {}) {
+  const s = store.snapshot;
+  return {
+    ...names(),
+    userList: s.users,
+    values: valuesFor(key),
+    confirm: confirmDialog,
+    onAction: (action) => post('/console/action', { surface, action, values: valuesFor(key) }),
+    ...extra,
+  };
+}
+
+function render() {
+  const s = store.snapshot;
+  if (!s) return;
+  renderSwitcher(s);
+  renderSidebar(s);
+  renderNotices(s);
+  if (store.surface.type === 'home') renderHome(s);
+  else renderChannel(s);
+  renderModal(s);
+}
+
+function renderSwitcher(s) {
+  const select = $('who');
+  const people = s.users.filter((u) => u.role);
+  if (select.options.length !== people.length) {
+    select.replaceChildren(
+      ...people.map((u) => {
+        const o = el('option', '', `${u.realName} · ${u.role}`);
+        o.value = u.id;
+        return o;
+      }),
+    );
+  }
+  select.value = s.me;
+}
+
+function renderSidebar(s) {
+  const list = $('channels');
+  list.replaceChildren();
+  const item = (label, surface, prefix) => {
+    const li = el('li');
+    const btn = el('button', 'nav-item');
+    btn.type = 'button';
+    btn.append(el('span', 'nav-prefix', prefix), document.createTextNode(label));
+    const current = store.surface.type === surface.type && (surface.type === 'home' || store.surface.id === surface.id);
+    if (current) btn.setAttribute('aria-current', 'page');
+    btn.addEventListener('click', () => go(surface));
+    li.append(btn);
+    return li;
+  };
+  list.append(item('License Desk · Home', { type: 'home' }, '⌂'));
+  for (const c of s.channels.filter((x) => x.kind === 'channel'))
+    list.append(item(c.name, { type: 'channel', id: c.id }, '#'));
+  for (const c of s.channels.filter((x) => x.kind === 'dm'))
+    list.append(item('License Desk (DM)', { type: 'channel', id: c.id }, '●'));
+}
+
+function go(surface) {
+  store.surface = surface;
+  localStorage.setItem('console.surface', JSON.stringify(surface));
+  if (surface.type === 'home') void post('/console/home', {});
+  render();
+  if (surface.type === 'channel') $('box').focus();
+}
+
+function renderNotices(s) {
+  const box = $('notices');
+  box.replaceChildren();
+  const fresh = s.notices.filter((n) => n.seq > store.dismissed);
+  for (const n of fresh.slice(-4)) {
+    const div = el('div', `notice ${n.level}`);
+    div.setAttribute('role', n.level === 'error' ? 'alert' : 'status');
+    div.append(el('strong', '', n.level === 'error' ? 'Slack would not accept this' : 'Slack warning'));
+    div.append(el('span', '', ` ${n.text}`));
+    if (n.details) {
+      const ul = el('ul');
+      for (const d of n.details.slice(0, 6)) ul.append(el('li', '', d));
+      div.append(ul);
+    }
+    box.append(div);
+  }
+  if (fresh.length > 0) {
+    const dismiss = el('button', 'btn small', 'Dismiss');
+    dismiss.type = 'button';
+    dismiss.addEventListener('click', () => {
+      store.dismissed = s.notices.at(-1).seq;
+      sessionStorage.setItem('console.dismissed', String(store.dismissed));
+      render();
+    });
+    box.append(dismiss);
+  }
+}
+
+function renderChannel(s) {
+  const channel = s.channels.find((c) => c.id === store.surface.id) ?? s.channels[0];
+  store.surface = { type: 'channel', id: channel.id };
+  $('title').textContent = channel.kind === 'dm' ? 'License Desk' : `# ${channel.name}`;
+  $('alerts-now').hidden = !channel.alerts;
+  $('home').hidden = true;
+  $('messages').hidden = false;
+  $('composer').hidden = false;
+  $('box').placeholder = channel.kind === 'dm' ? 'Message License Desk' : `Message #${channel.name}`;
+  const list = $('messages');
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.replaceChildren();
+  const msgs = s.messages.filter((m) => m.channel === channel.id);
+  if (msgs.length === 0) {
+    list.append(
+      el(
+        'p',
+        'empty',
+        channel.kind === 'dm'
+          ? 'Nothing here yet. License Desk writes here when you export a CSV or run a bulk job.'
+          : (channel.purpose ?? 'Nothing here yet.'),
+      ),
+    );
+  }
+  for (const m of msgs) list.append(renderMessage(m, s));
+  if (atBottom || store.scrollDown) list.scrollTop = list.scrollHeight;
+  store.scrollDown = false;
+}
+
+function renderMessage(m, s) {
+  const bot = m.user === s.botUserId;
+  const author = bot ? 'License Desk' : (s.users.find((u) => u.id === m.user)?.realName ?? m.user);
+  const article = el('article', `message${m.ephemeralFor ? ' ephemeral' : ''}${m.threadTs ? ' in-thread' : ''}`);
+  article.dataset.ts = m.ts;
+  const avatar = el('div', `avatar${bot ? ' bot' : ''}`, bot ? 'LD' : author.slice(0, 1));
+  avatar.setAttribute('aria-hidden', 'true');
+  const body = el('div', 'message-body');
+  const head = el('div', 'message-head');
+  head.append(el('span', 'author', author));
+  if (bot) head.append(el('span', 'app-badge', 'APP'));
+  const time = el(
+    'time',
+    'ts',
+    new Date(Number(m.ts) * 1000).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' }),
+  );
+  head.append(time);
+  if (m.edited) head.append(el('span', 'edited', '(edited)'));
+  body.append(head);
+  if (m.ephemeralFor) body.append(el('div', 'only-you', 'Only visible to you'));
+  if (m.threadTs) body.append(el('div', 'thread-note', 'reply in thread'));
+  const key = `${m.channel}/${m.ts}`;
+  const ctx = blockCtx(key, { type: 'message', channel: m.channel, ts: m.ts });
+  if (m.blocks?.length) body.append(renderBlocks(m.blocks, ctx));
+  else if (m.text) body.append(renderMrkdwn(m.text, ctx, el('div', 'text mrkdwn')));
+  if (m.file) {
+    const card = el('div', 'file');
+    card.append(el('span', 'file-icon', 'CSV'));
+    const info = el('div');
+    const a = el('a', 'file-name', m.file.name);
+    a.href = m.file.url;
+    a.download = m.file.name;
+    info.append(a, el('div', 'file-size', `${(m.file.size / 1024).toFixed(1)} kB · Download`));
+    card.append(info);
+    body.append(card);
+  }
+  for (const w of m.warnings ?? []) body.append(el('div', 'message-warning', `Slack warning: ${w}`));
+  article.append(avatar, body);
+  return article;
+}
+
+function renderHome(s) {
+  $('title').textContent = 'License Desk · Home';
+  $('messages').hidden = true;
+  $('composer').hidden = true;
+  const home = $('home');
+  home.hidden = false;
+  home.replaceChildren();
+  if (!s.home) {
+    home.append(el('p', 'empty', 'Opening App Home…'));
+    return;
+  }
+  const key = s.home.id;
+  home.append(renderBlocks(s.home.view.blocks, blockCtx(key, { type: 'view', viewId: s.home.id })));
+}
+
+function renderModal(s) {
+  const root = $('modal-root');
+  const top = s.modals.at(-1);
+  const key = top ? `${top.id}|${top.hash}|${JSON.stringify(top.errors ?? {})}|${s.modals.length}` : '';
+  if (key === store.modalKey) return;
+  const hadFocus = root.contains(document.activeElement);
+  store.modalKey = key;
+  root.replaceChildren();
+  if (!top) {
+    store.modalError = '';
+    if (hadFocus) $('box').focus();
+    return;
+  }
+  const v = top.view;
+  const overlay = el('div', 'overlay');
+  const dialog = el('div', 'modal');
+  dialog.setAttribute('role', 'dialog');
+  dialog.setAttribute('aria-modal', 'true');
+  dialog.setAttribute('aria-labelledby', 'modal-title');
+  const head = el('div', 'modal-head');
+  if (s.modals.length > 1) {
+    const back = el('button', 'icon-button', '←');
+    back.type = 'button';
+    back.setAttribute('aria-label', 'Back');
+    back.addEventListener('click', () => closeTop(top, false));
+    head.append(back);
+  }
+  const title = el('h2', '', v.title?.text ?? '');
+  title.id = 'modal-title';
+  head.append(title);
+  const x = el('button', 'icon-button close-x', '×');
+  x.type = 'button';
+  x.setAttribute('aria-label', 'Close');
+  x.addEventListener('click', () => closeTop(top, true));
+  head.append(x);
+  const form = el('form', 'modal-body');
+  form.noValidate = true;
+  const ctx = blockCtx(top.id, { type: 'view', viewId: top.id }, { errors: top.errors ?? {} });
+  form.append(renderBlocks(v.blocks, ctx));
+  const error = el('p', 'modal-error', store.modalError);
+  error.setAttribute('role', 'alert');
+  error.hidden = !store.modalError;
+  const foot = el('div', 'modal-buttons');
+  const cancel = el('button', 'btn', v.close?.text ?? 'Cancel');
+  cancel.type = 'button';
+  cancel.addEventListener('click', () => closeTop(top, false));
+  foot.append(cancel);
+  if (v.submit) {
+    const submit = el('button', 'btn primary', v.submit.text);
+    submit.type = 'submit';
+    foot.append(submit);
+  }
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const submit = form.querySelector('button[type=submit]');
+    if (submit) submit.disabled = true;
+    store.modalError = '';
+    error.hidden = true;
+    const r = await post('/console/submit', { viewId: top.id, values: valuesFor(top.id) });
+    if (!r.ok) {
+      store.modalError = r.error ?? 'We had some trouble connecting. Try again?';
+      error.textContent = store.modalError;
+      error.hidden = false;
+    }
+    if (submit) submit.disabled = false;
+  });
+  dialog.append(head, form, error);
+  form.append(foot);
+  overlay.append(dialog);
+  overlay.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !$('confirm').open) closeTop(top, true);
+    // Focus stays inside the open modal, as in Slack.
+    if (event.key === 'Tab') {
+      const focusable = [...dialog.querySelectorAll('button, input, select, textarea')].filter((x) => !x.disabled);
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
+  });
+  root.append(overlay);
+  const first = dialog.querySelector(
+    '.has-error input, .has-error select, .has-error textarea, input, select, textarea',
+  );
+  (first ?? dialog.querySelector('button'))?.focus();
+}
+
+function closeTop(top, all) {
+  void post('/console/close', { viewId: top.id, all, values: valuesFor(top.id) });
+}
+
+function setupComposer() {
+  const box = $('box');
+  const hint = $('hint');
+  const showHint = () => {
+    hint.hidden = !box.value.startsWith('/');
+  };
+  hint.textContent = USAGE;
+  box.addEventListener('input', () => {
+    showHint();
+    store.historyAt = -1;
+  });
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      $('composer').requestSubmit();
+      return;
+    }
+    const h = store.history;
+    if (event.key === 'ArrowUp' && (box.value === '' || store.historyAt >= 0) && h.length > 0) {
+      event.preventDefault();
+      if (store.historyAt < 0) store.draft = box.value;
+      store.historyAt = Math.min(h.length - 1, store.historyAt + 1);
+      box.value = h[h.length - 1 - store.historyAt];
+      showHint();
+    } else if (event.key === 'ArrowDown' && store.historyAt >= 0) {
+      event.preventDefault();
+      store.historyAt -= 1;
+      box.value = store.historyAt < 0 ? store.draft : h[h.length - 1 - store.historyAt];
+      showHint();
+    } else if (event.key === 'Escape') {
+      hint.hidden = true;
+    }
+  });
+  $('composer').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = box.value.trim();
+    if (!text) return;
+    store.history = [...store.history.filter((x) => x !== text), text].slice(-50);
+    localStorage.setItem('console.history', JSON.stringify(store.history));
+    store.historyAt = -1;
+    box.value = '';
+    showHint();
+    store.scrollDown = true;
+    const r = await post('/console/command', { channel: store.surface.id, text });
+    $('composer-error').textContent = r.ok ? '' : (r.error ?? 'That did not reach License Desk.');
+    // Nothing typed is lost: a command that did not go through stays in the box to fix or resend.
+    if (!r.ok && box.value === '') {
+      box.value = text;
+      showHint();
+    }
+  });
+}
+
+// An open overflow menu closes when the person clicks elsewhere, as Slack's does.
+document.addEventListener('click', (event) => {
+  for (const menu of document.querySelectorAll('.menu:not([hidden])')) {
+    if (!menu.parentElement.contains(event.target)) menu.hidden = true;
+  }
+});
+
+function setupAlertsNow() {
+  $('alerts-now').addEventListener('click', async () => {
+    const r = await post('/console/alerts-now', {});
+    $('composer-error').textContent = r.ok ? '' : r.error;
+  });
+}
+
+function setupSwitcher() {
+  $('who').addEventListener('change', (event) => {
+    store.me = event.target.value;
+    localStorage.setItem('console.me', store.me);
+    store.values.clear();
+    store.modalKey = '';
+    if (store.surface.type === 'home') void post('/console/home', {});
+    connect();
+  });
+}
+
+async function start() {
+  setupComposer();
+  setupSwitcher();
+  setupAlertsNow();
+  // The first person on the list (the license admin) unless the page remembers another.
+  const probe = await fetch('/console/people').then((r) => r.json());
+  if (!probe.some((u) => u.id === store.me)) store.me = probe[0]?.id ?? '';
+  if (store.surface.type === 'home') void post('/console/home', {});
+  connect();
+}
+
+void start();
