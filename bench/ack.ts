@@ -1,5 +1,5 @@
 /**
- * npm run bench:ack — figures for issue 4, printed, not asserted:
+ * npm run bench:ack — figures for the slash command's ack, printed, not asserted:
  *  1. ack latency of 100 concurrent signed slash commands while the licensing queue is saturated
  *     (real pacing: 25 requests a minute), target p99 < 300 ms;
  *  2. licensing API calls per command type (20 identical `pools` inside the cache TTL: 1 call;

@@ -1,5 +1,5 @@
 /**
- * npm run bench:bulk — figures for issue 6, printed, not asserted:
+ * npm run bench:bulk — figures for bulk assignment, printed, not asserted:
  *  1. makespan of a 100-row bulk job (the real runner, persisting each row to a temporary DATA_DIR)
  *     against the sandbox with a scaled window (25 requests per 3 s: a minute scaled 20x), compared
  *     with the theoretical minimum, target ≤ 1.10;

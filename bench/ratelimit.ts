@@ -4,7 +4,7 @@
  * 200 requests (GET /v1/licenses, uncached) through the licensing client against the sandbox with time
  * scaled 20x (25 per 3 s stands for 25 per minute), once per server algorithm and once with two
  * processes sharing the budget through Redis (REDIS_URL, else REDIS_TEST_URL, else a private
- * redis-server). All requests are submitted at once after idle. Targets (issue 3): 0 × 429 everywhere,
+ * redis-server). All requests are submitted at once after idle. Targets: 0 × 429 everywhere,
  * makespan ≤ 1.10 × the minimum for the sliding log, the first 25 requests sent within 100 ms.
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The daily alert messages (issue 6, Alerts), posted to ALERT_CHANNEL. A channel is not private, so
+ * The daily alert messages, posted to ALERT_CHANNEL. A channel is not private, so
  * students are named, never their e-mails. Pure; one builder per alert group (services/alerts.ts).
  */
 import type { Alert } from '../domain/alerts.js';
@@ -59,7 +59,7 @@ function licenseBlocks(a: Of<'license-ending'>, now: Date): Block[] {
   const l = a.license;
   const course = a.pool ? escapeTruncated(a.pool.course.title, 80) : `course ${escapeMrkdwn(l.courseId)}`;
   const buttons = [button(DeskActionId.alertLetEnd, 'Let it end', l.id)];
-  // Extend only where the API would allow it (transferable pool, editable): issue 5's modal opens.
+  // Extend only where the API would allow it (transferable pool, editable): the end-date modal opens.
   if (canChangeEndDate(l, a.pool, now))
     buttons.unshift(button(ActionId.licenseChangeEndDate, 'Extend', l.id, 'primary'));
   return [

@@ -1,5 +1,5 @@
 /**
- * The assign form (issue 5, Assign): pool, student (e-mail or Slack member), optional name and end
+ * The assign form: pool, student (e-mail or Slack member), optional name and end
  * date, and, when a listed pool is full but transferable, the offer to free a seat. Pure.
  */
 import { needsRecycle, poolBlocker } from '../domain/assignment.js';

@@ -1,5 +1,5 @@
 /**
- * The bulk-assign modal's form (issue 6): a pool, an optional end date, and the list. A
+ * The bulk-assign modal's form: a pool, an optional end date, and the list. A
  * plain_text_input holds at most 3,000 characters (platform.md section 5), about 100 lines of
  * `name, email`, so the list has five boxes read as one list, in order: up to 500 lines in all.
  */

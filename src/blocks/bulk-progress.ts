@@ -1,5 +1,5 @@
 /**
- * The bulk job's direct messages (issue 6): one progress message, updated in place, and at the end
+ * The bulk job's direct messages: one progress message, updated in place, and at the end
  * the result of each line, in thread replies of ~100 lines each (a message renders ~12k characters).
  * The DM is the requester's own, so e-mails may appear. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The dry run, shown before anything is written (issue 6): each row's verdict, seats needed against
+ * The dry run, shown before anything is written: each row's verdict, seats needed against
  * seats free, and, when the pool must free seats, a checkbox that names how many licenses will end
  * and whose. Submitting starts the job. Pure.
  */

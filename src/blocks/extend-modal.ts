@@ -1,5 +1,5 @@
 /**
- * Changing an end date (issue 5): the current end, the pool end, quick choices (+30 days, +90 days,
+ * Changing an end date: the current end, the pool end, quick choices (+30 days, +90 days,
  * pool end) and a date picker; a past date asks a second, explicit confirmation. Pure.
  */
 import { dayOf, type EndDateBlocker, quickChoices } from '../domain/end-date.js';

@@ -1,5 +1,5 @@
 /**
- * The App Home dashboard (issue 6): pool cards, licenses ending within 14 days, recent changes, quick
+ * The App Home dashboard: pool cards, licenses ending within 14 days, recent changes, quick
  * actions. Pure. A Home tab holds 100 blocks and, like a message, renders badly past ~12k characters
  * of text (limits.ts), so every list is capped and says how many more there are.
  */

@@ -1,5 +1,5 @@
 /**
- * Freeing a seat in a full transferable pool (issue 5, Recycle): before anything is sent, name the
+ * Freeing a seat in a full transferable pool: before anything is sent, name the
  * license that will end (by default the API's own pick) with its student, e-mail, start and progress,
  * and let the manager pick another active license of the pool instead. Pure.
  */

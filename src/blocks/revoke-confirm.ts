@@ -1,5 +1,5 @@
 /**
- * Revoking asks first (issue 5, Revoke): a message naming the student, course and pool, and what
+ * Revoking asks first: a message naming the student, course and pool, and what
  * follows: access ends now; a transferable pool gets the seat back. Not offered where the license
  * can't be revoked; then the message says why. Pure.
  */

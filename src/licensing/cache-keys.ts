@@ -1,5 +1,5 @@
 /**
- * Cache keys and what each write invalidates (issue 3, read cache). Every write changes pool counts,
+ * Cache keys and what each write invalidates. Every write changes pool counts,
  * which show in the pools list, the pool, `me` (license totals) and the courses (totals per course).
  */
 import type { ReadCache } from './cache.js';

@@ -1,5 +1,5 @@
 /**
- * The read cache for pools, pool, me and courses (issue 3): a short TTL, concurrent identical reads
+ * The read cache for pools, pool, me and courses: a short TTL, concurrent identical reads
  * coalesced into one request, invalidation by writes. At 25 requests a minute every saved request
  * is time a person in Slack does not wait. Errors are never cached.
  */

@@ -18,7 +18,7 @@ import {
 export interface ErrorContext {
   /** Method and path template, e.g. `POST /v1/pool/{id}/license`. */
   endpoint: string;
-  /** POST, PATCH, DELETE: a failure after sending leaves the outcome unknown (issue 3, Retries). */
+  /** POST, PATCH, DELETE: a failure after sending leaves the outcome unknown. */
   write: boolean;
   /** Removes this secret from any server-provided text. */
   secret?: string;

@@ -1,5 +1,5 @@
 /**
- * The licensing client (issue 3; design.md section 3): createLicensingClient wires the request core,
+ * The licensing client (design.md section 3): createLicensingClient wires the request core,
  * the limiter, the read cache and the pagination helper into one resource object per namespace.
  */
 import { createHash } from 'node:crypto';

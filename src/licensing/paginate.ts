@@ -1,5 +1,5 @@
 /**
- * Walks every page of a list (issue 3). The spec gives no total count and no maximum page size
+ * Walks every page of a list. The spec gives no total count and no maximum page size
  * (licensing-api.md, Limits), so the walk asks for a large page, stops on a short page, and if the
  * server refuses the large size with a 400 on the first page, retries the walk at the documented
  * default of 10, and keeps 10 for every later walk once that first page is accepted.

@@ -1,5 +1,5 @@
 /**
- * The retry policy, pure (issue 3, Retries; design.md section 3). Reads are retried on 429, 5xx,
+ * The retry policy, pure (design.md section 3). Reads are retried on 429, 5xx,
  * timeouts and connection failures; writes only on 429, because a 429 means the write was not
  * applied, while after a 5xx, a reset or a timeout it may have been (a resent assign with `recycle`
  * would free a second seat).

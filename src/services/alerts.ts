@@ -1,5 +1,5 @@
 /**
- * The daily alert check (issue 6, Alerts): read pools and active licenses at background priority,
+ * The daily alert check: read pools and active licenses at background priority,
  * find the conditions not announced before (domain/alerts.ts), hand them to `post` in groups, and
  * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
  * tried again on the next check and a restart never repeats one that went out.

@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 5, Safety): every change and every refused attempt becomes one structured
+ * The audit trail: every change and every refused attempt becomes one structured
  * log line and, when AUDIT_CHANNEL is set, a message there. The e-mail never reaches the log line or
  * the file: both carry it masked (`a***@contoso.com`); the full address goes only to the audit channel
  * and to the in-memory entries that `recent()` returns. A failing post or file write is logged and

@@ -1,5 +1,5 @@
 /**
- * Runs bulk jobs (issue 6, Bulk assign): one row at a time at BACKGROUND priority, so the limiter's
+ * Runs bulk jobs: one row at a time at BACKGROUND priority, so the limiter's
  * reserved slots keep other people's commands responsive; the job is persisted before and after each
  * write. A row whose write went out without a clear answer (a timeout, a 5xx, or a restart while it
  * was in flight) is resolved by reading back (the student's licenses), never by sending it blindly

@@ -1,5 +1,5 @@
 /**
- * The dry run of a bulk assignment and its drafts (issue 6, Bulk assign). Reads, for a person waiting
+ * The dry run of a bulk assignment and its drafts. Reads, for a person waiting
  * in the modal (interactive priority): the pools (fresh: seats free must be current), `me` for the
  * allowed domains (cached), and the active licenses of each pool of the same course, which tells who
  * is already enrolled: one request per 100 licenses, never one per row. No writes.

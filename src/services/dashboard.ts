@@ -1,5 +1,5 @@
 /**
- * The App Home dashboard's data (issue 6): pools, licenses ending within 14 days, recent changes from
+ * The App Home dashboard's data: pools, licenses ending within 14 days, recent changes from
  * the audit. One snapshot serves every viewer (what differs by role is only the buttons), refreshed at
  * background priority and never beyond a share of the rate budget:
  *

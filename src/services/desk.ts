@@ -1,5 +1,5 @@
 /**
- * The services behind App Home, alerts and bulk assignment (issue 6), built once by the composition
+ * The services behind App Home, alerts and bulk assignment, built once by the composition
  * root (src/main.ts, and the end-to-end harness) over one DATA_DIR: DATA_DIR/alerts.json (what was
  * announced, survives restarts) and DATA_DIR/bulk/ (one file per bulk job).
  */
@@ -30,7 +30,7 @@ export interface DeskOptions {
   /** The licensing budget the dashboard takes its share of. */
   rateLimit: { limit: number; windowMs: number };
   homeBudgetShare: number;
-  /** Read at each use: the app may build the audit log after the desk (issue 5). */
+  /** Read at each use: the app may build the audit log after the desk. */
   audit?: () => AuditLog | undefined;
   /** The app's work in flight: a running bulk job is part of it (docs/shutdown.md). */
   work?: WorkTracker;

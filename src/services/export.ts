@@ -1,5 +1,5 @@
 /**
- * `/licenses export [poolId]` (issue 6, Export): every license (inactive included) of the account or
+ * `/licenses export [poolId]`: every license (inactive included) of the account or
  * of one pool, as CSV. Cost, at 100 items a page: one request per 100 licenses, one per 100 students
  * for the course progress (GET /v1/students carries each course's licenseId, progress and completion),
  * and the pools list (usually from the cache). A person is waiting for the file: interactive priority.

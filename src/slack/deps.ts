@@ -28,13 +28,13 @@ export interface AppDeps {
   now: () => Date;
   /** True when the in-process sandbox stands in for the licensing API: every reply shows a marker. */
   sandbox: boolean;
-  /** Channel id for the audit trail (issue 5), if configured. */
+  /** Channel id for the audit trail, if configured. */
   auditChannel?: string;
-  /** The audit trail (issue 5); createApp builds one (posting to auditChannel) when none is given. */
+  /** The audit trail; createApp builds one (posting to auditChannel) when none is given. */
   audit?: AuditLog;
   /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
   auditFile?: string;
-  /** App Home, alerts, bulk jobs (issue 6); without it those surfaces say they are not set up. */
+  /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
   work?: WorkTracker;

@@ -1,6 +1,6 @@
 /**
  * Every Slack identifier License Desk uses, once. Builders put them on buttons, listeners register on
- * them; issue 5 wires the change buttons (assign, end date, revoke) whose ids are fixed here already.
+ * them, the change buttons (assign, end date, revoke) included.
  */
 
 export const COMMAND = '/licenses' as const;
@@ -14,7 +14,7 @@ export const ActionId = {
   poolLicenses: 'pool_licenses',
   /** "Details" on a license row: value is a NavTarget for the license. */
   licenseDetails: 'license_details',
-  /** Change buttons (issue 5). Assign: value = pool id; the other two: value = license id. */
+  /** Change buttons. Assign: value = pool id; the other two: value = license id. */
   poolAssign: 'pool_assign',
   licenseChangeEndDate: 'license_change_end_date',
   licenseRevoke: 'license_revoke',
@@ -31,10 +31,10 @@ export const NAV_ACTION_IDS = [
   ActionId.licenseDetails,
 ] as const;
 
-/** The change buttons on the read surfaces; issue 5 wires each to its own listener (actions/index.ts). */
+/** The change buttons on the read surfaces; each has its own listener (actions/index.ts). */
 export const CHANGE_ACTION_IDS = [ActionId.poolAssign, ActionId.licenseChangeEndDate, ActionId.licenseRevoke] as const;
 
-/** Modals and message buttons of the change flows (issue 5). */
+/** Modals and message buttons of the change flows. */
 export const CallbackId = {
   assignShortcut: 'assign_license_shortcut',
   assignForm: 'assign_license_modal',
@@ -66,7 +66,7 @@ export const ChangeActionId = {
   retryAssign: 'retry_assign',
 } as const;
 
-/** App Home, alerts and bulk assignment (issue 6). */
+/** App Home, alerts and bulk assignment. */
 export const DeskActionId = {
   homeRefresh: 'home_refresh',
   /** Opens the bulk-assign modal (Home tab); value unused. */

@@ -1,5 +1,5 @@
 /**
- * The change subcommands of `/licenses` (issue 5). Pure and total like parse.ts:
+ * The change subcommands of `/licenses`. Pure and total like parse.ts:
  *   assign [poolId] [email | @user] [YYYY-MM-DD]   (any order; each at most once; all optional: they prefill the form)
  *   extend <licenseId> [YYYY-MM-DD]
  *   revoke <licenseId>

@@ -1,5 +1,5 @@
 /**
- * Any failure -> one plain sentence with the next step (issue 4, "Errors"). Never a stack trace, never
+ * Any failure -> one plain sentence with the next step. Never a stack trace, never
  * internals. The sentence is plain text; builders escape it (a 400 quotes the server's own words).
  */
 import { BadRequestError, isLicensingError, QueueFullError, RateLimitedError } from '../licensing/errors.js';

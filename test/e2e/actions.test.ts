@@ -112,7 +112,7 @@ describe('every click checks the role again', () => {
   });
 });
 
-describe('change buttons (wired in issue 5; their flows are in assign, extend and revoke tests)', () => {
+describe('change buttons (their flows are in the assign, extend and revoke tests)', () => {
   it.each([
     [ActionId.poolAssign, '2001'],
     [ActionId.licenseChangeEndDate, '4001'],

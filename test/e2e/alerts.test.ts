@@ -1,5 +1,5 @@
 /**
- * Daily alerts end to end (issue 6): the check posts to ALERT_CHANNEL at background priority, each
+ * Daily alerts end to end: the check posts to ALERT_CHANNEL at background priority, each
  * condition once; a second app instance over the same DATA_DIR (a restart) announces nothing again;
  * "Let it end" is for admins and takes the buttons away. Tests call the scheduler; nobody waits for 09:00.
  */

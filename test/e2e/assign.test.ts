@@ -1,5 +1,5 @@
 /**
- * Assign end to end (issue 5): the command, the Pool's Assign button and the global shortcut open one
+ * Assign end to end: the command, the Pool's Assign button and the global shortcut open one
  * modal (loading view first); inline errors cost no write; success changes the seat count once; the
  * API's own refusals and an unclear answer are told plainly.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 5, Safety): every change and every refused attempt is a structured log line
+ * The audit trail: every change and every refused attempt is a structured log line
  * (the e-mail masked) and, with AUDIT_CHANNEL set, a message there (escaped, with a text fallback);
  * a failing post never reaches the person; the file keeps recent entries across a restart.
  */

@@ -1,5 +1,5 @@
 /**
- * Bulk assignment end to end (issue 6): `/licenses bulk` opens the modal, the form's submission is
+ * Bulk assignment end to end: `/licenses bulk` opens the modal, the form's submission is
  * checked line by line (dry run, no writes), the confirmation starts a job at background priority whose
  * progress lives in one DM message, other commands stay responsive, and a restart in the middle assigns
  * nobody twice.

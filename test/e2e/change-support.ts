@@ -1,5 +1,5 @@
 /**
- * Helpers for the change-flow end-to-end tests (issue 5): open a modal the way Slack would (a signed
+ * Helpers for the change-flow end-to-end tests: open a modal the way Slack would (a signed
  * command, button or shortcut), read what the app put into it, submit it as a view_submission with
  * state.values shaped like fixtures/view-submission.json, and find the result the app wrote back.
  */

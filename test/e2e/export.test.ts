@@ -1,5 +1,5 @@
 /**
- * /licenses export end to end (issue 6): the CSV arrives as a file in the requester's DM through the
+ * /licenses export end to end: the CSV arrives as a file in the requester's DM through the
  * three files.uploadV2 steps; its content matches the sandbox, is RFC 4180, and keeps formulas inert.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Change end date end to end (issue 5): the command and the button open a modal with the current end,
+ * Change end date end to end: the command and the button open a modal with the current end,
  * the pool end and quick choices; rules first; a past date needs a second confirmation; the API's
  * refusal and an unclear PATCH are told plainly.
  */

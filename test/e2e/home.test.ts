@@ -1,5 +1,5 @@
 /**
- * App Home end to end (issue 6): a signed app_home_opened event per role, the views.publish calls the
+ * App Home end to end: a signed app_home_opened event per role, the views.publish calls the
  * fake Slack records, the licensing requests the sandbox records (the budget share), Block Kit limits.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Recycle end to end (issue 5): a full transferable pool (demo pool 2003, 8 of 8 used) offers to free
+ * Recycle end to end: a full transferable pool (demo pool 2003, 8 of 8 used) offers to free
  * a seat; a confirmation names the license that will end (the API's own pick by default) before
  * anything is sent; a chosen license is revoked first; an assign that fails after a revoke says where
  * things stand and offers Retry assign.

@@ -1,5 +1,5 @@
 /**
- * Revoke end to end (issue 5): the command and the Revoke… button ask for confirmation naming student,
+ * Revoke end to end: the command and the Revoke… button ask for confirmation naming student,
  * course and pool and what follows; the confirmed message loses its buttons and shows the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

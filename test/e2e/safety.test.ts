@@ -1,5 +1,5 @@
 /**
- * Safety end to end (issue 5): the role is asked on every click and submission, never read from a
+ * Safety end to end: the role is asked on every click and submission, never read from a
  * payload; a viewer clicking an admin's message or submitting a forged form changes nothing; forged
  * private_metadata fails; every refused attempt is audited.
  */

@@ -1,5 +1,5 @@
 /**
- * Sandbox mode (issue 4): every reply carries a visible sandbox marker, modals included. The assign
+ * Sandbox mode: every reply carries a visible sandbox marker, modals included. The assign
  * modal's loading view (views.open), its form (views.update), the "working" view of a submission
  * (the ack's response_action update) and the result all start with the marker; with sandbox mode
  * off, none of them shows it.

@@ -1,5 +1,5 @@
 /**
- * Student e-mails appear only in the audit channel and in the actor's own replies (issue 5): log
+ * Student e-mails appear only in the audit channel and in the actor's own replies: log
  * lines and the audit file carry them masked, also where a server's refusal quotes the address.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

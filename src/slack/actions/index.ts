@@ -5,7 +5,7 @@ import { createAssignButtonHandler, createChangeEndDateButtonHandler } from './c
 import { createNavigationHandler } from './navigate.js';
 import { createRevokeButtonHandler, createRevokeCancelHandler, createRevokeConfirmHandler } from './revoke.js';
 
-/** Registration only: navigation, and the change buttons of issue 5. */
+/** Registration only: navigation, and the change buttons (assign, end date, revoke). */
 export function registerActions(app: App, deps: AppDeps): void {
   const navigate = createNavigationHandler(deps);
   for (const id of NAV_ACTION_IDS) app.action<BlockAction<ButtonAction>>(id, navigate);

@@ -1,5 +1,5 @@
 /**
- * Revoking from a message (issue 5, Revoke): `/licenses revoke <id>` and the Revoke… button show a
+ * Revoking from a message: `/licenses revoke <id>` and the Revoke… button show a
  * confirmation naming student, course and pool; its "Revoke now" revokes once, and the message loses
  * its buttons and shows the outcome. The role is asked on every click: anyone who sees a message can
  * click it, and a refused click changes nothing and leaves the message as it was.

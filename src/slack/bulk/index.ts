@@ -4,7 +4,7 @@ import { DeskActionId, DeskCallbackId } from '../ids.js';
 import { createBulkOpenHandler } from './open.js';
 import { createBulkConfirmSubmitHandler, createBulkFormSubmitHandler } from './submit.js';
 
-/** Registration only: bulk assignment's modal (issue 6). `/licenses bulk` opens it from the command. */
+/** Registration only: bulk assignment's modal. `/licenses bulk` opens it from the command. */
 export function registerBulk(app: App, deps: AppDeps): void {
   app.view(DeskCallbackId.bulkForm, createBulkFormSubmitHandler(deps));
   app.view(DeskCallbackId.bulkConfirm, createBulkConfirmSubmitHandler(deps));

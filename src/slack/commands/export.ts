@@ -1,5 +1,5 @@
 /**
- * `/licenses export [poolId]` (issue 6): the CSV goes to the requester's DM as a file
+ * `/licenses export [poolId]`: the CSV goes to the requester's DM as a file
  * (conversations.open, scope im:write; files.uploadV2 = getUploadURLExternal, upload, complete; scope
  * files:write; platform.md section 4.2), never to the channel where the command was typed: it holds
  * every student's e-mail. The ephemeral reply says where it went.

@@ -1,5 +1,5 @@
 /**
- * Alerts in the channel (issue 6): the daily check's poster, and "Let it end" on a license that ends
+ * Alerts in the channel: the daily check's poster, and "Let it end" on a license that ends
  * within 7 days (admins only, checked on the click: anyone in the channel can click). Extend is issue
  * 5's change-end-date button, so its modal opens from the same listener as everywhere else.
  */

@@ -1,5 +1,5 @@
 /**
- * App Home (issue 6): on app_home_opened (Home tab) and on Refresh, check the role, publish the
+ * App Home: on app_home_opened (Home tab) and on Refresh, check the role, publish the
  * dashboard from the last snapshot at once (or a loading view), then refresh at background priority
  * within the dashboard's budget share and publish again. Bolt acks events before the listener runs
  * (platform.md section 1.6), so nothing here races Slack's 3 s. views.publish needs no scope.

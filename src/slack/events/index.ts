@@ -4,7 +4,7 @@ import { DeskActionId } from '../ids.js';
 import { createLetItEndHandler } from './alerts.js';
 import { createHomeOpenedHandler, createHomeRefreshHandler } from './home.js';
 
-/** Registration only: App Home (event and Refresh) and the alerts' "Let it end" (issue 6). */
+/** Registration only: App Home (event and Refresh) and the alerts' "Let it end". */
 export function registerEvents(app: App, deps: AppDeps): void {
   app.event('app_home_opened', createHomeOpenedHandler(deps));
   app.action<BlockAction<ButtonAction>>(DeskActionId.homeRefresh, createHomeRefreshHandler(deps));

@@ -1,5 +1,5 @@
 /**
- * The assign form's checks before any write (issue 5, Assign), as inline errors keyed by input
+ * The assign form's checks before any write, as inline errors keyed by input
  * block_id. Syntax and the pool, domain and date rules cost nothing (the form's snapshot); whether
  * the student already holds the course costs one GET /v1/student, raced against the ack budget.
  */
@@ -86,9 +86,10 @@ export async function checkAssignForm(
   } else if (endDate !== undefined && endDate < today(now)) {
     errors[InputId.assignEndDate.block] = `The end date can't be in the past (today is ${today(now)}).`;
   }
-  // The one licensing read before an ack in the app: inline errors exist only in the ack (issue 5
-  // asks for this one "where the API lets us see it cheaply"). Only when the limiter can send it at
-  // once: a lookup that would wait would lose the race and still spend a request later.
+  // The one licensing read before an ack in the app: inline errors exist only in the ack, and
+  // "already enrolled" is worth showing there, where the API lets us see it cheaply. Only when the
+  // limiter can send it at once: a lookup that would wait would lose the race and still spend a
+  // request later.
   const canAskNow = deps.licensing.limiter.estimateWaitMs('interactive') < ENROLLMENT_BUDGET_MS / 4;
   if (Object.keys(errors).length === 0 && pool && email && canAskNow) {
     const enrolled = await withinBudget(

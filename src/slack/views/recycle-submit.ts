@@ -2,7 +2,7 @@
  * The recycle confirmation is submitted: the default license goes through the API's own
  * `recycle: true` (one atomic write); another chosen license is revoked first, then the seat
  * assigned. If the assign fails after the revoke, the answer says exactly where things stand and
- * offers "Retry assign" (issue 5, Recycle). The pool, student and license the confirmation carries
+ * offers "Retry assign". The pool, student and license the confirmation carries
  * back are hints: services/recycle.ts applies every rule to fresh reads before anything is sent.
  */
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
