@@ -60,7 +60,7 @@ function shapeProblem(body: Record<string, unknown>): string | undefined {
   const { type } = body;
   if (type === 'url_verification') return undefined;
   if (body.event !== undefined) return eventProblem(body);
-  if (body.command !== undefined) return typeof body.command === 'string' ? undefined : 'command is not a string';
+  if (body.command !== undefined) return commandProblem(body);
   // Every interaction names who acted: Bolt reads `user.id` (and `user.team_id` when `team` is null)
   // before any listener runs, so an interaction without a user object would fail with a 500.
   const kind = interactionProblem(body);
@@ -68,6 +68,15 @@ function shapeProblem(body: Record<string, unknown>): string | undefined {
   if (!isObject(body.user)) return 'an interaction without a user object';
   // Bolt reads `channel.id` whenever `channel` is present.
   return body.channel === undefined || isObject(body.channel) ? undefined : 'channel is not an object';
+}
+
+/** Slack sends every slash command with who ran it and where to answer; the answer goes there. */
+function commandProblem(body: Record<string, unknown>): string | undefined {
+  if (typeof body.command !== 'string') return 'command is not a string';
+  if (typeof body.user_id !== 'string' || body.user_id === '') return 'a slash command without a user_id';
+  if (typeof body.response_url !== 'string' || body.response_url === '')
+    return 'a slash command without a response_url';
+  return undefined;
 }
 
 function interactionProblem(body: Record<string, unknown>): string | undefined {

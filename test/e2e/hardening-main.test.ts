@@ -68,6 +68,8 @@ describe('signed but malformed bodies against the running process', () => {
     ['a shortcut without a user', interaction({ type: 'shortcut', callback_id: 'assign_shortcut' })],
     ['an event whose user is null', event({ type: 'app_home_opened', user: null }), JSON_TYPE],
     ['an event whose channel is null', event({ type: 'app_home_opened', user: 'U1', channel: null }), JSON_TYPE],
+    ['a command without a response_url', form({ command: '/licenses', text: 'help', user_id: DEMO_USERS.admin })],
+    ['a command without a user_id', form({ command: '/licenses', text: 'help', response_url: 'http://127.0.0.1:1/r' })],
     ['an event whose item is a number', event({ type: 'reaction_added', user: 'U1', item: 5 }), JSON_TYPE],
   ];
 
