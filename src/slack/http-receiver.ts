@@ -7,9 +7,10 @@
  *  1. refuses a timestamp more than 5 minutes from this server's clock, in either direction (401),
  *     from the header alone, before reading the body;
  *  2. refuses a declared Content-Length over MAX_BODY_BYTES (413) before reading a byte of it;
- *  3. takes a reading slot, or answers 503 with Retry-After at once (no queue): a small pool for
- *     bodies that declare at most SMALL_BODY_BYTES (every command, click and event), a large one for
- *     bigger or undeclared (chunked) bodies, so big bodies cannot starve the small ones;
+ *  3. bounds what is buffered at once, answering 503 with Retry-After at once (no queue) beyond it:
+ *     bodies that declare at most SMALL_BODY_BYTES (every command, click and event) share a budget of
+ *     bytes, charged as they arrive, so a connection that sends nothing holds nothing; bigger or
+ *     undeclared (chunked) bodies take one of a few reading slots, so they cannot starve the small ones;
  *  4. reads the body with a running count and stops at MAX_BODY_BYTES (413);
  *  5. verifies the signature (401), then parses and checks the body's shape (400, inbound-body.ts);
  *  6. hands the buffered request to Bolt, which then skips its own read (it reuses `rawBody`).
@@ -34,10 +35,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** A body declaring at most this much is "small": every command, click and event, most submissions. */
 export const SMALL_BODY_BYTES = 64 * 1024;
 /**
- * Bodies read at once before the signature is checked: at most 64 × 64 kB + 8 × 1 MB = 12 MB of
- * buffers in the worst case, whatever the number of connections. Beyond either bound: 503.
+ * Unverified body buffered at once: small bodies share SMALL_BODIES_AT_ONCE × SMALL_BODY_BYTES = 4 MB,
+ * charged by the bytes that arrived (a count of readers would let 64 idle connections, which send a
+ * header and a byte, refuse every command for as long as they hold on); larger bodies take one of
+ * LARGE_BODIES_AT_ONCE slots of up to 1 MB. At most 4 MB + 8 MB = 12 MB in the worst case, whatever
+ * the number of connections. Beyond either bound: 503.
  */
 export const SMALL_BODIES_AT_ONCE = 64;
+export const SMALL_BODY_BUDGET_BYTES = SMALL_BODIES_AT_ONCE * SMALL_BODY_BYTES;
 export const LARGE_BODIES_AT_ONCE = 8;
 /** Seconds a busy answer asks the sender to wait (Slack retries Events API deliveries on its own). */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -91,6 +96,20 @@ export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): HTTP
   return receiver;
 }
 
+/** Bytes buffered by small bodies: charged chunk by chunk as they arrive, given back when read. */
+class ByteBudget {
+  private used = 0;
+  constructor(private readonly size: number) {}
+  tryCharge(bytes: number): boolean {
+    if (this.used + bytes > this.size) return false;
+    this.used += bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
 class Slots {
   private used = 0;
   constructor(private readonly size: number) {}
@@ -109,7 +128,7 @@ type Refusal = 'timestamp' | 'too-large' | 'busy' | 'signature' | 'malformed';
 function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions): RequestListener {
   // Date.now, as Bolt's own check uses: signatures are about real time, not the app's injectable clock.
   const now = Date.now;
-  const small = new Slots(SMALL_BODIES_AT_ONCE);
+  const small = new ByteBudget(SMALL_BODY_BUDGET_BYTES);
   const large = new Slots(LARGE_BODIES_AT_ONCE);
   const logRefusal = createRefusalLog(options.logger);
 
@@ -151,25 +170,35 @@ function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions)
     if (declared !== undefined && declared > MAX_BODY_BYTES) {
       return refuse(req, res, 413, 'too-large', tooLargeText(), { declaredBytes: declared });
     }
-    const slots = declared !== undefined && declared <= SMALL_BODY_BYTES ? small : large;
-    if (!slots.tryTake()) {
-      return refuse(
+    const busy = (pool: 'small' | 'large') =>
+      refuse(
         req,
         res,
         503,
         'busy',
         `Too many requests are being received at once; retry in ${BUSY_RETRY_AFTER_SECONDS} s.`,
-        { pool: slots === small ? 'small' : 'large' },
+        { pool },
         { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
       );
-    }
-    let body: Buffer | 'too-large' | 'gone';
+    const isSmall = declared !== undefined && declared <= SMALL_BODY_BYTES;
+    if (!isSmall && !large.tryTake()) return busy('large');
+    let charged = 0;
+    const charge = isSmall
+      ? (bytes: number) => {
+          if (!small.tryCharge(bytes)) return false;
+          charged += bytes;
+          return true;
+        }
+      : () => true;
+    let body: Buffer | 'too-large' | 'gone' | 'busy';
     try {
-      body = await readBody(req, MAX_BODY_BYTES);
+      body = await readBody(req, MAX_BODY_BYTES, charge);
     } finally {
-      slots.give();
+      if (isSmall) small.give(charged);
+      else large.give();
     }
     if (body === 'gone') return;
+    if (body === 'busy') return busy('small');
     if (body === 'too-large') return refuse(req, res, 413, 'too-large', tooLargeText(), { declaredBytes: 'none' });
 
     const text = body.toString();
@@ -262,12 +291,19 @@ function signatureProblem(
   }
 }
 
-/** The body, 'too-large' once the running count passes `limit` (reading stops), or 'gone'. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'gone'> {
+/**
+ * The body, 'too-large' once the running count passes `limit` (reading stops), 'busy' when `charge`
+ * refuses a chunk (the buffer budget is spent; reading stops), or 'gone'.
+ */
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  charge: (bytes: number) => boolean,
+): Promise<Buffer | 'too-large' | 'gone' | 'busy'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: Buffer | 'too-large' | 'gone') => {
+    const finish = (result: Buffer | 'too-large' | 'gone' | 'busy') => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onGone);
@@ -280,6 +316,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
         chunks.length = 0;
         req.pause();
         finish('too-large');
+        return;
+      }
+      if (!charge(chunk.length)) {
+        chunks.length = 0;
+        req.pause();
+        finish('busy');
         return;
       }
       chunks.push(chunk);

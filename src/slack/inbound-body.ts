@@ -59,12 +59,28 @@ export function parseInboundBody(raw: string, contentType: string | undefined): 
 function shapeProblem(body: Record<string, unknown>): string | undefined {
   const { type } = body;
   if (type === 'url_verification') return undefined;
-  if (body.event !== undefined) {
-    return isObject(body.event) && typeof body.event.type === 'string'
-      ? undefined
-      : 'event is not an object with a type';
-  }
-  if (body.command !== undefined) return typeof body.command === 'string' ? undefined : 'command is not a string';
+  if (body.event !== undefined) return eventProblem(body);
+  if (body.command !== undefined) return commandProblem(body);
+  // Every interaction names who acted: Bolt reads `user.id` (and `user.team_id` when `team` is null)
+  // before any listener runs, so an interaction without a user object would fail with a 500.
+  const kind = interactionProblem(body);
+  if (kind !== undefined) return kind;
+  if (!isObject(body.user)) return 'an interaction without a user object';
+  // Bolt reads `channel.id` whenever `channel` is present.
+  return body.channel === undefined || isObject(body.channel) ? undefined : 'channel is not an object';
+}
+
+/** Slack sends every slash command with who ran it and where to answer; the answer goes there. */
+function commandProblem(body: Record<string, unknown>): string | undefined {
+  if (typeof body.command !== 'string') return 'command is not a string';
+  if (typeof body.user_id !== 'string' || body.user_id === '') return 'a slash command without a user_id';
+  if (typeof body.response_url !== 'string' || body.response_url === '')
+    return 'a slash command without a response_url';
+  return undefined;
+}
+
+function interactionProblem(body: Record<string, unknown>): string | undefined {
+  const { type } = body;
   if (body.name !== undefined || type === 'block_suggestion') return undefined;
   if (body.actions !== undefined) {
     const { actions } = body;
@@ -82,4 +98,20 @@ function shapeProblem(body: Record<string, unknown>): string | undefined {
   return typeof type === 'string'
     ? `type ${JSON.stringify(type.slice(0, 50))} is neither an event, a slash command nor an interaction Slack sends`
     : 'it has neither a command nor a type';
+}
+
+/** The fields of an event that Bolt dereferences before any listener runs (App.ts buildSource). */
+function eventProblem(body: Record<string, unknown>): string | undefined {
+  const { event, authorizations } = body;
+  if (!isObject(event) || typeof event.type !== 'string') return 'event is not an object with a type';
+  if ('user' in event && event.user === null) return 'event.user is null';
+  if ('channel' in event && typeof event.channel !== 'string' && !isObject(event.channel)) {
+    return 'event.channel is neither a channel id nor an object';
+  }
+  if ('subteam' in event && !isObject(event.subteam)) return 'event.subteam is not an object';
+  if ('item' in event && !isObject(event.item)) return 'event.item is not an object';
+  if (Array.isArray(authorizations) && authorizations.length > 0 && !isObject(authorizations[0])) {
+    return 'authorizations[0] is not an object';
+  }
+  return undefined;
 }

@@ -40,6 +40,11 @@ describe('signed but malformed bodies against the running process', () => {
   });
 
   const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const interaction = (payload: Record<string, unknown>) => form({ payload: JSON.stringify(payload) });
+  const clicker = { type: 'block_actions', user: { id: DEMO_USERS.admin, team_id: 'T0DEMO0001' } };
+  const JSON_TYPE = 'application/json';
+  const event = (inner: Record<string, unknown>) =>
+    JSON.stringify({ type: 'event_callback', team_id: 'T0DEMO0001', event: inner });
   const cases: [string, string, string?][] = [
     ['payload=null', form({ payload: 'null' })],
     ['JSON body null', 'null', 'application/json'],
@@ -55,6 +60,17 @@ describe('signed but malformed bodies against the running process', () => {
     ['block_actions with actions null', form({ payload: JSON.stringify({ type: 'block_actions', actions: null }) })],
     ['view_submission without a view', form({ payload: JSON.stringify({ type: 'view_submission', view: null }) })],
     ['payload given twice', 'payload=%7B%7D&payload=%7B%7D'],
+    // Bolt reads who acted (user.id, user.team_id) and where (channel.id) before any listener runs.
+    ['a click without a user', interaction({ type: 'block_actions', actions: [{ action_id: 'x' }] })],
+    ['a click whose user is null', interaction({ type: 'block_actions', actions: [{ action_id: 'x' }], user: null })],
+    ['a click whose channel is null', interaction({ ...clicker, actions: [{ action_id: 'x' }], channel: null })],
+    ['a view_submission without a user', interaction({ type: 'view_submission', view: { callback_id: 'x' } })],
+    ['a shortcut without a user', interaction({ type: 'shortcut', callback_id: 'assign_shortcut' })],
+    ['an event whose user is null', event({ type: 'app_home_opened', user: null }), JSON_TYPE],
+    ['an event whose channel is null', event({ type: 'app_home_opened', user: 'U1', channel: null }), JSON_TYPE],
+    ['a command without a response_url', form({ command: '/licenses', text: 'help', user_id: DEMO_USERS.admin })],
+    ['a command without a user_id', form({ command: '/licenses', text: 'help', response_url: 'http://127.0.0.1:1/r' })],
+    ['an event whose item is a number', event({ type: 'reaction_added', user: 'U1', item: 5 }), JSON_TYPE],
   ];
 
   it.each(cases)('%s: a 4xx saying what is wrong, and the process keeps serving', async (_name, body, type) => {
@@ -78,9 +94,11 @@ describe('signed but malformed bodies against the running process', () => {
     expect((await post(port, body)).status).toBe(200);
     expect(main.child.exitCode).toBeNull();
     const lines = logLines(main);
-    expect(lines.filter((l) => /^(unhandled promise rejection|uncaught exception)/.test(String(l.message)))).toEqual(
-      [],
-    );
+    expect(
+      lines.filter((l) =>
+        /^(unhandled promise rejection|uncaught exception|An unhandled error occurred)/.test(String(l.message)),
+      ),
+    ).toEqual([]);
     const refusals = lines.filter((l) => l.message === 'Slack request refused' && l.reason === 'malformed');
     expect(refusals.length).toBeGreaterThan(0);
     expect(refusals[0]).toMatchObject({ level: 'warn', status: 400 });

@@ -6,7 +6,13 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LARGE_BODIES_AT_ONCE, MAX_BODY_BYTES, TIMESTAMP_WINDOW_SECONDS } from '../../src/slack/http-receiver.js';
+import {
+  LARGE_BODIES_AT_ONCE,
+  MAX_BODY_BYTES,
+  SMALL_BODIES_AT_ONCE,
+  SMALL_BODY_BYTES,
+  TIMESTAMP_WINDOW_SECONDS,
+} from '../../src/slack/http-receiver.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { commandBody, FORM, interactionBody, slackHeaders } from '../support/slack-signing.js';
 
@@ -42,6 +48,18 @@ function openPost(t: TestApp, headers: Record<string, string>) {
   });
   req.flushHeaders();
   return { req, answer };
+}
+
+/** GET /healthz on a connection of its own. */
+function freshHealthz(t: TestApp): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${t.url}/healthz`, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const ts = () => Math.floor(Date.now() / 1000);
@@ -131,6 +149,47 @@ describe('the HTTP entry point under abuse', () => {
     expect(answers.filter((a) => 'status' in a && a.status === 401)).toHaveLength(LARGE_BODIES_AT_ONCE);
     const big = command('help', { pad: 'x'.repeat(200_000) });
     expect((await t.send(big)).status).toBe(200);
+  });
+
+  it('idle connections that send a header and a byte lock nobody out: a signed command still goes through', async () => {
+    // More connections than there used to be small reading slots, each holding its body open. They
+    // hold no memory to speak of, so they must not take the place of Slack's requests.
+    const url = new URL(t.url);
+    const head = `POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 1000\r\n\r\np`;
+    const held = await Promise.all(
+      Array.from(
+        { length: SMALL_BODIES_AT_ONCE + 6 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((resolve) => {
+            const socket = connect(Number(url.port), url.hostname, () => socket.write(head, () => resolve(socket)));
+            socket.on('error', () => undefined);
+          }),
+      ),
+    );
+    try {
+      // Round trips on new connections (never a kept-alive one), accepted after the held ones, are
+      // served once the server has read what the held ones sent.
+      for (let i = 0; i < 2; i++) expect(await freshHealthz(t)).toBe(200);
+      const cmd = await t.send(command('help'));
+      expect(cmd.status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+
+  it('small bodies that do arrive are still bounded in bytes: past the budget, 503 with Retry-After', async () => {
+    const size = SMALL_BODY_BYTES;
+    const held = Array.from({ length: SMALL_BODIES_AT_ONCE + 1 }, () => {
+      const post = openPost(t, { 'content-type': FORM, 'content-length': String(size) });
+      post.req.write('x'.repeat(size - 1));
+      return post;
+    });
+    try {
+      const first = await Promise.race(held.map((h) => h.answer));
+      expect(first).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+    } finally {
+      for (const h of held) h.req.destroy();
+    }
   });
 
   it('cuts off senders too slow for Slack: a stalled body and stalled headers are closed', async () => {
