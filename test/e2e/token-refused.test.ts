@@ -55,6 +55,28 @@ describe('401 with an audit channel', () => {
   });
 });
 
+describe('401 when the alarm cannot be posted', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT });
+  });
+  afterAll(() => t.close());
+
+  it('nobody is promised that the admins know, and the next refusal tries the alarm again', async () => {
+    // The bot was never invited to the audit channel: Slack refuses the post.
+    t.slack.answer('chat.postMessage', { ok: false, error: 'not_in_channel' }, 1);
+    const text = await final(await t.command('pools', { userId: TEST_USERS.viewer }));
+    expect(text).toContain("License Desk can't reach the licensing service");
+    expect(text).not.toContain('The license admins have been told');
+    expect(text).not.toMatch(/LICENSING_API_TOKEN|token/i);
+    expect(t.logs.some((l) => String(l.message).includes('could not tell every admin'))).toBe(true);
+
+    const again = await final(await t.command('courses', { userId: TEST_USERS.viewer }));
+    expect(again).toContain('The license admins have been told');
+    expect(posts(t, AUDIT).length).toBe(2);
+  });
+});
+
 describe('401 with LICENSE_ADMINS and no audit channel', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -88,6 +88,6 @@ export async function answer(q: Question, ctx: AnswerContext): Promise<SlackMess
     return await view(q.target, ctx);
   } catch (error) {
     ctx.deps.logger.warn('read failed', { question: q.kind, error: String(error) });
-    return buildErrorMessage(presentErrorTo(ctx.deps, ctx.client, ctx.role, error, subjectOf(q)));
+    return buildErrorMessage(await presentErrorTo(ctx.deps, ctx.client, ctx.role, error, subjectOf(q)));
   }
 }

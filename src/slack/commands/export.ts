@@ -30,7 +30,7 @@ export async function runExport(
     result = await exportLicenses(deps.licensing, { poolId, now: deps.now() });
   } catch (error) {
     deps.logger.warn('export failed', { error: String(error) });
-    return reply.send(buildErrorMessage(presentErrorTo(deps, client, role, error, poolId ? 'pool' : 'other')));
+    return reply.send(buildErrorMessage(await presentErrorTo(deps, client, role, error, poolId ? 'pool' : 'other')));
   }
   const what = `${result.rows} license${result.rows === 1 ? '' : 's'}${result.pool ? ` of pool ${result.pool.id} (${result.pool.course.title})` : ''}`;
   try {

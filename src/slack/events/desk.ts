@@ -48,7 +48,7 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
           await desk.alerts.check(post);
         } catch (error) {
           // Nobody is waiting on the daily check, so a refused token would otherwise only be logged.
-          if (isLicensingError(error) && error.kind === 'unauthorized') raiseTokenAlarm(deps, client);
+          if (isLicensingError(error) && error.kind === 'unauthorized') void raiseTokenAlarm(deps, client);
           throw error;
         }
       },

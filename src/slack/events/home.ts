@@ -59,7 +59,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     view = buildHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
-    view = buildHomeView({ ...base, data: cached, note: presentErrorTo(deps, client, role, error) });
+    view = buildHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
   }
   await publish(client, userId, view, deps);
 }
