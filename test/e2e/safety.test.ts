@@ -52,6 +52,17 @@ describe('the role, on every click and submission', () => {
     });
   });
 
+  it('a forged button value on a refused Revoke is not written to the audit trail as a license id', async () => {
+    const seen = audits().length;
+    const forged = '`*bold*` <!channel>';
+    const r = await t.clickButton(ChangeActionId.revokeConfirm, forged, { userId: TEST_USERS.viewer });
+    expect(textOf((await r.waitForResponse()).body.blocks)).toContain('Only license admins can change licenses');
+    const entry = (await auditsAfter(seen + 1)).at(-1);
+    expect(entry).toMatchObject({ actor: TEST_USERS.viewer, action: 'revoke', outcome: 'refused' });
+    expect(entry?.licenseId).toBeUndefined();
+    expect(JSON.stringify(entry)).not.toContain('bold');
+  });
+
   it.each([
     [ActionId.poolAssign, '2001'],
     [ActionId.licenseChangeEndDate, '4001'],

@@ -73,7 +73,9 @@ export function createRevokeButtonHandler(deps: AppDeps) {
     await args.ack();
     const licenseId = args.action.value ?? '';
     const role = await roleOf(deps, args.client, args.body.user.id);
-    if (role !== 'admin') return refuseClick(deps, args, role, 'revoke', { licenseId });
+    // The button value is the clicker's to forge: only a well-formed id reaches the audit trail.
+    if (role !== 'admin')
+      return refuseClick(deps, args, role, 'revoke', LICENSE_ID.test(licenseId) ? { licenseId } : {});
     if (!args.body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
@@ -88,7 +90,9 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
     await ack();
     const licenseId = action.value ?? '';
     const role = await roleOf(deps, client, body.user.id);
-    if (role !== 'admin') return refuseClick(deps, args, role, 'revoke', { licenseId });
+    // The button value is the clicker's to forge: only a well-formed id reaches the audit trail.
+    if (role !== 'admin')
+      return refuseClick(deps, args, role, 'revoke', LICENSE_ID.test(licenseId) ? { licenseId } : {});
     if (!body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
     if (!LICENSE_ID.test(licenseId))
