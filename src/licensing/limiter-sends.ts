@@ -10,10 +10,8 @@
  * and one pending, so a burst of 25 sends costs two writes. It is read once, synchronously, when the
  * limiter is built. A file that is unreadable or belongs to another token is ignored with a warning.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import type { Logger } from './types.js';
 
 export interface SendLogOptions {
@@ -71,7 +69,7 @@ export function createSendLog(opts: SendLogOptions): SendLog {
       prune();
       const content: SendsFile = { version: 1, budget: opts.budget, sends: sends.map((s) => [s.at, s.until]) };
       try {
-        await writeAtomic(path, `${JSON.stringify(content)}\n`);
+        await writeFileAtomic(path, `${JSON.stringify(content)}\n`);
       } catch (error) {
         if (!warned) {
           warned = true;
@@ -159,23 +157,4 @@ function parseSendsFile(text: string): SendsFile | undefined {
     Array.isArray(s) && s.length === 2 && isTime(s[0]) && isTime(s[1]);
   if (!sends.every(valid)) return undefined;
   return { version, budget, sends };
-}
-
-/** The state-store helper's technique, kept here because licensing/ does not import services/. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
 }

@@ -4,9 +4,8 @@
  * the new content, never half of it. Writes to one file are serialised in call order. One process
  * owns a DATA_DIR: several replicas need one directory each (or a shared store, not provided here).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { writeFileAtomic } from '../licensing/atomic-file.js';
 import type { Logger } from '../licensing/types.js';
 
 export async function ensureDir(dir: string): Promise<void> {
@@ -14,23 +13,7 @@ export async function ensureDir(dir: string): Promise<void> {
 }
 
 /** Writes `text` to `path` atomically (temporary file, fsync, rename). */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  await ensureDir(dirname(path));
-  const tmp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-}
+export { writeFileAtomic };
 
 /** The parsed file, or undefined when it does not exist. A file that is not JSON is an error. */
 export async function readJson(path: string): Promise<unknown> {
