@@ -57,7 +57,7 @@ describe('change end date', () => {
     const { ack } = await send(view, extendState({ quick: plus30 }));
     expect(ack.response_action).toBe('update');
     const result = await settledView(t, view.id, from);
-    expect(textOf(result.blocks)).toContain('Moved the end of license `4002`');
+    expect(textOf(result.blocks)).toContain('Moved the end of license `4002` of *Mastering DAX* (pool `2001`)');
     expect(endDay('4002')).toBe(plus30);
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /v1/license/4002']);
   });
