@@ -119,6 +119,15 @@ describe('every subcommand', () => {
     expect(me.text).toContain('Contoso Training');
     expect(me.text).toContain('contoso.com, fabrikam.com');
   });
+
+  it('courses count only the seats of pools that still run, and say how many ended', async () => {
+    // Data Modeling for Power BI: pool 2004 (3 of 12 free, running) and pool 2006 (10 of 10, ended).
+    const { text } = await run('courses');
+    expect(text).toContain('*3* of 12 seats available · 9 assigned · 1 pool running, 1 ended');
+    expect(text).not.toContain('of 22 seats');
+    // A course whose pools all run keeps the plain count.
+    expect(text).toContain('*10* of 30 seats available · 20 assigned · 2 pools');
+  });
 });
 
 describe('rules for every answer', () => {
