@@ -141,6 +141,20 @@ describe('npm run try against the local demo', () => {
     await main.exited;
   });
 
+  it("on a port other than 3000, the start banner's try lines carry PORT, so they work as pasted", async () => {
+    await main.waitFor(/a member with no role/);
+    const lines = main
+      .output()
+      .stdout.split('\n')
+      .filter((l) => l.includes('npm run try --'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.trim().startsWith(`PORT=${port} npm run try -- `)).toBe(true);
+    const pasted = lines[0]?.trim().replace(/^PORT=\d+ npm run try -- /, '') ?? '';
+    const { code, stdout } = await runTry(port, pasted.split(/\s+/));
+    expect(code).toBe(0);
+    expect(stdout).toContain('ack: HTTP 200');
+  });
+
   it('prints an answer as readable text: help lists every command with its placeholders', async () => {
     const { code, stdout } = await runTry(port, ['help']);
     expect(code).toBe(0);
