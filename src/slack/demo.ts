@@ -42,7 +42,6 @@ export function demoBanner(appUrl: string, licensing: LicensingSource): string {
   // try talks to PORT (default 3000): on any other port the lines must carry it to work as pasted.
   const port = new URL(appUrl).port || '80';
   const run = port === '3000' ? 'npm run try --' : `PORT=${port} npm run try --`;
-  const pad = ' '.repeat(run.length - 'npm run try --'.length);
   return [
     '',
     'License Desk is running in LOCAL DEMO MODE: no Slack workspace is involved.',
@@ -56,8 +55,8 @@ export function demoBanner(appUrl: string, licensing: LicensingSource): string {
     'Try a command in another terminal (signed exactly as Slack signs it):',
     `  ${run} help`,
     `  ${run} pools`,
-    `  ${run} assign 2001                  ${pad}(shows the form the app opens)`,
-    `  ${run} --user ${DEMO_USERS.member} pools     ${pad}(a member with no role)`,
+    `  ${run} assign 2001                  (shows the form the app opens)`,
+    `  ${run} --user ${DEMO_USERS.member} pools     (a member with no role)`,
     '',
     'To connect a real workspace, create the app from manifest.yml and set SLACK_BOT_TOKEN and',
     'SLACK_SIGNING_SECRET (and SLACK_APP_TOKEN for Socket Mode); see README.md.',
