@@ -120,6 +120,17 @@ describe('every subcommand', () => {
     expect(me.text).toContain('contoso.com, fabrikam.com');
   });
 
+  it('an ended pool offers no seat as "available": its unused seats are called unused', async () => {
+    const { post } = await run('pools');
+    const sections = ((post.body.blocks ?? []) as unknown[]).map((b) => mrkdwnText(b));
+    const ended = sections.find((s) => s.includes('pool `2006`')) ?? '';
+    expect(ended).toContain('Ended: no new licenses');
+    expect(ended).toContain('0 of 10 assigned · 10 unused');
+    expect(ended).not.toContain('available');
+    const running = sections.find((s) => s.includes('pool `2001`')) ?? '';
+    expect(running).toContain('of 20 available');
+  });
+
   it('courses count only the seats of pools that still run, and say how many ended', async () => {
     // Data Modeling for Power BI: pool 2004 (3 of 12 free, running) and pool 2006 (10 of 10, ended).
     const { text } = await run('courses');
