@@ -120,6 +120,14 @@ describe('every subcommand', () => {
     expect(me.text).toContain('contoso.com, fabrikam.com');
   });
 
+  it('assign with a mistyped e-mail names the word and what it should be, not "one pool id only"', async () => {
+    const { text } = await run('assign 2001 ada.contoso.com');
+    expect(text).toContain('“ada.contoso.com” is not an e-mail address, an @member or a YYYY-MM-DD date');
+    expect(text).not.toContain('one pool id only');
+    // Two pool ids are still told as such.
+    expect((await run('assign 2001 2002')).text).toContain('Please give one pool id only');
+  });
+
   it('an ended pool offers no seat as "available": its unused seats are called unused', async () => {
     const { post } = await run('pools');
     const sections = ((post.body.blocks ?? []) as unknown[]).map((b) => mrkdwnText(b));
