@@ -78,6 +78,14 @@ describe('opening the form', () => {
     for (const o of poolOptions(view)?.options ?? []) expect(Array.from(o.text.text).length).toBeLessThanOrEqual(75);
   });
 
+  it('two pools of one course can be told apart in the menu itself: each option names its pool', async () => {
+    const view = await openByCommand('assign');
+    const texts = (poolOptions(view)?.options ?? []).map((o) => o.text.text);
+    expect(texts).toContain('Mastering DAX · pool 2001');
+    expect(texts).toContain('Mastering DAX · pool 2002');
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('the Assign button on a pool and the global shortcut open the same form', async () => {
     const byButton = await openModal(t, () => t.clickButton(ActionId.poolAssign, '2001'));
     expect(poolOptions(byButton)?.initial_option?.value).toBe('2001');
