@@ -166,6 +166,10 @@ describe('assigning', () => {
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toMatch(/Assigned license `\d+` of \*Power Query Fundamentals\*/);
     expect(textOf(result.blocks)).toContain('Grace Hopper');
+    // Whom it went to, then when it ends: "…, ends <date> to Grace Hopper" read as if the date went to her.
+    expect(textOf(result.blocks)).toMatch(
+      /\(pool `2007`\) to \*Grace Hopper\* grace\.hopper@contoso\.com; it ends <!date\^\d+\^[^>]+>\./,
+    );
     expect(t.sandbox.inspect.pool('2007')?.availableLicenses).toBe(before - 1);
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/pool/2007/license']);
     const reply = await t.slack.waitForCall('chat.postEphemeral', (c) => t.slack.calls.indexOf(c) >= from);
