@@ -121,10 +121,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(localConsole ? { routes: localConsole.routes } : {}),
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
+  let listening = false;
   stopper.add('app', () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
     localConsole?.close();
-    return app.stop().then(() => undefined);
+    // An app that never started (its port was taken) has nothing to stop; Bolt would throw.
+    return listening ? app.stop().then(() => undefined) : Promise.resolve();
   });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
@@ -139,6 +141,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   let started: unknown;
   try {
     started = slack.mode === 'socket' ? await app.start() : await app.start(listen);
+    listening = true;
   } catch (error) {
     const problem = listenProblem(error, slack.port);
     throw problem ? new Error(problem, { cause: error }) : error;
