@@ -75,6 +75,16 @@ describe('change end date', () => {
     expect(writes(t)).toEqual([]);
   });
 
+  it('a license that already ends with its pool: no quick choice, and the date field says why, without an "Or"', async () => {
+    const view = await openModal(t, () => t.command('extend 4003'));
+    expect(view.callback_id).toBe(CallbackId.extendForm);
+    expect(quickValues(view)).toEqual([]);
+    const text = textOf(view.blocks);
+    expect(text).not.toContain('Or a date');
+    expect(text).toContain('New end date');
+    expect(text).toContain('It already ends with its pool: only an earlier date can be picked.');
+  });
+
   it('a past date asks a second, explicit confirmation; only then the license ends', async () => {
     const view = await openModal(t, () => t.clickButton(ActionId.licenseChangeEndDate, '4005'));
     t.sandbox.clearRequests();
