@@ -8,8 +8,17 @@ import type { Pool } from '../domain/types.js';
 import { CallbackId, InputId } from '../slack/ids.js';
 import { context, section } from './kit.js';
 import { LIMITS } from './limits.js';
-import { compactView, type InputBlock, input, type ModalView, modal, type OptionObject, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import {
+  compactView,
+  type InputBlock,
+  input,
+  type ModalView,
+  modal,
+  OPTION_TEXT_MAX,
+  type OptionObject,
+  option,
+} from './modal-kit.js';
+import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 
 export interface AssignPrefill {
   poolId?: string;
@@ -30,11 +39,14 @@ export const ASSIGN_TITLE = 'Assign a license';
 function poolFacts(pool: Pool): string {
   const seats = pool.availableLicenses > 0 ? `${pool.availableLicenses}/${pool.licenses} free` : 'full';
   const kind = pool.transferable ? 'transferable' : 'not transferable';
-  return `${seats} · ${kind} · ends ${dayOf(pool.end) || '?'} · pool ${pool.id}`;
+  return `${seats} · ${kind} · ends ${dayOf(pool.end) || '?'}`;
 }
 
+/** The pool id is in the option's text, not only in its description: two pools of one course look alike otherwise. */
 export function poolOption(pool: Pool): OptionObject {
-  return option(pool.course.title || `Course ${pool.course.id}`, pool.id, poolFacts(pool));
+  const suffix = ` · pool ${pool.id}`;
+  const title = truncate(pool.course.title || `Course ${pool.course.id}`, OPTION_TEXT_MAX - Array.from(suffix).length);
+  return option(`${title}${suffix}`, pool.id, poolFacts(pool));
 }
 
 /** Pools that can give a seat now, by course title then end; at most 100 (the prefilled one kept). */

@@ -1,5 +1,5 @@
 /** `/licenses courses`: the courses licenses were bought for, with seat totals, ten a page. */
-import { count } from '../domain/count.js';
+import { count, hasEnded } from '../domain/count.js';
 import type { Course } from '../domain/types.js';
 import { buildPagerBlock, compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
@@ -7,7 +7,27 @@ import { availabilityBar, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 import { PAGE_SIZE } from './nav.js';
 import { clampPage, pageCount, pageOf } from './page-label.js';
 
-export function buildCoursesView(courses: Course[], page: number): SlackMessage {
+/**
+ * The seats of the pools that still run, as `/licenses pools` counts them: an ended pool's unused
+ * seats can never be assigned, so they are not "available". Ended pools are named, not counted.
+ */
+function seatsLine(course: Course, now: Date): string {
+  const running = course.pools.filter((p) => !hasEnded(p, now));
+  const ended = course.pools.length - running.length;
+  if (course.pools.length > 0 && running.length === 0) {
+    return `:no_entry: ${ended === 1 ? 'Its pool has' : `All ${ended} pools have`} ended: no seats to assign`;
+  }
+  // Without pool details, the course's own totals are all there is.
+  const seats = course.pools.length === 0 ? [course] : running;
+  const total = seats.reduce((sum, p) => sum + p.licenses, 0);
+  const assigned = seats.reduce((sum, p) => sum + p.assignedLicenses, 0);
+  const available = seats.reduce((sum, p) => sum + Math.max(0, p.availableLicenses), 0);
+  const pools =
+    ended > 0 ? `${count(running.length, 'pool')} running, ${ended} ended` : count(course.pools.length, 'pool');
+  return `\`${availabilityBar(assigned, total)}\` *${available}* of ${count(total, 'seat')} available · ${assigned} assigned · ${pools}`;
+}
+
+export function buildCoursesView(courses: Course[], page: number, now: Date): SlackMessage {
   if (courses.length === 0) {
     const text = 'You hold no course licenses yet.';
     return { text, blocks: [header('Courses'), section(text)] };
@@ -17,12 +37,7 @@ export function buildCoursesView(courses: Course[], page: number): SlackMessage 
   const rows = courses
     .slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE)
     .map((c) =>
-      section(
-        [
-          `*${escapeTruncated(c.title, 200)}* · course \`${escapeMrkdwn(c.id)}\``,
-          `\`${availabilityBar(c.assignedLicenses, c.licenses)}\` *${c.availableLicenses}* of ${count(c.licenses, 'seat')} available · ${c.assignedLicenses} assigned · ${count(c.pools.length, 'pool')}`,
-        ].join('\n'),
-      ),
+      section([`*${escapeTruncated(c.title, 200)}* · course \`${escapeMrkdwn(c.id)}\``, seatsLine(c, now)].join('\n')),
     );
   const pager = buildPagerBlock({
     ...(current > 1 ? { previous: { v: 'courses', n: current - 1 } } : {}),

@@ -29,6 +29,12 @@ export function quickValue(day: string): string {
   return `day:${day}`;
 }
 
+function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
+  const limit = `Not after the pool end (${dayOf(pool.end)}).`;
+  if (hasChoices || dayOf(license.end) < dayOf(pool.end)) return limit;
+  return `${limit} It already ends with its pool: only an earlier date can be picked.`;
+}
+
 export function buildExtendForm({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
   const choices = quickChoices(license, pool, now);
   return modal({
@@ -54,13 +60,14 @@ export function buildExtendForm({ license, pool, initialDate, privateMetadata, n
         : undefined,
       input(
         InputId.extendDate.block,
-        'Or a date',
+        // "Or" only when there is something above to choose instead.
+        choices.length > 0 ? 'Or a date' : 'New end date',
         {
           type: 'datepicker',
           action_id: InputId.extendDate.action,
           ...(initialDate ? { initial_date: initialDate } : {}),
         },
-        { optional: true, hint: `Not after the pool end (${dayOf(pool.end)}).` },
+        { optional: true, hint: dateHint(license, pool, choices.length > 0) },
       ),
       context(
         'A date in the past ends the license now, and it can never be edited again; you will be asked to confirm.',

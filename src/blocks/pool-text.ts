@@ -1,4 +1,5 @@
 /** How one pool reads in mrkdwn: title, seats with a bar, transferability, validity, warnings. */
+import { hasEnded } from '../domain/count.js';
 import { type PoolWarning, poolWarnings } from '../domain/pool-warnings.js';
 import { relativeHint } from '../domain/relative-time.js';
 import type { Pool } from '../domain/types.js';
@@ -36,10 +37,16 @@ export function warningsText(pool: Pool, now: Date): string {
     .join(' · ');
 }
 
+/** An ended pool's free seats can never be assigned: they are "unused", not "available". */
+function endedSeatsText(pool: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+  const bar = availabilityBar(pool.assignedLicenses, pool.licenses);
+  return `\`${bar}\` ${pool.assignedLicenses} of ${pool.licenses} assigned · ${Math.max(0, pool.availableLicenses)} unused`;
+}
+
 export function poolText(pool: Pool, now: Date, titleMax = TITLE_MAX): string {
   const lines = [
     `*${escapeTruncated(pool.course.title, titleMax)}*  ·  pool \`${escapeMrkdwn(pool.id)}\``,
-    seatsText(pool),
+    hasEnded(pool, now) ? endedSeatsText(pool) : seatsText(pool),
     `${pool.transferable ? ':repeat: Transferable' : ':lock: Not transferable'} · ${validityText(pool, now)}`,
   ];
   const warnings = warningsText(pool, now);

@@ -1,6 +1,6 @@
 /** Changing a license's end date (PATCH /v1/license/{id}); an unclear answer is resolved by reading the license. */
 import { classifyNewEndDate, dayOf, type EndDateBlocker, endDateBlocker, today } from '../domain/end-date.js';
-import type { License } from '../domain/types.js';
+import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
 import { getLicenseDetails } from './licenses.js';
@@ -39,11 +39,11 @@ export async function checkEndDateChange(
   licenseId: string,
   day: string,
   now: Date,
-): Promise<{ license: License; refusal: EndDateRefusal | undefined }> {
+): Promise<{ license: License; pool: Pool | undefined; refusal: EndDateRefusal | undefined }> {
   const { license, pool } = await getLicenseDetails(licensing, licenseId);
   const blocker = endDateBlocker(license, pool, now);
-  if (blocker || !pool) return { license, refusal: { kind: blocker ?? 'pool-unknown' } };
+  if (blocker || !pool) return { license, pool, refusal: { kind: blocker ?? 'pool-unknown' } };
   const change = classifyNewEndDate(day, license, pool, now);
-  if (change.kind === 'after-pool-end' || change.kind === 'unchanged') return { license, refusal: change };
-  return { license, refusal: undefined };
+  if (change.kind === 'after-pool-end' || change.kind === 'unchanged') return { license, pool, refusal: change };
+  return { license, pool, refusal: undefined };
 }

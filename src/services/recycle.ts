@@ -116,7 +116,7 @@ export type ChosenRecycleResult =
   /** The revoke did not happen (or we cannot tell): no assign was sent. */
   | { stage: 'revoke'; license: License; outcome: WriteOutcome<License> }
   /** The revoke happened; `outcome` is the assign's. */
-  | { stage: 'assign'; revoked: License; outcome: WriteOutcome<License> };
+  | { stage: 'assign'; revoked: License; outcome: WriteOutcome<License>; pool: Pool };
 
 export async function recycleChosen(
   licensing: LicensingClient,
@@ -130,7 +130,7 @@ export async function recycleChosen(
   const revoked = await revokeLicense(licensing, license);
   if (revoked.kind !== 'done') return { stage: 'revoke', license, outcome: revoked };
   const outcome = await assignLicense(licensing, { ...params, recycle: false });
-  return { stage: 'assign', revoked: revoked.value, outcome };
+  return { stage: 'assign', revoked: revoked.value, outcome, pool: check.pool };
 }
 
 /** Why a Retry assign sends nothing. */
@@ -151,11 +151,11 @@ export async function checkRetryAssign(
   params: AssignParams,
   revokedId: string,
   now: Date,
-): Promise<RetryRefusal | undefined> {
+): Promise<{ refusal: RetryRefusal | undefined; pool?: Pool }> {
   const revoked = await licensing.licenses.get(revokedId, INTERACTIVE);
-  if (revoked.poolId !== params.poolId || revoked.active) return { kind: 'not-freed', license: revoked };
+  if (revoked.poolId !== params.poolId || revoked.active) return { refusal: { kind: 'not-freed', license: revoked } };
   const pool = await licensing.pools.get(params.poolId, { ...INTERACTIVE, fresh: true });
-  if (recyclePoolProblem(pool, now)?.kind === 'pool-ended') return { kind: 'pool-ended' };
-  if (isFull(pool)) return { kind: 'seat-taken' };
-  return newcomerProblem(licensing, pool, params, now);
+  if (recyclePoolProblem(pool, now)?.kind === 'pool-ended') return { refusal: { kind: 'pool-ended' }, pool };
+  if (isFull(pool)) return { refusal: { kind: 'seat-taken' }, pool };
+  return { refusal: await newcomerProblem(licensing, pool, params, now), pool };
 }

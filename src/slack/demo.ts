@@ -39,6 +39,9 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
 export type LicensingSource = 'in-process sandbox' | 'sandbox by URL' | 'api';
 
 export function demoBanner(appUrl: string, licensing: LicensingSource): string {
+  // try talks to PORT (default 3000): on any other port the lines must carry it to work as pasted.
+  const port = new URL(appUrl).port || '80';
+  const run = port === '3000' ? 'npm run try --' : `PORT=${port} npm run try --`;
   return [
     '',
     'License Desk is running in LOCAL DEMO MODE: no Slack workspace is involved.',
@@ -50,10 +53,10 @@ export function demoBanner(appUrl: string, licensing: LicensingSource): string {
         : '  Licensing data comes from the REAL licensing API (LICENSING_API_URL).',
     '',
     'Try a command in another terminal (signed exactly as Slack signs it):',
-    '  npm run try -- help',
-    '  npm run try -- pools',
-    '  npm run try -- assign 2001                  (shows the form the app opens)',
-    `  npm run try -- --user ${DEMO_USERS.member} pools     (a member with no role)`,
+    `  ${run} help`,
+    `  ${run} pools`,
+    `  ${run} assign 2001                  (shows the form the app opens)`,
+    `  ${run} --user ${DEMO_USERS.member} pools     (a member with no role)`,
     '',
     'To connect a real workspace, create the app from manifest.yml and set SLACK_BOT_TOKEN and',
     'SLACK_SIGNING_SECRET (and SLACK_APP_TOKEN for Socket Mode); see README.md.',

@@ -43,6 +43,12 @@ export function parseAssign(words: string[]): ChangeParse {
       out.student = target;
     } else {
       const id = word.replace(/^#/, '');
+      // With the pool already given, a word that is not a number was most likely meant as the student.
+      if (out.poolId && !/^\d+$/.test(id)) {
+        return help(
+          `${quote(word)} is not an e-mail address, an @member or a YYYY-MM-DD date (the pool is \`${out.poolId}\`).`,
+        );
+      }
       if (!ID.test(id)) return help(`${quote(word)} is not a pool id; ids are letters, digits, - and _.`);
       if (out.poolId) return help('Please give one pool id only.');
       out.poolId = id;

@@ -78,6 +78,14 @@ describe('opening the form', () => {
     for (const o of poolOptions(view)?.options ?? []) expect(Array.from(o.text.text).length).toBeLessThanOrEqual(75);
   });
 
+  it('two pools of one course can be told apart in the menu itself: each option names its pool', async () => {
+    const view = await openByCommand('assign');
+    const texts = (poolOptions(view)?.options ?? []).map((o) => o.text.text);
+    expect(texts).toContain('Mastering DAX · pool 2001');
+    expect(texts).toContain('Mastering DAX · pool 2002');
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('the Assign button on a pool and the global shortcut open the same form', async () => {
     const byButton = await openModal(t, () => t.clickButton(ActionId.poolAssign, '2001'));
     expect(poolOptions(byButton)?.initial_option?.value).toBe('2001');
@@ -158,6 +166,10 @@ describe('assigning', () => {
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toMatch(/Assigned license `\d+` of \*Power Query Fundamentals\*/);
     expect(textOf(result.blocks)).toContain('Grace Hopper');
+    // Whom it went to, then when it ends: "…, ends <date> to Grace Hopper" read as if the date went to her.
+    expect(textOf(result.blocks)).toMatch(
+      /\(pool `2007`\) to \*Grace Hopper\* grace\.hopper@contoso\.com; it ends <!date\^\d+\^[^>]+>\./,
+    );
     expect(t.sandbox.inspect.pool('2007')?.availableLicenses).toBe(before - 1);
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/pool/2007/license']);
     const reply = await t.slack.waitForCall('chat.postEphemeral', (c) => t.slack.calls.indexOf(c) >= from);

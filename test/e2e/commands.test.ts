@@ -119,6 +119,34 @@ describe('every subcommand', () => {
     expect(me.text).toContain('Contoso Training');
     expect(me.text).toContain('contoso.com, fabrikam.com');
   });
+
+  it('assign with a mistyped e-mail names the word and what it should be, not "one pool id only"', async () => {
+    const { text } = await run('assign 2001 ada.contoso.com');
+    expect(text).toContain('“ada.contoso.com” is not an e-mail address, an @member or a YYYY-MM-DD date');
+    expect(text).not.toContain('one pool id only');
+    // Two pool ids are still told as such.
+    expect((await run('assign 2001 2002')).text).toContain('Please give one pool id only');
+  });
+
+  it('an ended pool offers no seat as "available": its unused seats are called unused', async () => {
+    const { post } = await run('pools');
+    const sections = ((post.body.blocks ?? []) as unknown[]).map((b) => mrkdwnText(b));
+    const ended = sections.find((s) => s.includes('pool `2006`')) ?? '';
+    expect(ended).toContain('Ended: no new licenses');
+    expect(ended).toContain('0 of 10 assigned · 10 unused');
+    expect(ended).not.toContain('available');
+    const running = sections.find((s) => s.includes('pool `2001`')) ?? '';
+    expect(running).toContain('of 20 available');
+  });
+
+  it('courses count only the seats of pools that still run, and say how many ended', async () => {
+    // Data Modeling for Power BI: pool 2004 (3 of 12 free, running) and pool 2006 (10 of 10, ended).
+    const { text } = await run('courses');
+    expect(text).toContain('*3* of 12 seats available · 9 assigned · 1 pool running, 1 ended');
+    expect(text).not.toContain('of 22 seats');
+    // A course whose pools all run keeps the plain count.
+    expect(text).toContain('*10* of 30 seats available · 20 assigned · 2 pools');
+  });
 });
 
 describe('rules for every answer', () => {

@@ -172,6 +172,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await shot('console-viewer');
   });
 
+  it("draws the help's commands as code, as Slack does when a colon follows the closing backtick", async () => {
+    await send('/licenses help');
+    await lastMessage().getByRole('heading', { name: 'License Desk: /licenses' }).waitFor({ timeout: 15_000 });
+    const codes = await lastMessage().locator('code').allTextContents();
+    expect(codes).toContain('/licenses pools [page]');
+    expect(codes).toContain('/licenses pool <poolId> [all]');
+    expect(await lastMessage().textContent()).not.toContain('`');
+  });
+
   it('as a member with no role, the same command is refused', async () => {
     await page.locator('#who').selectOption('U0DEMOMEM1');
     await page.getByRole('button', { name: 'license-ops' }).click();

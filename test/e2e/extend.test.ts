@@ -57,7 +57,7 @@ describe('change end date', () => {
     const { ack } = await send(view, extendState({ quick: plus30 }));
     expect(ack.response_action).toBe('update');
     const result = await settledView(t, view.id, from);
-    expect(textOf(result.blocks)).toContain('Moved the end of license `4002`');
+    expect(textOf(result.blocks)).toContain('Moved the end of license `4002` of *Mastering DAX* (pool `2001`)');
     expect(endDay('4002')).toBe(plus30);
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /v1/license/4002']);
   });
@@ -73,6 +73,16 @@ describe('change end date', () => {
     expect(ack.response_action).toBe('errors');
     expect(String((ack.errors as Record<string, string>)[InputId.extendDate.block])).toContain(words);
     expect(writes(t)).toEqual([]);
+  });
+
+  it('a license that already ends with its pool: no quick choice, and the date field says why, without an "Or"', async () => {
+    const view = await openModal(t, () => t.command('extend 4003'));
+    expect(view.callback_id).toBe(CallbackId.extendForm);
+    expect(quickValues(view)).toEqual([]);
+    const text = textOf(view.blocks);
+    expect(text).not.toContain('Or a date');
+    expect(text).toContain('New end date');
+    expect(text).toContain('It already ends with its pool: only an earlier date can be picked.');
   });
 
   it('a past date asks a second, explicit confirmation; only then the license ends', async () => {

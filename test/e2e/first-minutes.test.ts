@@ -97,8 +97,8 @@ describe('npm start on a port already in use', () => {
         expect(main.output().stderr).toContain(
           `Port ${port} is already in use: stop the other process (another License Desk?) or set PORT to a free port`,
         );
-        // One clear failure, not a second, misleading one about stopping an app that never listened.
-        expect(main.output().stdout).not.toContain('could not close the app');
+        // The one problem, not a second warning about stopping an app that never started.
+        expect(main.output().stdout).not.toContain('could not close');
       } finally {
         main.child.kill('SIGKILL');
       }
@@ -141,6 +141,20 @@ describe('npm run try against the local demo', () => {
   afterAll(async () => {
     main.child.kill('SIGKILL');
     await main.exited;
+  });
+
+  it("on a port other than 3000, the start banner's try lines carry PORT, so they work as pasted", async () => {
+    await main.waitFor(/a member with no role/);
+    const lines = main
+      .output()
+      .stdout.split('\n')
+      .filter((l) => l.includes('npm run try --'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.trim().startsWith(`PORT=${port} npm run try -- `)).toBe(true);
+    const pasted = lines[0]?.trim().replace(/^PORT=\d+ npm run try -- /, '') ?? '';
+    const { code, stdout } = await runTry(port, pasted.split(/\s+/));
+    expect(code).toBe(0);
+    expect(stdout).toContain('ack: HTTP 200');
   });
 
   it('prints an answer as readable text: help lists every command with its placeholders', async () => {

@@ -66,6 +66,9 @@ describe('recycle', () => {
     expect(ack.response_action).toBe('update');
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain('Assigned license');
+    // The course is named by its title, as everywhere else, not by its id.
+    expect(textOf(result.blocks)).toContain('of *Optimizing DAX* (pool `2003`)');
+    expect(textOf(result.blocks)).not.toContain('course `302`');
     expect(writes(t).map((r) => r.method)).toEqual(['POST']);
     expect(t.sandbox.inspect.license('4024')?.active).toBe(false);
     expect(t.sandbox.inspect.pool('2003')?.availableLicenses).toBe(0);
@@ -80,6 +83,7 @@ describe('recycle', () => {
     await submit(t, view, recycleState('4030'));
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain('Ended license `4030`');
+    expect(textOf(result.blocks)).toContain('of *Optimizing DAX* (pool `2003`)');
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual([
       'DELETE /v1/license/4030',
       'POST /v1/pool/2003/license',
@@ -124,6 +128,7 @@ describe('recycle', () => {
     await Promise.all([t.action(click), t.action(click)]);
     const retried = await settledView(t, view.id, retryFrom);
     expect(textOf(retried.blocks)).toContain('Assigned license');
+    expect(textOf(retried.blocks)).toContain('of *Optimizing DAX* (pool `2003`)');
     expect(writes(t).map((r) => r.method)).toEqual(['POST']);
     expect(t.sandbox.inspect.pool('2003')?.availableLicenses).toBe(0);
   });

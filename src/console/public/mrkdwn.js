@@ -96,6 +96,26 @@ export function renderMrkdwn(text, ctx, parent = el('span', 'mrkdwn')) {
   return parent;
 }
 
+/**
+ * The parser ends a code span only before a space or . , ] ) } ! ? - =, but Slack also before
+ * : ; ' " / (as in "`/licenses me`: the account"); such spans come back as plain text and are drawn
+ * as code here. A backtick inside a word (a`b`c) stays text, as in Slack.
+ */
+const LEFT_CODE = /(^|[\s([{"'])`([^`\n]+)`(?=[\s.,\])}!?\-=:;'"/]|$)/g;
+
+function textWithCode(text) {
+  const out = document.createDocumentFragment();
+  let at = 0;
+  for (const m of text.matchAll(LEFT_CODE)) {
+    const start = m.index + m[1].length;
+    out.append(document.createTextNode(unescapeEntities(text.slice(at, start))));
+    out.append(el('code', '', unescapeEntities(m[2])));
+    at = start + m[2].length + 2;
+  }
+  out.append(document.createTextNode(unescapeEntities(text.slice(at))));
+  return out;
+}
+
 function appendNodes(parent, nodes, ctx) {
   for (const node of nodes) parent.append(renderNode(node, ctx));
 }
@@ -103,7 +123,7 @@ function appendNodes(parent, nodes, ctx) {
 function renderNode(node, ctx) {
   switch (node.type) {
     case NodeType.Text:
-      return document.createTextNode(unescapeEntities(node.text));
+      return textWithCode(node.text);
     case NodeType.Bold:
       return withChildren(el('strong'), node.children, ctx);
     case NodeType.Italic:

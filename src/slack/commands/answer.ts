@@ -64,7 +64,7 @@ async function view(target: NavTarget, { deps, role }: AnswerContext): Promise<S
     case 'students':
       return buildStudentsView(await getStudentsPage(licensing, target.n));
     case 'courses':
-      return buildCoursesView(await listCourses(licensing), target.n);
+      return buildCoursesView(await listCourses(licensing), target.n, now);
   }
 }
 

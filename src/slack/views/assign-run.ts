@@ -3,7 +3,7 @@
  * write, the result in the modal, the one-sentence reply and the audit entry.
  */
 import type { webApi } from '@slack/bolt';
-import { escapeTruncated } from '../../blocks/mrkdwn.js';
+import { escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignParams, assignLicense } from '../../services/assign.js';
@@ -11,7 +11,7 @@ import type { AuditEntry } from '../../services/audit.js';
 import { tracked } from '../../services/work-tracker.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
 import type { AppDeps } from '../deps.js';
-import { auditOf, describeWrite, licenseFacts, studentWords } from './outcome-text.js';
+import { auditOf, describeWrite, licenseName, studentWords } from './outcome-text.js';
 import { replyEphemeral, tellByDm, updateView } from './slack-io.js';
 import { changeState } from './state.js';
 
@@ -34,7 +34,7 @@ export function assignWords(params: AssignParams, pool: Pool | undefined, freed?
   const email = escapeTruncated(params.email, 254);
   return {
     done: (license: License) =>
-      `${freed ?? ''}Assigned ${licenseFacts(license, pool)} to ${studentWords({ name: license.student.name, email: params.email })}.`,
+      `${freed ?? ''}Assigned ${licenseName(license, pool)} to ${studentWords({ name: license.student.name, email: params.email })}; it ends ${slackDate(license.end)}.`,
     notDone: `no license was assigned to ${email}`,
     check: `\`/licenses find ${email}\``,
     subject: 'pool' as const,

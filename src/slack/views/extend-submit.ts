@@ -142,7 +142,7 @@ async function runExtend(
     done: (license) =>
       past
         ? `Ended license \`${id}\` of ${studentWords(license.student)} now; it can't be edited again.`
-        : `Moved the end of ${licenseFacts(license, undefined)}, of ${studentWords(license.student)}.`,
+        : `Moved the end of ${licenseFacts(license, checked.pool)}, of ${studentWords(license.student)}.`,
     notDone: `the end of license \`${id}\` did not change`,
     check: `\`/licenses show ${id}\``,
     subject: 'license',

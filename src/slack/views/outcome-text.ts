@@ -90,9 +90,14 @@ export function auditOf(
   };
 }
 
-export function licenseFacts(license: License, pool: Pool | undefined): string {
+/** "license `5001` of *Course* (pool `2003`)": the course by its title when the pool is known. */
+export function licenseName(license: License, pool: Pool | undefined): string {
   const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
-  return `license \`${escapeMrkdwn(license.id)}\` of ${course} (pool \`${escapeMrkdwn(license.poolId)}\`), ends ${slackDate(license.end)}`;
+  return `license \`${escapeMrkdwn(license.id)}\` of ${course} (pool \`${escapeMrkdwn(license.poolId)}\`)`;
+}
+
+export function licenseFacts(license: License, pool: Pool | undefined): string {
+  return `${licenseName(license, pool)}, ends ${slackDate(license.end)}`;
 }
 
 export function studentWords(student: { name?: string | undefined; email: string }): string {

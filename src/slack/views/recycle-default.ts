@@ -8,6 +8,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import type { Pool } from '../../domain/types.js';
 import { checkRecycle, type RecycleCheck } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
@@ -20,7 +21,7 @@ interface Run {
   viewId: string;
   actor: string;
   channel: string | undefined;
-  pool: undefined;
+  pool: Pool | undefined;
   title: string;
 }
 
@@ -51,6 +52,7 @@ export async function recycleDefault(
   const pick = check.license;
   await runAssign(deps, client, {
     ...run,
+    pool: check.pool,
     params: { ...params, recycle: true },
     action: 'recycle',
     freed: `Ended license \`${escapeMrkdwn(pick.id)}\` of ${studentWords(pick.student)} to free its seat. `,

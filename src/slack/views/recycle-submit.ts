@@ -136,7 +136,7 @@ async function reportChosen(
   );
   if (result.outcome.kind === 'done') {
     const license = result.outcome.value;
-    await finishChange(deps, client, run, describeWrite(result.outcome, assignWords(params, undefined, freed)), {
+    await finishChange(deps, client, run, describeWrite(result.outcome, assignWords(params, result.pool, freed)), {
       ...entry,
       licenseId: license.id,
     });

@@ -9,6 +9,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, buildWorkingView } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import type { Pool } from '../../domain/types.js';
 import { checkRetryAssign, type RetryRefusal } from '../../services/recycle.js';
 import type { AppDeps } from '../deps.js';
 import { presentError } from '../present.js';
@@ -66,8 +67,9 @@ export function createRetryAssignHandler(deps: AppDeps) {
     const facts = { at: deps.now().toISOString(), actor, action: 'recycle' as const, poolId: meta.p };
     const student = { studentEmail: meta.e, ...(meta.n ? { studentName: meta.n } : {}) };
     let refusal: RetryRefusal | undefined;
+    let pool: Pool | undefined;
     try {
-      refusal = await checkRetryAssign(deps.licensing, params, revokedId, deps.now());
+      ({ refusal, pool } = await checkRetryAssign(deps.licensing, params, revokedId, deps.now()));
     } catch (error) {
       const why = presentError(error, 'pool', 'admin');
       const headline = `${escapeMrkdwn(why)} No license was assigned.`;
@@ -87,7 +89,7 @@ export function createRetryAssignHandler(deps: AppDeps) {
     await runAssign(deps, client, {
       ...run,
       params,
-      pool: undefined,
+      pool,
       action: 'recycle',
       detail: `retry after revoking license ${revokedId}`,
     });

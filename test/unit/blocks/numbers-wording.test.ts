@@ -71,14 +71,23 @@ describe('pools: totals, order and buttons', () => {
 
 describe('courses: plurals and the page past the end', () => {
   it('says "1 course" and "1 pool"', () => {
-    const text = allText(buildCoursesView([makeCourse()], 1));
+    const text = allText(buildCoursesView([makeCourse()], 1, NOW));
     expect(text).toContain('1 course · page 1 of 1');
     expect(text).toContain('· 1 pool');
     expect(text).not.toMatch(/\b1 (courses|pools)\b/);
   });
 
+  it('a course whose pools all ended offers no seats', () => {
+    const pool = makeCourse().pools[0];
+    if (!pool) throw new Error('fixture without a pool');
+    const ended = { ...pool, end: inDays(-1), availableLicenses: 4 };
+    const text = allText(buildCoursesView([makeCourse({ pools: [ended, { ...ended, id: 'p2' }] })], 1, NOW));
+    expect(text).toContain('All 2 pools have ended: no seats to assign');
+    expect(text).not.toContain('available');
+  });
+
   it('a page past the end says so', () => {
-    expect(buildCoursesView([makeCourse()], 3).text).toContain('There is no page 3: the list has 1 page.');
+    expect(buildCoursesView([makeCourse()], 3, NOW).text).toContain('There is no page 3: the list has 1 page.');
   });
 });
 
