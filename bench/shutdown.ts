@@ -20,7 +20,7 @@ import { runMain } from '../test/support/run-main.js';
 import { commandBody, interactionBody, slackHeaders } from '../test/support/slack-signing.js';
 
 const SECRET = 'bench0shutdown0signing0secret';
-const BOT = 'xoxb-benchshutdown';
+const BOT = 'xoxb-bench';
 const RUNS = 3;
 
 async function once(

@@ -20,7 +20,7 @@ import { commandBody, interactionBody, slackHeaders } from '../support/slack-sig
 import { extendState, textOf, viewOf } from './change-support.js';
 
 const SECRET = 'shutdown0signing0secret0for0tests';
-const BOT = 'xoxb-shutdowntest';
+const BOT = 'xoxb-stop';
 const RESTARTING = 'License Desk is restarting; try again in a minute.';
 const DAY = 86_400_000;
 

@@ -18,11 +18,11 @@ afterEach(() => {
 
 describe('loadEnvFile', () => {
   it('sets what the environment lacks and keeps what it has, even an empty value', () => {
-    const path = envFile('PORT=4100\nLOG_LEVEL=debug\nSLACK_BOT_TOKEN=xoxb-from-file-0000\n');
+    const path = envFile('PORT=4100\nLOG_LEVEL=debug\nSLACK_BOT_TOKEN=xoxb-file-0\n');
     const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn', SLACK_BOT_TOKEN: '' };
     const result = loadEnvFile(path, env, (p) => {
       // A loader that overwrites everything, as a future Node might: the environment still wins.
-      for (const line of ['PORT=4100', 'LOG_LEVEL=debug', 'SLACK_BOT_TOKEN=xoxb-from-file-0000']) {
+      for (const line of ['PORT=4100', 'LOG_LEVEL=debug', 'SLACK_BOT_TOKEN=xoxb-file-0']) {
         const [k, v] = line.split('=');
         if (k && v !== undefined && p) env[k] = v;
       }
