@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLicensingClient, type LicensingClient, SENDS_FILE } from '../../../src/licensing/index.js';
-import type { LicensingClientOptions, Logger } from '../../../src/licensing/types.js';
+import type { LicensingClientOptions } from '../../../src/licensing/types.js';
 import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../src/sandbox/index.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
+import { watchingLogger } from '../../support/watching-logger.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -21,34 +22,6 @@ async function sandboxWith(rateLimit: Partial<SandboxRateLimit> | false): Promis
   const sandbox = await startSandbox({ port: 0, seed: 'demo', rateLimit });
   cleanup.push(() => sandbox.close());
   return sandbox;
-}
-
-interface Line {
-  level: string;
-  message: string;
-  fields: Record<string, unknown> | undefined;
-}
-
-/** Records log lines and lets a test wait for one (the event, not a sleep). */
-function watchingLogger(): Logger & { lines: Line[]; next(match: RegExp): Promise<Line> } {
-  const lines: Line[] = [];
-  const waiters: { match: RegExp; resolve: (line: Line) => void }[] = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    const line = { level, message, fields };
-    lines.push(line);
-    for (const w of waiters.splice(0)) {
-      if (w.match.test(message)) w.resolve(line);
-      else waiters.push(w);
-    }
-  };
-  return {
-    lines,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    next: (match) => new Promise((resolve) => waiters.push({ match, resolve })),
-  };
 }
 
 function client(sandbox: RunningSandbox, options: Partial<LicensingClientOptions>): LicensingClient {

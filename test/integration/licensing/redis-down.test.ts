@@ -8,38 +8,8 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateBudgetUnavailableError } from '../../../src/licensing/errors.js';
 import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
-import type { Logger } from '../../../src/licensing/types.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../../support/redis.js';
-
-interface Line {
-  level: string;
-  message: string;
-}
-
-/** Records log lines and lets a test wait until they satisfy a condition (the event, not a sleep). */
-function watchingLogger(): Logger & { lines: Line[]; until(done: (lines: Line[]) => boolean): Promise<void> } {
-  const lines: Line[] = [];
-  const waiters: { done: (lines: Line[]) => boolean; resolve: () => void }[] = [];
-  const at = (level: string) => (message: string) => {
-    lines.push({ level, message });
-    for (const w of waiters.splice(0)) {
-      if (w.done(lines)) w.resolve();
-      else waiters.push(w);
-    }
-  };
-  return {
-    lines,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    until: (done) =>
-      new Promise((resolve) => {
-        if (done(lines)) resolve();
-        else waiters.push({ done, resolve });
-      }),
-  };
-}
+import { type LogLine, watchingLogger } from '../../support/watching-logger.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -63,8 +33,8 @@ function limiterOn(redisUrl: string, extra: Partial<BottleneckLimiterOptions>) {
   return limiter;
 }
 
-const unreachable = (l: Line) => l.level === 'warn' && /Redis is unreachable/.test(l.message);
-const summaries = (lines: Line[]) =>
+const unreachable = (l: LogLine) => l.level === 'warn' && /Redis is unreachable/.test(l.message);
+const summaries = (lines: LogLine[]) =>
   lines.filter((l) => /Redis still unreachable: \d+ reconnect attempts/.test(l.message));
 
 describe.concurrent('the limiter while Redis is down', () => {

@@ -1,0 +1,50 @@
+/** A logger that records its lines and lets a test wait for one (the event, not a sleep). */
+import type { Logger } from '../../src/licensing/types.js';
+
+export interface LogLine {
+  level: string;
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+export interface WatchingLogger extends Logger {
+  lines: LogLine[];
+  /** The next line whose message matches, from now on. */
+  next(match: RegExp): Promise<LogLine>;
+  /** Resolves once the lines so far satisfy `done` (at once if they already do). */
+  until(done: (lines: LogLine[]) => boolean): Promise<void>;
+}
+
+export function watchingLogger(): WatchingLogger {
+  const lines: LogLine[] = [];
+  const waiters: ((line: LogLine) => boolean)[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    const line = { level, message, fields };
+    lines.push(line);
+    for (const settled of waiters.splice(0)) if (!settled(line)) waiters.push(settled);
+  };
+  return {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    next: (match) =>
+      new Promise((resolve) => {
+        waiters.push((line) => {
+          if (!match.test(line.message)) return false;
+          resolve(line);
+          return true;
+        });
+      }),
+    until: (done) =>
+      new Promise((resolve) => {
+        if (done(lines)) return resolve();
+        waiters.push(() => {
+          if (!done(lines)) return false;
+          resolve();
+          return true;
+        });
+      }),
+  };
+}
