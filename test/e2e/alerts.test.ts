@@ -14,6 +14,7 @@ import { ActionId, alertLicenseBlockId, DeskActionId } from '../../src/slack/ids
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { clickLetItEnd } from './change-support.js';
 
 const CHANNEL = 'C0LICALERT';
 const NOW = new Date('2026-11-21T10:00:00Z');
@@ -87,24 +88,7 @@ describe('daily alerts', () => {
     const key = Object.entries(kept.messages).find(([, m]) => m.licenses.includes(licenseId))?.[0] ?? '';
     const ts = key.slice(CHANNEL.length + 1);
     const message = { type: 'message', ts, text: msg?.args.text, blocks: msg?.args.blocks };
-    const click = (userId: string) =>
-      a.action(
-        {
-          actions: [
-            {
-              action_id: DeskActionId.alertLetEnd,
-              block_id: alertLicenseBlockId(licenseId),
-              type: 'button',
-              value: licenseId,
-              action_ts: '1',
-            },
-          ],
-          message,
-          container: { type: 'message', message_ts: message.ts, channel_id: CHANNEL, is_ephemeral: false },
-          channel: { id: CHANNEL, name: 'license-alerts' },
-        },
-        { userId, channelId: CHANNEL },
-      );
+    const click = (userId: string) => clickLetItEnd(a, CHANNEL, licenseId, message, userId);
     const viewer = await click(TEST_USERS.viewer);
     const refusal = await viewer.waitForResponse();
     expect(String(refusal.body.text)).toContain('Only license admins');

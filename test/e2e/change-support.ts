@@ -4,7 +4,7 @@
  * state.values shaped like fixtures/view-submission.json, and find the result the app wrote back.
  */
 import { checkModalLimits } from '../../src/blocks/limits.js';
-import { CallbackId, InputId } from '../../src/slack/ids.js';
+import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/slack/ids.js';
 import type { TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { interactionBody } from '../support/slack-signing.js';
@@ -163,4 +163,31 @@ export function modalProblems(t: TestApp, acks: Record<string, unknown>[] = []):
     .map((c) => c.args.view)
     .concat(acks.map((a) => a.view).filter((v) => v !== undefined));
   return views.flatMap((v, i) => checkModalLimits(v).map((p) => `view ${i}: ${p}`));
+}
+
+/** A "Let it end" click on a license-ending alert in `channel`, as Slack sends it (the message included). */
+export function clickLetItEnd(
+  t: TestApp,
+  channel: string,
+  licenseId: string,
+  message: { ts: string } & Record<string, unknown>,
+  userId?: string,
+) {
+  return t.action(
+    {
+      actions: [
+        {
+          action_id: DeskActionId.alertLetEnd,
+          block_id: alertLicenseBlockId(licenseId),
+          type: 'button',
+          value: licenseId,
+          action_ts: '1',
+        },
+      ],
+      message,
+      container: { type: 'message', message_ts: message.ts, channel_id: channel, is_ephemeral: false },
+      channel: { id: channel, name: 'license-alerts' },
+    },
+    { ...(userId ? { userId } : {}), channelId: channel },
+  );
 }

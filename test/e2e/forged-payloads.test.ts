@@ -8,10 +8,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertLicenseBlockId, CallbackId, ChangeActionId, DeskActionId } from '../../src/slack/ids.js';
+import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/slack/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
-import { extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
+import { clickLetItEnd, extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -179,23 +179,7 @@ describe('a forged "Let it end" on an alert', () => {
       text: 'Licenses end within 7 days',
       blocks: [{ type: 'actions', block_id: alertLicenseBlockId(at.rowFor), elements: [] }],
     };
-    const click = await a.action(
-      {
-        actions: [
-          {
-            action_id: DeskActionId.alertLetEnd,
-            block_id: alertLicenseBlockId(licenseId),
-            type: 'button',
-            value: licenseId,
-            action_ts: '1',
-          },
-        ],
-        message,
-        container: { type: 'message', message_ts: at.ts, channel_id: CHANNEL, is_ephemeral: false },
-        channel: { id: CHANNEL, name: 'license-alerts' },
-      },
-      { channelId: CHANNEL },
-    );
+    const click = await clickLetItEnd(a, CHANNEL, licenseId, message);
     // A refusal is told in an ephemeral reply; the real thing updates the alert instead.
     const told = await Promise.race([
       click.waitForResponse().then((p) => textOf(p.body)),
