@@ -5,8 +5,8 @@
  * including the command that shows the same thing. Pure, and total: any payload gives some text.
  */
 import { format, formatDistanceToNowStrict } from 'date-fns';
+import { ActionId } from './blocks/ids.js';
 import type { NavTarget } from './blocks/nav.js';
-import { ActionId } from './slack/ids.js';
 
 type Json = Record<string, unknown>;
 

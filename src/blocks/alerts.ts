@@ -2,11 +2,10 @@
  * The daily alert messages, posted to ALERT_CHANNEL. A channel is not private, so
  * students are named, never their e-mails. Pure; one builder per alert group (services/alerts.ts).
  */
-import type { Alert } from '../domain/alerts.js';
+import type { Alert, AlertGroup } from '../domain/alerts.js';
 import { canChangeEndDate } from '../domain/license-status.js';
-import type { AlertGroup } from '../services/alerts.js';
-import { ActionId, alertLicenseBlockId, DeskActionId } from '../slack/ids.js';
 import { sectionsOf } from './home.js';
+import { ActionId, alertLicenseBlockId, DeskActionId } from './ids.js';
 import { actions, type Block, button, context, type SlackMessage, section } from './kit.js';
 import { endText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';

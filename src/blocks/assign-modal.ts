@@ -5,7 +5,7 @@
 import { needsRecycle, poolBlocker } from '../domain/assignment.js';
 import { dayOf, today } from '../domain/end-date.js';
 import type { Pool } from '../domain/types.js';
-import { CallbackId, InputId } from '../slack/ids.js';
+import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { LIMITS } from './limits.js';
 import {

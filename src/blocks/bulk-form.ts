@@ -7,7 +7,7 @@
 import { BULK_MAX_ROWS } from '../domain/bulk-list.js';
 import { count } from '../domain/count.js';
 import type { Pool } from '../domain/types.js';
-import { BulkInputId, DeskCallbackId } from '../slack/ids.js';
+import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
 import { buildLoadingView, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
 import { escapeTruncated, isoDay } from './mrkdwn.js';

@@ -3,7 +3,7 @@
  * the result of each line, in thread replies of ~100 lines each (a message renders ~12k characters).
  * The DM is the requester's own, so e-mails may appear. Pure.
  */
-import type { BulkJob, JobRow, RowOutcome } from '../services/bulk-jobs.js';
+import type { BulkJob, JobRow, RowOutcome } from '../domain/bulk-job.js';
 import { VERDICT_TEXT } from './bulk-report.js';
 import { sectionsOf } from './home.js';
 import { context, type SlackMessage, section } from './kit.js';

@@ -3,10 +3,9 @@
  * seats free, and, when the pool must free seats, a checkbox that names how many licenses will end
  * and whose. Submitting starts the job. Pure.
  */
-import type { PlannedRow, RowVerdict } from '../domain/bulk-plan.js';
-import type { BulkDraft } from '../services/bulk.js';
-import { BulkInputId, DeskCallbackId } from '../slack/ids.js';
+import type { BulkDraft, PlannedRow, RowVerdict } from '../domain/bulk-plan.js';
 import { BULK_TITLE } from './bulk-form.js';
+import { BulkInputId, DeskCallbackId } from './ids.js';
 import { type Block, context, divider, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
 import { escapeMrkdwn, escapeTruncated, isoDay } from './mrkdwn.js';
@@ -94,17 +93,5 @@ export function buildBulkReportView(draft: BulkDraft, problem?: string): ModalVi
         ? context('The job runs in the background at the licensing rate limit; a direct message shows its progress.')
         : undefined,
     ]),
-  });
-}
-
-export function buildBulkStartedView(ready: number): ModalView {
-  return modal({
-    callbackId: DeskCallbackId.bulkInfo,
-    title: BULK_TITLE,
-    blocks: [
-      section(
-        `:rocket: Started: ${ready} student${ready === 1 ? '' : 's'} to assign. License Desk sends you a direct message with the progress and, at the end, the result of each line. You can close this window.`,
-      ),
-    ],
   });
 }

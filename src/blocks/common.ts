@@ -1,5 +1,5 @@
 /** Messages every surface shares: working, refusal, error, paging row, sandbox marker. */
-import { ActionId } from '../slack/ids.js';
+import { ActionId } from './ids.js';
 import {
   type ActionsBlock,
   actions,

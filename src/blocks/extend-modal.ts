@@ -4,7 +4,7 @@
  */
 import { dayOf, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
-import { CallbackId, InputId } from '../slack/ids.js';
+import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
 import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';

@@ -1,5 +1,5 @@
 /** One line of "Recent changes" on the Home tab, from an audit entry. Names, never e-mails. */
-import type { AuditEntry } from '../services/audit.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 const DONE: Record<AuditEntry['action'], string> = {

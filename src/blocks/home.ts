@@ -3,12 +3,13 @@
  * actions. Pure. A Home tab holds 100 blocks and, like a message, renders badly past ~12k characters
  * of text (limits.ts), so every list is capped and says how many more there are.
  */
+
+import type { AuditEntry } from '../domain/audit-entry.js';
 import { count } from '../domain/count.js';
-import type { AuditEntry } from '../services/audit.js';
-import type { DashboardData } from '../services/dashboard.js';
-import { ActionId, DeskActionId } from '../slack/ids.js';
+import type { DashboardData } from '../domain/dashboard.js';
 import { SANDBOX_MARKER } from './common.js';
 import { homeRecentLine } from './home-recent.js';
+import { ActionId, DeskActionId } from './ids.js';
 import { actions, type Block, button, context, divider, header, section } from './kit.js';
 import { endText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';

@@ -1,8 +1,8 @@
 /** `/licenses show <id>`: one license in full, with the change buttons its flags and the rules allow. */
 import { canChangeEndDate, canRevoke, licenseStatus } from '../domain/license-status.js';
 import type { License, Pool } from '../domain/types.js';
-import { ActionId } from '../slack/ids.js';
 import { compact } from './common.js';
+import { ActionId } from './ids.js';
 import { type ActionsBlock, actions, button, context, header, mrkdwn, type SlackMessage } from './kit.js';
 import { endText, statusText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';

@@ -2,7 +2,7 @@
  * How a change ended, as a modal (views.update of the submitted view) or a message (replacing the one
  * whose button was clicked: it loses its buttons). Callers pass mrkdwn that is already escaped. Pure.
  */
-import { CallbackId, ChangeActionId } from '../slack/ids.js';
+import { CallbackId, ChangeActionId } from './ids.js';
 import { actions, button, context, type SlackMessage, section } from './kit.js';
 import { LIMITS } from './limits.js';
 import { compactView, type ModalView, modal } from './modal-kit.js';

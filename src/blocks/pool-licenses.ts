@@ -1,7 +1,7 @@
 /** `/licenses pool <id>`: the pool and its licenses, ten a page, with an include-inactive switch. */
 import type { License, Pool } from '../domain/types.js';
-import { ActionId } from '../slack/ids.js';
 import { buildPagerBlock, compact } from './common.js';
+import { ActionId } from './ids.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
 import { licenseRowText } from './license-text.js';
 import { escapeTruncated, truncate } from './mrkdwn.js';

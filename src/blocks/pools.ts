@@ -4,8 +4,8 @@
  */
 import { count, hasEnded } from '../domain/count.js';
 import type { Pool } from '../domain/types.js';
-import { ActionId } from '../slack/ids.js';
 import { buildPagerBlock, compact } from './common.js';
+import { ActionId } from './ids.js';
 import { actions, type Block, button, context, divider, header, type SlackMessage, section } from './kit.js';
 import { encodeNav, PAGE_SIZE } from './nav.js';
 import { clampPage, pageCount, pageOf } from './page-label.js';

@@ -6,7 +6,7 @@
 import type { RevokeBlocker } from '../domain/revocation.js';
 import { seatReturns } from '../domain/revocation.js';
 import type { License, Pool } from '../domain/types.js';
-import { ChangeActionId } from '../slack/ids.js';
+import { ChangeActionId } from './ids.js';
 import { actions, button, type SlackMessage, section } from './kit.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 

@@ -2,8 +2,8 @@
 import { count } from '../domain/count.js';
 import { licenseStatus } from '../domain/license-status.js';
 import type { StudentReport, StudentReportRow } from '../domain/student-report.js';
-import { ActionId } from '../slack/ids.js';
 import { compact } from './common.js';
+import { ActionId } from './ids.js';
 import { button, context, header, type SlackMessage, section } from './kit.js';
 import { endText, statusText, studentText } from './license-text.js';
 import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';

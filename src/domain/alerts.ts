@@ -10,14 +10,15 @@
  *   license-ending:<licenseId>:<endDay>         an active license ends within 7 days
  * The end day is part of the ending keys: an end that moves is a new condition.
  */
+
 import { dayOf } from './end-date.js';
+import { DAY_MS } from './time.js';
 import type { License, Pool, StudentRef } from './types.js';
 
 export const NEARLY_FULL_RATIO = 0.9;
 /** Thresholds for a pool's end, widest first. Only the tightest one crossed is announced. */
 export const POOL_ENDING_DAYS = [60, 30, 7] as const;
 export const LICENSE_ENDING_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export type PoolEndingDays = (typeof POOL_ENDING_DAYS)[number];
 
@@ -116,3 +117,9 @@ export function findAlerts({ pools, licenses, now, sent }: AlertInput): Alert[] 
   }
   return found.filter((a) => !sent(a.key));
 }
+
+/** A group of alerts that goes out as one message. */
+export type AlertGroup =
+  | { kind: 'pool-capacity'; alerts: Extract<Alert, { kind: 'pool-capacity' }>[] }
+  | { kind: 'pool-ending'; alerts: [Extract<Alert, { kind: 'pool-ending' }>] }
+  | { kind: 'license-ending'; alerts: Extract<Alert, { kind: 'license-ending' }>[] };

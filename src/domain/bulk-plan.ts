@@ -111,3 +111,12 @@ export function endDateProblem(endDate: string, pool: Pick<Pool, 'start' | 'end'
   const problem = checkAssignEndDate(day, pool, now);
   return problem && ASSIGN_DATE_PROBLEM[problem](pool);
 }
+
+export interface BulkDraft {
+  id: string;
+  requester: string;
+  pool: Pool;
+  endDate?: string;
+  plan: BulkPlan;
+  createdAt: number;
+}

@@ -2,9 +2,9 @@
  * End dates as the licensing API sees them: a YYYY-MM-DD names a UTC calendar day (licensing-api.md,
  * PATCH rules; the sandbox's dates.ts). Pure: every rule takes `now`.
  */
-import type { License, Pool } from './types.js';
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from './time.js';
+import type { License, Pool } from './types.js';
 
 /** The UTC calendar day of an ISO date-time, or '' when it cannot be read. */
 export function dayOf(iso: string): string {

@@ -2,13 +2,14 @@
  * What a license is right now, and which changes its flags and the API's rules allow
  * (licensing-api.md, PATCH and DELETE rules). Pure: every rule takes `now`.
  */
+
+import { DAY_MS } from './time.js';
 import type { License, Pool } from './types.js';
 
 export type LicenseStatus = 'active' | 'ending-soon' | 'expired' | 'inactive';
 
 /** A license within this many days of its end counts as ending soon. */
 export const ENDING_SOON_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export function licenseStatus(license: Pick<License, 'active' | 'end'>, now: Date): LicenseStatus {
   if (!license.active) return 'inactive';

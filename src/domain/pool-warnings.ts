@@ -1,10 +1,11 @@
 /** Warnings shown next to a pool: it is full, it ends within 30 days, or it has ended. Pure. */
+
+import { DAY_MS } from './time.js';
 import type { Pool } from './types.js';
 
 export type PoolWarning = 'full' | 'ending-soon' | 'ended';
 
 export const POOL_ENDING_SOON_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 export function poolWarnings(pool: Pick<Pool, 'end' | 'availableLicenses' | 'licenses'>, now: Date): PoolWarning[] {
   const warnings: PoolWarning[] = [];

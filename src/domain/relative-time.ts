@@ -3,8 +3,7 @@
  * think of license ends in weeks, so 14–59 days are given in weeks; the rest is date-fns.
  */
 import { formatDistanceStrict } from 'date-fns';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from './time.js';
 
 export function relativeHint(iso: string, now: Date): string {
   const at = Date.parse(iso);

@@ -1,10 +1,9 @@
+import { DAY_MS } from '../domain/time.js';
 /**
  * Date helpers of the sandbox. Every date-time it emits has the shape of the contract's examples,
  * `2024-04-17T15:23:08+00:00` (UTC, whole seconds, explicit offset; licensing-api-extras.md "Other facts").
  * A date-only value (`endDate`, YYYY-MM-DD) names a UTC calendar day.
  */
-
-const DAY_MS = 86_400_000;
 
 /** `2024-04-17T15:23:08+00:00`: UTC, no milliseconds. */
 export function formatDateTime(date: Date | number): string {

@@ -4,11 +4,16 @@
  * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
  * tried again on the next check and a restart never repeats one that went out.
  */
+
+import type { AlertGroup } from '../domain/alerts.js';
 import { type Alert, alertKeys, findAlerts } from '../domain/alerts.js';
+import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
 import { createJsonFile, type JsonFile } from './state-store.js';
+
+export type { AlertGroup };
 
 export interface AlertState {
   version: 1;
@@ -31,18 +36,12 @@ export interface PostedAt {
   ts: string;
 }
 
-/** A group of alerts that goes out as one message. */
-export type AlertGroup =
-  | { kind: 'pool-capacity'; alerts: Extract<Alert, { kind: 'pool-capacity' }>[] }
-  | { kind: 'pool-ending'; alerts: [Extract<Alert, { kind: 'pool-ending' }>] }
-  | { kind: 'license-ending'; alerts: Extract<Alert, { kind: 'license-ending' }>[] };
-
 /** Licenses per message: each needs two blocks (text, buttons) and a message holds 50. */
 export const LICENSES_PER_MESSAGE = 15;
 /** Pools per capacity message: one line each, well inside a section's 3,000 characters. */
 export const POOLS_PER_MESSAGE = 20;
 /** Keys older than this are forgotten: their pool or license has long ended, so they cannot recur. */
-const FORGET_AFTER_MS = 400 * 86_400_000;
+const FORGET_AFTER_MS = 400 * DAY_MS;
 const BACKGROUND = { priority: 'background' } as const;
 
 /** Why "Let it end" recorded nothing: the button's license id is a hint, checked on a fresh read. */

@@ -7,6 +7,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import type { Logger } from '../licensing/types.js';
 import {
@@ -17,21 +18,7 @@ import {
   type RefusalBurst,
 } from './audit-queue.js';
 
-export interface AuditEntry {
-  at: string /* ISO */;
-  actor: string /* Slack user id */;
-  action: 'assign' | 'recycle' | 'extend' | 'revoke' | 'bulk-assign';
-  outcome: 'done' | 'refused' | 'failed' | 'unknown';
-  poolId?: string;
-  licenseId?: string;
-  courseTitle?: string;
-  studentName?: string;
-  studentEmail?: string;
-  detail?: string;
-  /** Log line and file only, no channel post: a bulk job's rows (the job posts one summary instead,
-   *  since a 500-line job would otherwise flood the channel at Slack's ~1 message per second). */
-  quiet?: boolean;
-}
+export type { AuditEntry };
 
 export interface AuditLog {
   /** Writes the log line and the file entry, and queues the channel post; resolves once both are written. */

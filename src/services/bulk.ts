@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BulkLine } from '../domain/bulk-list.js';
+import type { BulkDraft } from '../domain/bulk-plan.js';
 import { type BulkPlan, planBulk } from '../domain/bulk-plan.js';
 import type { Pool } from '../domain/types.js';
 import { NotFoundError } from '../licensing/errors.js';
@@ -13,14 +14,7 @@ import type { LicensingClient } from '../licensing/types.js';
 import { type BulkJob, newJobId } from './bulk-jobs.js';
 import { INTERACTIVE } from './interactive.js';
 
-export interface BulkDraft {
-  id: string;
-  requester: string;
-  pool: Pool;
-  endDate?: string;
-  plan: BulkPlan;
-  createdAt: number;
-}
+export type { BulkDraft };
 
 /** A dry run stays valid this long: seats and enrolments drift, so an old one is read again. */
 export const DRAFT_TTL_MS = 30 * 60_000;

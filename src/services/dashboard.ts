@@ -13,22 +13,18 @@
  *   and says why, rather than spend the budget of the people typing commands.
  * Concurrent refreshes share one; a snapshot younger than `minAgeMs` is not refreshed again.
  */
-import type { License, Pool } from '../domain/types.js';
+
+import type { DashboardData } from '../domain/dashboard.js';
+import { DAY_MS } from '../domain/time.js';
+import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
 
+export type { DashboardData };
+
 export const ENDING_WITHIN_DAYS = 14;
 export const RECENT_CHANGES = 8;
-const DAY_MS = 86_400_000;
 const BACKGROUND = { priority: 'background' } as const;
-
-export interface DashboardData {
-  pools: Pool[];
-  /** Active licenses ending within 14 days, soonest first; undefined when the scan was over budget. */
-  ending: License[] | undefined;
-  recent: AuditEntry[];
-  asOf: Date;
-}
 
 export type RefreshResult =
   | { refreshed: true; data: DashboardData }

@@ -5,6 +5,7 @@
  *   revoke <licenseId>
  */
 import { parseDay } from '../domain/end-date.js';
+import { ID_PATTERN, ID_RULE } from '../domain/ids.js';
 import { type FindTarget, parseFindTarget, quote } from './parse.js';
 
 export type ChangeCommand =
@@ -14,7 +15,6 @@ export type ChangeCommand =
 
 export type ChangeParse = ChangeCommand | { kind: 'help'; reason: string };
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const DATE_LIKE = /^\d{4}-\d{1,2}-\d{1,2}$/;
 
 const help = (reason: string): ChangeParse => ({ kind: 'help', reason });
@@ -49,7 +49,7 @@ export function parseAssign(words: string[]): ChangeParse {
           `${quote(word)} is not an e-mail address, an @member or a YYYY-MM-DD date (the pool is \`${out.poolId}\`).`,
         );
       }
-      if (!ID.test(id)) return help(`${quote(word)} is not a pool id; ids are letters, digits, - and _.`);
+      if (!ID_PATTERN.test(id)) return help(`${quote(word)} is not a pool id; ids are ${ID_RULE}.`);
       if (out.poolId) return help('Please give one pool id only.');
       out.poolId = id;
     }
@@ -60,7 +60,7 @@ export function parseAssign(words: string[]): ChangeParse {
 function licenseId(word: string | undefined, usage: string): string | { reason: string } {
   if (word === undefined) return { reason: `Please give a license id, as in ${usage}.` };
   const id = word.replace(/^#/, '');
-  return ID.test(id) ? id : { reason: `${quote(word)} is not a license id; ids are letters, digits, - and _.` };
+  return ID_PATTERN.test(id) ? id : { reason: `${quote(word)} is not a license id; ids are ${ID_RULE}.` };
 }
 
 export function parseExtend(words: string[]): ChangeParse {

@@ -5,6 +5,7 @@
  * (docs/platform.md section 1.2).
  */
 import type { NavTarget } from '../blocks/nav.js';
+import { ID_PATTERN, ID_RULE } from '../domain/ids.js';
 import { type ChangeCommand, parseAssign, parseExtend, parseRevoke } from './parse-change.js';
 
 export type FindTarget = { email: string } | { userId: string };
@@ -21,7 +22,6 @@ export type LicensesCommand =
 /** Longer than any real command: answered with help, not parsed. */
 export const MAX_TEXT = 500;
 const MAX_PAGE = 10_000;
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const EMAIL = /^[^\s@<>"(),;:|]+@[^\s@<>"(),;:|]+\.[^\s@<>"(),;:|]{2,}$/;
 const MENTION = /^<@([UW][A-Z0-9]{2,20})(?:\|[^>]*)?>$/;
 const MAILTO = /^<mailto:([^|>]+)(?:\|[^>]*)?>$/;
@@ -46,7 +46,7 @@ function parseId(word: string | undefined, what: 'pool' | 'license'): string | {
   const usage = what === 'pool' ? '`/licenses pool <poolId>`' : '`/licenses show <licenseId>`';
   if (word === undefined) return { reason: `Please give a ${what} id, as in ${usage}.` };
   const id = word.replace(/^#/, '');
-  return ID.test(id) ? id : { reason: `${quote(word)} is not a ${what} id; ids are letters, digits, - and _.` };
+  return ID_PATTERN.test(id) ? id : { reason: `${quote(word)} is not a ${what} id; ids are ${ID_RULE}.` };
 }
 
 function parsePage(word: string | undefined): number | { reason: string } {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { ActionId, alertLicenseBlockId, DeskActionId } from '../../src/slack/ids.js';
+import { ActionId, alertLicenseBlockId, DeskActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

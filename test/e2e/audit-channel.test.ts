@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { ActionId, ChangeActionId } from '../../src/slack/ids.js';
+import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type ManualTimers, manualTimers } from '../support/manual-timers.js';
 

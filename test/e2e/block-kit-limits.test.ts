@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import type { SandboxData } from '../../src/sandbox/types.js';
-import { ActionId } from '../../src/slack/ids.js';
+import { ActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons, mrkdwnText } from '../unit/blocks/fixtures.js';

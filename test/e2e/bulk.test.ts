@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { buildDemoData, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
-import { BulkInputId, DeskCallbackId } from '../../src/slack/ids.js';
+import { BulkInputId, DeskCallbackId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';

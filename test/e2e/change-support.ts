@@ -4,7 +4,7 @@
  * state.values shaped like fixtures/view-submission.json, and find the result the app wrote back.
  */
 import { checkModalLimits } from '../../src/blocks/limits.js';
-import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/slack/ids.js';
+import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
 import type { TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { interactionBody } from '../support/slack-signing.js';

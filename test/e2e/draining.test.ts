@@ -6,7 +6,7 @@
  * through the harness, one surface at a time.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CallbackId, DeskActionId, InputId } from '../../src/slack/ids.js';
+import { CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { extendState, shortcut, textOf } from './change-support.js';
 

@@ -4,7 +4,7 @@
  * refusal and an unclear PATCH are told plainly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, InputId } from '../../src/slack/ids.js';
+import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
   extendState,

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/slack/ids.js';
+import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import { clickLetItEnd, extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { ActionId, DeskActionId } from '../../src/slack/ids.js';
+import { ActionId, DeskActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';

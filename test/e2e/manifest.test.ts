@@ -10,7 +10,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildHelpView } from '../../src/blocks/help.js';
-import { CallbackId } from '../../src/slack/ids.js';
+import { CallbackId } from '../../src/blocks/ids.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { ActionId, ChangeActionId } from '../../src/slack/ids.js';
+import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons } from '../unit/blocks/fixtures.js';

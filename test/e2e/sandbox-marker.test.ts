@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_MARKER } from '../../src/blocks/common.js';
-import { CallbackId } from '../../src/slack/ids.js';
+import { CallbackId } from '../../src/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { assignState, modalProblems, openedViewId, settledView, submit, textOf, viewOf } from './change-support.js';
 

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
-import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/slack/ids.js';
+import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/blocks/ids.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, interactionBody, slackHeaders } from '../support/slack-signing.js';

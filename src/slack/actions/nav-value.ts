@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import type { NavTarget } from '../../blocks/nav.js';
+import { ID_PATTERN } from '../../domain/ids.js';
 
-const id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/);
+const id = z.string().regex(ID_PATTERN);
 const page = z.number().int().min(1).max(10_000);
 const flag = z.union([z.literal(0), z.literal(1)]);
 

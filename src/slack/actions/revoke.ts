@@ -9,6 +9,7 @@ import type { SlackMessage } from '../../blocks/kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeMessage } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../blocks/revoke-confirm.js';
+import { ID_PATTERN } from '../../domain/ids.js';
 import { revokeBlocker } from '../../domain/revocation.js';
 import type { AuditEntry } from '../../services/audit.js';
 import { getLicenseDetails } from '../../services/licenses.js';
@@ -22,8 +23,6 @@ import { auditOf, describeWrite, studentFacts, studentWords } from '../views/out
 import { adminOnlyText, type RoleAnswer, roleOf, tellByDm } from '../views/slack-io.js';
 import { changeState } from '../views/state.js';
 import type { ButtonArgs } from './navigate.js';
-
-const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 /** Reads the license and shows the confirmation, or why it can't be revoked. */
 export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, reply: Replier): Promise<void> {
@@ -75,10 +74,10 @@ export function createRevokeButtonHandler(deps: AppDeps) {
     const role = await roleOf(deps, args.client, args.body.user.id);
     // The button value is the clicker's to forge: only a well-formed id reaches the audit trail.
     if (role !== 'admin')
-      return refuseClick(deps, args, role, 'revoke', LICENSE_ID.test(licenseId) ? { licenseId } : {});
+      return refuseClick(deps, args, role, 'revoke', ID_PATTERN.test(licenseId) ? { licenseId } : {});
     if (!args.body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
-    if (!LICENSE_ID.test(licenseId))
+    if (!ID_PATTERN.test(licenseId))
       return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
     await showRevokeConfirmation(deps, licenseId, reply);
   };
@@ -92,10 +91,10 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
     const role = await roleOf(deps, client, body.user.id);
     // The button value is the clicker's to forge: only a well-formed id reaches the audit trail.
     if (role !== 'admin')
-      return refuseClick(deps, args, role, 'revoke', LICENSE_ID.test(licenseId) ? { licenseId } : {});
+      return refuseClick(deps, args, role, 'revoke', ID_PATTERN.test(licenseId) ? { licenseId } : {});
     if (!body.response_url) return;
     const reply = createReplier(args.respond, deps, false);
-    if (!LICENSE_ID.test(licenseId))
+    if (!ID_PATTERN.test(licenseId))
       return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
     const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
     if (!changeState(deps).once.claim(`revoke:${ts}:${licenseId}`)) {
@@ -152,7 +151,7 @@ export function createRevokeCancelHandler(deps: AppDeps) {
     const role = await roleOf(deps, args.client, args.body.user.id);
     if (role !== 'admin') return refuseClick(deps, args, role, 'revoke');
     if (!args.body.response_url) return;
-    const id = LICENSE_ID.test(args.action.value ?? '') ? ` \`${escapeMrkdwn(args.action.value ?? '')}\`` : '';
+    const id = ID_PATTERN.test(args.action.value ?? '') ? ` \`${escapeMrkdwn(args.action.value ?? '')}\`` : '';
     await createReplier(args.respond, deps, false).send(
       buildOutcomeMessage({ tone: 'info', headline: `Nothing was changed; license${id} stays as it was.` }),
     );

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { LIST_BOXES } from '../../blocks/bulk-form.js';
+import { BulkInputId } from '../../blocks/ids.js';
 import { type ParsedBulkList, parseBulkList } from '../../domain/bulk-list.js';
-import { BulkInputId } from '../ids.js';
+import { ID_PATTERN } from '../../domain/ids.js';
 
 type StateValues = Record<string, Record<string, unknown>>;
 
@@ -18,8 +19,6 @@ const boxes = z.object({
     .nullable()
     .optional(),
 });
-
-const POOL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 function field<T extends z.ZodType>(values: StateValues, id: { block: string; action: string }, schema: T) {
   const parsed = schema.safeParse(values[id.block]?.[id.action] ?? {});
@@ -36,7 +35,7 @@ export function readBulkForm(values: StateValues): BulkForm {
   const pool = field(values, BulkInputId.pool, selected)?.selected_option?.value;
   const endDate = field(values, BulkInputId.endDate, date)?.selected_date ?? undefined;
   const texts = Array.from({ length: LIST_BOXES }, (_, i) => field(values, BulkInputId.list(i + 1), text)?.value ?? '');
-  return { poolId: pool && POOL_ID.test(pool) ? pool : undefined, endDate, list: parseBulkList(texts) };
+  return { poolId: pool && ID_PATTERN.test(pool) ? pool : undefined, endDate, list: parseBulkList(texts) };
 }
 
 export function recycleConfirmed(values: StateValues): boolean {

@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { DeskActionId, DeskCallbackId } from '../../blocks/ids.js';
 import type { AppDeps } from '../deps.js';
-import { DeskActionId, DeskCallbackId } from '../ids.js';
 import { createBulkOpenHandler } from './open.js';
 import { createBulkConfirmSubmitHandler, createBulkFormSubmitHandler } from './submit.js';
 

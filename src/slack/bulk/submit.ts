@@ -13,11 +13,11 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webA
 import { buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
 import { buildBulkReportView } from '../../blocks/bulk-report.js';
 import { withSandboxMarkerView } from '../../blocks/common.js';
+import { BulkInputId } from '../../blocks/ids.js';
 import { endDateProblem } from '../../domain/bulk-plan.js';
 import { count } from '../../domain/count.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { AppDeps } from '../deps.js';
-import { BulkInputId } from '../ids.js';
 import { presentError } from '../present.js';
 import { SlackBusyError } from '../roles.js';
 import { adminOnlyText, markedAck, roleOf } from '../views/slack-io.js';

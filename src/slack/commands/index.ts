@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
+import { COMMAND } from '../../blocks/ids.js';
 import type { AppDeps } from '../deps.js';
-import { COMMAND } from '../ids.js';
 import { createLicensesCommandHandler } from './licenses.js';
 
 /** Registration only: the handler lives in its own file. */

@@ -18,11 +18,12 @@ import {
   buildNoticeMessage,
   withSandboxMarker,
 } from '../../blocks/common.js';
+import { alertLicenseBlockId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { dayOf } from '../../domain/end-date.js';
+import { ID_PATTERN } from '../../domain/ids.js';
 import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
-import { alertLicenseBlockId } from '../ids.js';
 import { presentError } from '../present.js';
 import { SlackBusyError } from '../roles.js';
 import { adminOnlyText, roleOf } from '../views/slack-io.js';
@@ -39,7 +40,6 @@ export function createAlertPoster(client: webApi.WebClient, channel: string, dep
   };
 }
 
-const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const ALERTS_NOT_SET_UP =
   'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
 
@@ -73,7 +73,7 @@ export function createLetItEndHandler(deps: AppDeps) {
     if (role instanceof SlackBusyError) return tell(buildErrorMessage(adminOnlyText(deps, role)));
     if (role !== 'admin') return tell(buildAdminOnlyMessage(deps.roles.whoToAsk()));
     const licenseId = action.value ?? '';
-    if (!LICENSE_ID.test(licenseId)) {
+    if (!ID_PATTERN.test(licenseId)) {
       deps.logger.warn('let-it-end: malformed license id');
       return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
     }

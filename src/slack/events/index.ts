@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { DeskActionId } from '../../blocks/ids.js';
 import type { AppDeps } from '../deps.js';
-import { DeskActionId } from '../ids.js';
 import { createLetItEndHandler } from './alerts.js';
 import { createHomeOpenedHandler, createHomeRefreshHandler } from './home.js';
 

@@ -1,6 +1,6 @@
 import type { App, GlobalShortcut } from '@slack/bolt';
+import { CallbackId } from '../../blocks/ids.js';
 import type { AppDeps } from '../deps.js';
-import { CallbackId } from '../ids.js';
 import { createAssignShortcutHandler } from './assign-shortcut.js';
 
 /** Registration only: the global shortcut of manifest.yml. */

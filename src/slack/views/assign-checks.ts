@@ -4,6 +4,7 @@
  * the student already holds the course costs one GET /v1/student, raced against the ack budget.
  */
 import type { webApi } from '@slack/bolt';
+import { InputId } from '../../blocks/ids.js';
 import { type AssignmentProblem, validateAssignment } from '../../domain/assignment.js';
 import { parseEmail } from '../../domain/email.js';
 import { dayOf, today } from '../../domain/end-date.js';
@@ -11,7 +12,6 @@ import type { Pool } from '../../domain/types.js';
 import { findActiveEnrollment } from '../../services/assign.js';
 import { resolveUserEmail } from '../commands/resolve-user.js';
 import type { AppDeps } from '../deps.js';
-import { InputId } from '../ids.js';
 import { withinBudget } from './budget.js';
 import type { AssignForm } from './form.js';
 import type { Snapshot } from './state.js';

@@ -6,13 +6,13 @@
  * (the license id and day came back from the form: hints, never authority), the PATCH, and the result.
  */
 import { buildPastDateConfirmView, EXTEND_TITLE, endDateBlockerText } from '../../blocks/extend-modal.js';
+import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
 import { changeEndDate, checkEndDateChange, type EndDateRefusal } from '../../services/change-end-date.js';
 import { tracked } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
-import { InputId } from '../ids.js';
 import { presentError } from '../present.js';
 import { finishChange } from './assign-run.js';
 import { refuseSubmission, type ViewArgs } from './assign-submit.js';

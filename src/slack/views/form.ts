@@ -3,8 +3,9 @@
  * with zod into typed forms. Syntax only: the rules are in src/domain.
  */
 import { z } from 'zod';
+import { InputId } from '../../blocks/ids.js';
 import { parseDay } from '../../domain/end-date.js';
-import { InputId } from '../ids.js';
+import { ID_PATTERN } from '../../domain/ids.js';
 
 const valueSchema = z.looseObject({
   type: z.string().optional(),
@@ -18,7 +19,6 @@ const valuesSchema = z.record(z.string(), z.record(z.string(), valueSchema));
 type Values = z.infer<typeof valuesSchema>;
 type Value = z.infer<typeof valueSchema>;
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const USER = /^[UW][A-Z0-9]{2,20}$/;
 
 function read(state: unknown): Values {
@@ -57,7 +57,7 @@ export function readAssignForm(state: unknown): AssignForm {
   const user = at(v, InputId.assignUser)?.selected_user ?? undefined;
   const name = text(at(v, InputId.assignName));
   return {
-    poolId: pool && ID.test(pool) ? pool : undefined,
+    poolId: pool && ID_PATTERN.test(pool) ? pool : undefined,
     emailText: text(at(v, InputId.assignEmail)),
     userId: user && USER.test(user) ? user : undefined,
     name: name ? Array.from(name).slice(0, 200).join('') : undefined,
@@ -80,5 +80,5 @@ export function readExtendForm(state: unknown): ExtendForm {
 
 export function readRecycleChoice(state: unknown): string | undefined {
   const chosen = at(read(state), InputId.recycleChoice)?.selected_option?.value;
-  return chosen && ID.test(chosen) ? chosen : undefined;
+  return chosen && ID_PATTERN.test(chosen) ? chosen : undefined;
 }

@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { CallbackId, ChangeActionId } from '../../blocks/ids.js';
 import type { AppDeps } from '../deps.js';
-import { CallbackId, ChangeActionId } from '../ids.js';
 import { createAssignSubmitHandler } from './assign-submit.js';
 import { createExtendSubmitHandler, createPastConfirmSubmitHandler } from './extend-submit.js';
 import { createRecycleSubmitHandler } from './recycle-submit.js';

@@ -6,8 +6,9 @@
  * (services/recycle.ts, services/change-end-date.ts; docs/change-checks.md).
  */
 import { z } from 'zod';
+import { ID_PATTERN } from '../../domain/ids.js';
 
-const id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/);
+const id = z.string().regex(ID_PATTERN);
 const channel = z.string().regex(/^[CGD][A-Z0-9]{2,30}$/);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 

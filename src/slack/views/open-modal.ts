@@ -6,6 +6,7 @@
 import type { webApi } from '@slack/bolt';
 import { ASSIGN_TITLE, type AssignPrefill, buildAssignForm } from '../../blocks/assign-modal.js';
 import { buildExtendBlockedView, buildExtendForm, EXTEND_TITLE } from '../../blocks/extend-modal.js';
+import { CallbackId } from '../../blocks/ids.js';
 import { buildLoadingView } from '../../blocks/modal-kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView } from '../../blocks/outcome.js';
@@ -14,7 +15,6 @@ import { getMe } from '../../services/account.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
-import { CallbackId } from '../ids.js';
 import { presentError, type Subject } from '../present.js';
 import { encodeMeta } from './metadata.js';
 import { openView, updateView } from './slack-io.js';

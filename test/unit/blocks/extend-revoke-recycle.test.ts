@@ -3,7 +3,7 @@ import { buildExtendBlockedView, buildExtendForm, buildPastDateConfirmView } fro
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
 import { buildRecycleConfirmView } from '../../../src/blocks/recycle-confirm.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke-confirm.js';
-import { CallbackId, ChangeActionId, InputId } from '../../../src/slack/ids.js';
+import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const hostile = makeLicense({

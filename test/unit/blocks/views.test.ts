@@ -17,7 +17,7 @@ import { buildPoolsView } from '../../../src/blocks/pools.js';
 import { buildStudentView } from '../../../src/blocks/student.js';
 import { buildStudentsView } from '../../../src/blocks/students.js';
 import { reportFromStudent } from '../../../src/services/find-student.js';
-import { ActionId } from '../../../src/slack/ids.js';
+import { ActionId } from '../../../src/blocks/ids.js';
 import {
   allText,
   buttons,

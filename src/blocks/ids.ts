@@ -31,9 +31,6 @@ export const NAV_ACTION_IDS = [
   ActionId.licenseDetails,
 ] as const;
 
-/** The change buttons on the read surfaces; each has its own listener (actions/index.ts). */
-export const CHANGE_ACTION_IDS = [ActionId.poolAssign, ActionId.licenseChangeEndDate, ActionId.licenseRevoke] as const;
-
 /** Modals and message buttons of the change flows. */
 export const CallbackId = {
   assignShortcut: 'assign_license_shortcut',
