@@ -32,7 +32,7 @@ describe('the app over HTTP', () => {
     expect(res.body).toBe('');
     const missing = await t.send(body, { signature: '' });
     expect(missing.status).toBe(401);
-    await new Promise((r) => setTimeout(r, 200));
+    await t.settled();
     expect(t.sandbox.requests).toHaveLength(0);
   });
 
@@ -41,7 +41,7 @@ describe('the app over HTTP', () => {
     const body = commandBody({ command: '/licenses', text: 'pools', user_id: 'U0MGR00001', team_id: 'T0ACME0001' });
     const res = await t.send(body, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     expect(res.status).toBe(401);
-    await new Promise((r) => setTimeout(r, 200));
+    await t.settled();
     expect(t.sandbox.requests).toHaveLength(0);
   });
 
@@ -63,7 +63,7 @@ describe('the app over HTTP', () => {
     const post = await r.waitForResponse();
     expect(String(post.body.text)).toContain('<@U0MGR00001>');
     expect(JSON.stringify(post.body)).not.toMatch(/@contoso\.com|@fabrikam\.com/);
-    await new Promise((done) => setTimeout(done, 200));
+    await t.settled();
     expect(t.sandbox.requests).toHaveLength(0);
   });
 

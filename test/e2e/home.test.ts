@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { ActionId, DeskActionId } from '../../src/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';
@@ -82,7 +82,7 @@ describe('App Home', () => {
   it('the Messages tab does not publish the dashboard', async () => {
     const before = t.slack.calls.length;
     await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'messages' });
-    await new Promise((r) => setTimeout(r, 300));
+    await t.settled();
     expect(t.slack.calls.slice(before).filter((c) => c.method === 'views.publish')).toEqual([]);
   });
 });

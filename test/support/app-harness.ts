@@ -19,6 +19,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
+import { createWorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
@@ -120,6 +121,11 @@ export interface TestApp {
     rawBody: string,
     options?: { contentType?: string; timestamp?: number; signature?: string },
   ): Promise<SentRequest>;
+  /**
+   * Resolves once every Slack request the app took in has been handled to its end (listeners, their
+   * reads and writes): the point after which "nothing more happened" can be asserted without a sleep.
+   */
+  settled(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -160,6 +166,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     now,
     sandbox: options.sandboxMode ?? true,
+    work: createWorkTracker(),
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
@@ -241,6 +248,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     desk,
     logs,
     send,
+    async settled(timeoutMs = 10_000) {
+      const work = deps.work;
+      if (!work) throw new Error('the test app has no work tracker');
+      // The response to a request can reach the test before its listener ends; one turn lets a
+      // request that was just acknowledged register before the wait starts.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!(await work.idle(timeoutMs))) throw new Error(`the app still had work in flight after ${timeoutMs} ms`);
+    },
     async command(text, o = {}) {
       const i = ids(o, 'cmd');
       const body = commandBody({

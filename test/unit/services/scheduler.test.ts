@@ -118,6 +118,10 @@ describe('daily scheduler (injected clock, no timers)', () => {
 
   it('a timer tick that throws outside the run is logged, not left unhandled', async () => {
     const errors: string[] = [];
+    let logged!: () => void;
+    const errorLogged = new Promise<void>((resolve) => {
+      logged = resolve;
+    });
     const scheduler = createDailyScheduler({
       time: '00:00',
       timeZone: 'UTC',
@@ -127,11 +131,17 @@ describe('daily scheduler (injected clock, no timers)', () => {
         setLastRunDay: async () => {},
       },
       run: async () => {},
-      logger: { ...logger, error: (m: string) => errors.push(m) },
+      logger: {
+        ...logger,
+        error: (m: string) => {
+          errors.push(m);
+          logged();
+        },
+      },
       tickMs: 60_000,
     });
     scheduler.start();
-    await new Promise((r) => setTimeout(r, 20));
+    await errorLogged;
     await scheduler.stop();
     expect(errors).toEqual(['daily check tick failed']);
   });
