@@ -25,6 +25,10 @@ describe('parseCommand: valid commands', () => {
     ['students', view({ view: 'students', page: 1 })],
     ['students 4', view({ view: 'students', page: 4 })],
     ['courses', view({ view: 'courses', page: 1 })],
+    ['expiring', view({ view: 'expiring', days: 14, page: 1 })],
+    ['expiring 3', view({ view: 'expiring', days: 3, page: 1 })],
+    ['Expiring 365', view({ view: 'expiring', days: 365, page: 1 })],
+    ['? anything', HELP],
     ['me', { name: 'me', args: {} }],
     ['find ada@example.com', { name: 'find', args: { email: 'ada@example.com' } }],
     ['find <mailto:ada@example.com|ada@example.com>', { name: 'find', args: { email: 'ada@example.com' } }],
@@ -66,6 +70,11 @@ describe('parseCommand: bad input gets help with one sentence', () => {
     ['list active', /`list` does not take “active”/],
     ['me too', /`me` does not take/],
     ['courses 2', /`courses` does not take/],
+    ['expiring abc', /“abc” is not a number of days; give 1 to 365/],
+    ['expiring 0', /“0” is not a number of days/],
+    ['expiring 366', /“366” is not a number of days/],
+    ['expiring 1.5', /“1.5” is not a number of days/],
+    ['expiring 3 more', /`expiring` does not take “more”/],
   ])('%j', (text, reason) => {
     const parsed = parseCommand(text);
     expect(parsed).toEqual({ problem: expect.stringMatching(reason) });
