@@ -1,6 +1,6 @@
 /**
  * `/licenses expiring [days]`: the active licenses that end within `days`. The licensing API filters
- * licenses by nothing but `includeInactive` and documents no order (docs/commands.md, "expiring"), so
+ * licenses by nothing but `includeInactive` and documents no order (docs/commands.md section 3), so
  * every active license is read, all pages, at interactive priority, and the rule is applied here.
  */
 import { type ExpiringLicense, expiringWithin } from '../domain/expiring.js';
