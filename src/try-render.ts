@@ -6,7 +6,7 @@
  */
 import { format, formatDistanceToNowStrict } from 'date-fns';
 import { ActionId } from './blocks/ids.js';
-import type { NavTarget } from './blocks/nav.js';
+import { decodeNav, type NavTarget } from './blocks/nav.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,20 +66,22 @@ function textOf(value: unknown): string {
 }
 
 function navCommand(target: NavTarget): string {
-  const inactive = 'i' in target && target.i === 1;
-  switch (target.v) {
+  const page = 'page' in target && target.page > 1 ? target.page : undefined;
+  const all = 'includeInactive' in target && target.includeInactive ? ' all' : '';
+  switch (target.view) {
     case 'pools':
-      return target.n > 1 ? `pools ${target.n}` : 'pools';
-    case 'pool':
-      return `pool ${target.p}${inactive ? ' all' : ''}${target.n > 1 ? ` (page ${target.n})` : ''}`;
-    case 'list':
-      return `list${inactive ? ' all' : ''}${target.n > 1 ? ` (page ${target.n})` : ''}`;
     case 'students':
-      return target.n > 1 ? `students ${target.n}` : 'students';
+      return page ? `${target.view} ${page}` : target.view;
+    case 'pool':
+      return `pool ${target.poolId}${all}${page ? ` (page ${page})` : ''}`;
+    case 'list':
+      return `list${all}${page ? ` (page ${page})` : ''}`;
     case 'courses':
-      return target.n > 1 ? `courses (page ${target.n})` : 'courses';
+      return page ? `courses (page ${page})` : 'courses';
+    case 'expiring':
+      return `expiring ${target.days}${page ? ` (page ${page})` : ''}`;
     case 'show':
-      return `show ${target.l}`;
+      return `show ${target.licenseId}`;
   }
 }
 
@@ -94,11 +96,8 @@ export function describeButton(actionId: string, value: string, url?: string): s
     ActionId.licenseDetails,
   ] as string[];
   if (nav.includes(actionId)) {
-    try {
-      return `shows /licenses ${navCommand(JSON.parse(value) as NavTarget)}`;
-    } catch {
-      return 'shows another page';
-    }
+    const target = decodeNav(value);
+    return target ? `shows /licenses ${navCommand(target)}` : 'shows another page';
   }
   if (actionId === ActionId.poolAssign) return `opens the assign form for pool ${value} (try: assign ${value})`;
   if (actionId === ActionId.licenseChangeEndDate) {

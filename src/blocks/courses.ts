@@ -40,8 +40,8 @@ export function buildCoursesView(courses: Course[], page: number, now: Date): Sl
       section([`*${escapeTruncated(c.title, 200)}* · course \`${escapeMrkdwn(c.id)}\``, seatsLine(c, now)].join('\n')),
     );
   const pager = buildPagerBlock({
-    ...(current > 1 ? { previous: { v: 'courses', n: current - 1 } } : {}),
-    ...(current < pages ? { next: { v: 'courses', n: current + 1 } } : {}),
+    ...(current > 1 ? { previous: { view: 'courses', page: current - 1 } } : {}),
+    ...(current < pages ? { next: { view: 'courses', page: current + 1 } } : {}),
   });
   const summary = `${count(courses.length, 'course')} · ${pageOf(current, pages)}`;
   return {

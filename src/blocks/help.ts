@@ -1,39 +1,37 @@
-/** `/licenses help`: what the caller may do, by role, with examples; also the answer to bad input. */
+/**
+ * `/licenses help`: what the caller may do, with examples; also the answer to bad input. The lines come
+ * from the table of subcommands (src/slack/subcommands/index.ts): usage and summary of each, the admin
+ * ones only for someone who can change licenses.
+ */
 import { compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
-export type HelpRole = 'admin' | 'viewer';
+/** One subcommand as help lists it. */
+export interface HelpEntry {
+  /** After `/licenses `, e.g. `pool <poolId> [all]`. */
+  usage: string;
+  summary: string;
+  need: 'viewer' | 'admin';
+  /** False for an entry help does not list (help itself). */
+  listed?: boolean;
+}
 
-const LOOK = [
-  '`/licenses pools [page]`: every pool with its free seats, validity and warnings',
-  '`/licenses pool <poolId> [all]`: a pool and its licenses, 10 a page (`all` includes inactive ones)',
-  '`/licenses list [all]`: every license, 10 a page',
-  '`/licenses show <licenseId>`: one license in full',
-  '`/licenses find <email | @user>`: a student’s licenses and course progress',
-  '`/licenses students [page]`: students and their courses',
-  '`/licenses courses`: courses with seat totals',
-  '`/licenses me`: the licensing account, including the e-mail domains allowed for transferable licenses',
-  '`/licenses export [poolId]`: every license (or one pool’s) as a CSV file, sent to you in a direct message',
-];
-
-const ADMIN_ONLY = [
-  '`/licenses assign [poolId] [email | @user] [YYYY-MM-DD]`: give a student a seat (a form opens, prefilled with what you typed); a full transferable pool can free a seat after you confirm which license ends',
-  '`/licenses extend <licenseId> [YYYY-MM-DD]`: change a license’s end date (+30 days, +90 days, pool end, or a date)',
-  '`/licenses revoke <licenseId>`: end a license now, after a confirmation',
-  'The global shortcut *Assign a course license* (⚡ in the message box) opens the same assign form',
-  '`/licenses bulk`: assign many licenses at once from a pasted list, checked line by line before anything is written',
-];
+const SHORTCUT = 'The global shortcut *Assign a course license* (⚡ in the message box) opens the same assign form';
 
 const EXAMPLES =
   '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`';
 
+const line = (e: HelpEntry): string => `\`/licenses ${e.usage}\`: ${e.summary}`;
+
 /** `reason` is plain text (it may quote what the user typed) and is escaped here. */
-export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
-  const roleLine =
-    role === 'admin'
-      ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
-      : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
+export function buildHelpView(entries: readonly HelpEntry[], canChange: boolean, reason?: string): SlackMessage {
+  const listed = entries.filter((e) => e.listed !== false);
+  const look = listed.filter((e) => e.need === 'viewer').map(line);
+  const change = [...listed.filter((e) => e.need === 'admin').map(line), SHORTCUT];
+  const roleLine = canChange
+    ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
+    : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
   const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
   return {
     text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
@@ -42,8 +40,8 @@ export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
       header('License Desk: /licenses'),
       section(roleLine),
       // The usage lines hold `<poolId>` and the like: as mrkdwn they must be escaped, or Slack reads links.
-      section(LOOK.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
-      role === 'admin' ? section(ADMIN_ONLY.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
+      section(look.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
+      canChange ? section(change.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
       context(EXAMPLES),
     ]),
   };

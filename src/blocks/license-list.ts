@@ -17,14 +17,16 @@ export interface LicenseListInput {
 
 export function buildLicenseListView(input: LicenseListInput): SlackMessage {
   const { licenses, poolsById, page, hasNext, includeInactive, now } = input;
-  const i = includeInactive ? 1 : 0;
   const which = includeInactive ? 'All licenses, inactive included' : 'Active licenses';
   const pastEnd = licenses.length === 0 && page > 1;
   const label = openPageLabel(page, licenses.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'list', n: pastEnd ? 1 : page - 1, i } } : {}),
-    ...(hasNext ? { next: { v: 'list', n: page + 1, i } } : {}),
-    toggle: { label: includeInactive ? 'Active only' : 'Include inactive', target: { v: 'list', n: 1, i: i ? 0 : 1 } },
+    ...(page > 1 ? { previous: { view: 'list', page: pastEnd ? 1 : page - 1, includeInactive } } : {}),
+    ...(hasNext ? { next: { view: 'list', page: page + 1, includeInactive } } : {}),
+    toggle: {
+      label: includeInactive ? 'Active only' : 'Include inactive',
+      target: { view: 'list', page: 1, includeInactive: !includeInactive },
+    },
   });
   const rows = licenses.map((l) => licenseRow(l, now, poolsById.get(l.poolId)?.course.title ?? `course ${l.courseId}`));
   const empty = pastEnd ? missingOpenPage(page) : 'There are no licenses to show.';

@@ -52,7 +52,11 @@ export function buildLicenseView({ license, pool, canChange, now }: LicenseViewI
   ].map(mrkdwn);
 
   const buttons = [
-    button(ActionId.poolLicenses, 'Pool licenses', encodeNav({ v: 'pool', p: license.poolId, n: 1, i: 0 })),
+    button(
+      ActionId.poolLicenses,
+      'Pool licenses',
+      encodeNav({ view: 'pool', poolId: license.poolId, page: 1, includeInactive: false }),
+    ),
   ];
   if (canChange && canChangeEndDate(license, pool, now)) {
     buttons.unshift(button(ActionId.licenseChangeEndDate, 'Change end date', license.id));

@@ -19,13 +19,12 @@ export interface PoolLicensesInput {
 }
 
 export function licenseRow(license: License, now: Date, courseTitle?: string): Block {
-  const details = button(ActionId.licenseDetails, 'Details', encodeNav({ v: 'show', l: license.id }));
+  const details = button(ActionId.licenseDetails, 'Details', encodeNav({ view: 'show', licenseId: license.id }));
   return section(licenseRowText(license, now, courseTitle), details);
 }
 
 export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
   const { pool, licenses, page, hasNext, includeInactive, now } = input;
-  const i = includeInactive ? 1 : 0;
   const which = includeInactive ? 'all licenses, inactive included' : 'active licenses';
   // Active only, the pool's assigned count is the total; with inactive ones the API gives none.
   const pages = includeInactive ? undefined : pageCount(pool.assignedLicenses, PAGE_SIZE);
@@ -34,11 +33,11 @@ export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
   const back = pastEnd ? (pages ?? 1) : page - 1;
   const label = pages && !pastEnd ? pageOf(page, pages) : openPageLabel(page, licenses.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'pool', p: pool.id, n: back, i } } : {}),
-    ...(hasNext ? { next: { v: 'pool', p: pool.id, n: page + 1, i } } : {}),
+    ...(page > 1 ? { previous: { view: 'pool', poolId: pool.id, page: back, includeInactive } } : {}),
+    ...(hasNext ? { next: { view: 'pool', poolId: pool.id, page: page + 1, includeInactive } } : {}),
     toggle: {
       label: includeInactive ? 'Active only' : 'Include inactive',
-      target: { v: 'pool', p: pool.id, n: 1, i: includeInactive ? 0 : 1 },
+      target: { view: 'pool', poolId: pool.id, page: 1, includeInactive: !includeInactive },
     },
   });
   return {

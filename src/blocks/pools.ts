@@ -37,14 +37,20 @@ export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput):
   const summary = `${which} · ${available} of ${count(total, 'seat')} available · ${pageOf(current, pages)}`;
 
   const rows: Block[] = shown.flatMap((pool) => {
-    const buttons = [button(ActionId.poolLicenses, 'Licenses', encodeNav({ v: 'pool', p: pool.id, n: 1, i: 0 }))];
+    const buttons = [
+      button(
+        ActionId.poolLicenses,
+        'Licenses',
+        encodeNav({ view: 'pool', poolId: pool.id, page: 1, includeInactive: false }),
+      ),
+    ];
     // No Assign on a pool that has ended: the API would refuse it.
     if (canChange && !hasEnded(pool, now)) buttons.unshift(button(ActionId.poolAssign, 'Assign', pool.id, 'primary'));
     return [divider(), section(poolText(pool, now)), actions(buttons)];
   });
   const pager = buildPagerBlock({
-    ...(current > 1 ? { previous: { v: 'pools', n: current - 1 } } : {}),
-    ...(current < pages ? { next: { v: 'pools', n: current + 1 } } : {}),
+    ...(current > 1 ? { previous: { view: 'pools', page: current - 1 } } : {}),
+    ...(current < pages ? { next: { view: 'pools', page: current + 1 } } : {}),
   });
   return {
     text: `${missing ? `${missing} ` : ''}License pools: ${summary}`,

@@ -31,7 +31,10 @@ export function buildStudentView(report: StudentReport, now: Date): SlackMessage
   const shown = report.rows.slice(0, STUDENT_ROWS_MAX);
   const more = report.rows.length - shown.length;
   const rows = shown.map((row) =>
-    section(rowText(row, now), button(ActionId.licenseDetails, 'Details', encodeNav({ v: 'show', l: row.licenseId }))),
+    section(
+      rowText(row, now),
+      button(ActionId.licenseDetails, 'Details', encodeNav({ view: 'show', licenseId: row.licenseId })),
+    ),
   );
   const notes = [
     report.source === 'scan'

@@ -29,8 +29,8 @@ export function buildStudentsView({ students, page, hasNext }: StudentsViewInput
   const pastEnd = students.length === 0 && page > 1;
   const label = openPageLabel(page, students.length, hasNext);
   const pager = buildPagerBlock({
-    ...(page > 1 ? { previous: { v: 'students', n: pastEnd ? 1 : page - 1 } } : {}),
-    ...(hasNext ? { next: { v: 'students', n: page + 1 } } : {}),
+    ...(page > 1 ? { previous: { view: 'students', page: pastEnd ? 1 : page - 1 } } : {}),
+    ...(hasNext ? { next: { view: 'students', page: page + 1 } } : {}),
   });
   const rows = students.map((s) => section(`${studentText(s)}\n${coursesText(s)}`));
   const empty = pastEnd ? missingOpenPage(page) : 'There are no students yet.';

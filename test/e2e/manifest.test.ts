@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildHelpView } from '../../src/blocks/help.js';
 import { CallbackId } from '../../src/blocks/ids.js';
+import { SUBCOMMANDS, usageHint } from '../../src/slack/subcommands/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {
@@ -98,20 +98,17 @@ describe('manifest.yml', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(neededScopes());
   });
 
-  describe('the subcommands the parser knows are documented everywhere a person reads them', () => {
-    const parser = readFileSync(join(root, 'src/slack/parse.ts'), 'utf8');
-    const subcommands = [...parser.matchAll(/case '([a-z]+)':/g)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const help = JSON.stringify(buildHelpView('admin'));
-
-    it('finds them in the parser (guards the reading above)', () => {
-      expect(subcommands).toEqual(expect.arrayContaining(['pools', 'find', 'assign', 'revoke', 'bulk', 'export']));
+  describe('the table of subcommands is what the manifest offers', () => {
+    it('the usage hint lists every subcommand of the table, in its order, with its usage', () => {
+      expect(SUBCOMMANDS.map((s) => s.name)).toEqual(expect.arrayContaining(['pools', 'find', 'assign', 'expiring']));
+      expect(manifest.features.slash_commands[0]?.usage_hint).toBe(usageHint());
+      expect(usageHint()).toContain('| expiring [days] |');
     });
 
-    it.each(subcommands)('%s: in the manifest usage hint, the admin help and the README', (sub) => {
-      expect(manifest.features.slash_commands[0]?.usage_hint ?? '').toMatch(new RegExp(`(\\[|\\| )${sub}\\b`));
-      expect(help).toContain(`/licenses ${sub}`);
-      expect(readme).toContain(`/licenses ${sub}`);
+    it('the local console shows the same usage hint as you type /', () => {
+      // console.js is served to the browser as it is (no build step), so it holds a copy of the hint.
+      const page = readFileSync(join(root, 'src/console/public/console.js'), 'utf8');
+      expect(/const USAGE =\s*'([^']*)'/.exec(page)?.[1]).toBe(`/licenses ${usageHint()}`);
     });
 
     it('the global shortcut is the one the code listens for', () => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SUBCOMMANDS } from '../../src/slack/subcommands/index.js';
 
 /** The settings src/config.ts reads: the keys of its zod schema over the environment. */
 function configVariables(): string[] {
@@ -80,5 +81,34 @@ describe('the docs stay true to the configuration', () => {
       (f) => f !== 'test/unit/docs.test.ts' && /\.\.\/shared|\/work\/shared/.test(readFileSync(join(root, f), 'utf8')),
     );
     expect(outside).toEqual([]);
+  });
+});
+
+/** The first cell of every table row under README's "The `/licenses` command", unescaped (`\|` -> `|`). */
+function readmeCommandCells(): string[] {
+  const start = readme.indexOf('## The `/licenses` command');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !/^\|[-| ]+\|$/.test(line))
+    .map((line) => (line.split(/(?<!\\)\|/)[1] ?? '').replace(/\\\|/g, '|').trim());
+}
+
+describe("README's command table stays true to the table of subcommands", () => {
+  const cells = readmeCommandCells();
+  const documented = cells.flatMap((cell) => [...cell.matchAll(/`\/licenses ([^`]+)`/g)].map((m) => m[1] ?? ''));
+
+  it('finds the command rows (guards the parsing above)', () => {
+    expect(cells.length).toBeGreaterThan(10);
+    expect(documented).toContain('pool <poolId> [all]');
+    expect(documented).toContain('find <email | @user>');
+  });
+
+  it.each(SUBCOMMANDS.map((s) => [s.name, s.usage]))('%s: README has a row for `/licenses %s`', (_name, usage) => {
+    expect(documented).toContain(usage);
+  });
+
+  it('every /licenses command README documents is one of the table', () => {
+    expect(documented.filter((usage) => !SUBCOMMANDS.some((s) => s.usage === usage))).toEqual([]);
   });
 });

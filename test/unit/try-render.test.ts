@@ -1,8 +1,8 @@
 /** What `npm run try` prints: Block Kit as readable text, and command text escaped as Slack escapes it. */
 import { describe, expect, it } from 'vitest';
 import { withSandboxMarker } from '../../src/blocks/common.js';
-import { buildHelpView } from '../../src/blocks/help.js';
 import { buildPoolsView } from '../../src/blocks/pools.js';
+import { helpMessage } from '../../src/slack/subcommands/index.js';
 import {
   blocksToLines,
   escapeLikeSlack,
@@ -48,7 +48,7 @@ describe('blocks as text', () => {
   });
 
   it('reads help with every command, placeholders intact', () => {
-    const text = messageToText(buildHelpView('admin'));
+    const text = messageToText(helpMessage(true));
     expect(text).toContain('/licenses pool <poolId> [all]');
     expect(text).toContain('/licenses find <email | @user>');
     expect(text).toContain('/licenses revoke <licenseId>');

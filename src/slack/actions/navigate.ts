@@ -1,10 +1,14 @@
-/** Previous / Next / include-inactive / Licenses / Details: the same answers as the command, on click. */
+/**
+ * Previous / Next / include-inactive / Licenses / Details: the same read as the command, on click. The
+ * button's target (src/blocks/nav.ts) names the view; the table's entry for that view answers.
+ */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { buildErrorMessage, buildRefusalMessage, buildWorkingMessage } from '../../blocks/common.js';
-import { answer, workingText } from '../commands/answer.js';
-import { createReplier, roleOrReply } from '../commands/reply.js';
+import { buildErrorMessage, buildRefusalMessage } from '../../blocks/common.js';
+import { decodeNav } from '../../blocks/nav.js';
+import { createReplier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
-import { decodeNav } from './nav-value.js';
+import { authorize } from '../gate.js';
+import { resolveTarget } from '../subcommands/index.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -14,14 +18,22 @@ export function createNavigationHandler(deps: AppDeps) {
     // Our buttons live in messages only; a modal-origin click has no response_url (platform.md 1.3).
     if (!body.response_url) return deps.logger.warn('navigation click without response_url', { id: action.action_id });
     const reply = createReplier(respond, deps, false);
-    const role = await roleOrReply(deps, client, body.user.id, reply);
-    if (role === undefined) return;
-    // Replacing the clicked message also takes student data away from someone who lost access.
-    if (role === 'none') return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
     const target = decodeNav(action.value);
-    if (!target) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
-    const question = { kind: 'view', target } as const;
-    await reply.send(buildWorkingMessage(workingText(question)));
-    await reply.send(await answer(question, { deps, role, client }));
+    const bound = target ? resolveTarget(target) : undefined;
+    const verdict = await authorize(deps, client, body.user.id, bound?.entry.need ?? 'viewer');
+    if (!verdict.allowed) {
+      if (verdict.reason === 'slack-busy') return reply.send(buildErrorMessage(verdict.text));
+      // Replacing the clicked message also takes student data away from someone who lost access.
+      return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
+    }
+    if (!bound) return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
+    await bound.run({
+      deps,
+      client,
+      userId: body.user.id,
+      role: verdict.role,
+      canChange: verdict.canChange,
+      reply,
+    });
   };
 }

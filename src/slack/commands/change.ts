@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import { buildAdminOnlyMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { showRevokeConfirmation } from '../actions/revoke.js';
 import type { AppDeps, Role } from '../deps.js';
-import type { ChangeCommand } from '../parse-change.js';
+import type { ChangeCommand } from '../subcommands/change-command.js';
 import { channelOf } from '../views/metadata.js';
 import { openAssignModal, openExtendModal } from '../views/open-modal.js';
 import { changeState } from '../views/state.js';

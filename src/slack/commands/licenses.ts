@@ -1,14 +1,16 @@
-/** `/licenses …`: ack at once, check the role, show "working on it", then replace it with the answer. */
+/**
+ * `/licenses …`: ack at once, look the subcommand up in the table (src/slack/subcommands/), ask the gate
+ * once with what the entry needs, then run it. Bad words get help with one sentence; a refusal says why
+ * (nobody without a role sees anything else, whatever they typed).
+ */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { buildNoticeMessage, buildRefusalMessage, buildWorkingMessage } from '../../blocks/common.js';
-import { buildHelpView } from '../../blocks/help.js';
-import { openBulkModal } from '../bulk/open.js';
+import { buildAdminOnlyMessage, buildErrorMessage, buildRefusalMessage } from '../../blocks/common.js';
 import type { AppDeps } from '../deps.js';
-import { parseCommand } from '../parse.js';
-import { answer, workingText } from './answer.js';
-import { runChangeCommand } from './change.js';
-import { runExport } from './export.js';
-import { createReplier, roleOrReply } from './reply.js';
+import { authorize, permits } from '../gate.js';
+import { helpMessage, resolveCommand } from '../subcommands/index.js';
+import { isProblem } from '../subcommands/types.js';
+import { changeState } from '../views/state.js';
+import { createReplier } from './reply.js';
 
 export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
@@ -19,20 +21,35 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     // acks no longer queue behind earlier commands' replies.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const reply = createReplier(respond, deps, true);
-    const role = await roleOrReply(deps, client, command.user_id, reply);
-    if (role === undefined) return;
-    if (role === 'none') return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
-    const parsed = parseCommand(command.text ?? '');
-    if (parsed.kind === 'help') return reply.send(buildHelpView(role, parsed.reason));
-    if (parsed.kind === 'bulk') {
-      const problem = await openBulkModal(deps, client, command.trigger_id, command.user_id);
-      return problem ? reply.send(buildNoticeMessage(problem.sentence)) : undefined;
+    const resolved = resolveCommand(command.text ?? '');
+    // Help (for bad words too) needs only a look-in.
+    const verdict = await authorize(
+      deps,
+      client,
+      command.user_id,
+      isProblem(resolved) ? 'viewer' : resolved.entry.need,
+    );
+    if (!verdict.allowed) {
+      if (verdict.reason === 'slack-busy') return reply.send(buildErrorMessage(verdict.text));
+      // Someone without a role hears "no access" whatever they asked for, a change included.
+      if (verdict.reason === 'no-access' || !permits(verdict.role ?? 'none', 'viewer')) {
+        return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
+      }
+      await reply.send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
+      if (!isProblem(resolved)) {
+        await resolved.refused?.({ deps, userId: command.user_id, audit: changeState(deps).audit });
+      }
+      return;
     }
-    if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply, role);
-    if (parsed.kind === 'assign' || parsed.kind === 'extend' || parsed.kind === 'revoke') {
-      return runChangeCommand(parsed, { deps, client, role, reply, command });
-    }
-    await reply.send(buildWorkingMessage(workingText(parsed)));
-    await reply.send(await answer(parsed, { deps, role, client }));
+    if (isProblem(resolved)) return reply.send(helpMessage(verdict.canChange, resolved.problem));
+    await resolved.run({
+      deps,
+      client,
+      userId: command.user_id,
+      role: verdict.role,
+      canChange: verdict.canChange,
+      reply,
+      command,
+    });
   };
 }

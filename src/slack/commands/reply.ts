@@ -3,11 +3,10 @@
  * of a command is a new ephemeral one, every later one replaces it. respond() throws RespondError on
  * a non-2xx answer (an expired or used-up URL): logged, never thrown into Bolt, which would 500.
  */
-import type { RespondFn, webApi } from '@slack/bolt';
-import { buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import type { RespondFn } from '@slack/bolt';
+import { withSandboxMarker } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import type { AppDeps, Role } from '../deps.js';
-import { presentError } from '../present.js';
+import type { AppDeps } from '../deps.js';
 
 export interface Replier {
   /** Sends `message` (with the sandbox marker when in sandbox mode). Never throws. */
@@ -29,20 +28,4 @@ export function createReplier(respond: RespondFn, deps: AppDeps, firstIsNew: boo
       }
     },
   };
-}
-
-/** The caller's role, asked fresh on every request; undefined after telling them the check failed. */
-export async function roleOrReply(
-  deps: AppDeps,
-  client: webApi.WebClient,
-  userId: string,
-  reply: Replier,
-): Promise<Role | undefined> {
-  try {
-    return await deps.roles.roleOf(client, userId);
-  } catch (error) {
-    deps.logger.error('role check failed', { userId, error: String(error) });
-    await reply.send(buildErrorMessage(presentError(error)));
-    return undefined;
-  }
 }

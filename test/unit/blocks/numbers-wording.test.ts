@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCoursesView } from '../../../src/blocks/courses.js';
-import { buildHelpView } from '../../../src/blocks/help.js';
+import { ActionId } from '../../../src/blocks/ids.js';
 import { buildLicenseListView } from '../../../src/blocks/license-list.js';
 import { buildPoolLicensesView } from '../../../src/blocks/pool-licenses.js';
 import { buildPoolsView } from '../../../src/blocks/pools.js';
 import { buildStudentView } from '../../../src/blocks/student.js';
 import { buildStudentsView } from '../../../src/blocks/students.js';
 import { reportFromStudent } from '../../../src/services/find-student.js';
-import { ActionId } from '../../../src/blocks/ids.js';
+import { helpMessage } from '../../../src/slack/subcommands/index.js';
 import {
   allText,
   buttons,
@@ -156,7 +156,7 @@ describe('paged license and student lists name their page one way', () => {
 
 describe('help', () => {
   it('escapes the placeholders of its usage lines, so Slack shows <poolId> instead of reading a link', () => {
-    const text = mrkdwnText(buildHelpView('admin'));
+    const text = mrkdwnText(helpMessage(true));
     expect(text).toContain('`/licenses pool &lt;poolId&gt; [all]`');
     expect(text).toContain('`/licenses find &lt;email | @user&gt;`');
     // Outside Slack's own sequences (<@U…>, <!date^…>, <https://…>), no raw angle bracket is left.

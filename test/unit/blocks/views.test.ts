@@ -6,7 +6,7 @@ import {
   withSandboxMarker,
 } from '../../../src/blocks/common.js';
 import { buildCoursesView } from '../../../src/blocks/courses.js';
-import { buildHelpView } from '../../../src/blocks/help.js';
+import { ActionId } from '../../../src/blocks/ids.js';
 import type { SlackMessage } from '../../../src/blocks/kit.js';
 import { buildLicenseView } from '../../../src/blocks/license.js';
 import { buildLicenseListView } from '../../../src/blocks/license-list.js';
@@ -17,7 +17,7 @@ import { buildPoolsView } from '../../../src/blocks/pools.js';
 import { buildStudentView } from '../../../src/blocks/student.js';
 import { buildStudentsView } from '../../../src/blocks/students.js';
 import { reportFromStudent } from '../../../src/services/find-student.js';
-import { ActionId } from '../../../src/blocks/ids.js';
+import { helpMessage } from '../../../src/slack/subcommands/index.js';
 import {
   allText,
   buttons,
@@ -240,11 +240,11 @@ describe('student, students, courses, me, help', () => {
   });
 
   it('shows help by role, with the reason escaped and bounded', () => {
-    const admin = buildHelpView('admin', `I don't know “<!channel>${'x'.repeat(3000)}”.`);
+    const admin = helpMessage(true, `I don't know “<!channel>${'x'.repeat(3000)}”.`);
     expectClean(admin);
     expect(allText(admin)).toContain('license admin');
-    expect(allText(buildHelpView('viewer'))).toContain('license viewer');
-    expect(allText(buildHelpView('viewer'))).toContain('/licenses find');
+    expect(allText(helpMessage(false))).toContain('license viewer');
+    expect(allText(helpMessage(false))).toContain('/licenses find');
   });
 
   it('puts a visible sandbox marker on top and keeps messages valid', () => {

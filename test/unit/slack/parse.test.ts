@@ -1,40 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import type { NavTarget } from '../../../src/blocks/nav.js';
-import { type LicensesCommand, parseCommand } from '../../../src/slack/parse.js';
+import { parseCommand } from '../../../src/slack/subcommands/index.js';
 
-const view = (target: NavTarget): LicensesCommand => ({ kind: 'view', target });
+type Parsed = ReturnType<typeof parseCommand>;
+const view = (target: NavTarget): Parsed => ({ name: target.view, args: target });
+const HELP: Parsed = { name: 'help', args: {} };
 
 describe('parseCommand: valid commands', () => {
-  it.each<[string, LicensesCommand]>([
-    ['', { kind: 'help' }],
-    ['   ', { kind: 'help' }],
-    ['help', { kind: 'help' }],
-    ['HELP me please', { kind: 'help' }],
-    ['pools', view({ v: 'pools', n: 1 })],
-    ['pools 3', view({ v: 'pools', n: 3 })],
-    ['Pools', view({ v: 'pools', n: 1 })],
-    ['pool 101', view({ v: 'pool', p: '101', n: 1, i: 0 })],
-    ['pool #101', view({ v: 'pool', p: '101', n: 1, i: 0 })],
-    ['pool pbi-2026_a all', view({ v: 'pool', p: 'pbi-2026_a', n: 1, i: 1 })],
-    ['pool 101 ALL', view({ v: 'pool', p: '101', n: 1, i: 1 })],
-    ['list', view({ v: 'list', n: 1, i: 0 })],
-    ['list all', view({ v: 'list', n: 1, i: 1 })],
-    ['show 5001', view({ v: 'show', l: '5001' })],
-    ['students', view({ v: 'students', n: 1 })],
-    ['students 4', view({ v: 'students', n: 4 })],
-    ['courses', view({ v: 'courses', n: 1 })],
-    ['me', { kind: 'me' }],
-    ['find ada@example.com', { kind: 'find', target: { email: 'ada@example.com' } }],
-    ['find <mailto:ada@example.com|ada@example.com>', { kind: 'find', target: { email: 'ada@example.com' } }],
-    ['find <mailto:ada@example.com>', { kind: 'find', target: { email: 'ada@example.com' } }],
-    ['find <@U0ALEX0001>', { kind: 'find', target: { userId: 'U0ALEX0001' } }],
-    ['find <@U0ALEX0001|alex.kim>', { kind: 'find', target: { userId: 'U0ALEX0001' } }],
-    ['find <@W0ENT00001|ent.user>', { kind: 'find', target: { userId: 'W0ENT00001' } }],
+  it.each<[string, Parsed]>([
+    ['', HELP],
+    ['   ', HELP],
+    ['help', HELP],
+    ['HELP me please', HELP],
+    ['pools', view({ view: 'pools', page: 1 })],
+    ['pools 3', view({ view: 'pools', page: 3 })],
+    ['Pools', view({ view: 'pools', page: 1 })],
+    ['pool 101', view({ view: 'pool', poolId: '101', page: 1, includeInactive: false })],
+    ['pool #101', view({ view: 'pool', poolId: '101', page: 1, includeInactive: false })],
+    ['pool pbi-2026_a all', view({ view: 'pool', poolId: 'pbi-2026_a', page: 1, includeInactive: true })],
+    ['pool 101 ALL', view({ view: 'pool', poolId: '101', page: 1, includeInactive: true })],
+    ['list', view({ view: 'list', page: 1, includeInactive: false })],
+    ['list all', view({ view: 'list', page: 1, includeInactive: true })],
+    ['show 5001', view({ view: 'show', licenseId: '5001' })],
+    ['students', view({ view: 'students', page: 1 })],
+    ['students 4', view({ view: 'students', page: 4 })],
+    ['courses', view({ view: 'courses', page: 1 })],
+    ['expiring', view({ view: 'expiring', days: 14, page: 1 })],
+    ['expiring 3', view({ view: 'expiring', days: 3, page: 1 })],
+    ['Expiring 365', view({ view: 'expiring', days: 365, page: 1 })],
+    ['? anything', HELP],
+    ['me', { name: 'me', args: {} }],
+    ['find ada@example.com', { name: 'find', args: { email: 'ada@example.com' } }],
+    ['find <mailto:ada@example.com|ada@example.com>', { name: 'find', args: { email: 'ada@example.com' } }],
+    ['find <mailto:ada@example.com>', { name: 'find', args: { email: 'ada@example.com' } }],
+    ['find <@U0ALEX0001>', { name: 'find', args: { userId: 'U0ALEX0001' } }],
+    ['find <@U0ALEX0001|alex.kim>', { name: 'find', args: { userId: 'U0ALEX0001' } }],
+    ['find <@W0ENT00001|ent.user>', { name: 'find', args: { userId: 'W0ENT00001' } }],
     // Odd Unicode: non-breaking and ideographic spaces, full-width letters, zero-width joiners.
-    ['pools\u00a02', view({ v: 'pools', n: 2 })],
-    ['\u3000show\u3000\u200b5001', view({ v: 'show', l: '5001' })],
-    ['ｐｏｏｌｓ', view({ v: 'pools', n: 1 })],
-    ['\tlist \n all ', view({ v: 'list', n: 1, i: 1 })],
+    ['pools\u00a02', view({ view: 'pools', page: 2 })],
+    ['\u3000show\u3000\u200b5001', view({ view: 'show', licenseId: '5001' })],
+    ['ｐｏｏｌｓ', view({ view: 'pools', page: 1 })],
+    ['\tlist \n all ', view({ view: 'list', page: 1, includeInactive: true })],
   ])('%j', (text, expected) => {
     expect(parseCommand(text)).toEqual(expected);
   });
@@ -64,20 +70,24 @@ describe('parseCommand: bad input gets help with one sentence', () => {
     ['list active', /`list` does not take “active”/],
     ['me too', /`me` does not take/],
     ['courses 2', /`courses` does not take/],
+    ['expiring abc', /“abc” is not a number of days; give 1 to 365/],
+    ['expiring 0', /“0” is not a number of days/],
+    ['expiring 366', /“366” is not a number of days/],
+    ['expiring 1.5', /“1.5” is not a number of days/],
+    ['expiring 3 more', /`expiring` does not take “more”/],
   ])('%j', (text, reason) => {
     const parsed = parseCommand(text);
-    expect(parsed.kind).toBe('help');
-    expect(parsed.kind === 'help' ? parsed.reason : '').toMatch(reason);
+    expect(parsed).toEqual({ problem: expect.stringMatching(reason) });
   });
 
   it('answers 3,000+ characters with help, without parsing them', () => {
     const parsed = parseCommand(`find ${'a'.repeat(3500)}@example.com`);
-    expect(parsed).toEqual({ kind: 'help', reason: 'That was far longer than any /licenses command.' });
+    expect(parsed).toEqual({ problem: 'That was far longer than any /licenses command.' });
   });
 
   it('quotes at most 40 characters of a long word and strips control characters', () => {
     const parsed = parseCommand(`${'x'.repeat(100)}\u0007`);
-    expect(parsed.kind === 'help' ? parsed.reason : '').toBe(`I don't know “${'x'.repeat(40)}…”.`);
+    expect(parsed).toEqual({ problem: `I don't know “${'x'.repeat(40)}…”.` });
   });
 
   it('never throws, whatever the bytes', () => {

@@ -1,0 +1,65 @@
+/**
+ * `/licenses expiring [days]`: active licenses ending within the days asked, soonest first, ten a page,
+ * each with its student, course, pool and end; admins get Extend where the license's end can change.
+ */
+import { count } from '../domain/count.js';
+import type { ExpiringLicense } from '../domain/expiring.js';
+import { canChangeEndDate } from '../domain/license-status.js';
+import { buildPagerBlock, compact } from './common.js';
+import { ActionId } from './ids.js';
+import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
+import { studentText } from './license-text.js';
+import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { PAGE_SIZE } from './nav.js';
+import { clampPage, pageCount, pageOf } from './page-label.js';
+
+export interface ExpiringMessageInput {
+  /** Every license ending within `days`, soonest first (the whole list: this builder pages it). */
+  expiring: readonly ExpiringLicense[];
+  days: number;
+  /** 1-based; a page past the end shows the last page and says so. */
+  page: number;
+  canChange: boolean;
+  now: Date;
+}
+
+export function endsInText(daysLeft: number): string {
+  if (daysLeft <= 0) return 'ends today';
+  return daysLeft === 1 ? 'ends tomorrow' : `ends in ${daysLeft} days`;
+}
+
+function row({ license, pool, daysLeft }: ExpiringLicense, canChange: boolean, now: Date): Block {
+  const course = pool ? escapeTruncated(pool.course.title, 80) : `course \`${escapeMrkdwn(license.courseId)}\``;
+  const text = [
+    `${studentText(license.student)} · ${course}`,
+    `*${endsInText(daysLeft)}* (${slackDate(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
+  ].join('\n');
+  const extendable = canChange && canChangeEndDate(license, pool, now);
+  return section(text, extendable ? button(ActionId.licenseChangeEndDate, 'Extend', license.id) : undefined);
+}
+
+export function buildExpiringMessage({ expiring, days, page, canChange, now }: ExpiringMessageInput): SlackMessage {
+  const title = `Licenses ending within ${count(days, 'day')}`;
+  if (expiring.length === 0) {
+    const text = `Nothing ends soon: no active license ends within the next ${count(days, 'day')}.`;
+    return { text, blocks: [header(title), section(`:white_check_mark: ${text}`)] };
+  }
+  const pages = pageCount(expiring.length, PAGE_SIZE);
+  const { current, missing } = clampPage(page, pages);
+  const shown = expiring.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+  const summary = `${count(expiring.length, 'active license')} · soonest first · ${pageOf(current, pages)}`;
+  const pager = buildPagerBlock({
+    ...(current > 1 ? { previous: { view: 'expiring', days, page: current - 1 } } : {}),
+    ...(current < pages ? { next: { view: 'expiring', days, page: current + 1 } } : {}),
+  });
+  return {
+    text: `${missing ? `${missing} ` : ''}${title}: ${summary}`,
+    blocks: compact([
+      missing ? section(`:information_source: ${missing}`) : undefined,
+      header(title),
+      context(summary),
+      ...shown.map((r) => row(r, canChange, now)),
+      pager,
+    ]),
+  };
+}

@@ -1,0 +1,37 @@
+/** `/licenses find <email | @user>`: a student's licenses and course progress (one API request). */
+import { buildNoticeMessage } from '../../blocks/common.js';
+import { buildStudentNotFoundView, buildStudentView } from '../../blocks/student.js';
+import { findStudent } from '../../services/find-student.js';
+import { resolveUserEmail } from '../commands/resolve-user.js';
+import { answerRead } from './read.js';
+import { problem, type Subcommand } from './types.js';
+import { extra, type FindTarget, parseFindTarget } from './words.js';
+
+export const find: Subcommand<FindTarget> = {
+  name: 'find',
+  usage: 'find <email | @user>',
+  summary: 'a student’s licenses and course progress',
+  need: 'viewer',
+  parse(words) {
+    if (words[0] === undefined) return problem('Please say whom to find, as in `/licenses find ada@example.com`.');
+    if (words.length > 1) return extra('find', words.slice(1));
+    return parseFindTarget(words[0]);
+  },
+  run: (target, ctx) =>
+    answerRead(ctx, 'find', {
+      working: 'looking for the student',
+      subject: 'student',
+      answer: async () => {
+        let email: string;
+        if ('userId' in target) {
+          const resolved = await resolveUserEmail(ctx.client, target.userId);
+          if ('problem' in resolved) return buildNoticeMessage(resolved.problem);
+          email = resolved.email;
+        } else {
+          email = target.email;
+        }
+        const result = await findStudent(ctx.deps.licensing, email);
+        return result.found ? buildStudentView(result.report, ctx.deps.now()) : buildStudentNotFoundView(result.email);
+      },
+    }),
+};

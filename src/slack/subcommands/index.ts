@@ -1,0 +1,99 @@
+/**
+ * The table of `/licenses` subcommands, in help order. Adding a subcommand is one module here and one
+ * line in SUBCOMMANDS: the slash command, help, navigation buttons (entries with a `view`), README's
+ * command table and manifest.yml's usage hint (both checked against this table) follow from it.
+ */
+import { buildHelpView } from '../../blocks/help.js';
+import type { SlackMessage } from '../../blocks/kit.js';
+import type { NavTarget, NavView } from '../../blocks/nav.js';
+import { assign } from './assign.js';
+import { bulk } from './bulk.js';
+import { courses } from './courses.js';
+import { expiring } from './expiring.js';
+import { exportCsv } from './export.js';
+import { extend } from './extend.js';
+import { find } from './find.js';
+import { helpEntry } from './help.js';
+import { list } from './list.js';
+import { me } from './me.js';
+import { pool } from './pool.js';
+import { pools } from './pools.js';
+import { revoke } from './revoke.js';
+import { show } from './show.js';
+import { students } from './students.js';
+import {
+  type Bound,
+  isProblem,
+  type NavBound,
+  type NavSubcommand,
+  type Problem,
+  problem,
+  type TableEntry,
+  tableEntry,
+} from './types.js';
+import { MAX_TEXT, normalize, quote } from './words.js';
+
+const help = helpEntry(() => SUBCOMMANDS);
+
+export const SUBCOMMANDS: readonly TableEntry[] = [
+  tableEntry(help),
+  tableEntry(pools),
+  tableEntry(pool),
+  tableEntry(list),
+  tableEntry(expiring),
+  tableEntry(show),
+  tableEntry(find),
+  tableEntry(students),
+  tableEntry(courses),
+  tableEntry(me),
+  tableEntry(exportCsv),
+  tableEntry(assign),
+  tableEntry(extend),
+  tableEntry(revoke),
+  tableEntry(bulk),
+];
+
+/** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */
+const BY_VIEW = { pools, pool, list, expiring, students, courses, show } satisfies {
+  [V in NavView]: NavSubcommand<V>;
+};
+
+/** The manifest's usage hint for /licenses: every usage, in table order. */
+export function usageHint(): string {
+  return `[${SUBCOMMANDS.map((s) => s.usage).join(' | ')}]`;
+}
+
+/** Help for someone the gate let in; `reason`: the one sentence on what was wrong. */
+export function helpMessage(canChange: boolean, reason?: string): SlackMessage {
+  return buildHelpView(SUBCOMMANDS, canChange, reason);
+}
+
+/** The entry the first word names and the words after it, or what was wrong. */
+function lookUp(text: string): { entry: TableEntry; words: string[] } | Problem {
+  if (Array.from(text).length > MAX_TEXT) return problem('That was far longer than any /licenses command.');
+  const [first, ...words] = normalize(text);
+  const name = first?.toLowerCase() ?? 'help';
+  const entry = SUBCOMMANDS.find((s) => s.name === name || s.aliases?.includes(name));
+  return entry ? { entry, words: first === undefined ? [] : words } : problem(`I don't know ${quote(first ?? '')}.`);
+}
+
+/** `/licenses <text>` -> the entry bound to its arguments, or what was wrong (answered with help). */
+export function resolveCommand(text: string): Bound | Problem {
+  const found = lookUp(text);
+  return isProblem(found) ? found : found.entry.bind(found.words);
+}
+
+/** `/licenses <text>` -> which entry, with what arguments (pure; what resolveCommand would run). */
+export function parseCommand(text: string): { name: string; args: unknown } | Problem {
+  const found = lookUp(text);
+  if (isProblem(found)) return found;
+  const args = found.entry.parse(found.words);
+  return isProblem(args) ? args : { name: found.entry.name, args };
+}
+
+/** A navigation button's target -> the same read the command runs. */
+export function resolveTarget(target: NavTarget): NavBound {
+  // One cast: the record pairs each view with its entry, which TypeScript cannot follow through a lookup.
+  const entry = BY_VIEW[target.view] as NavSubcommand<NavView>;
+  return { entry, run: (ctx) => entry.run(target, ctx) };
+}

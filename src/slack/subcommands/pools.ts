@@ -1,0 +1,31 @@
+/** `/licenses pools [page]`: every pool with its free seats, validity and warnings. */
+import { buildPoolsView } from '../../blocks/pools.js';
+import { listPools } from '../../services/pools.js';
+import { answerRead } from './read.js';
+import type { NavSubcommand } from './types.js';
+import { extra, parsePage } from './words.js';
+
+export const pools: NavSubcommand<'pools'> = {
+  name: 'pools',
+  view: 'pools',
+  usage: 'pools [page]',
+  summary: 'every pool with its free seats, validity and warnings',
+  need: 'viewer',
+  parse(words) {
+    if (words.length > 1) return extra('pools', words.slice(1));
+    const page = parsePage(words[0]);
+    return typeof page === 'number' ? { view: 'pools', page } : page;
+  },
+  run: (args, ctx) =>
+    answerRead(ctx, 'pools', {
+      working: 'reading pools',
+      subject: 'other',
+      answer: async () =>
+        buildPoolsView({
+          pools: await listPools(ctx.deps.licensing),
+          page: args.page,
+          canChange: ctx.canChange,
+          now: ctx.deps.now(),
+        }),
+    }),
+};

@@ -1,0 +1,30 @@
+/** `/licenses show <licenseId>`: one license in full, with the change buttons the rules allow (admins). */
+import { buildLicenseView } from '../../blocks/license.js';
+import { getLicenseDetails } from '../../services/licenses.js';
+import { answerRead } from './read.js';
+import type { NavSubcommand } from './types.js';
+import { extra, parseId } from './words.js';
+
+export const show: NavSubcommand<'show'> = {
+  name: 'show',
+  view: 'show',
+  usage: 'show <licenseId>',
+  summary: 'one license in full',
+  need: 'viewer',
+  parse(words) {
+    if (words.length > 1) return extra('show', words.slice(1));
+    const licenseId = parseId(words[0], 'license', '`/licenses show <licenseId>`');
+    return typeof licenseId === 'string' ? { view: 'show', licenseId } : licenseId;
+  },
+  run: (args, ctx) =>
+    answerRead(ctx, 'show', {
+      working: 'reading the license',
+      subject: 'license',
+      answer: async () =>
+        buildLicenseView({
+          ...(await getLicenseDetails(ctx.deps.licensing, args.licenseId)),
+          canChange: ctx.canChange,
+          now: ctx.deps.now(),
+        }),
+    }),
+};

@@ -1,0 +1,25 @@
+/** `/licenses students [page]`: students and their courses, ten a page. */
+import { buildStudentsView } from '../../blocks/students.js';
+import { getStudentsPage } from '../../services/account.js';
+import { answerRead } from './read.js';
+import type { NavSubcommand } from './types.js';
+import { extra, parsePage } from './words.js';
+
+export const students: NavSubcommand<'students'> = {
+  name: 'students',
+  view: 'students',
+  usage: 'students [page]',
+  summary: 'students and their courses',
+  need: 'viewer',
+  parse(words) {
+    if (words.length > 1) return extra('students', words.slice(1));
+    const page = parsePage(words[0]);
+    return typeof page === 'number' ? { view: 'students', page } : page;
+  },
+  run: (args, ctx) =>
+    answerRead(ctx, 'students', {
+      working: 'reading students',
+      subject: 'other',
+      answer: async () => buildStudentsView(await getStudentsPage(ctx.deps.licensing, args.page)),
+    }),
+};
