@@ -15,6 +15,7 @@ const LOOK = [
   '`/licenses courses`: courses with seat totals',
   '`/licenses me`: the licensing account, including the e-mail domains allowed for transferable licenses',
   '`/licenses export [poolId]`: every license (or one pool’s) as a CSV file, sent to you in a direct message',
+  '`/licenses waitlist [poolId]`: approved requests waiting for a seat in a full pool, first come first served (admins can reorder and remove)',
 ];
 
 const ADMIN_ONLY = [

@@ -17,6 +17,7 @@ export type LicensesCommand =
   | { kind: 'find'; target: FindTarget }
   | { kind: 'bulk' }
   | { kind: 'export'; poolId?: string }
+  | { kind: 'waitlist'; poolId?: string }
   | ChangeCommand;
 
 /** Longer than any real command: answered with help, not parsed. */
@@ -131,6 +132,12 @@ export function parseCommand(text: string): LicensesCommand {
       if (rest[0] === undefined) return { kind: 'export' };
       const id = parseId(rest[0], 'pool');
       return typeof id === 'string' ? { kind: 'export', poolId: id } : help(id.reason);
+    }
+    case 'waitlist': {
+      if (rest.length > 1) return extra(sub, rest.slice(1));
+      if (rest[0] === undefined) return { kind: 'waitlist' };
+      const id = parseId(rest[0], 'pool');
+      return typeof id === 'string' ? { kind: 'waitlist', poolId: id } : help(id.reason);
     }
     case 'assign':
       return parseAssign(rest);

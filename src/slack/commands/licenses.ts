@@ -5,6 +5,7 @@ import { buildHelpView } from '../../blocks/help.js';
 import { openBulkModal } from '../bulk/open.js';
 import type { AppDeps } from '../deps.js';
 import { parseCommand } from '../parse.js';
+import { runWaitlistCommand } from '../waitlist/command.js';
 import { answer, workingText } from './answer.js';
 import { runChangeCommand } from './change.js';
 import { runExport } from './export.js';
@@ -28,6 +29,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
       const problem = await openBulkModal(deps, client, command.trigger_id, command.user_id);
       return problem ? reply.send(buildNoticeMessage(problem.sentence)) : undefined;
     }
+    if (parsed.kind === 'waitlist') return runWaitlistCommand(deps, role, parsed.poolId, reply);
     if (parsed.kind === 'export') return runExport(deps, client, command.user_id, parsed.poolId, reply, role);
     if (parsed.kind === 'assign' || parsed.kind === 'extend' || parsed.kind === 'revoke') {
       return runChangeCommand(parsed, { deps, client, role, reply, command });
