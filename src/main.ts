@@ -139,6 +139,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     dataDir: config.dataDir,
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     share: config.homeBudgetShare,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
   });
   stopper.add('desk', async (bulkLineMs) => void (await Promise.all([desk.stop(bulkLineMs), waitlist.stop()])));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).

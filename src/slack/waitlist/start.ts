@@ -15,6 +15,7 @@ import {
   type WaitlistEntry,
   type WaitlistStore,
 } from '../../services/waitlist.js';
+import { createRedisWaitlist } from '../../services/waitlist-redis.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../../services/waitlist-watch.js';
 import type { AppDeps } from '../deps.js';
 import { changeState } from '../views/state.js';
@@ -28,7 +29,9 @@ export interface StartWaitlistOptions {
   share: number;
   /** The assign of a waiting request; default: the requester's Slack e-mail and the assign use case. */
   assignWaitlisted?: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
-  /** Default: DATA_DIR/waitlist.json. */
+  /** REDIS_URL: the lines and the pool locks live in Redis, shared by every replica. */
+  redisUrl?: string;
+  /** Default: Redis with `redisUrl`, else DATA_DIR/waitlist.json and a lock per process. */
   store?: WaitlistStore;
   lock?: PoolLock;
   /** false: no timer (tests call watch.tick()). */
@@ -45,13 +48,15 @@ export interface RunningWaitlist {
 
 export function startWaitlist(client: webApi.WebClient, deps: AppDeps, opts: StartWaitlistOptions): RunningWaitlist {
   const logger = deps.logger;
+  const shared = opts.redisUrl ? createRedisWaitlist({ url: opts.redisUrl, logger }) : undefined;
+  const lock = opts.lock ?? shared?.lock;
   const waitlist = createWaitlist({
-    store: opts.store ?? createFileWaitlistStore(join(opts.dataDir, 'waitlist.json'), logger),
+    store: opts.store ?? shared?.store ?? createFileWaitlistStore(join(opts.dataDir, 'waitlist.json'), logger),
     licensing: deps.licensing,
     assignWaitlisted: opts.assignWaitlisted ?? createSlackAssignWaitlisted(client, deps),
     notifier: createSlackWaitlistNotifier(client, deps),
     audit: { record: (entry) => changeState(deps).audit.record(entry) },
-    ...(opts.lock ? { lock: opts.lock } : {}),
+    ...(lock ? { lock } : {}),
     now: deps.now,
     logger,
   });
@@ -73,6 +78,7 @@ export function startWaitlist(client: webApi.WebClient, deps: AppDeps, opts: Sta
     async stop() {
       await watch.stop();
       await waitlist.stop(3000);
+      await shared?.close();
     },
   };
 }
