@@ -10,12 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, WaitlistActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { DAY_MS } from '../../src/domain/time.js';
 import { createFileWaitlistStore } from '../../src/services/waitlist.js';
 import { type RunningWaitlist, startWaitlist } from '../../src/slack/waitlist/start.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { extendState, openModal, type ShownView, submit, writes } from './change-support.js';
 
 const AUDIT = 'C0AUDIT001';
 const POOL = '2003';
@@ -242,11 +244,29 @@ describe('waitlist', () => {
     expect(again[POOL]?.map((e) => e.requestId)).toEqual(['R6']);
   });
 
+  it('an end date moved into the past in License Desk frees the seat for the first in line', async () => {
+    const license = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email));
+    const view = await openModal(t, () => t.command(`extend ${license?.id}`));
+    const past = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
+    const { ack } = await submit(t, view, extendState({ date: past }));
+    const confirm = ack.view as ShownView;
+    t.sandbox.clearRequests();
+    const told = dm(U.quinn, (s) => s.includes('it is yours'));
+    await submit(t, { ...confirm, id: view.id }, { values: {} });
+    await told;
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual([
+      `PATCH /v1/license/${license?.id}`,
+      `POST /v1/pool/${POOL}/license`,
+    ]);
+    expect(holds(EMAIL[U.quinn] ?? '')).toBe(true);
+    expect(await line()).toEqual([]);
+  });
+
   it('bad input: a malformed pool id gets the help with the reason; a forged button value changes nothing', async () => {
     const bad = await (await t.command('waitlist <2003>')).waitForResponse();
     expect(allText(bad.body.blocks)).toContain('is not a pool id');
     const forged = await t.clickButton(WaitlistActionId.remove, '{"r":"<!channel>"}');
     expect(allText((await forged.waitForResponse()).body.blocks)).toContain('no longer works');
-    expect(await line()).toEqual(['R6']);
+    expect(await line()).toEqual([]);
   });
 });
