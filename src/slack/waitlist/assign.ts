@@ -6,6 +6,7 @@
  * line); what may succeed later is `held` (they keep their place). The waitlist never recycles a seat.
  */
 import type { webApi } from '@slack/bolt';
+import { maskEmailsIn } from '../../domain/email.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { assignLicense, newcomerProblem } from '../../services/assign.js';
 import { INTERACTIVE } from '../../services/interactive.js';
@@ -57,7 +58,8 @@ export function createSlackAssignWaitlisted(client: webApi.WebClient, deps: AppD
       case 'done':
         return { kind: 'assigned', licenseId: result.value.id, endDate: result.value.end };
       case 'refused': {
-        const text = presentError(result.error, 'pool', 'admin');
+        // The reason reaches DMs and the audit: a server message naming the student is masked.
+        const text = maskEmailsIn(presentError(result.error, 'pool', 'admin'));
         // A seat taken by someone else in between: nothing is wrong with this request.
         const full =
           isLicensingError(result.error) && /no available license|no_license_available/i.test(result.error.message);
