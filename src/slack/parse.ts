@@ -7,6 +7,7 @@
 import type { NavTarget } from '../blocks/nav.js';
 import { ID_PATTERN, ID_RULE } from '../domain/ids.js';
 import { type ChangeCommand, parseAssign, parseExtend, parseRevoke } from './parse-change.js';
+import { parseWaitlist, type WaitlistCommand } from './waitlist/command.js';
 
 export type FindTarget = { email: string } | { userId: string };
 
@@ -17,7 +18,7 @@ export type LicensesCommand =
   | { kind: 'find'; target: FindTarget }
   | { kind: 'bulk' }
   | { kind: 'export'; poolId?: string }
-  | { kind: 'waitlist'; poolId?: string }
+  | WaitlistCommand
   | ChangeCommand;
 
 /** Longer than any real command: answered with help, not parsed. */
@@ -133,12 +134,8 @@ export function parseCommand(text: string): LicensesCommand {
       const id = parseId(rest[0], 'pool');
       return typeof id === 'string' ? { kind: 'export', poolId: id } : help(id.reason);
     }
-    case 'waitlist': {
-      if (rest.length > 1) return extra(sub, rest.slice(1));
-      if (rest[0] === undefined) return { kind: 'waitlist' };
-      const id = parseId(rest[0], 'pool');
-      return typeof id === 'string' ? { kind: 'waitlist', poolId: id } : help(id.reason);
-    }
+    case 'waitlist':
+      return parseWaitlist(rest);
     case 'assign':
       return parseAssign(rest);
     case 'extend':
