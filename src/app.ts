@@ -26,6 +26,7 @@ import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
+import { registerWaitlist } from './slack/waitlist/index.js';
 
 export type SlackTransport =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
@@ -114,6 +115,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerBulk(app, deps);
   registerViews(app, deps);
   registerShortcuts(app, deps);
+  registerWaitlist(app, deps);
 
   try {
     await app.init();

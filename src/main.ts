@@ -22,6 +22,7 @@ import { startDesk } from './slack/events/desk.js';
 import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createRoleResolver } from './slack/roles.js';
+import { startWaitlist } from './slack/waitlist/start.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -132,7 +133,15 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
   const scheduler = desk.scheduler;
   if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
-  stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
+  // Approved requests waiting for a seat (DATA_DIR/waitlist.json) and the background check for freed
+  // seats: stopped with the desk, before the licensing client.
+  const waitlist = startWaitlist(app.client, deps, {
+    dataDir: config.dataDir,
+    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
+    share: config.homeBudgetShare,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+  });
+  stopper.add('desk', async (bulkLineMs) => void (await Promise.all([desk.stop(bulkLineMs), waitlist.stop()])));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
 

@@ -8,6 +8,13 @@ const DONE: Record<AuditEntry['action'], string> = {
   extend: 'changed the end date of',
   revoke: 'revoked',
   'bulk-assign': 'bulk-assigned',
+  requested: 'requested a course for',
+  approved: 'approved a course request of',
+  denied: 'denied a course request of',
+  waitlisted: 'put on the waitlist',
+  assigned: 'gave a waitlisted request a seat:',
+  expired: 'let a course request expire:',
+  cancelled: 'cancelled a course request:',
 };
 
 const TRIED: Record<AuditEntry['action'], string> = {
@@ -16,6 +23,13 @@ const TRIED: Record<AuditEntry['action'], string> = {
   extend: 'tried to change the end date of',
   revoke: 'tried to revoke',
   'bulk-assign': 'tried to bulk-assign',
+  requested: 'tried to request a course for',
+  approved: 'tried to approve a course request of',
+  denied: 'tried to deny a course request of',
+  waitlisted: 'tried to put on the waitlist',
+  assigned: 'could not give a waitlisted request a seat:',
+  expired: 'tried to expire a course request:',
+  cancelled: 'tried to cancel a course request:',
 };
 
 const OUTCOME: Record<AuditEntry['outcome'], string> = {

@@ -89,3 +89,17 @@ export const BulkInputId = {
 
 /** Block id of a license-ending alert's buttons: value = license id. */
 export const alertLicenseBlockId = (licenseId: string) => `alert_license_${licenseId}`;
+
+/**
+ * The waitlist (App Home section and `/licenses waitlist`): each button's value is a WaitlistButton
+ * (src/domain/waitlist.ts) as JSON: the request id and the pool whose line is shown.
+ */
+export const WaitlistActionId = {
+  moveUp: 'waitlist_move_up',
+  moveDown: 'waitlist_move_down',
+  /** Behind Slack's confirmation dialog. */
+  remove: 'waitlist_remove',
+} as const;
+
+/** Block id of one waiting request's buttons. */
+export const waitlistEntryBlockId = (requestId: string) => `waitlist_entry_${requestId}`;

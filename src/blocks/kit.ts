@@ -17,6 +17,15 @@ export interface MrkdwnText {
 
 export type TextObject = PlainText | MrkdwnText;
 
+/** Slack's own "are you sure?" dialog on a button: nothing reaches the app until it is confirmed. */
+export interface ConfirmDialog {
+  title: PlainText;
+  text: MrkdwnText | PlainText;
+  confirm: PlainText;
+  deny: PlainText;
+  style?: 'primary' | 'danger';
+}
+
 export interface ButtonElement {
   type: 'button';
   action_id: string;
@@ -24,6 +33,7 @@ export interface ButtonElement {
   value?: string;
   style?: 'primary' | 'danger';
   accessibility_label?: string;
+  confirm?: ConfirmDialog;
 }
 
 export interface SectionBlock {

@@ -1,8 +1,29 @@
+/**
+ * What an entry records: the license changes, and the steps of a course request (requested, approved
+ * or denied, waitlisted, assigned from the waitlist, expired, cancelled).
+ */
+export const AUDIT_ACTIONS = [
+  'assign',
+  'recycle',
+  'extend',
+  'revoke',
+  'bulk-assign',
+  'requested',
+  'approved',
+  'denied',
+  'waitlisted',
+  'assigned',
+  'expired',
+  'cancelled',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** One entry of the audit trail: who did what to which license, and how it ended (docs/audit-trail.md). */
 export interface AuditEntry {
   at: string /* ISO */;
   actor: string /* Slack user id */;
-  action: 'assign' | 'recycle' | 'extend' | 'revoke' | 'bulk-assign';
+  action: AuditAction;
   outcome: 'done' | 'refused' | 'failed' | 'unknown';
   poolId?: string;
   licenseId?: string;

@@ -7,7 +7,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditEntry } from '../domain/audit-entry.js';
+import { AUDIT_ACTIONS, type AuditEntry } from '../domain/audit-entry.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import type { Logger } from '../licensing/types.js';
 import {
@@ -32,8 +32,8 @@ export interface AuditLog {
 
 export interface AuditLogOptions {
   logger: Logger;
-  /** Posts the channel message (text fallback and blocks); given with `channel`. */
-  post?: (text: string, blocks: unknown[]) => Promise<void>;
+  /** Posts the channel message (text fallback, blocks and message metadata); given with `channel`. */
+  post?: (text: string, blocks: unknown[], metadata: AuditMetadata) => Promise<void>;
   channel?: string;
   /** JSON lines, appended per entry and read back at start, so recent changes survive a restart. */
   file?: string;
@@ -43,7 +43,8 @@ export interface AuditLogOptions {
   posting?: AuditPostingOptions;
 }
 
-const ACTIONS = new Set(['assign', 'recycle', 'extend', 'revoke', 'bulk-assign']);
+// Lines with an action this version does not know (written by a newer one) are skipped, not fatal.
+const ACTIONS = new Set<string>(AUDIT_ACTIONS);
 const OUTCOMES = new Set(['done', 'refused', 'failed', 'unknown']);
 
 /** For the log line and the file: the student's e-mail masked, and any address quoted in the detail
@@ -105,7 +106,7 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
           logger,
           post: (item) => {
             const { text, blocks } = messageOf(item);
-            return post(text, blocks);
+            return post(text, blocks, metadataOf(item));
           },
           ...(opts.posting ? { options: opts.posting } : {}),
         })
@@ -134,6 +135,62 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
   };
 }
 
+/** The event type of the message metadata on every audit channel post (docs/audit-trail.md). */
+export const AUDIT_EVENT_TYPE = 'license_desk_audit';
+
+/**
+ * Slack message metadata for other tools reading the channel: the entry's facts as plain values,
+ * never the student's name or e-mail (metadata is readable by any app with metadata.message:read).
+ */
+export interface AuditMetadata {
+  event_type: typeof AUDIT_EVENT_TYPE;
+  event_payload: Record<string, string | number>;
+}
+
+export function auditMetadata(entry: AuditEntry): AuditMetadata {
+  return {
+    event_type: AUDIT_EVENT_TYPE,
+    event_payload: {
+      action: entry.action,
+      ...(entry.licenseId ? { license_id: entry.licenseId } : {}),
+      ...(entry.poolId ? { pool_id: entry.poolId } : {}),
+      actor: entry.actor,
+      outcome: entry.outcome,
+      at: entry.at,
+    },
+  };
+}
+
+/** A burst names the person and how often they were refused; a dropped notice, how many posts were lost. */
+function metadataOf(item: QueuedPost): AuditMetadata {
+  switch (item.kind) {
+    case 'entry':
+      return auditMetadata(item.entry);
+    case 'burst':
+      return {
+        event_type: AUDIT_EVENT_TYPE,
+        event_payload: {
+          action: 'refusals',
+          actor: item.burst.actor,
+          outcome: 'refused',
+          at: item.burst.lastAt,
+          count: item.burst.count,
+        },
+      };
+    case 'dropped':
+      return {
+        event_type: AUDIT_EVENT_TYPE,
+        event_payload: {
+          action: 'posts-dropped',
+          actor: 'license-desk',
+          outcome: 'unknown',
+          at: item.lastAt,
+          count: item.count,
+        },
+      };
+  }
+}
+
 function messageOf(item: QueuedPost): { text: string; blocks: unknown[] } {
   switch (item.kind) {
     case 'entry':
@@ -152,6 +209,13 @@ const VERB: Record<AuditEntry['action'], [string, string]> = {
   extend: ['changed an end date', 'change an end date'],
   revoke: ['revoked a license', 'revoke a license'],
   'bulk-assign': ['assigned licenses in bulk', 'assign licenses in bulk'],
+  requested: ['requested a course license', 'request a course license'],
+  approved: ['approved a course request', 'approve a course request'],
+  denied: ['denied a course request', 'deny a course request'],
+  waitlisted: ['put a course request on the waitlist', 'put a course request on the waitlist'],
+  assigned: ['assigned a seat to a waitlisted request', 'assign a seat to a waitlisted request'],
+  expired: ['let a course request expire', 'expire a course request'],
+  cancelled: ['cancelled a course request', 'cancel a course request'],
 };
 
 const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {

@@ -5,7 +5,7 @@
  * audit post queue (services/audit-queue.ts): Slack's pace, refusal bursts folded, 429s retried.
  */
 import type { webApi } from '@slack/bolt';
-import { type AuditLog, createAuditLog } from '../services/audit.js';
+import { type AuditLog, type AuditMetadata, createAuditLog } from '../services/audit.js';
 import type { AuditPostingOptions } from '../services/audit-queue.js';
 import { PostRateLimitedError } from '../services/audit-queue.js';
 import type { AppDeps } from './deps.js';
@@ -19,10 +19,18 @@ function rateLimitedAfterMs(error: unknown): number | undefined {
 
 export function createSlackAuditLog(client: webApi.WebClient, deps: AppDeps, posting?: AuditPostingOptions): AuditLog {
   const channel = deps.auditChannel;
-  const post = async (text: string, blocks: unknown[]): Promise<void> => {
+  const post = async (text: string, blocks: unknown[], metadata: AuditMetadata): Promise<void> => {
     if (!channel) return;
-    // The blocks are plain Block Kit JSON built by services/audit.ts (no Slack types there).
-    const args = { channel, text, blocks, unfurl_links: false, unfurl_media: false } as webApi.ChatPostMessageArguments;
+    // The blocks are plain Block Kit JSON built by services/audit.ts (no Slack types there). Posting
+    // message metadata needs no scope beyond chat:write (docs/audit-trail.md, "Message metadata").
+    const args = {
+      channel,
+      text,
+      blocks,
+      metadata,
+      unfurl_links: false,
+      unfurl_media: false,
+    } as webApi.ChatPostMessageArguments;
     try {
       await client.chat.postMessage(args);
     } catch (error) {

@@ -6,6 +6,7 @@ import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
@@ -36,6 +37,8 @@ export interface AppDeps {
   auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
+  /** Approved requests waiting for a seat (src/slack/waitlist/start.ts); without it, `/licenses waitlist` says so. */
+  waitlist?: Waitlist;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
   work?: WorkTracker;
 }

@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type ManualTimers, manualTimers } from '../support/manual-timers.js';
 

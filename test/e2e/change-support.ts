@@ -3,8 +3,9 @@
  * command, button or shortcut), read what the app put into it, submit it as a view_submission with
  * state.values shaped like fixtures/view-submission.json, and find the result the app wrote back.
  */
-import { checkModalLimits } from '../../src/blocks/limits.js';
+
 import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
+import { checkModalLimits } from '../../src/blocks/limits.js';
 import type { TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { interactionBody } from '../support/slack-signing.js';

@@ -3,8 +3,8 @@
  * course and pool and what follows; the confirmed message loses its buttons and shows the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons } from '../unit/blocks/fixtures.js';

@@ -141,6 +141,7 @@ async function revokeNow(deps: AppDeps, actor: string, licenseId: string, reply:
   const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
   // Audited without waiting for Slack (see finishChange).
   const audited = audit.record(auditOf('revoke', actor, result, facts, now, 'license'));
+  if (result.kind === 'done') deps.waitlist?.noticeSeat(license.poolId);
   await reply.send(buildOutcomeMessage(outcome));
   await audited;
 }

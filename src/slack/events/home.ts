@@ -19,6 +19,7 @@ import { slackBusyText } from '../present.js';
 import { SlackBusyError } from '../roles.js';
 import { presentErrorTo } from '../token-alarm.js';
 import { roleOf } from '../views/slack-io.js';
+import { withWaitlist } from '../waitlist/home.js';
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
   fresh: undefined,
@@ -61,7 +62,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
     view = buildHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
   }
-  await publish(client, userId, view, deps);
+  await publish(client, userId, await withWaitlist(deps, role, view), deps);
 }
 
 export function createHomeOpenedHandler(deps: AppDeps) {

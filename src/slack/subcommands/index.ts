@@ -31,6 +31,7 @@ import {
   type TableEntry,
   tableEntry,
 } from './types.js';
+import { waitlist } from './waitlist.js';
 import { MAX_TEXT, normalize, quote } from './words.js';
 
 const help = helpEntry(() => SUBCOMMANDS);
@@ -47,6 +48,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(courses),
   tableEntry(me),
   tableEntry(exportCsv),
+  tableEntry(waitlist),
   tableEntry(assign),
   tableEntry(extend),
   tableEntry(revoke),

@@ -151,6 +151,7 @@ async function runExtend(
   const facts = license ? studentFacts(license) : { licenseId: run.licenseId };
   const detail = past ? `end date ${run.day} (in the past: ends the license now)` : `end date ${run.day}`;
   const entry = auditOf('extend', run.actor, result, { ...facts, detail }, now, 'license');
+  if (result.kind === 'done') deps.waitlist?.noticeSeat(result.value.poolId);
   await finishChange(deps, client, title, outcome, entry);
 }
 

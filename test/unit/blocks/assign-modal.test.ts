@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildAssignForm } from '../../../src/blocks/assign-modal.js';
+import { CallbackId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
 import { buildOutcomeMessage, buildOutcomeView, buildWorkingView } from '../../../src/blocks/outcome.js';
-import { CallbackId, InputId } from '../../../src/blocks/ids.js';
 import { inDays, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const HOSTILE = '<!channel> & <@U0BOSS0001> ';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildExtendBlockedView, buildExtendForm, buildPastDateConfirmView } from '../../../src/blocks/extend-modal.js';
+import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
 import { buildRecycleConfirmView } from '../../../src/blocks/recycle-confirm.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke-confirm.js';
-import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const hostile = makeLicense({

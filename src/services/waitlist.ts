@@ -1,0 +1,293 @@
+/**
+ * The waitlist of approved requests for full pools (docs/waitlist.md): first in, first out per pool,
+ * kept under DATA_DIR (atomic JSON) so it survives restarts and crashes. When a seat may have freed
+ * up, `seatFreed(poolId)` reads the pool fresh and gives each free seat to the first request in line
+ * through the injected `assignWaitlisted` (the assign use case: every rule is checked again); a
+ * request that can never take the seat leaves the line with its reason and the seat goes to the next.
+ *
+ * One seatFreed per pool at a time (the `lock`; per process by default), and the pool is read inside
+ * it, so one freed seat is never given twice. The store and the lock are narrow interfaces, so that a
+ * shared store (Redis) can stand in for the file with several replicas.
+ */
+import {
+  addEntry,
+  entriesOf,
+  entryOf,
+  moveEntry,
+  parseLines,
+  poolOf,
+  removeEntry,
+  type WaitlistAssignOutcome,
+  type WaitlistEntry,
+  type WaitlistedRequest,
+  type WaitlistLines,
+} from '../domain/waitlist.js';
+import type { Priority } from '../licensing/limiter.js';
+import type { LicensingClient, Logger } from '../licensing/types.js';
+import type { AuditEntry } from './audit.js';
+import { createJsonFile } from './state-store.js';
+
+export type { WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
+
+/** Where the lines live: read them, or change them atomically (the change's result is returned). */
+export interface WaitlistStore {
+  read(): Promise<WaitlistLines>;
+  update<T>(change: (lines: WaitlistLines) => T): Promise<T>;
+}
+
+/** Runs `fn` while no other seatFreed of the same pool runs (in this process, or across replicas). */
+export interface PoolLock {
+  run<T>(poolId: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** What the people concerned are told; the Slack layer implements it (DMs). Never throws into here. */
+export interface WaitlistNotifier {
+  /** The request got a seat; `passedOver` are the requests ahead of it that could not take it. */
+  assigned(entry: WaitlistEntry, outcome: Extract<WaitlistAssignOutcome, { kind: 'assigned' }>): Promise<void>;
+  /** The request left the line without a seat (its assign failed for good). */
+  skipped(entry: WaitlistEntry, reason: string, nextInLine: WaitlistEntry | undefined): Promise<void>;
+}
+
+export interface SeatFreedResult {
+  /** Seats the pool showed free when read (0 when nobody waited and nothing was read). */
+  free: number;
+  assigned: { entry: WaitlistEntry; licenseId: string }[];
+  skipped: { entry: WaitlistEntry; reason: string }[];
+  /** Why the round stopped with seats still free and requests waiting. */
+  held?: string;
+}
+
+export interface Waitlist {
+  /** Puts an approved request in its pool's line; its place (1-based). A request already waiting keeps its place. */
+  add(request: WaitlistedRequest, actor?: string): Promise<number>;
+  /** One pool's line, or every line, oldest first, with places. */
+  entries(poolId?: string): Promise<(WaitlistEntry & { place: number })[]>;
+  /** Moves a request to `toIndex` (0-based) in its line; its new place, or undefined when not waiting. */
+  move(requestId: string, toIndex: number, actor?: string): Promise<number | undefined>;
+  /** Takes a request out of the line (an admin's removal, a cancellation); the entry, or undefined. */
+  remove(requestId: string, actor?: string): Promise<WaitlistEntry | undefined>;
+  /** Gives the pool's free seats to the requests in line, first come first served. */
+  seatFreed(poolId: string, opts?: { priority?: Priority }): Promise<SeatFreedResult>;
+  /**
+   * "A seat may be free in pool X", from a revoke or an end-date change made in License Desk: runs
+   * seatFreed in the background when somebody waits for that pool, and does nothing otherwise.
+   */
+  noticeSeat(poolId: string | undefined): void;
+  /** Pools with somebody waiting. */
+  waitingPools(): Promise<string[]>;
+  /** Waits for the background seatFreed runs started by noticeSeat (at most `timeoutMs`, default 5 s). */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface WaitlistOptions {
+  store: WaitlistStore;
+  licensing: Pick<LicensingClient, 'pools'>;
+  /** The assign use case for a waiting request (it was already approved). */
+  assignWaitlisted: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
+  notifier?: WaitlistNotifier;
+  audit?: { record(entry: AuditEntry): Promise<void> };
+  lock?: PoolLock;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** The lines in DATA_DIR/waitlist.json: written atomically, loaded once. */
+export function createFileWaitlistStore(path: string, logger: Logger): WaitlistStore {
+  const file = createJsonFile<WaitlistLines>({ path, empty: () => ({}), parse: parseLines, logger });
+  return {
+    read: () => file.read(),
+    async update(change) {
+      let result: ReturnType<typeof change> | undefined;
+      await file.update((lines) => {
+        result = change(lines);
+      });
+      return result as ReturnType<typeof change>;
+    },
+  };
+}
+
+/** One run per pool at a time in this process: later runs wait for the earlier ones, in order. */
+export function createLocalPoolLock(): PoolLock {
+  const tails = new Map<string, Promise<unknown>>();
+  return {
+    run(poolId, fn) {
+      const before = tails.get(poolId) ?? Promise.resolve();
+      const mine = before.then(fn, fn);
+      const tail = mine.catch(() => undefined);
+      tails.set(poolId, tail);
+      void tail.then(() => {
+        if (tails.get(poolId) === tail) tails.delete(poolId);
+      });
+      return mine;
+    },
+  };
+}
+
+export function createWaitlist(opts: WaitlistOptions): Waitlist {
+  const { store, logger } = opts;
+  const lock = opts.lock ?? createLocalPoolLock();
+  const running = new Set<Promise<unknown>>();
+
+  async function audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
+    try {
+      await opts.audit?.record({ at: opts.now().toISOString(), ...entry });
+    } catch (error) {
+      logger.warn('waitlist: could not record the audit entry', { error: String(error) });
+    }
+  }
+
+  async function tell(what: string, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      logger.warn(`waitlist: could not tell ${what}`, { error: String(error) });
+    }
+  }
+
+  const describe = (e: WaitlistEntry) => `request ${e.requestId} of ${e.requester}`;
+
+  async function giveSeats(poolId: string, priority: Priority): Promise<SeatFreedResult> {
+    const result: SeatFreedResult = { free: 0, assigned: [], skipped: [] };
+    if (((await store.read())[poolId] ?? []).length === 0) return result;
+    // Inside the lock and never from the cache: a seat seen free here is free now.
+    const pool = await opts.licensing.pools.get(poolId, { priority, fresh: true });
+    result.free = Math.max(0, pool.availableLicenses);
+    let free = result.free;
+    while (free > 0) {
+      const head = (await store.read())[poolId]?.[0];
+      if (!head) break;
+      let outcome: WaitlistAssignOutcome;
+      try {
+        outcome = await opts.assignWaitlisted(head);
+      } catch (error) {
+        outcome = { kind: 'held', reason: `the assign failed: ${String(error)}` };
+      }
+      if (outcome.kind === 'held') {
+        result.held = outcome.reason;
+        logger.warn('waitlist: seat not given this time; the request keeps its place', {
+          poolId,
+          requestId: head.requestId,
+          reason: outcome.reason,
+        });
+        break;
+      }
+      await store.update((lines) => removeEntry(lines, head.requestId));
+      const base = {
+        actor: head.approver ?? head.requester,
+        poolId,
+        ...(head.courseTitle ? { courseTitle: head.courseTitle } : {}),
+      };
+      if (outcome.kind === 'assigned') {
+        free -= 1;
+        result.assigned.push({ entry: head, licenseId: outcome.licenseId });
+        await audit({
+          ...base,
+          action: 'assigned',
+          outcome: 'done',
+          licenseId: outcome.licenseId,
+          detail: `from the waitlist: ${describe(head)} took a freed seat`,
+        });
+        await tell('the requester and the approver', () => opts.notifier?.assigned(head, outcome) ?? Promise.resolve());
+      } else {
+        result.skipped.push({ entry: head, reason: outcome.reason });
+        await audit({
+          ...base,
+          action: 'assigned',
+          outcome: 'failed',
+          detail: `from the waitlist: ${describe(head)} could not take the freed seat and left the line: ${outcome.reason}`,
+        });
+        const next = (await store.read())[poolId]?.[0];
+        await tell('the approvers of a skipped request', () =>
+          opts.notifier ? opts.notifier.skipped(head, outcome.reason, next) : Promise.resolve(),
+        );
+      }
+    }
+    return result;
+  }
+
+  const waitlist: Waitlist = {
+    async add(request, actor) {
+      const entry = entryOf(request, opts.now());
+      const already = poolOf(await store.read(), request.id) === request.poolId;
+      const place = await store.update((lines) => addEntry(lines, entry));
+      if (!already) {
+        await audit({
+          actor: actor ?? request.decidedBy ?? request.requester,
+          action: 'waitlisted',
+          outcome: 'done',
+          poolId: request.poolId,
+          ...(request.courseTitle ? { courseTitle: request.courseTitle } : {}),
+          detail: `${describe(entry)} is number ${place} in line`,
+        });
+      }
+      return place;
+    },
+    async entries(poolId) {
+      return entriesOf(await store.read(), poolId);
+    },
+    async move(requestId, toIndex, actor) {
+      const place = await store.update((lines) => moveEntry(lines, requestId, toIndex));
+      if (place !== undefined && actor) {
+        const poolId = poolOf(await store.read(), requestId);
+        await audit({
+          actor,
+          action: 'waitlisted',
+          outcome: 'done',
+          ...(poolId ? { poolId } : {}),
+          detail: `request ${requestId} moved to number ${place} in line`,
+        });
+      }
+      return place;
+    },
+    async remove(requestId, actor) {
+      const removed = await store.update((lines) => removeEntry(lines, requestId));
+      if (removed && actor) {
+        await audit({
+          actor,
+          action: 'cancelled',
+          outcome: 'done',
+          poolId: removed.poolId,
+          ...(removed.courseTitle ? { courseTitle: removed.courseTitle } : {}),
+          detail: `${describe(removed)} removed from the waitlist`,
+        });
+      }
+      return removed;
+    },
+    seatFreed(poolId, { priority = 'interactive' } = {}) {
+      return lock.run(poolId, () => giveSeats(poolId, priority));
+    },
+    noticeSeat(poolId) {
+      if (!poolId) return;
+      const run = (async () => {
+        if (((await store.read())[poolId] ?? []).length === 0) return;
+        const result = await waitlist.seatFreed(poolId);
+        logger.info('waitlist: seat notice handled', {
+          poolId,
+          free: result.free,
+          assigned: result.assigned.length,
+          skipped: result.skipped.length,
+        });
+      })().catch((error: unknown) => {
+        logger.warn('waitlist: could not give the freed seat; the background check tries again', {
+          poolId,
+          error: String(error),
+        });
+      });
+      running.add(run);
+      void run.finally(() => running.delete(run));
+    },
+    async waitingPools() {
+      return Object.keys(await store.read()).sort();
+    },
+    async stop(timeoutMs = 5000) {
+      if (running.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([Promise.all(running), bound]);
+      if (timer) clearTimeout(timer);
+    },
+  };
+  return waitlist;
+}

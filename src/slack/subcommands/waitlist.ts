@@ -1,0 +1,19 @@
+/** `/licenses waitlist [poolId]`: approved requests waiting for a seat in a full pool (runWaitlistCommand). */
+import { runWaitlistCommand } from '../waitlist/command.js';
+import type { Subcommand } from './types.js';
+import { extra, parseId } from './words.js';
+
+export const waitlist: Subcommand<{ poolId?: string }> = {
+  name: 'waitlist',
+  usage: 'waitlist [poolId]',
+  summary:
+    'approved requests waiting for a seat in a full pool, first come first served (admins can reorder and remove)',
+  need: 'viewer',
+  parse(words) {
+    if (words.length > 1) return extra('waitlist', words.slice(1));
+    if (words[0] === undefined) return {};
+    const poolId = parseId(words[0], 'pool', '`/licenses waitlist <poolId>`');
+    return typeof poolId === 'string' ? { poolId } : poolId;
+  },
+  run: (args, ctx) => runWaitlistCommand(ctx.deps, ctx.canChange, args.poolId, ctx.reply),
+};

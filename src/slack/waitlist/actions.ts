@@ -1,0 +1,84 @@
+/**
+ * Move up, Move down and Remove on a waiting request (App Home and `/licenses waitlist`): license
+ * admins only, asked through the gate on every click; the button value is a hint (which request, which
+ * list was shown), never authority. The list is shown again as it is now, with what the click did.
+ */
+import { z } from 'zod';
+import { buildAdminOnlyMessage, buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
+import { WaitlistActionId } from '../../blocks/ids.js';
+import { buildWaitlistMessage } from '../../blocks/waitlist.js';
+import { ID_PATTERN } from '../../domain/ids.js';
+import type { ButtonArgs } from '../actions/navigate.js';
+import { tellClicker } from '../actions/revoke.js';
+import { createReplier } from '../commands/reply.js';
+import type { AppDeps } from '../deps.js';
+import { showHome } from '../events/home.js';
+import { authorize } from '../gate.js';
+import { changeState } from '../views/state.js';
+import { WAITLIST_NOT_SET_UP } from './command.js';
+
+const buttonValue = z.object({ r: z.string().regex(ID_PATTERN), f: z.string().regex(ID_PATTERN).optional() });
+
+export type WaitlistClick = 'up' | 'down' | 'remove';
+
+export const WAITLIST_CLICKS: Record<WaitlistClick, string> = {
+  up: WaitlistActionId.moveUp,
+  down: WaitlistActionId.moveDown,
+  remove: WaitlistActionId.remove,
+};
+
+function parseValue(raw: string | undefined): z.infer<typeof buttonValue> | undefined {
+  try {
+    const parsed = buttonValue.safeParse(JSON.parse(raw ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createWaitlistButtonHandler(deps: AppDeps, click: WaitlistClick) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    const actor = args.body.user.id;
+    const value = parseValue(args.action.value);
+    const verdict = await authorize(deps, args.client, actor, 'admin');
+    if (!verdict.allowed) {
+      if (verdict.reason === 'slack-busy') return tellClicker(deps, args, buildErrorMessage(verdict.text));
+      await tellClicker(deps, args, buildAdminOnlyMessage(deps.roles.whoToAsk()));
+      await changeState(deps).audit.record({
+        at: deps.now().toISOString(),
+        actor,
+        action: click === 'remove' ? 'cancelled' : 'waitlisted',
+        outcome: 'refused',
+        detail: `not a license admin${value ? ` (request ${value.r})` : ''}`,
+      });
+      return;
+    }
+    const waitlist = deps.waitlist;
+    if (!waitlist) return tellClicker(deps, args, buildNoticeMessage(WAITLIST_NOT_SET_UP));
+    if (!value) {
+      return tellClicker(
+        deps,
+        args,
+        buildErrorMessage('That button no longer works; please run /licenses waitlist again.'),
+      );
+    }
+    const line = await waitlist.entries();
+    const current = line.find((e) => e.requestId === value.r);
+    let note: string;
+    if (!current) {
+      note = 'That request is no longer on the waitlist (it got a seat, or someone removed it).';
+    } else if (click === 'remove') {
+      await waitlist.remove(value.r, actor);
+      note = `Removed the request of the person who was number ${current.place} for pool ${current.poolId}.`;
+    } else {
+      const place = await waitlist.move(value.r, current.place - 1 + (click === 'up' ? -1 : 1), actor);
+      note = `Moved that request to number ${place ?? current.place} for pool ${current.poolId}.`;
+    }
+    if (!args.body.response_url) return showHome(deps, args.client, actor);
+    const entries = await waitlist.entries(value.f);
+    await createReplier(args.respond, deps, false).send(
+      buildWaitlistMessage({ entries, ...(value.f ? { poolId: value.f } : {}), canChange: true, note }),
+    );
+  };
+}

@@ -1,0 +1,18 @@
+/** The waitlist section under the App Home dashboard, for license admins (the gate's `permits`). */
+
+import type { HomeView } from '../../blocks/home.js';
+import { divider } from '../../blocks/kit.js';
+import { buildWaitlistHomeSection } from '../../blocks/waitlist.js';
+import type { AppDeps, Role } from '../deps.js';
+import { permits } from '../gate.js';
+
+export async function withWaitlist(deps: AppDeps, role: Role, view: HomeView): Promise<HomeView> {
+  if (!deps.waitlist || !permits(role, 'admin')) return view;
+  try {
+    const entries = await deps.waitlist.entries();
+    return { ...view, blocks: [...view.blocks, divider(), ...buildWaitlistHomeSection(entries)] };
+  } catch (error) {
+    deps.logger.warn('could not read the waitlist for the Home tab', { error: String(error) });
+    return view;
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The waitlist end to end: approved requests wait in line for the full pool 2003 of the sandbox;
+ * a revoke in License Desk (a signed click), or one made directly at the licensing service and found
+ * by the background check (tick()), gives the seat to the first in line: one POST at the sandbox and
+ * DMs in the fake Slack. Until course requests land, requests join the line through the service API.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChangeActionId, WaitlistActionId } from '../../src/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { DAY_MS } from '../../src/domain/time.js';
+import { createFileWaitlistStore } from '../../src/services/waitlist.js';
+import { type RunningWaitlist, startWaitlist } from '../../src/slack/waitlist/start.js';
+import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import type { SlackCall } from '../support/fake-slack.js';
+import { callSandbox } from '../support/sandbox.js';
+import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { extendState, openModal, type ShownView, submit, writes } from './change-support.js';
+
+const AUDIT = 'C0AUDIT001';
+const POOL = '2003';
+const U = {
+  wendy: 'U0WAIT0001',
+  walt: 'U0WAIT0002',
+  nina: 'U0WAIT0003',
+  olga: 'U0WAIT0004',
+  pat: 'U0WAIT0005',
+  quinn: 'U0WAIT0006',
+} as const;
+const EMAIL: Record<string, string> = {
+  [U.wendy]: 'wendy.wait@contoso.com',
+  [U.walt]: 'walt.wait@fabrikam.com',
+  [U.nina]: 'nina.nope@acme-learning.example',
+  [U.olga]: 'olga.ok@contoso.com',
+  [U.pat]: 'pat.one@contoso.com',
+  [U.quinn]: 'quinn.two@fabrikam.com',
+};
+
+let t: TestApp;
+let dir: string;
+let running: RunningWaitlist;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'desk-waitlist-'));
+  t = await startTestApp({
+    dataDir: dir,
+    auditChannel: AUDIT,
+    slack: {
+      users: Object.entries(EMAIL).map(([id, email]) => ({ id, name: email.split('@')[0] ?? id, email })),
+    },
+  });
+  running = startWaitlist(t.app.client, t.deps, {
+    dataDir: dir,
+    rateLimit: { limit: 25, windowMs: 3000 },
+    share: 0.2,
+    autoStart: false,
+  });
+});
+
+afterAll(async () => {
+  await running?.stop();
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const waitlist = () => running.waitlist;
+const request = (id: string, requester: string) => ({
+  id,
+  poolId: POOL,
+  requester,
+  decidedBy: TEST_USERS.admin,
+  courseTitle: 'Optimizing DAX',
+});
+const posts = () => t.sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.url);
+const activeIn = (poolId: string) => (t.sandbox.inspect.licenses({ poolId }) ?? []).filter((l) => l.active);
+const holds = (email: string) => activeIn(POOL).some((l) => l.student.email === email);
+const dm = (user: string, predicate: (text: string) => boolean) =>
+  t.slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.args.channel === `D${user.slice(1)}` && predicate(allText(c.args.blocks)),
+    15_000,
+  );
+const line = async () => (await waitlist().entries(POOL)).map((e) => e.requestId);
+
+/** Frees one seat of the pool directly at the licensing service, outside License Desk. */
+async function revokeAtTheService(): Promise<string> {
+  const victim = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email));
+  if (!victim) throw new Error('no seat left to free');
+  expect((await callSandbox(t.sandbox, 'DELETE', `/v1/license/${victim.id}`)).status).toBe(200);
+  return victim.id;
+}
+
+describe('waitlist', () => {
+  it('a full pool: the first in line gets the seat a revoke in License Desk frees (one POST), and is told by DM', async () => {
+    expect(t.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
+    expect(await waitlist().add(request('R1', U.wendy))).toBe(1);
+    expect(await waitlist().add(request('R2', U.walt))).toBe(2);
+
+    // /licenses waitlist 2003: both, in order, with the admin's buttons.
+    const shown = await (await t.command(`waitlist ${POOL}`)).waitForResponse();
+    const text = allText(shown.body.blocks);
+    expect(text.indexOf(`<@${U.wendy}>`)).toBeLessThan(text.indexOf(`<@${U.walt}>`));
+    expect(buttons(shown.body).map((b) => b.action_id)).toContain(WaitlistActionId.remove);
+    expect(checkBlockKitLimits(shown.body)).toEqual([]);
+
+    const victim = activeIn(POOL)[0]?.id ?? '';
+    t.sandbox.clearRequests();
+    const told = dm(U.wendy, (s) => s.includes('it is yours'));
+    await t.clickButton(ChangeActionId.revokeConfirm, victim);
+    const message = await told;
+    expect(allText(message.args.blocks)).toContain('Optimizing DAX');
+    expect(posts()).toEqual([`/v1/pool/${POOL}/license`]);
+    expect(holds(EMAIL[U.wendy] ?? '')).toBe(true);
+    expect(await line()).toEqual(['R2']);
+    // The approver hears it too.
+    await dm(TEST_USERS.admin, (s) => s.includes(`<@${U.wendy}> got a freed seat`));
+  });
+
+  it('a seat freed outside License Desk is given by the background check, at most once per interval', async () => {
+    await revokeAtTheService();
+    t.sandbox.clearRequests();
+    const told = dm(U.walt, (s) => s.includes('it is yours'));
+    const round = await running.watch.tick();
+    expect(round).toEqual({ ran: true, read: [POOL], withSeats: [POOL] });
+    await told;
+    expect(posts()).toEqual([`/v1/pool/${POOL}/license`]);
+    expect(holds(EMAIL[U.walt] ?? '')).toBe(true);
+    expect(await line()).toEqual([]);
+    // The next round is not due for 15 minutes; forced, it reads nothing while nobody waits.
+    t.sandbox.clearRequests();
+    expect(await running.watch.tick()).toEqual({ ran: false, reason: 'not-due' });
+    expect(await running.watch.tick({ force: true })).toEqual({ ran: false, reason: 'nobody-waits' });
+    expect(t.sandbox.requests).toEqual([]);
+  });
+
+  it('a first assign that fails passes the seat to the next in line, and the approver is told why', async () => {
+    await waitlist().add(request('R3', U.nina));
+    await waitlist().add(request('R4', U.olga));
+    await revokeAtTheService();
+    t.sandbox.clearRequests();
+    const why = dm(TEST_USERS.admin, (s) => s.includes(`<@${U.nina}> could not take the freed seat`));
+    const result = await waitlist().seatFreed(POOL);
+    expect(result.assigned.map((a) => a.entry.requestId)).toEqual(['R4']);
+    expect(result.skipped.map((s) => s.entry.requestId)).toEqual(['R3']);
+    expect(allText((await why).args.blocks)).toMatch(/domain is not allowed[\s\S]*next in line, <@U0WAIT0004>/);
+    await dm(U.nina, (s) => s.includes('could not be assigned to you'));
+    await dm(U.olga, (s) => s.includes('it is yours'));
+    // The refused request was never sent: one POST, for the next in line.
+    expect(posts()).toEqual([`/v1/pool/${POOL}/license`]);
+    expect(holds(EMAIL[U.olga] ?? '')).toBe(true);
+    expect(await line()).toEqual([]);
+  });
+
+  it('two seatFreed at once give one freed seat once', async () => {
+    await waitlist().add(request('R5', U.pat));
+    await waitlist().add(request('R6', U.quinn));
+    await revokeAtTheService();
+    t.sandbox.clearRequests();
+    const [a, b] = await Promise.all([waitlist().seatFreed(POOL), waitlist().seatFreed(POOL)]);
+    expect([...a.assigned, ...b.assigned].map((x) => x.entry.requestId)).toEqual(['R5']);
+    expect(posts()).toEqual([`/v1/pool/${POOL}/license`]);
+    expect(t.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
+    expect(await line()).toEqual(['R6']);
+  });
+
+  it('audit channel posts carry license_desk_audit message metadata', async () => {
+    const isAudit = (action: string) => (c: SlackCall) =>
+      c.args.channel === AUDIT &&
+      (c.args.metadata as { event_payload?: { action?: string } } | undefined)?.event_payload?.action === action;
+    const assigned = await t.slack.waitForCall('chat.postMessage', isAudit('assigned'), 10_000);
+    const license = activeIn(POOL).find((l) => l.student.email === EMAIL[U.wendy]);
+    expect(assigned.args.metadata).toEqual({
+      event_type: 'license_desk_audit',
+      event_payload: {
+        action: 'assigned',
+        license_id: license?.id,
+        pool_id: POOL,
+        actor: TEST_USERS.admin,
+        outcome: 'done',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
+    const revoke = await t.slack.waitForCall('chat.postMessage', isAudit('revoke'), 10_000);
+    expect(revoke.args.metadata).toMatchObject({
+      event_type: 'license_desk_audit',
+      event_payload: { action: 'revoke', pool_id: POOL, actor: TEST_USERS.admin, outcome: 'done' },
+    });
+    // No student data in the metadata, which any app reading the channel can see.
+    expect(JSON.stringify(assigned.args.metadata)).not.toContain('@');
+    await t.slack.waitForCall('chat.postMessage', isAudit('waitlisted'), 10_000);
+  });
+
+  it('App Home shows admins the line; Move down reorders it, a viewer’s click changes nothing', async () => {
+    await waitlist().add(request('R7', U.olga));
+    expect(await line()).toEqual(['R6', 'R7']);
+    const before = t.slack.calls.length;
+    await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'home' });
+    const home = await t.slack.waitForCall(
+      'views.publish',
+      (c) => t.slack.calls.indexOf(c) >= before && allText(c.args.view).includes('Waitlist'),
+      10_000,
+    );
+    expect(checkBlockKitLimits(home.args.view, 'view')).toEqual([]);
+    const down = buttons(home.args.view).find((b) => b.action_id === WaitlistActionId.moveDown);
+    expect(down).toBeDefined();
+
+    // A viewer's forged click: refused, the line unchanged.
+    const refused = await t.clickButton(WaitlistActionId.moveDown, String(down?.value), { userId: TEST_USERS.viewer });
+    expect(allText((await refused.waitForResponse()).body.blocks)).toContain('Only license admins');
+    expect(await line()).toEqual(['R6', 'R7']);
+
+    // The admin's click from the Home tab (no response_url): reordered, the Home published again.
+    const republished = t.slack.calls.length;
+    await t.action({
+      container: { type: 'view', view_id: 'V0HOME0001' },
+      response_url: undefined,
+      actions: [{ action_id: WaitlistActionId.moveDown, block_id: 'b', type: 'button', value: down?.value }],
+    });
+    await t.slack.waitForCall(
+      'views.publish',
+      (c) => t.slack.calls.indexOf(c) >= republished && allText(c.args.view).includes('Waitlist'),
+      10_000,
+    );
+    expect(await line()).toEqual(['R7', 'R6']);
+
+    // A viewer sees the list without buttons.
+    const viewer = await (await t.command('waitlist', { userId: TEST_USERS.viewer })).waitForResponse();
+    expect(allText(viewer.body.blocks)).toContain(`<@${U.olga}>`);
+    expect(buttons(viewer.body)).toEqual([]);
+  });
+
+  it('Remove takes a request out of the line; the line survives a restart', async () => {
+    const shown = await (await t.command('waitlist')).waitForResponse();
+    const remove = buttons(shown.body).find((b) => b.action_id === WaitlistActionId.remove);
+    expect(remove).toBeDefined();
+    const clicked = await t.clickButton(WaitlistActionId.remove, String(remove?.value));
+    const after = await clicked.waitForResponse();
+    expect(allText(after.body.blocks)).toContain('Removed the request');
+    expect(await line()).toEqual(['R6']);
+    // A new process over the same DATA_DIR reads the same line.
+    const again = await createFileWaitlistStore(join(dir, 'waitlist.json'), t.deps.logger).read();
+    expect(again[POOL]?.map((e) => e.requestId)).toEqual(['R6']);
+  });
+
+  it('an end date moved into the past in License Desk frees the seat for the first in line', async () => {
+    const license = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email));
+    const view = await openModal(t, () => t.command(`extend ${license?.id}`));
+    const past = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
+    const { ack } = await submit(t, view, extendState({ date: past }));
+    const confirm = ack.view as ShownView;
+    t.sandbox.clearRequests();
+    const told = dm(U.quinn, (s) => s.includes('it is yours'));
+    await submit(t, { ...confirm, id: view.id }, { values: {} });
+    await told;
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual([
+      `PATCH /v1/license/${license?.id}`,
+      `POST /v1/pool/${POOL}/license`,
+    ]);
+    expect(holds(EMAIL[U.quinn] ?? '')).toBe(true);
+    expect(await line()).toEqual([]);
+  });
+
+  it('bad input: a malformed pool id gets the help with the reason; a forged button value changes nothing', async () => {
+    const bad = await (await t.command('waitlist <2003>')).waitForResponse();
+    expect(allText(bad.body.blocks)).toContain('is not a pool id');
+    const forged = await t.clickButton(WaitlistActionId.remove, '{"r":"<!channel>"}');
+    expect(allText((await forged.waitForResponse()).body.blocks)).toContain('no longer works');
+    expect(await line()).toEqual([]);
+  });
+});
