@@ -6,6 +6,7 @@
 
 import { BULK_MAX_ROWS } from '../domain/bulk-list.js';
 import { count } from '../domain/count.js';
+import { courseLabel } from '../domain/pool-oddities.js';
 import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
@@ -41,7 +42,7 @@ export function buildBulkPoolSuggestions(pools: readonly Pool[], query: string, 
 function poolOption(p: Pool) {
   const seats = `${Math.max(0, p.availableLicenses)} of ${p.licenses} free`;
   const kind = p.transferable ? 'transferable' : 'not transferable';
-  return option(`${p.course.title} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
+  return option(`${courseLabel(p.course)} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
 }
 
 function listBox(n: number) {
