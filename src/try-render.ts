@@ -145,6 +145,10 @@ export function elementText(value: unknown): string {
       const initial = textOf(asObject(e.initial_option).text);
       return `[menu${initial ? ` (chosen: ${initial})` : ''}${optionsText(e)}]`;
     }
+    case 'external_select': {
+      const initial = textOf(asObject(e.initial_option).text);
+      return `[type-ahead menu${initial ? ` (chosen: ${initial})` : ''}: options come as you type]`;
+    }
     case 'checkboxes':
     case 'radio_buttons': {
       const chosen = asArray(e.initial_options ?? (e.initial_option ? [e.initial_option] : [])).map((o) =>

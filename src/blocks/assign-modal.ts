@@ -7,7 +7,6 @@ import { dayOf, today } from '../domain/end-date.js';
 import type { Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
-import { LIMITS } from './limits.js';
 import {
   compactView,
   type InputBlock,
@@ -19,6 +18,7 @@ import {
   option,
 } from './modal-kit.js';
 import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
+import { buildPoolSuggestions, needsTypeAhead, poolSelectElement } from './pool-select.js';
 
 export interface AssignPrefill {
   poolId?: string;
@@ -49,15 +49,25 @@ export function poolOption(pool: Pool): OptionObject {
   return option(`${title}${suffix}`, pool.id, poolFacts(pool));
 }
 
-/** Pools that can give a seat now, by course title then end; at most 100 (the prefilled one kept). */
-export function selectablePools(pools: Pool[], now: Date, keepId?: string): { listed: Pool[]; hidden: number } {
-  const open = pools
+/** Pools that can give a seat now, by course title then end. */
+export function openPools(pools: readonly Pool[], now: Date): Pool[] {
+  return pools
     .filter((p) => poolBlocker(p, now) === undefined)
     .sort((a, b) => a.course.title.localeCompare(b.course.title) || a.end.localeCompare(b.end));
-  let listed = open.slice(0, LIMITS.selectOptions);
-  const kept = open.find((p) => p.id === keepId);
-  if (kept && !listed.includes(kept)) listed = [kept, ...listed.slice(0, LIMITS.selectOptions - 1)];
+}
+
+/**
+ * The pools the form's menu offers: every open pool. Up to 100 they are listed in a static menu; past
+ * 100 the menu is a type-ahead (pool-select.ts) over all of them, so none is out of reach.
+ */
+export function selectablePools(pools: Pool[], now: Date): { listed: Pool[]; hidden: number } {
+  const listed = openPools(pools, now);
   return { listed, hidden: pools.length - listed.length };
+}
+
+/** The assign form's pool menu as the person types: the open pools matching `query`, labelled as in the form. */
+export function buildAssignPoolSuggestions(pools: readonly Pool[], query: string, now: Date) {
+  return buildPoolSuggestions(openPools(pools, now), query, poolOption);
 }
 
 function prefillNote(pools: Pool[], poolId: string | undefined, now: Date): string | undefined {
@@ -73,7 +83,7 @@ function prefillNote(pools: Pool[], poolId: string | undefined, now: Date): stri
 }
 
 export function buildAssignForm({ pools, prefill, privateMetadata, now }: AssignFormInput): ModalView {
-  const { listed, hidden } = selectablePools(pools, now, prefill.poolId);
+  const { listed, hidden } = selectablePools(pools, now);
   const note = prefillNote(pools, prefill.poolId, now);
   if (listed.length === 0) {
     return modal({
@@ -85,15 +95,19 @@ export function buildAssignForm({ pools, prefill, privateMetadata, now }: Assign
       ]),
     });
   }
-  const options = listed.map(poolOption);
-  const initial = options.find((o) => o.value === prefill.poolId);
-  const poolSelect: InputBlock = input(InputId.assignPool.block, 'Pool', {
-    type: 'static_select',
-    action_id: InputId.assignPool.action,
-    placeholder: { type: 'plain_text', text: 'Pick a course pool' },
-    options,
-    ...(initial ? { initial_option: initial } : {}),
-  });
+  const typeAhead = needsTypeAhead(listed.length);
+  const poolSelect: InputBlock = input(
+    InputId.assignPool.block,
+    'Pool',
+    poolSelectElement({
+      actionId: InputId.assignPool.action,
+      placeholder: typeAhead ? 'Type a course, pool or id' : 'Pick a course pool',
+      pools: listed,
+      label: poolOption,
+      initialId: prefill.poolId,
+    }),
+    typeAhead ? { hint: `${listed.length} pools: type part of a course title or a pool id to narrow the list.` } : {},
+  );
   const blocks = compactView([
     note ? section(note) : undefined,
     poolSelect,

@@ -6,16 +6,16 @@
 
 import { BULK_MAX_ROWS } from '../domain/bulk-list.js';
 import { count } from '../domain/count.js';
+import { courseLabel } from '../domain/pool-oddities.js';
 import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
 import { buildLoadingView, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
 import { escapeTruncated, isoDay } from './mrkdwn.js';
+import { buildPoolSuggestions, needsTypeAhead, poolSelectElement } from './pool-select.js';
 
 export const LIST_BOXES = 5;
 export const LIST_BOX_CHARS = 3000;
-/** Pools offered in the select (Slack allows 100 options). */
-const MAX_POOL_OPTIONS = 100;
 
 export const BULK_TITLE = 'Bulk assign';
 
@@ -23,19 +23,26 @@ export function buildBulkLoadingView(what = 'Reading your pools'): ModalView {
   return buildLoadingView(DeskCallbackId.bulkInfo, BULK_TITLE, what);
 }
 
-/** Pools one can assign from: running, and with a free seat or transferable (recycling frees one). */
+/**
+ * Pools one can assign from: running, and with a free seat or transferable (recycling frees one). All
+ * of them: past 100, the form's menu is a type-ahead (pool-select.ts).
+ */
 export function assignablePools(pools: readonly Pool[], now: Date): Pool[] {
   const t = now.getTime();
   return pools
     .filter((p) => Date.parse(p.end) > t && (p.availableLicenses > 0 || p.transferable))
-    .sort((a, b) => a.course.title.localeCompare(b.course.title) || a.end.localeCompare(b.end))
-    .slice(0, MAX_POOL_OPTIONS);
+    .sort((a, b) => a.course.title.localeCompare(b.course.title) || a.end.localeCompare(b.end));
+}
+
+/** The bulk form's pool menu as the person types: the offered pools matching `query`, labelled as in the form. */
+export function buildBulkPoolSuggestions(pools: readonly Pool[], query: string, now: Date) {
+  return buildPoolSuggestions(assignablePools(pools, now), query, poolOption);
 }
 
 function poolOption(p: Pool) {
   const seats = `${Math.max(0, p.availableLicenses)} of ${p.licenses} free`;
   const kind = p.transferable ? 'transferable' : 'not transferable';
-  return option(`${p.course.title} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
+  return option(`${courseLabel(p.course)} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
 }
 
 function listBox(n: number) {
@@ -67,6 +74,7 @@ export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView 
       blocks: [section('There is no pool to assign from: every pool has ended, or is full and not transferable.')],
     });
   }
+  const typeAhead = needsTypeAhead(choices.length);
   return modal({
     callbackId: DeskCallbackId.bulkForm,
     title: BULK_TITLE,
@@ -76,12 +84,17 @@ export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView 
       section(
         'Paste the students to enrol. Nothing is assigned yet: the next step shows what would happen to each line.',
       ),
-      input(BulkInputId.pool.block, 'Pool', {
-        type: 'static_select',
-        action_id: BulkInputId.pool.action,
-        placeholder: plain('Choose a pool'),
-        options: choices.map(poolOption),
-      }),
+      input(
+        BulkInputId.pool.block,
+        'Pool',
+        poolSelectElement({
+          actionId: BulkInputId.pool.action,
+          placeholder: typeAhead ? 'Type a course, pool or id' : 'Choose a pool',
+          pools: choices,
+          label: poolOption,
+        }),
+        typeAhead ? { hint: 'Type part of a course title or a pool id to narrow the list.' } : {},
+      ),
       input(
         BulkInputId.endDate.block,
         'End date',
@@ -90,7 +103,7 @@ export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView 
       ),
       ...Array.from({ length: LIST_BOXES }, (_, i) => listBox(i + 1)),
       context(
-        `_Shown: ${count(choices.length, 'pool that can', 'pools that can')} take students. Ended pools and full untransferable ones are left out._`,
+        `_${typeAhead ? 'To choose from' : 'Shown'}: ${count(choices.length, 'pool that can', 'pools that can')} take students. Ended pools and full untransferable ones are left out._`,
       ),
     ],
   });

@@ -19,8 +19,8 @@ function seatsLine(course: Course, now: Date): string {
   }
   // Without pool details, the course's own totals are all there is.
   const seats = course.pools.length === 0 ? [course] : running;
-  const total = seats.reduce((sum, p) => sum + p.licenses, 0);
-  const assigned = seats.reduce((sum, p) => sum + p.assignedLicenses, 0);
+  const total = seats.reduce((sum, p) => sum + Math.max(0, p.licenses), 0);
+  const assigned = seats.reduce((sum, p) => sum + Math.max(0, p.assignedLicenses), 0);
   const available = seats.reduce((sum, p) => sum + Math.max(0, p.availableLicenses), 0);
   const pools =
     ended > 0 ? `${count(running.length, 'pool')} running, ${ended} ended` : count(course.pools.length, 'pool');

@@ -21,8 +21,17 @@ export function endText(end: string, now: Date): string {
   return `${verb} ${slackDate(end)}${hint ? ` (${hint})` : ''}`;
 }
 
+/** Where the licensing service sent no student name (licensing/schemas.ts reads it as ''). */
+export const NO_NAME = ':warning: _no name from the service_';
+
+/** The student's name as mrkdwn, or the flag that the service sent none. */
+export function studentNameText(name: string, max = 100): string {
+  return name.trim() === '' ? NO_NAME : escapeTruncated(name, max);
+}
+
 export function studentText(student: { name: string; email: string }): string {
-  return `*${escapeTruncated(student.name, 100)}* ${escapeTruncated(student.email, 254)}`;
+  const name = student.name.trim() === '' ? NO_NAME : `*${escapeTruncated(student.name, 100)}*`;
+  return `${name} ${escapeTruncated(student.email, 254)}`;
 }
 
 /** One row of a license list; `courseTitle` is given where the list mixes courses. */

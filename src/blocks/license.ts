@@ -4,7 +4,7 @@ import type { License, Pool } from '../domain/types.js';
 import { compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type ActionsBlock, actions, button, context, header, mrkdwn, type SlackMessage } from './kit.js';
-import { endText, statusText } from './license-text.js';
+import { endText, statusText, studentNameText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
 
@@ -43,7 +43,7 @@ export function buildLicenseView({ license, pool, canChange, now }: LicenseViewI
     ? `\`${escapeMrkdwn(pool.id)}\` · ${pool.transferable ? 'transferable' : 'not transferable'} · ends ${slackDate(pool.end)}`
     : `\`${escapeMrkdwn(license.poolId)}\``;
   const fields = [
-    `*Student*\n${escapeTruncated(license.student.name, 200)}\n${escapeTruncated(license.student.email, 254)}`,
+    `*Student*\n${studentNameText(license.student.name, 200)}\n${escapeTruncated(license.student.email, 254)}`,
     `*Course*\n${course}`,
     `*Pool*\n${poolLine}`,
     `*Status*\n${statusText(status)}`,

@@ -21,6 +21,15 @@ export interface StaticSelect {
   initial_option?: OptionObject;
 }
 
+/** A menu whose options the app sends as the person types (a block_suggestion request; platform.md section 5). */
+export interface ExternalSelect {
+  type: 'external_select';
+  action_id: string;
+  placeholder?: PlainText;
+  initial_option?: OptionObject;
+  min_query_length?: number;
+}
+
 export interface UsersSelect {
   type: 'users_select';
   action_id: string;
@@ -57,7 +66,14 @@ export interface Checkboxes {
   initial_options?: OptionObject[];
 }
 
-export type InputElement = StaticSelect | UsersSelect | Datepicker | PlainTextInput | RadioButtons | Checkboxes;
+export type InputElement =
+  | StaticSelect
+  | ExternalSelect
+  | UsersSelect
+  | Datepicker
+  | PlainTextInput
+  | RadioButtons
+  | Checkboxes;
 
 export interface InputBlock {
   type: 'input';

@@ -1,5 +1,10 @@
-/** How one pool reads in mrkdwn: title, seats with a bar, transferability, validity, warnings. */
-import { hasEnded } from '../domain/count.js';
+/**
+ * How one pool reads in mrkdwn: title, seats with a bar, transferability, validity, warnings, and what
+ * the service reported that cannot be true (a negative count, more assigned than the pool has, no
+ * title, an end before the start): the counts shown are clamped at 0 and the row says what was reported.
+ */
+import { count, hasEnded } from '../domain/count.js';
+import { type CountField, courseLabel, type PoolOddity, poolOddities, shownCounts } from '../domain/pool-oddities.js';
 import { type PoolWarning, poolWarnings } from '../domain/pool-warnings.js';
 import { relativeHint } from '../domain/relative-time.js';
 import type { Pool } from '../domain/types.js';
@@ -26,9 +31,37 @@ export function validityText(pool: Pick<Pool, 'start' | 'end'>, now: Date): stri
   return `Valid ${slackDate(pool.start)} – ${slackDate(pool.end)}${ends}`;
 }
 
-export function seatsText(pool: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+export function seatsText(reported: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+  const pool = shownCounts(reported);
   const bar = availabilityBar(pool.assignedLicenses, pool.licenses);
   return `\`${bar}\` *${pool.availableLicenses}* of ${pool.licenses} available · ${pool.assignedLicenses} assigned`;
+}
+
+const COUNT_WORDS: Record<CountField, [string, string]> = {
+  availableLicenses: ['free seat', 'free seats'],
+  assignedLicenses: ['assigned seat', 'assigned seats'],
+  licenses: ['seat in all', 'seats in all'],
+};
+
+function oddityText(odd: PoolOddity): string {
+  switch (odd.kind) {
+    case 'negative': {
+      const [one, many] = COUNT_WORDS[odd.field];
+      return `the service reports ${count(odd.value, one, many)}`;
+    }
+    case 'assigned-over-total':
+      return `the service reports ${odd.assigned} assigned of ${count(odd.total, 'seat')}`;
+    case 'missing-title':
+      return 'the service sent no course title';
+    case 'end-before-start':
+      return 'the service reports an end before the start';
+  }
+}
+
+/** One line flagging what the service reported that cannot be true, or '' for a sound pool. */
+export function odditiesText(pool: Pool): string {
+  const odd = poolOddities(pool);
+  return odd.length === 0 ? '' : `:warning: ${odd.map(oddityText).join('; ')}`;
 }
 
 export function warningsText(pool: Pool, now: Date): string {
@@ -38,18 +71,21 @@ export function warningsText(pool: Pool, now: Date): string {
 }
 
 /** An ended pool's free seats can never be assigned: they are "unused", not "available". */
-function endedSeatsText(pool: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+function endedSeatsText(reported: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {
+  const pool = shownCounts(reported);
   const bar = availabilityBar(pool.assignedLicenses, pool.licenses);
-  return `\`${bar}\` ${pool.assignedLicenses} of ${pool.licenses} assigned · ${Math.max(0, pool.availableLicenses)} unused`;
+  return `\`${bar}\` ${pool.assignedLicenses} of ${pool.licenses} assigned · ${pool.availableLicenses} unused`;
 }
 
 export function poolText(pool: Pool, now: Date, titleMax = TITLE_MAX): string {
   const lines = [
-    `*${escapeTruncated(pool.course.title, titleMax)}*  ·  pool \`${escapeMrkdwn(pool.id)}\``,
+    `*${escapeTruncated(courseLabel(pool.course), titleMax)}*  ·  pool \`${escapeMrkdwn(pool.id)}\``,
     hasEnded(pool, now) ? endedSeatsText(pool) : seatsText(pool),
     `${pool.transferable ? ':repeat: Transferable' : ':lock: Not transferable'} · ${validityText(pool, now)}`,
   ];
   const warnings = warningsText(pool, now);
   if (warnings) lines.push(warnings);
+  const odd = odditiesText(pool);
+  if (odd) lines.push(odd);
   return lines.join('\n');
 }

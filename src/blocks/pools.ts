@@ -31,7 +31,7 @@ export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput):
   const { current, missing } = clampPage(page, pages);
   const shown = ordered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const available = running.reduce((sum, p) => sum + Math.max(0, p.availableLicenses), 0);
-  const total = running.reduce((sum, p) => sum + p.licenses, 0);
+  const total = running.reduce((sum, p) => sum + Math.max(0, p.licenses), 0);
   const which =
     ended.length > 0 ? `${count(running.length, 'pool')} running, ${ended.length} ended` : count(pools.length, 'pool');
   const summary = `${which} · ${available} of ${count(total, 'seat')} available · ${pageOf(current, pages)}`;

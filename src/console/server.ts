@@ -310,6 +310,37 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     return { ok: ack.status === 200 };
   }
 
+  /** An external_select asks for its options: a signed block_suggestion; the ack body is the answer. */
+  async function suggest(req: IncomingMessage, b: Json): Promise<Json> {
+    const u = userOf(b.user);
+    const surface = isObject(b.surface) ? b.surface : {};
+    const request = isObject(b.request) ? b.request : undefined;
+    if (!request || typeof request.action_id !== 'string') throw new BadRequest(400, 'The menu named no action_id.');
+    const v = surface.type === 'view' ? world.view(String(surface.viewId)) : undefined;
+    if (!v || v.userId !== u.id) throw new BadRequest(404, 'That view is closed.');
+    const payload = {
+      type: 'block_suggestion',
+      user: userField(u),
+      api_app_id: appId,
+      token: 'local-console-verification-token',
+      team: { id: team.id, domain: team.domain },
+      enterprise: null,
+      is_enterprise_install: false,
+      container: { type: 'view', view_id: v.id },
+      action_id: request.action_id,
+      block_id: String(request.block_id ?? ''),
+      value: String(request.value ?? ''),
+      view: fullView(v, b.values),
+    };
+    const ack = await deliver(req, interaction(payload), `Options for ${request.action_id}`);
+    const answer = ack.status === 200 ? parseAck(ack.text) : undefined;
+    const options = answer && Array.isArray(answer.options) ? answer.options : undefined;
+    if (ack.status === 200 && !options) {
+      world.notice('error', `Options for ${request.action_id}: the answer has no options list; Slack would show none.`);
+    }
+    return { ok: options !== undefined, options: options ?? [] };
+  }
+
   async function submit(req: IncomingMessage, b: Json): Promise<Json> {
     const u = userOf(b.user);
     const v = world.topView(u.id);
@@ -535,6 +566,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     { path: '/console/files/:id', method: ['GET'], handler: get(file) },
     { path: '/console/command', method: ['POST'], handler: post(command) },
     { path: '/console/action', method: ['POST'], handler: post(action) },
+    { path: '/console/options', method: ['POST'], handler: post(suggest) },
     { path: '/console/submit', method: ['POST'], handler: post(submit) },
     { path: '/console/close', method: ['POST'], handler: post(close) },
     { path: '/console/home', method: ['POST'], handler: post(home) },

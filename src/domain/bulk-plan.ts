@@ -120,3 +120,46 @@ export interface BulkDraft {
   plan: BulkPlan;
   createdAt: number;
 }
+
+/**
+ * How the dry run learns who already holds the course. Three ways, each priced in requests before any is
+ * sent, from the pools list it has already read (n: distinct e-mails left to check; P: the page size of a
+ * list walk, 100 unless the server refused it; a walk stops on its first short page, hence the `+ 1`):
+ *
+ * - 'lookup': one GET /v1/student?email= per e-mail (licensing-api-extras.md): n.
+ * - 'pools': every page of the active licenses of each pool of the course that has any assigned:
+ *   sum over those pools of (floor(assigned / P) + 1). Grows with the pools of the course.
+ * - 'licenses': every page of GET /v1/licenses (active licenses of every pool, each carrying its course):
+ *   floor(total assigned / P) + 1. Grows with the account's licenses, never with pools per course.
+ *
+ * The cheapest wins, so the cost is at most min(n, licenses walk) whatever the number of pools per
+ * course. Ties go to the walks, which also give the pool's licenses for a recycle without another read.
+ * `assignedLicenses` counts every active license (and, in an untransferable pool, expired ones too),
+ * so both walk prices are upper bounds; a negative count reported by the service is read as 0.
+ */
+export type EnrolmentRead = 'lookup' | 'pools' | 'licenses';
+
+export interface EnrolmentReadChoice {
+  way: EnrolmentRead;
+  /** Requests each way would cost. */
+  cost: Record<EnrolmentRead, number>;
+}
+
+export function chooseEnrolmentRead(input: {
+  emails: number;
+  pools: readonly Pick<Pool, 'course' | 'assignedLicenses'>[];
+  courseId: string;
+  pageSize: number;
+}): EnrolmentReadChoice {
+  const size = Math.max(1, input.pageSize);
+  const pages = (assigned: number) => Math.floor(Math.max(0, assigned) / size) + 1;
+  let poolsCost = 0;
+  let total = 0;
+  for (const p of input.pools) {
+    total += Math.max(0, p.assignedLicenses);
+    if (p.course.id === input.courseId && p.assignedLicenses > 0) poolsCost += pages(p.assignedLicenses);
+  }
+  const cost: Record<EnrolmentRead, number> = { lookup: input.emails, pools: poolsCost, licenses: pages(total) };
+  const way = (['pools', 'licenses', 'lookup'] as const).reduce((best, w) => (cost[w] < cost[best] ? w : best));
+  return { way, cost };
+}

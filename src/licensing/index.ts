@@ -120,7 +120,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
   return {
     me: createMeResource(deps),
     courses: createCoursesResource(deps),
-    pools: createPoolsResource(deps),
+    pools: createPoolsResource(deps, opts.logger),
     licenses: createLicensesResource(deps),
     students: createStudentsResource(deps),
     pageSize: () => paginator.pageSize(),

@@ -11,23 +11,34 @@ import { InvalidResponseError } from './errors.js';
 export const idSchema = z.union([z.string().min(1), z.number().int()]).transform((value) => String(value));
 export const dateTimeSchema = z.iso.datetime({ offset: true });
 const count = z.number().int().nonnegative();
+/**
+ * A seat count as the service reports it, negative included: one odd pool must not make the whole
+ * list unreadable. Views clamp it and flag the pool (domain/pool-oddities.ts); nothing is computed
+ * from a negative count as if it were true.
+ */
+const reportedCount = z.number().int();
+/** A name the service may leave out (null, missing): read as '' and shown as missing, not refused. */
+const optionalName = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
 
-export const courseRefSchema = z.object({ id: idSchema, title: z.string() });
+export const courseRefSchema = z.object({ id: idSchema, title: optionalName });
 
 const poolFields = {
   id: idSchema,
   start: dateTimeSchema,
   end: dateTimeSchema,
   transferable: z.boolean(),
-  licenses: count,
-  assignedLicenses: count,
-  availableLicenses: count,
+  licenses: reportedCount,
+  assignedLicenses: reportedCount,
+  availableLicenses: reportedCount,
 };
 
 export const poolSchema: z.ZodType<Pool> = z.object({ ...poolFields, course: courseRefSchema });
 export const poolSummarySchema: z.ZodType<PoolSummary> = z.object(poolFields);
 
-export const studentRefSchema = z.object({ id: idSchema, name: z.string(), email: z.string() });
+export const studentRefSchema = z.object({ id: idSchema, name: optionalName, email: z.string() });
 
 export const licenseSchema: z.ZodType<License> = z.object({
   id: idSchema,
@@ -54,10 +65,10 @@ export const meSchema: z.ZodType<Me> = z.object({
 
 export const courseSchema: z.ZodType<Course> = z.object({
   id: idSchema,
-  title: z.string(),
-  licenses: count,
-  assignedLicenses: count,
-  availableLicenses: count,
+  title: optionalName,
+  licenses: reportedCount,
+  assignedLicenses: reportedCount,
+  availableLicenses: reportedCount,
   pools: z.array(poolSummarySchema),
 });
 
@@ -77,7 +88,7 @@ export const studentCourseSchema: z.ZodType<StudentCourse> = z.object({
 
 export const studentSchema: z.ZodType<Student> = z.object({
   id: idSchema,
-  name: z.string(),
+  name: optionalName,
   email: z.string(),
   courses: z.array(studentCourseSchema),
 });

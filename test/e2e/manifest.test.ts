@@ -77,6 +77,20 @@ describe('manifest.yml', () => {
     const wrong = structuredClone(manifest) as { features: { app_home?: Record<string, unknown> } };
     wrong.features.app_home = { ...wrong.features.app_home, messages_tab: true };
     expect(validate(wrong)).toBe(false);
+    // HTTP mode, as the header comment tells: the four URLs, the Options Load URL of the pool menus'
+    // type-ahead among them, are keys the schema knows.
+    const http = structuredClone(manifest) as typeof manifest & {
+      features: { slash_commands: Record<string, unknown>[] };
+      settings: { interactivity: Record<string, unknown>; event_subscriptions: Record<string, unknown> };
+    };
+    const url = 'https://desk.example.com/slack/events';
+    http.settings.socket_mode_enabled = false;
+    http.settings.interactivity = { ...http.settings.interactivity, request_url: url, message_menu_options_url: url };
+    http.settings.event_subscriptions.request_url = url;
+    for (const c of http.features.slash_commands) c.url = url;
+    expect(validate(http), ajv.errorsText(validate.errors)).toBe(true);
+    http.settings.interactivity.options_load_url = url;
+    expect(validate(http)).toBe(false);
   });
 
   it('declares License Desk, /licenses with escaping, Socket Mode, interactivity and App Home', () => {

@@ -200,6 +200,7 @@ function initialState(e) {
     case 'url_text_input':
       return { type: e.type, value: e.initial_value ?? null };
     case 'static_select':
+    case 'external_select':
     case 'radio_buttons':
       return { type: e.type, selected_option: e.initial_option ?? null };
     case 'users_select':
@@ -301,6 +302,8 @@ function renderElement(e, block, ctx, inInput, id = nextId('el')) {
       });
       return select;
     }
+    case 'external_select':
+      return externalSelect(e, block, ctx, inInput, id);
     case 'users_select': {
       const select = el('select', 'select');
       select.id = id;
@@ -384,6 +387,59 @@ function renderElement(e, block, ctx, inInput, id = nextId('el')) {
     default:
       return unknown(`unknown element type “${e.type}”`);
   }
+}
+
+/** Options an external_select was last sent, by block and action id: a re-render keeps them. */
+const suggested = new Map();
+
+/**
+ * An external_select: a search box and a menu. Typing asks the app for options through the console
+ * (a signed block_suggestion, as Slack sends to the Options Load URL); min_query_length 0 asks at once.
+ */
+function externalSelect(e, block, ctx, inInput, id) {
+  const wrapEl = el('div', 'external-select');
+  if (!ctx.loadOptions) {
+    wrapEl.append(unknown('this menu loads its options from the app, which the console asks for only in a modal'));
+    return wrapEl;
+  }
+  const key = `${block.block_id}/${e.action_id}`;
+  const state = stateOf(ctx, block, e);
+  const query = el('input', 'text-input');
+  query.type = 'search';
+  query.placeholder = 'Type to search…';
+  query.setAttribute('aria-label', `Search ${e.placeholder ? plain(e.placeholder) : 'options'}`);
+  const select = el('select', 'select');
+  select.id = id;
+  const fill = (list) => {
+    suggested.set(key, list);
+    const chosen = state.selected_option;
+    const shown = chosen && !list.some((o) => o.value === chosen.value) ? [chosen, ...list] : list;
+    select.replaceChildren(placeholderOption(e));
+    for (const o of shown) {
+      const opt = el('option', '', plain(o.text));
+      opt.value = o.value;
+      select.append(opt);
+    }
+    select.value = chosen?.value ?? '';
+  };
+  fill(suggested.get(key) ?? []);
+  let timer;
+  const ask = () => {
+    clearTimeout(timer);
+    if (query.value.length < (e.min_query_length ?? 3)) return;
+    timer = setTimeout(async () => {
+      const answer = await ctx.loadOptions({ action_id: e.action_id, block_id: block.block_id, value: query.value });
+      if (answer?.ok) fill(answer.options ?? []);
+    }, 250);
+  };
+  query.addEventListener('input', ask);
+  if (!suggested.has(key)) ask();
+  select.addEventListener('change', () => {
+    const list = [...(suggested.get(key) ?? []), ...(state.selected_option ? [state.selected_option] : [])];
+    changed(ctx, block, e, inInput, { selected_option: list.find((o) => o.value === select.value) ?? null });
+  });
+  wrapEl.append(query, select);
+  return wrapEl;
 }
 
 function placeholderOption(e) {

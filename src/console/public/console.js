@@ -103,6 +103,10 @@ function blockCtx(key, surface, extra = {}) {
     values: valuesFor(key),
     confirm: confirmDialog,
     onAction: (action) => post('/console/action', { surface, action, values: valuesFor(key) }),
+    // An external_select's options, asked of the app as Slack would (block_suggestion); modals only.
+    ...(surface.type === 'view'
+      ? { loadOptions: (request) => post('/console/options', { surface, request, values: valuesFor(key) }) }
+      : {}),
     ...extra,
   };
 }

@@ -55,7 +55,11 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
     });
     let next: ReturnType<typeof buildBulkReportView>;
     try {
-      const { pool, plan } = await dryRunBulk(deps.licensing, { poolId: form.poolId, rows: form.list.rows });
+      const { pool, plan } = await dryRunBulk(
+        deps.licensing,
+        { poolId: form.poolId, rows: form.list.rows },
+        deps.logger,
+      );
       const dateProblem = form.endDate ? endDateProblem(form.endDate, pool, deps.now()) : undefined;
       if (dateProblem) {
         next = buildBulkMessageView(`${dateProblem} Close this window to change the date; your list is kept.`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BULK_MAX_ROWS, parseBulkLine, parseBulkList } from '../../../src/domain/bulk-list.js';
-import { endDateProblem, planBulk } from '../../../src/domain/bulk-plan.js';
+import { chooseEnrolmentRead, endDateProblem, planBulk } from '../../../src/domain/bulk-plan.js';
 import { recycleCandidates } from '../../../src/domain/recycle.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
@@ -109,5 +109,36 @@ describe('planBulk', () => {
         .map((l) => l.id),
     );
     expect(plan.toFree.map((l) => l.id)).toEqual(['9', '10']);
+  });
+});
+
+describe('chooseEnrolmentRead', () => {
+  const pool = (course: string, assigned: number) => ({
+    course: { id: course, title: course },
+    assignedLicenses: assigned,
+  });
+  it('a course with one small pool walks it; a course with many pools looks up or walks every license', () => {
+    const one = chooseEnrolmentRead({
+      emails: 50,
+      pools: [pool('A', 20), pool('B', 9000)],
+      courseId: 'A',
+      pageSize: 100,
+    });
+    expect(one).toEqual({ way: 'pools', cost: { pools: 1, licenses: 91, lookup: 50 } });
+    const many = Array.from({ length: 100 }, () => pool('A', 3));
+    expect(chooseEnrolmentRead({ emails: 3, pools: many, courseId: 'A', pageSize: 100 }).way).toBe('lookup');
+    expect(chooseEnrolmentRead({ emails: 50, pools: many, courseId: 'A', pageSize: 100 })).toMatchObject({
+      way: 'licenses',
+      cost: { licenses: 4 },
+    });
+  });
+  it('a negative assigned count costs nothing rather than less than nothing', () => {
+    const choice = chooseEnrolmentRead({
+      emails: 3,
+      pools: [pool('A', -4), pool('A', 2)],
+      courseId: 'A',
+      pageSize: 10,
+    });
+    expect(choice.cost).toEqual({ pools: 1, licenses: 1, lookup: 3 });
   });
 });

@@ -75,12 +75,12 @@ describe('schemas', () => {
     expect(String((error as Error).message)).not.toContain('12345678');
   });
 
-  it('refuses empty ids, fractional ids and negative counts', () => {
+  it('refuses empty and fractional ids; accepts odd pools (negative count, no title) for the views to flag', () => {
     expect(() => parsePayload(licenseSchema, license({ id: '' }), 'x')).toThrow(InvalidResponseError);
     expect(() => parsePayload(licenseSchema, license({ id: 1.5 }), 'x')).toThrow(InvalidResponseError);
     const pool = {
       id: 1,
-      course: { id: 2, title: 'DAX' },
+      course: { id: 2, title: null },
       start: '2024-01-01T00:00:00+00:00',
       end: '2025-01-01T00:00:00+00:00',
       transferable: true,
@@ -88,9 +88,12 @@ describe('schemas', () => {
       assignedLicenses: 3,
       availableLicenses: -1,
     };
-    const error = catchError(() => parsePayload(poolSchema, pool, 'GET /v1/pool/{id}'));
-    expect((error as InvalidResponseError).field).toBe('availableLicenses');
-    expect(parsePayload(poolSchema, { ...pool, availableLicenses: 7 }, 'x').course.id).toBe('2');
+    const odd = parsePayload(poolSchema, pool, 'GET /v1/pool/{id}');
+    expect(odd).toMatchObject({ availableLicenses: -1, course: { id: '2', title: '' } });
+    const error = catchError(() => parsePayload(poolSchema, { ...pool, licenses: 2.5 }, 'GET /v1/pool/{id}'));
+    expect((error as InvalidResponseError).field).toBe('licenses');
+    const nameless = license({ student: { id: 5, email: 'a@contoso.com' } });
+    expect(parsePayload(licenseSchema, nameless, 'x').student.name).toBe('');
   });
 
   it('parses me, a course with nested pool ids as numbers, and a student with progress', () => {
