@@ -104,6 +104,12 @@ interface Entry {
 export interface BottleneckRateLimiter extends RateLimiter {
   /** Resolves once Redis is connected and the configured limit pushed; rejects after redisReadyTimeoutMs. */
   ready(): Promise<void>;
+  /**
+   * True while bottleneck is still moving a job: one received but not queued yet, registered but not
+   * started, or queued while a slot is free. False means nothing changes until a timer fires or a job
+   * arrives: tests on a fake clock wait for that before they move the clock.
+   */
+  settling(): boolean;
 }
 
 export function createBottleneckLimiter(opts: BottleneckLimiterOptions): BottleneckRateLimiter {
@@ -298,8 +304,17 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
     return error;
   };
 
+  /** See BottleneckRateLimiter.settling (bottleneck's public counts(): RECEIVED, QUEUED, RUNNING, EXECUTING). */
+  const moving = (limiter: Bottleneck, capacity: number): boolean => {
+    const counts = limiter.counts();
+    const taken = (counts.RUNNING ?? 0) + (counts.EXECUTING ?? 0);
+    return (counts.RECEIVED ?? 0) > 0 || (counts.RUNNING ?? 0) > 0 || ((counts.QUEUED ?? 0) > 0 && taken < capacity);
+  };
+
   return {
     ready: () => readiness.whenReady(),
+
+    settling: () => moving(main, adaptive.current()) || moving(background, backgroundCap(adaptive.current())),
 
     schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
       if (stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
