@@ -13,17 +13,17 @@
  *   slot back unused and wait; then one request goes alone, and when it comes back without a 429 the
  *   rest follow at full pace. Only 429s that repeat while we keep under our limit lower it
  *   (limiter-adaptive.ts).
- * The parts, each a module with its own state (docs/rate-limiting.md, "The parts"): the wait queue
- * and shedding (limiter-queue.ts), the 429 gate (limiter-gate.ts over limiter-backoff.ts), the adaptive
- * limit (limiter-adaptive.ts), held slots and stop (limiter-holds.ts), Redis readiness
- * (limiter-readiness.ts, limiter-redis.ts), the send log (limiter-sends.ts) and the yield patch
- * (limiter-yield.ts). This file only composes them around the two bottleneck limiters.
- *
  * - Every send is logged for a window; with sendsFile the log survives a restart, and a new process
  *   starts with its predecessor's recent sends holding their slots (limiter-sends.ts).
  * - With redisUrl, both limiters live in Redis under a shared id, so several processes share one budget
  *   (held slots survive a restart there until their expiration). While Redis is unreachable, requests
  *   fail at once with RateBudgetUnavailableError.
+ *
+ * The parts, each a module with its own state (docs/rate-limiting.md, "The parts"): the wait queue
+ * and shedding (limiter-queue.ts), the 429 gate (limiter-gate.ts over limiter-backoff.ts), the adaptive
+ * limit (limiter-adaptive.ts), held slots and stop (limiter-holds.ts), Redis readiness
+ * (limiter-readiness.ts, limiter-redis.ts), the send log (limiter-sends.ts) and the yield patch
+ * (limiter-yield.ts). This file only composes them around the two bottleneck limiters.
  */
 import Bottleneck from 'bottleneck';
 import { RateBudgetUnavailableError } from './errors.js';
@@ -430,6 +430,9 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
         await holds.whenNoneInFlight();
         // Close Redis before the holds end, so their slots stay taken in Redis until they expire: a
         // request sent less than a window ago still counts at the server (ratelimit.md, "Other pitfalls").
+        // bottleneck can only expire a job a fixed time after it started, so those slots stay taken up to
+        // the request timeout longer than their hold: a process still sharing the budget waits for them
+        // (docs/rate-limiting.md, "Two processes, one budget").
         await Promise.all([redis?.close(), sends.flush()]);
         holds.cut();
         await stopped;
