@@ -1,7 +1,7 @@
 /**
- * Held slots and requests in flight (docs/rate-limiting.md, "Held slots" and "Stop"): a slot stays taken
- * for a window plus the margin after its answer, on an injected clock, and stop() can cut every hold short
- * at once. Also counts the requests whose fn is running, so stop() can wait for them.
+ * Held slots and requests in flight (docs/rate-limiting.md, "Held slots" and "The parts"): a slot
+ * stays taken for a window plus the margin after its answer, on an injected clock, and stop() can cut
+ * every hold short at once. Also counts the requests whose fn is running, so stop() can wait for them.
  */
 import type { Clock, ClockTimer } from './limiter-clock.js';
 

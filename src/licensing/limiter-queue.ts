@@ -1,5 +1,5 @@
 /**
- * Shedding (docs/rate-limiting.md, "Bounded queue"): the jobs waiting for a slot, bounded by maxQueue.
+ * Shedding (docs/rate-limiting.md, "The parts"): the jobs waiting for a slot, bounded by maxQueue.
  * Past it a job is refused at once with QueueFullError and an honest "try again in" from the queue
  * length; the same counts give estimateWaitMs.
  */
