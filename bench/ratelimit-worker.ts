@@ -2,8 +2,8 @@
  * The client side of bench/ratelimit.ts, in a process of its own so that the sandbox's work (in the
  * parent) does not compete with the client's on one event loop, as with the real, remote service.
  * A licensing client whose limiter is local, or shares its budget through Redis when `redisUrl` is set.
- * Prints JSON lines ({"event":"ready"}, {"event":"done",…}) and waits for a line on stdin before sending,
- * so several processes start together.
+ * Prints JSON lines ({"event":"ready"}, {"event":"done",…}), waits for a line on stdin before sending,
+ * so several processes start together, and for another before it stops, so none stops while another still sends.
  *   node --import tsx bench/ratelimit-worker.ts '<config as JSON>'
  */
 import { createLicensingClient, type RateLimiter } from '../src/licensing/index.js';
@@ -85,6 +85,13 @@ async function main(): Promise<void> {
     sentAt,
     ok: outcomes.filter((o) => o.status === 'fulfilled').length,
     failed: outcomes.filter((o) => o.status === 'rejected').map((o) => String(o.reason)),
+  });
+  // Stay up until every worker is done, as a replica does: a process that stops leaves its held slots
+  // taken in Redis until their expiration (docs/rate-limiting.md, "Restarts"), which would charge the
+  // other worker for a restart that is not part of this workload.
+  await new Promise<void>((resolve) => {
+    process.stdin.resume();
+    process.stdin.once('data', () => resolve());
   });
   await client.close();
 }

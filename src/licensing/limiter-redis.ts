@@ -11,8 +11,8 @@ import type { Logger } from './types.js';
  * The error names bottleneck's Lua scripts raise and its RedisDatastore compares with `===` (or
  * `indexOf(...) === 0` for OVERWEIGHT). Redis 7 prefixes script errors with `ERR `, so the comparison
  * fails and, after a flush, a Redis restart without persistence or a pause longer than clientTimeout,
- * the limiter never re-initialises its keys or re-registers: every later job fails for good (upstream
- * PRs #215 and #222, never released).
+ * the limiter never re-initialises its keys or re-registers: every later job fails for good (fixed
+ * upstream after 2.19.5, but never released).
  */
 const BOTTLENECK_SCRIPT_ERRORS = /^ERR ((?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT|OVERWEIGHT)\b.*)$/s;
 

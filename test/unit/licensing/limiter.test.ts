@@ -1,20 +1,24 @@
 /**
- * createBottleneckLimiter on its own, with a scaled window (no fake timers: they hang bottleneck, see
- * design.md section 4). fn is a tiny counting stub that records when each job started.
+ * createBottleneckLimiter on its own, on a fake clock (limiter-fake-clock.ts): its own timers (holds,
+ * pauses) and the stub requests run on it, so nothing sleeps; bottleneck's internal turns of the event
+ * loop stay real (global fake timers hang it, see design.md section 4), and `drive` waits for them before
+ * it moves the clock. fn is a tiny counting stub that records when each job started, in fake ms.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueueFullError } from '../../../src/licensing/errors.js';
-import type { RateLimiter } from '../../../src/licensing/limiter.js';
-import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
+import {
+  type BottleneckLimiterOptions,
+  type BottleneckRateLimiter,
+  createBottleneckLimiter,
+} from '../../../src/licensing/limiter-bottleneck.js';
 import type { Logger } from '../../../src/licensing/types.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
+import { createFakeClock, drive, elapse, type FakeClock } from './limiter-fake-clock.js';
 
 const W = 300;
 const MARGIN = 20;
-/** Timers may fire a millisecond early relative to Date.now(); everything else is exact. */
+/** Kept from the real-clock version of these tests; on the fake clock every time is exact. */
 const EDGE_MS = 3;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Logged {
   level: string;
@@ -30,31 +34,43 @@ function recordingLogger(): Logger & { lines: Logged[] } {
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
-const limiters: RateLimiter[] = [];
+const limiters: { limiter: BottleneckRateLimiter; clock: FakeClock }[] = [];
 afterEach(async () => {
-  await Promise.all(limiters.splice(0).map((l) => l.stop()));
+  for (const { limiter, clock } of limiters.splice(0)) await drive(clock, limiter, limiter.stop());
 });
 
-function make(overrides: Partial<BottleneckLimiterOptions> = {}): RateLimiter {
+/** The limiter under test, its fake clock, and the helpers bound to them. */
+let clock: FakeClock;
+let current: BottleneckRateLimiter;
+const sleep = (ms: number) => clock.sleep(ms);
+/** Runs the limiter on the fake clock until `promise` settles. */
+const until = <T>(promise: Promise<T>) => drive(clock, current, promise);
+/** The test waits `ms` on the fake clock while the limiter works. */
+const wait = (ms: number) => elapse(clock, current, ms);
+
+function make(overrides: Partial<BottleneckLimiterOptions> = {}): BottleneckRateLimiter {
+  clock = createFakeClock();
   const limiter = createBottleneckLimiter({
     limit: 5,
     windowMs: W,
     marginMs: MARGIN,
     reservedInteractive: 2,
     maxQueue: 100,
+    clock,
     ...overrides,
   });
-  limiters.push(limiter);
+  current = limiter;
+  limiters.push({ limiter, clock });
   return limiter;
 }
 
 /** A stub "request": records its start time, takes `latencyMs`, returns its label. */
-function counter(t0 = Date.now()) {
+function counter(t0 = clock.now()) {
   const starts: { label: string; at: number }[] = [];
   const job =
     (label: string, latencyMs = 5) =>
     async () => {
-      starts.push({ label, at: Date.now() - t0 });
+      starts.push({ label, at: clock.now() - t0 });
       await sleep(latencyMs);
       return label;
     };
@@ -66,8 +82,8 @@ describe('createBottleneckLimiter: held slots', () => {
     const limiter = make();
     const { job, times } = counter();
     const labels = Array.from({ length: 17 }, (_, i) => `r${i}`);
-    const results = await Promise.all(
-      labels.map((label, i) => limiter.schedule('interactive', job(label, (i * 7) % 40))),
+    const results = await until(
+      Promise.all(labels.map((label, i) => limiter.schedule('interactive', job(label, (i * 7) % 40)))),
     );
     expect(results).toEqual(labels);
     expect(maxInRollingWindow(times(), W - EDGE_MS)).toBeLessThanOrEqual(5);
@@ -82,23 +98,26 @@ describe('createBottleneckLimiter: held slots', () => {
     // apart even on a loaded machine.
     const LONG = 1000;
     const limiter = make({ windowMs: LONG });
-    const t0 = Date.now();
+    const t0 = clock.now();
     const { starts, job, times } = counter(t0);
-    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => limiter.schedule('interactive', job(`a${i}`))));
+    const first = await until(
+      Promise.all(Array.from({ length: 5 }, (_, i) => limiter.schedule('interactive', job(`a${i}`)))),
+    );
     expect(first).toHaveLength(5);
     expect(Math.max(...times())).toBeLessThan(LONG / 2);
     // All five callers have their answers while all five slots are still held for the window.
     expect(limiter.stats()).toMatchObject({ running: 5, queued: 0, currentLimit: 5, configuredLimit: 5 });
     // After a quiet window the slots are free again: the next burst is instant too.
-    const deadline = Date.now() + 10 * LONG;
-    while (limiter.stats().running > 0 && Date.now() < deadline) await sleep(20);
+    await wait(LONG + MARGIN);
     expect(limiter.stats().running).toBe(0);
-    const t1 = Date.now() - t0;
+    const t1 = clock.now() - t0;
     // Background work bursts too, up to its cap (limit − reservedInteractive), and the rest is interactive.
-    await Promise.all([
-      ...Array.from({ length: 3 }, (_, i) => limiter.schedule('background', job(`b${i}`, 0))),
-      ...Array.from({ length: 2 }, (_, i) => limiter.schedule('interactive', job(`c${i}`, 0))),
-    ]);
+    await until(
+      Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => limiter.schedule('background', job(`b${i}`, 0))),
+        ...Array.from({ length: 2 }, (_, i) => limiter.schedule('interactive', job(`c${i}`, 0))),
+      ]),
+    );
     const second = starts.filter((s) => /^[bc]/.test(s.label)).map((s) => s.at - t1);
     expect(second).toHaveLength(5);
     expect(Math.max(...second)).toBeLessThan(LONG / 2);
@@ -110,8 +129,8 @@ describe('createBottleneckLimiter: held slots', () => {
     const failing = limiter.schedule('interactive', async () => {
       throw new Error('boom');
     });
-    await expect(failing).rejects.toThrow('boom');
-    await Promise.all([limiter.schedule('interactive', job('x')), limiter.schedule('interactive', job('y'))]);
+    await expect(until(failing)).rejects.toThrow('boom');
+    await until(Promise.all([limiter.schedule('interactive', job('x')), limiter.schedule('interactive', job('y'))]));
     // Only one slot was left after the failure, so 'y' had to wait for the failed request's window.
     expect(Math.max(...times())).toBeGreaterThanOrEqual(W + MARGIN - EDGE_MS);
   });
@@ -120,23 +139,23 @@ describe('createBottleneckLimiter: held slots', () => {
 describe('createBottleneckLimiter: priorities', () => {
   it('an interactive request overtakes a queue of background work at once', async () => {
     const limiter = make({ limit: 5, reservedInteractive: 2 });
-    const t0 = Date.now();
+    const t0 = clock.now();
     const { starts, job } = counter(t0);
     const background = Array.from({ length: 12 }, (_, i) => limiter.schedule('background', job(`bg${i}`)));
-    await sleep(30);
-    const interactive = await limiter.schedule('interactive', job('person'));
+    await wait(30);
+    const interactive = await until(limiter.schedule('interactive', job('person')));
     expect(interactive).toBe('person');
     const person = starts.find((s) => s.label === 'person');
     // It found a reserved slot: no window to wait, only scheduling latency.
     expect(person?.at).toBeLessThan(W / 2);
     expect(starts.filter((s) => s.label.startsWith('bg') && s.at < (person?.at ?? 0))).toHaveLength(3);
-    await Promise.all(background);
+    await until(Promise.all(background));
   });
 
   it('background work never takes the reserved slots', async () => {
     const limiter = make({ limit: 5, reservedInteractive: 2 });
     const { starts, job } = counter();
-    await Promise.all(Array.from({ length: 9 }, (_, i) => limiter.schedule('background', job(`bg${i}`))));
+    await until(Promise.all(Array.from({ length: 9 }, (_, i) => limiter.schedule('background', job(`bg${i}`)))));
     const bgTimes = starts.map((s) => s.at);
     expect(maxInRollingWindow(bgTimes, W - EDGE_MS)).toBeLessThanOrEqual(3);
   });
@@ -144,12 +163,12 @@ describe('createBottleneckLimiter: priorities', () => {
   it('when every slot is taken, queued interactive work starts before queued background work', async () => {
     const limiter = make({ limit: 3, reservedInteractive: 1 });
     const { starts, job } = counter();
-    await Promise.all(Array.from({ length: 3 }, (_, i) => limiter.schedule('interactive', job(`fill${i}`, 0))));
+    await until(Promise.all(Array.from({ length: 3 }, (_, i) => limiter.schedule('interactive', job(`fill${i}`, 0)))));
     const pending: Promise<string>[] = [];
     for (let i = 0; i < 3; i++) pending.push(limiter.schedule('background', job(`bg${i}`, 0)));
-    await sleep(10);
+    await wait(10);
     for (let i = 0; i < 2; i++) pending.push(limiter.schedule('interactive', job(`person${i}`, 0)));
-    await Promise.all(pending);
+    await until(Promise.all(pending));
     const order = starts.slice(3).map((s) => s.label);
     expect(order.slice(0, 2).sort()).toEqual(['person0', 'person1']);
   });
@@ -159,7 +178,7 @@ describe('createBottleneckLimiter: bounded queue', () => {
   it('rejects past maxQueue with QueueFullError and an honest estimate', async () => {
     const limiter = make({ limit: 1, windowMs: 1_000, marginMs: 0, maxQueue: 3 });
     // The first request holds the only slot for a second once it has been sent.
-    await limiter.schedule('interactive', async () => 'first');
+    await until(limiter.schedule('interactive', async () => 'first'));
     const queued = [1, 2, 3].map((i) => limiter.schedule('interactive', async () => `q${i}`));
     const settled = Promise.allSettled(queued);
     expect(limiter.stats().queued).toBe(3);
@@ -173,7 +192,7 @@ describe('createBottleneckLimiter: bounded queue', () => {
       expect(error.retryInSec).toBe(3);
       expect(error.message).toContain('try again in about 3 s');
     }
-    await limiter.stop();
+    await until(limiter.stop());
     await settled;
   });
 
@@ -185,15 +204,17 @@ describe('createBottleneckLimiter: bounded queue', () => {
 });
 
 describe('createBottleneckLimiter: 429s', () => {
-  const fresh = (retryAfterMs?: number) => ({ sentAt: Date.now(), retryAfterMs });
+  const fresh = (retryAfterMs?: number) => ({ sentAt: clock.now(), retryAfterMs });
 
   it('pauses every new start for Retry-After, then lets one probe through at a time', async () => {
     const limiter = make();
-    const t0 = Date.now();
+    const t0 = clock.now();
     const { starts, job } = counter(t0);
     expect(limiter.onRateLimited(fresh(250))).toBe(250);
     expect(limiter.estimateWaitMs('interactive')).toBeGreaterThan(200);
-    await Promise.all([limiter.schedule('background', job('b', 20)), limiter.schedule('interactive', job('a', 20))]);
+    await until(
+      Promise.all([limiter.schedule('background', job('b', 20)), limiter.schedule('interactive', job('a', 20))]),
+    );
     expect(Math.min(...starts.map((s) => s.at))).toBeGreaterThanOrEqual(250 - EDGE_MS);
     // Nobody reported a success, so they went one at a time, the person first.
     expect(starts.map((s) => s.label)).toEqual(['a', 'b']);
@@ -203,18 +224,18 @@ describe('createBottleneckLimiter: 429s', () => {
 
   it('after a single 429 the first pause is short, and a successful probe releases everyone at once', async () => {
     const limiter = make({ limit: 10, windowMs: 10_000, firstPauseMs: 100 });
-    const t0 = Date.now();
+    const t0 = clock.now();
     const { starts } = counter(t0);
     expect(limiter.onRateLimited(fresh())).toBe(100);
     const run = (label: string) =>
       limiter.schedule('interactive', async () => {
-        const sentAt = Date.now();
+        const sentAt = clock.now();
         starts.push({ label, at: sentAt - t0 });
         await sleep(5);
         limiter.onSuccess(sentAt);
         return label;
       });
-    await Promise.all(Array.from({ length: 6 }, (_, i) => run(`r${i}`)));
+    await until(Promise.all(Array.from({ length: 6 }, (_, i) => run(`r${i}`))));
     const times = starts.map((s) => s.at).sort((x, y) => x - y);
     expect(times[0]).toBeGreaterThanOrEqual(100 - EDGE_MS);
     // Far less than the 10 s window: the pause was short and the rest followed the probe at once.
@@ -224,13 +245,13 @@ describe('createBottleneckLimiter: 429s', () => {
 
   it('pauses jobs that were already queued, without spending their slots', async () => {
     const limiter = make({ limit: 4 });
-    const t0 = Date.now();
+    const t0 = clock.now();
     const { starts, job } = counter(t0);
     const pending = Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0)));
-    await sleep(20);
+    await wait(20);
     for (let i = 0; i < 4; i++) limiter.onSuccess();
     limiter.onRateLimited(fresh(100));
-    await Promise.all(pending);
+    await until(Promise.all(pending));
     const late = starts.filter((s) => s.label === 'r4' || s.label === 'r5');
     expect(late).toHaveLength(2);
     // r4 and r5 waited for the held slots (a window) and not for the pause as well.
@@ -241,7 +262,7 @@ describe('createBottleneckLimiter: 429s', () => {
   it('a 429 for a request sent before the pause was decided changes nothing', () => {
     const logger = recordingLogger();
     const limiter = make({ limit: 4, firstPauseMs: 1_000, logger });
-    const sentAt = Date.now() - 5;
+    const sentAt = clock.now() - 5;
     expect(limiter.onRateLimited({ sentAt })).toBe(1_000);
     // The rest of the same burst: no longer pause, no escalation, no log line.
     for (let i = 0; i < 3; i++) expect(limiter.onRateLimited({ sentAt })).toBeLessThanOrEqual(1_000);
@@ -263,15 +284,17 @@ describe('createBottleneckLimiter: 429s', () => {
     expect(warning?.fields).toMatchObject({ from: 4, to: 3 });
     expect(logger.lines.filter((l) => l.message.includes('429'))).toHaveLength(3);
 
-    await sleep(50);
+    await wait(50);
     const { times, job } = counter();
     // The probe goes through: back to full pace at the lowered limit.
-    await limiter.schedule('interactive', async () => {
-      const sentAt = Date.now();
-      await job('probe', 0)();
-      limiter.onSuccess(sentAt);
-    });
-    await Promise.all(Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0))));
+    await until(
+      limiter.schedule('interactive', async () => {
+        const sentAt = clock.now();
+        await job('probe', 0)();
+        limiter.onSuccess(sentAt);
+      }),
+    );
+    await until(Promise.all(Array.from({ length: 6 }, (_, i) => limiter.schedule('interactive', job(`r${i}`, 0)))));
     expect(maxInRollingWindow(times(), W - EDGE_MS)).toBeLessThanOrEqual(3);
   });
 
@@ -280,7 +303,7 @@ describe('createBottleneckLimiter: 429s', () => {
     const limiter = make({ limit: 4, windowMs: 40, marginMs: 0, firstPauseMs: 1, logger });
     for (let i = 0; i < 3; i++) limiter.onRateLimited(fresh());
     expect(limiter.stats().currentLimit).toBe(2);
-    await sleep(5 * 40 + 20);
+    await wait(5 * 40 + 20);
     limiter.onSuccess();
     expect(limiter.stats().currentLimit).toBe(3);
     expect(logger.lines.some((l) => l.level === 'info' && l.message.includes('from 2 to 3'))).toBe(true);
@@ -299,11 +322,11 @@ describe('createBottleneckLimiter: stop()', () => {
     const waiting = limiter.schedule('background', async () => 'never');
     // Observe the rejection before stop() causes it, so it never counts as unhandled.
     const waitingOutcome = waiting.catch((e: unknown) => e);
-    await sleep(10);
-    const t0 = Date.now();
-    await limiter.stop();
+    await wait(10);
+    const t0 = clock.now();
+    await until(limiter.stop());
     expect(finished).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(clock.now() - t0).toBeLessThan(1_000);
     await expect(running).resolves.toBe('done');
     expect(String(await waitingOutcome)).toMatch(/stopped/);
     await expect(limiter.schedule('interactive', async () => 'late')).rejects.toThrow(/stopped/);
@@ -311,10 +334,10 @@ describe('createBottleneckLimiter: stop()', () => {
 
   it('rejects jobs parked by a pause', async () => {
     const limiter = make();
-    limiter.onRateLimited({ sentAt: Date.now(), retryAfterMs: 10_000 });
+    limiter.onRateLimited({ sentAt: clock.now(), retryAfterMs: 10_000 });
     const parked = limiter.schedule('interactive', async () => 'never').catch((e: unknown) => e);
-    await sleep(20);
-    await limiter.stop();
+    await wait(20);
+    await until(limiter.stop());
     expect(String(await parked)).toMatch(/stopped/);
   });
 
