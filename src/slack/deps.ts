@@ -30,12 +30,12 @@ export interface AppDeps {
   sandbox: boolean;
   /** Channel id for the audit trail, if configured. */
   auditChannel?: string;
-  /** The audit trail; createApp builds one (posting to auditChannel) when none is given. */
+  /** The audit trail; createApp builds one (posting to auditChannel) when none is given, and returns it. */
   audit?: AuditLog;
   /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
   auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
-  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
+  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
 }

@@ -11,14 +11,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
-import { createApp } from '../../src/app.js';
+import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
+import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
@@ -99,6 +101,9 @@ export interface TestApp {
   licensing: LicensingClient;
   deps: AppDeps;
   app: App;
+  /** The app's audit trail and work tracker, as createApp built them. */
+  audit: AuditLog;
+  work: WorkTracker;
   /** The started desk, when `dataDir` was given. */
   desk: RunningDesk | undefined;
   /** Every log line the app wrote, parsed. */
@@ -163,6 +168,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
+  let created: CreatedApp | undefined;
   if (options.dataDir) {
     deps.desk = await createDesk({
       licensing,
@@ -171,14 +177,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       dataDir: options.dataDir,
       rateLimit: { limit: 25, windowMs: 3000 },
       homeBudgetShare: options.homeBudgetShare ?? 0.2,
-      audit: () => deps.audit,
+      audit: () => created?.audit,
     });
   }
-  const app = await createApp(deps, {
+  created = await createApp(deps, {
     slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
     retryConfig: { retries: 0 },
     auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
+  const { app, audit, work } = created;
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const desk = options.dataDir
@@ -238,6 +245,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     licensing,
     deps,
     app,
+    audit,
+    work,
     desk,
     logs,
     send,
@@ -333,7 +342,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.stop();
       await desk?.stop();
-      await deps.audit?.close(2000);
+      await audit.close(2000);
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();

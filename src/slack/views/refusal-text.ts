@@ -107,22 +107,3 @@ export function retryRefusalOutcome(r: RetryRefusal, poolId: string, email: stri
       return refused(newcomerText(r, email), 'Please start again with `/licenses assign`.');
   }
 }
-
-/** The audit detail of a refusal: its rule, never the e-mail. */
-export function refusalDetail(r: RecycleRefusal | RetryRefusal): string {
-  const tail = 'refused on a fresh read; nothing sent';
-  switch (r.kind) {
-    case 'pool-not-full':
-      return `pool not full (${r.available} free): ${tail}`;
-    case 'license-other-pool':
-      return `license of another pool (${r.licensePool}): ${tail}`;
-    case 'not-the-pick':
-      return `stale default: confirmation named ${r.named ?? 'none'}, the rule now picks ${r.pick?.id ?? 'none'}`;
-    case 'not-freed':
-      return `license ${r.license.id} did not free a seat of this pool: ${tail}`;
-    case 'enrolled':
-      return `student already enrolled (license ${r.license.id}): ${tail}`;
-    default:
-      return `${r.kind}: ${tail}`;
-  }
-}
