@@ -57,7 +57,7 @@ export interface TestAppOptions {
   auditFile?: string;
   /** The audit channel's post queue; default quick (10 ms pace, refusals folded over 10 ms quiet). */
   auditPosting?: AuditPostingOptions;
-  /** Issue 6: with a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
+  /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
   alerts?: Partial<AlertsConfig>;
