@@ -54,7 +54,7 @@ export function createLetItEndHandler(s: Surface) {
     const licenseId = action.value ?? '';
     if (!ID_PATTERN.test(licenseId)) {
       deps.logger.warn('let-it-end: malformed license id');
-      return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
+      return tell(buildErrorMessage(NO_LONGER_WORKS));
     }
     // Without the desk nothing remembers the choice, so the message must not say it was made.
     if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
