@@ -3,8 +3,8 @@
  * at interactive priority: a person is waiting in Slack.
  */
 import { activeEnrollment, validateAssignment } from '../domain/assignment.js';
+import type { NewcomerProblem } from '../domain/change-refusal.js';
 import { parseEmail } from '../domain/email.js';
-import type { AssignDateProblem } from '../domain/end-date.js';
 import type { AssignRequest, License, Pool, Student, StudentCourse } from '../domain/types.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { Priority } from '../licensing/limiter.js';
@@ -88,12 +88,7 @@ export async function readBackAssign(
   return licenses.find((l) => l.active && l.student.email.toLowerCase() === wanted);
 }
 
-/** Why the newcomer cannot take a seat of `pool`, whatever happens to the seats. */
-export type NewcomerProblem =
-  | { kind: 'email' }
-  | { kind: 'domain'; allowed: readonly string[] }
-  | { kind: 'end-date'; problem: AssignDateProblem; poolEnd: string }
-  | { kind: 'enrolled'; license: License };
+export type { NewcomerProblem };
 
 /**
  * The assign's own rules for the newcomer, on reads made now (the e-mail and date came back from a

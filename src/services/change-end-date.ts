@@ -1,5 +1,6 @@
 /** Changing a license's end date (PATCH /v1/license/{id}); an unclear answer is resolved by reading the license. */
-import { classifyNewEndDate, dayOf, type EndDateBlocker, endDateBlocker, today } from '../domain/end-date.js';
+import type { EndDateRefusal } from '../domain/change-refusal.js';
+import { classifyNewEndDate, dayOf, endDateBlocker, today } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { auditOf, studentFacts } from './audit-facts.js';
@@ -27,11 +28,7 @@ export function changeEndDate(
   );
 }
 
-/** Why a new end date is not sent, from the license and its pool as they are now. */
-export type EndDateRefusal =
-  | { kind: EndDateBlocker }
-  | { kind: 'after-pool-end'; poolEnd: string }
-  | { kind: 'unchanged' };
+export type { EndDateRefusal };
 
 /**
  * The PATCH rules on fresh reads (the license is never cached; its pool's transferability and end

@@ -10,16 +10,16 @@
  * fails. A Retry assign is checked the same way (checkRetryAssign).
  */
 import { isFull } from '../domain/assignment.js';
+import type { RecycleRefusal, RetryRefusal } from '../domain/change-refusal.js';
 import {
   defaultRecycleCandidate,
-  type RecycleProblem,
   recycleCandidates,
   recycleLicenseProblem,
   recyclePoolProblem,
 } from '../domain/recycle.js';
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
-import { type AssignParams, assign, assignLicense, type NewcomerProblem, newcomerProblem } from './assign.js';
+import { type AssignParams, assign, assignLicense, newcomerProblem } from './assign.js';
 import { auditOf, studentFacts } from './audit-facts.js';
 import type { ChangeContext } from './change-context.js';
 import { errorSentence } from './error-text.js';
@@ -64,12 +64,7 @@ export async function loadRecycleChoice(licensing: LicensingClient, poolId: stri
   return { pool, candidates, defaultLicense, defaultProgress };
 }
 
-/** Why nothing is sent for a recycle confirmation. */
-export type RecycleRefusal =
-  | RecycleProblem
-  | NewcomerProblem
-  /** The default: the API's rule would now end another license than the one the confirmation named. */
-  | { kind: 'not-the-pick'; named: string | undefined; pick: License | undefined };
+export type { RecycleRefusal, RetryRefusal };
 
 export type RecycleCheck =
   | { ok: true; pool: Pool; license: License }
@@ -136,15 +131,6 @@ export async function recycleChosen(
   const outcome = await assignLicense(licensing, { ...params, recycle: false });
   return { stage: 'assign', revoked: revoked.value, outcome, pool: check.pool };
 }
-
-/** Why a Retry assign sends nothing. */
-export type RetryRefusal =
-  /** The license said to have been revoked for this seat is still active, or of another pool. */
-  | { kind: 'not-freed'; license: License }
-  | { kind: 'pool-ended' }
-  /** The freed seat was taken meanwhile. */
-  | { kind: 'seat-taken' }
-  | NewcomerProblem;
 
 /**
  * Retry assign after a recycle whose assign failed: the license named as revoked must be an inactive

@@ -37,8 +37,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
   if (!verdict.allowed && verdict.reason === 'slack-busy')
     return publish(client, userId, buildHomeNoticeView(verdict.text, deps.sandbox), deps);
-  if (!verdict.allowed)
-    return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
+  if (!verdict.allowed) return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
   const { role, canChange } = verdict;
   const desk = deps.desk;
   const base = { canChange, now: deps.now(), sandbox: deps.sandbox };

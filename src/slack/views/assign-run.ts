@@ -4,12 +4,13 @@
  * and recorded the audit entry before this runs.
  */
 import type { webApi } from '@slack/bolt';
+import { licenseName, studentWords } from '../../blocks/change-words.js';
 import { escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
-import { describeWrite, licenseName, studentWords } from './outcome-text.js';
+import { describeWrite } from './outcome-text.js';
 import { replyEphemeral, tellByDm, updateView } from './slack-io.js';
 import { changeContext, type Surface } from './state.js';
 

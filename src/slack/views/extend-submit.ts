@@ -5,18 +5,21 @@
  * licensing-api.md PATCH rule 3). Then "working", the same rules again on a fresh read of the license
  * (the license id and day came back from the form: hints, never authority), the PATCH, and the result.
  */
-import { buildPastDateConfirmView, EXTEND_TITLE, endDateBlockerText } from '../../blocks/extend-modal.js';
+
+import { licenseFacts, studentWords } from '../../blocks/change-words.js';
+import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
 import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
 import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
-import { changeLicenseEndDate, type EndDateOutcome, type EndDateRefusal } from '../../services/change-end-date.js';
+import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
 import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
 import { finishChange } from './assign-run.js';
 import { readExtendForm } from './form.js';
-import { describeWrite, EXPIRED, licenseFacts, studentWords } from './outcome-text.js';
+import { describeWrite, EXPIRED } from './outcome-text.js';
 import { changeContext, type Surface } from './state.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
@@ -144,19 +147,4 @@ function endDateOutcomeText(outcome: EndDateOutcome, licenseId: string): Outcome
         subject: 'license',
       });
   }
-}
-
-function endDateRefusalOutcome(refusal: EndDateRefusal, licenseId: string): Outcome {
-  const id = `\`${escapeMrkdwn(licenseId)}\``;
-  const why =
-    refusal.kind === 'after-pool-end'
-      ? `that day is after the pool ends (${dayOf(refusal.poolEnd)})`
-      : refusal.kind === 'unchanged'
-        ? 'the license already ends on that day'
-        : endDateBlockerText(refusal.kind);
-  return {
-    tone: 'refused',
-    headline: `The end date of license ${id} can't be changed, because ${why}. Nothing was changed.`,
-    details: [`\`/licenses show ${escapeMrkdwn(licenseId)}\` shows it as it is now.`],
-  };
 }

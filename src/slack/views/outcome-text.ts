@@ -3,12 +3,12 @@
  * an unclear answer we say what reading back found, and never suggest sending the same write blind.
  */
 
+import { studentWords } from '../../blocks/change-words.js';
 import { buildErrorMessage } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeMessage, buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage } from '../../blocks/revoke-confirm.js';
-import type { License, Pool } from '../../domain/types.js';
 import { StoppedError } from '../../licensing/errors.js';
 import type { RevokeOutcome } from '../../services/revoke.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
@@ -62,21 +62,6 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
         details: [`Please check with ${words.check} before trying again; I did not send it twice.`],
       };
   }
-}
-
-/** "license `5001` of *Course* (pool `2003`)": the course by its title when the pool is known. */
-export function licenseName(license: License, pool: Pool | undefined): string {
-  const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
-  return `license \`${escapeMrkdwn(license.id)}\` of ${course} (pool \`${escapeMrkdwn(license.poolId)}\`)`;
-}
-
-export function licenseFacts(license: License, pool: Pool | undefined): string {
-  return `${licenseName(license, pool)}, ends ${slackDate(license.end)}`;
-}
-
-export function studentWords(student: { name?: string | undefined; email: string }): string {
-  const name = student.name ? `*${escapeTruncated(student.name, 100)}* ` : '';
-  return `${name}${escapeTruncated(student.email, 254)}`;
 }
 
 /** The answer to "Revoke now", from the use case's outcome (services/revoke.ts). */

@@ -6,9 +6,11 @@
  * the confirmation carries back are hints: the use cases apply every rule to fresh reads first.
  */
 import type { webApi } from '@slack/bolt';
+import { studentWords } from '../../blocks/change-words.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import { recycleRefusalOutcome } from '../../blocks/refusal-text.js';
 import { type PendingAssignMeta, pendingAssignMeta } from '../../blocks/values.js';
 import type { License } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
@@ -22,8 +24,7 @@ import { onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
-import { describeWrite, EXPIRED, studentWords } from './outcome-text.js';
-import { recycleRefusalOutcome } from './refusal-text.js';
+import { describeWrite, EXPIRED } from './outcome-text.js';
 import { changeContext, type Surface } from './state.js';
 
 export function paramsOf(meta: PendingAssignMeta): AssignParams {

@@ -8,6 +8,7 @@
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, buildWorkingView, type Outcome } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import { retryRefusalOutcome } from '../../blocks/refusal-text.js';
 import { pendingAssignMeta } from '../../blocks/values.js';
 import { type RetryOutcome, retryAssign } from '../../services/recycle.js';
 import { type ClickGate, onClick } from '../gate-bolt.js';
@@ -15,7 +16,6 @@ import { presentError } from '../present.js';
 import { assignWords, finishChange } from './assign-run.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
 import { paramsOf } from './recycle-submit.js';
-import { retryRefusalOutcome } from './refusal-text.js';
 import { updateView } from './slack-io.js';
 import { changeContext, type Surface } from './state.js';
 
