@@ -1,6 +1,6 @@
 /**
  * createApp: the Bolt App with every listener registered, initialised (auth.test done) but never
- * started; src/main.ts and the end-to-end harness start it. Transport only here; behaviour lives
+ * started, with its audit trail and work tracker; src/main.ts and the end-to-end harness start it. Transport only here; behaviour lives
  * in the listeners under src/slack/.
  */
 import type { ServerResponse } from 'node:http';
@@ -12,8 +12,9 @@ interface ErrorHandlerArgs {
   body: unknown;
 }
 
+import type { AuditLog } from './services/audit.js';
 import type { AuditPostingOptions } from './services/audit-queue.js';
-import { createWorkTracker } from './services/work-tracker.js';
+import { createWorkTracker, type WorkTracker } from './services/work-tracker.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
@@ -26,6 +27,7 @@ import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
+import { createAppState, registerAppState } from './slack/views/state.js';
 import { registerWaitlist } from './slack/waitlist/index.js';
 
 export type SlackTransport =
@@ -60,7 +62,14 @@ export class SlackStartupError extends Error {
 
 const TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
 
-export async function createApp(deps: AppDeps, options: CreateAppOptions): Promise<App> {
+/** The app, and the parts of its state its owner closes or drives: the audit trail and the work tracker. */
+export interface CreatedApp {
+  app: App;
+  audit: AuditLog;
+  work: WorkTracker;
+}
+
+export async function createApp(deps: AppDeps, options: CreateAppOptions): Promise<CreatedApp> {
   const { slack } = options;
   const health = (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -103,26 +112,31 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
 
   app.error(createErrorHandler(deps));
   acknowledgeUnhandled(app, deps.logger);
-  // First of our middleware: while stopping, nothing else runs; until then, every request is counted.
-  deps.work ??= createWorkTracker();
-  app.use(createDrainingMiddleware(deps, deps.work));
-  // The audit trail posts through the app's own client, which exists only from here on; filled in on
-  // deps itself so that every listener below (and whoever built deps) sees the same log.
-  deps.audit ??= createSlackAuditLog(app.client, deps, options.auditPosting);
+  // The per-app state, built once here and handed to every registration (deps is never changed):
+  // the work tracker (first of our middleware: while stopping, nothing else runs; until then, every
+  // request is counted), the audit trail (it posts through the app's own client, which exists only
+  // from here on), the once-guard and the form snapshots.
+  const state = createAppState({
+    work: deps.work ?? createWorkTracker(),
+    audit: deps.audit ?? createSlackAuditLog(app.client, deps, options.auditPosting),
+  });
+  registerAppState(deps, state);
+  app.use(createDrainingMiddleware(deps, state.work));
+  const surface = { deps, state };
   registerCommands(app, deps);
-  registerActions(app, deps);
-  registerEvents(app, deps);
-  registerBulk(app, deps);
-  registerViews(app, deps);
-  registerShortcuts(app, deps);
-  registerWaitlist(app, deps);
+  registerActions(app, surface);
+  registerEvents(app, surface);
+  registerBulk(app, surface);
+  registerViews(app, surface);
+  registerShortcuts(app, surface);
+  registerWaitlist(app, surface);
 
   try {
     await app.init();
   } catch (error) {
     throw startupError(error, slack.apiUrl);
   }
-  return app;
+  return { app, audit: state.audit, work: state.work };
 }
 
 function startupError(error: unknown, apiUrl: string | undefined): SlackStartupError {

@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApp, type SlackTransport } from './app.js';
+import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
@@ -106,6 +106,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
   };
+  // Built by createApp below; the desk asks for it only once the app runs.
+  let created: CreatedApp | undefined;
   deps.desk = await createDesk({
     licensing,
     logger: logger.child({ component: 'desk' }),
@@ -113,15 +115,16 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     dataDir: config.dataDir,
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
-    audit: () => deps.audit,
+    audit: () => created?.audit,
     work,
   });
-  const app = await createApp(deps, {
+  created = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
     ...(localConsole ? { routes: localConsole.routes } : {}),
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
+  const { app, audit } = created;
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -143,7 +146,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   stopper.add('desk', async (bulkLineMs) => void (await Promise.all([desk.stop(bulkLineMs), waitlist.stop()])));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
-  stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
+  stopper.add('audit channel', async () => void (await audit.close(3000)));
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };

@@ -89,3 +89,8 @@ export function buildPagerBlock(pager: Pager): ActionsBlock | undefined {
 export function compact(blocks: (Block | undefined)[]): Block[] {
   return blocks.filter((b): b is Block => b !== undefined);
 }
+
+/** A refusal from the gate (src/slack/gate.ts refusalText): mrkdwn, it mentions whom to ask. */
+export function buildLockedMessage(sentence: string): SlackMessage {
+  return { text: sentence, blocks: [section(`:lock: ${sentence}`)] };
+}

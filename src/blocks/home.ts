@@ -26,7 +26,8 @@ export const HOME_MAX_ENDING = 20;
 const LINES_PER_SECTION = 10;
 
 export interface HomeInput {
-  role: 'admin' | 'viewer';
+  /** The gate's verdict: may this person change licenses (admins) or only look (viewers)? */
+  canChange: boolean;
   data: DashboardData | undefined;
   now: Date;
   sandbox: boolean;
@@ -63,9 +64,9 @@ export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECT
   return out;
 }
 
-function quickActions(role: HomeInput['role']): Block {
+function quickActions(canChange: boolean): Block {
   const els = [button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh')];
-  if (role === 'admin') {
+  if (canChange) {
     els.unshift(
       button(ActionId.poolAssign, 'Assign a license', undefined, 'primary'),
       button(DeskActionId.bulkOpen, 'Bulk assign', 'bulk'),
@@ -140,7 +141,7 @@ export function buildHomeView(input: HomeInput): HomeView {
   const top: Block[] = [
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
-    quickActions(input.role),
+    quickActions(input.canChange),
   ];
   if (!data) {
     return { type: 'home', blocks: [...top, section(':hourglass_flowing_sand: Reading your pools and licenses…')] };

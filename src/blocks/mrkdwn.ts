@@ -3,22 +3,9 @@
  * API or from a user goes through escapeMrkdwn, so a student named `<!channel>` pings nobody.
  */
 
-/** Slack's control characters are only `&`, `<` and `>`; nothing else may be HTML-encoded. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import { escapeMrkdwn, escapeTruncated } from '../domain/mrkdwn.js';
 
-/** Cuts to at most `max` characters (code points, so no emoji is split), ending with "…" when cut. */
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
-
-/** Truncates the raw text first, then escapes: escaping after cutting never leaves half an `&amp;`. */
-export function escapeTruncated(text: string, max: number): string {
-  return escapeMrkdwn(truncate(text, max));
-}
+export { escapeMrkdwn, escapeTruncated, truncate } from '../domain/mrkdwn.js';
 
 /** `2027-01-01T00:00:00+00:00` → `2027-01-01` (UTC), or '' when unparsable. */
 export function isoDay(iso: string): string {

@@ -3,14 +3,17 @@
  * at interactive priority: a person is waiting in Slack.
  */
 import { activeEnrollment, validateAssignment } from '../domain/assignment.js';
+import type { NewcomerProblem } from '../domain/change-refusal.js';
 import { parseEmail } from '../domain/email.js';
-import type { AssignDateProblem } from '../domain/end-date.js';
 import type { AssignRequest, License, Pool, Student, StudentCourse } from '../domain/types.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient } from '../licensing/types.js';
+import { auditOf } from './audit-facts.js';
+import type { ChangeContext } from './change-context.js';
 import { isEndpointMissing } from './find-student.js';
 import { INTERACTIVE } from './interactive.js';
+import { tracked } from './work-tracker.js';
 import { runWrite, type WriteOutcome } from './write-outcome.js';
 
 export interface AssignParams {
@@ -85,12 +88,7 @@ export async function readBackAssign(
   return licenses.find((l) => l.active && l.student.email.toLowerCase() === wanted);
 }
 
-/** Why the newcomer cannot take a seat of `pool`, whatever happens to the seats. */
-export type NewcomerProblem =
-  | { kind: 'email' }
-  | { kind: 'domain'; allowed: readonly string[] }
-  | { kind: 'end-date'; problem: AssignDateProblem; poolEnd: string }
-  | { kind: 'enrolled'; license: License };
+export type { NewcomerProblem };
 
 /**
  * The assign's own rules for the newcomer, on reads made now (the e-mail and date came back from a
@@ -131,4 +129,39 @@ export function assignLicense(licensing: LicensingClient, params: AssignParams):
     () => licensing.pools.assign(params.poolId, body, INTERACTIVE),
     () => readBackAssign(licensing, params.poolId, params.email, 'interactive'),
   );
+}
+
+export interface AssignCall {
+  actor: string;
+  params: AssignParams;
+  /** The pool as the form saw it, for the audit's course title; undefined without one. */
+  pool: Pool | undefined;
+  /** 'recycle' when the assign frees a seat (`recycle: true`) or fills one freed for it. */
+  action: 'assign' | 'recycle';
+  /** Extra words for the audit entry (e.g. which license was revoked to free the seat). */
+  detail?: string | undefined;
+}
+
+/**
+ * Assigns one license, audited: the write, the read-back after an unclear answer (one GET
+ * /v1/student, readBackAssign) and the audit entry. The form's rules ran before (the caller's
+ * pre-checks); the licensing API applies them again and its refusal comes back as `refused`.
+ */
+export async function assign(ctx: ChangeContext, req: AssignCall): Promise<WriteOutcome<License>> {
+  const { params } = req;
+  const write = await tracked(ctx.work, 'write', `${req.action} in pool ${params.poolId}`, () =>
+    assignLicense(ctx.licensing, params),
+  );
+  const license = write.kind === 'done' ? write.value : undefined;
+  const studentName = license?.student.name ?? params.name;
+  const facts = {
+    poolId: params.poolId,
+    ...(license ? { licenseId: license.id } : {}),
+    ...(req.pool ? { courseTitle: req.pool.course.title } : {}),
+    ...(license?.student.name || params.name ? { studentName } : {}),
+    studentEmail: params.email,
+    ...(req.detail ? { detail: req.detail } : {}),
+  };
+  await ctx.audit.record(auditOf(req.action, req.actor, write, facts, ctx.now(), 'pool'));
+  return write;
 }

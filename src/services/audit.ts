@@ -9,6 +9,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AUDIT_ACTIONS, type AuditEntry } from '../domain/audit-entry.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
+import { escapeTruncated } from '../domain/mrkdwn.js';
 import type { Logger } from '../licensing/types.js';
 import {
   type AuditPostingOptions,
@@ -225,15 +226,7 @@ const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {
   unknown: ':grey_question: outcome unknown',
 };
 
-const esc = (s: string, max = 300): string => {
-  const cut =
-    Array.from(s).length > max
-      ? `${Array.from(s)
-          .slice(0, max - 1)
-          .join('')}…`
-      : s;
-  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-};
+const esc = (s: string, max = 300): string => escapeTruncated(s, max);
 
 function studentText(entry: AuditEntry): string | undefined {
   const parts = [
@@ -286,7 +279,7 @@ export function droppedMessage(count: number, firstAt: string, lastAt: string): 
 /**
  * The channel message: who (a mention built only from a well-formed Slack id), what, which student,
  * license and pool, the outcome and when (Slack date formatting with the ISO time as fallback).
- * Everything from the API or a form is escaped. Kept here, not in blocks/, so the audit log stays
+ * Everything from the API or a form is escaped (domain/mrkdwn.ts). Kept here, not in blocks/, so the audit log stays
  * usable without Slack; the shape is plain Block Kit JSON.
  */
 export function auditMessage(entry: AuditEntry): { text: string; blocks: unknown[] } {

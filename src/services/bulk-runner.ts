@@ -11,6 +11,7 @@ import type { LicensingClient, Logger } from '../licensing/types.js';
 import { readBackAssign } from './assign.js';
 import type { AuditLog } from './audit.js';
 import type { BulkJob, BulkJobStore, JobRow } from './bulk-jobs.js';
+import { assignBulkLine } from './bulk-line.js';
 import { rowFailure } from './bulk-outcome.js';
 import { tracked, type WorkTracker } from './work-tracker.js';
 
@@ -108,43 +109,30 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     }
     row.state = 'sending';
     await store.save(job);
-    try {
-      const license = await licensing.pools.assign(
-        job.poolId,
-        {
-          email: row.email,
-          ...(row.name ? { name: row.name } : {}),
-          ...(job.endDate ? { endDate: job.endDate } : {}),
-          ...(row.recycle ? { recycle: true } : {}),
-        },
-        BACKGROUND,
-      );
-      Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: license.id });
-      return 'done';
-    } catch (error) {
-      // Stopping: a request dropped from the limiter's queue was never sent; one in flight may have been.
-      // Either way the row stays 'sending' and the next start reads back before writing.
-      if (stopping) return 'stop';
-      if (isLicensingError(error) && error.outcomeUnknown) {
-        try {
-          const found = await readBack(job, row);
-          if (found) {
-            Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.id, recovered: true });
-          } else {
-            Object.assign(row, rowFailure(error), { state: 'done', outcome: 'failed' });
-            row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';
-          }
-        } catch {
-          Object.assign(row, { state: 'done', outcome: 'unknown' });
-          row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
-        }
+    const line = { poolId: job.poolId, email: row.email, name: row.name, endDate: job.endDate, recycle: row.recycle };
+    const result = await assignBulkLine(licensing, line, BACKGROUND.priority);
+    // Stopping: a request dropped from the limiter's queue was never sent; one in flight may have been.
+    // Either way the row stays 'sending' and the next start reads back before writing.
+    if (stopping && !(result.kind === 'done' && !result.checked)) return 'stop';
+    switch (result.kind) {
+      case 'done':
+        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: result.value.id });
+        if (result.checked) row.recovered = true;
         return 'done';
+      case 'not-done':
+        Object.assign(row, rowFailure(result.error), { state: 'done', outcome: 'failed' });
+        row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';
+        return 'done';
+      case 'unknown':
+        Object.assign(row, { state: 'done', outcome: 'unknown' });
+        row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
+        return 'done';
+      default: {
+        Object.assign(row, rowFailure(result.error), { state: 'done' });
+        // A token that is refused will be refused for every later row too.
+        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
+        return kind === 'unauthorized' || kind === 'forbidden' ? 'abort' : 'done';
       }
-      Object.assign(row, rowFailure(error), { state: 'done' });
-      // A token that is refused will be refused for every later row too.
-      return isLicensingError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden')
-        ? 'abort'
-        : 'done';
     }
   }
 

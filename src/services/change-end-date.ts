@@ -1,9 +1,14 @@
 /** Changing a license's end date (PATCH /v1/license/{id}); an unclear answer is resolved by reading the license. */
-import { classifyNewEndDate, dayOf, type EndDateBlocker, endDateBlocker, today } from '../domain/end-date.js';
+import type { EndDateRefusal } from '../domain/change-refusal.js';
+import { classifyNewEndDate, dayOf, endDateBlocker, today } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
+import { auditOf, studentFacts } from './audit-facts.js';
+import type { ChangeContext } from './change-context.js';
+import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { getLicenseDetails } from './licenses.js';
+import { tracked } from './work-tracker.js';
 import { runWrite, type WriteOutcome } from './write-outcome.js';
 
 export function changeEndDate(
@@ -23,11 +28,7 @@ export function changeEndDate(
   );
 }
 
-/** Why a new end date is not sent, from the license and its pool as they are now. */
-export type EndDateRefusal =
-  | { kind: EndDateBlocker }
-  | { kind: 'after-pool-end'; poolEnd: string }
-  | { kind: 'unchanged' };
+export type { EndDateRefusal };
 
 /**
  * The PATCH rules on fresh reads (the license is never cached; its pool's transferability and end
@@ -46,4 +47,53 @@ export async function checkEndDateChange(
   const change = classifyNewEndDate(day, license, pool, now);
   if (change.kind === 'after-pool-end' || change.kind === 'unchanged') return { license, pool, refusal: change };
   return { license, pool, refusal: undefined };
+}
+
+export type EndDateOutcome =
+  /** The fresh read failed: nothing was sent. */
+  | { kind: 'unread'; error: unknown }
+  /** A rule refused on the fresh read: nothing was sent. */
+  | { kind: 'refused'; refusal: EndDateRefusal; license: License }
+  /** The PATCH was sent; `past`: the day was in the past, so it ended the license now. */
+  | { kind: 'written'; write: WriteOutcome<License>; license: License; pool: Pool | undefined; past: boolean };
+
+export interface EndDateRequest {
+  actor: string;
+  licenseId: string;
+  /** YYYY-MM-DD; a past day ends the license now (the caller had the person confirm it). */
+  endDate: string;
+}
+
+/**
+ * Changes a license's end date, audited. The license id and the day came back from a form (hints,
+ * never authority): the rules run on a fresh read first (checkEndDateChange), then the PATCH, the
+ * read-back after an unclear answer, and the audit entry.
+ */
+export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateRequest): Promise<EndDateOutcome> {
+  const now = ctx.now();
+  const day = req.endDate;
+  const base = { at: now.toISOString(), actor: req.actor, action: 'extend' as const, licenseId: req.licenseId };
+  let checked: Awaited<ReturnType<typeof checkEndDateChange>>;
+  try {
+    checked = await checkEndDateChange(ctx.licensing, req.licenseId, day, now);
+  } catch (error) {
+    const why = errorSentence(error, 'license', 'admin');
+    await ctx.audit.record({ ...base, outcome: 'failed', detail: `could not re-check the license: ${why}` });
+    return { kind: 'unread', error };
+  }
+  if (checked.refusal) {
+    const detail = `${checked.refusal.kind}: refused on a fresh read; nothing sent (end date ${day})`;
+    await ctx.audit.record({ ...base, ...studentFacts(checked.license), outcome: 'refused', detail });
+    return { kind: 'refused', refusal: checked.refusal, license: checked.license };
+  }
+  const past = day < today(now);
+  const write = await tracked(ctx.work, 'write', `extend license ${req.licenseId}`, () =>
+    changeEndDate(ctx.licensing, req.licenseId, day, now),
+  );
+  const license = write.kind === 'done' ? write.value : checked.license;
+  const detail = past ? `end date ${day} (in the past: ends the license now)` : `end date ${day}`;
+  await ctx.audit.record(auditOf('extend', req.actor, write, { ...studentFacts(license), detail }, now, 'license'));
+  // An end moved to today or earlier ends the license now: its seat may be free for whoever waits.
+  if (write.kind === 'done' && past) ctx.seats?.noticeSeat(checked.license.poolId);
+  return { kind: 'written', write, license: checked.license, pool: checked.pool, past };
 }

@@ -10,18 +10,22 @@
  * fails. A Retry assign is checked the same way (checkRetryAssign).
  */
 import { isFull } from '../domain/assignment.js';
+import type { RecycleRefusal, RetryRefusal } from '../domain/change-refusal.js';
 import {
   defaultRecycleCandidate,
-  type RecycleProblem,
   recycleCandidates,
   recycleLicenseProblem,
   recyclePoolProblem,
 } from '../domain/recycle.js';
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
-import { type AssignParams, assignLicense, type NewcomerProblem, newcomerProblem } from './assign.js';
+import { type AssignParams, assign, assignLicense, newcomerProblem } from './assign.js';
+import { auditOf, studentFacts } from './audit-facts.js';
+import type { ChangeContext } from './change-context.js';
+import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { revokeLicense } from './revoke.js';
+import { tracked } from './work-tracker.js';
 import type { WriteOutcome } from './write-outcome.js';
 
 /** Options in one static_select (platform.md section 5). */
@@ -60,12 +64,7 @@ export async function loadRecycleChoice(licensing: LicensingClient, poolId: stri
   return { pool, candidates, defaultLicense, defaultProgress };
 }
 
-/** Why nothing is sent for a recycle confirmation. */
-export type RecycleRefusal =
-  | RecycleProblem
-  | NewcomerProblem
-  /** The default: the API's rule would now end another license than the one the confirmation named. */
-  | { kind: 'not-the-pick'; named: string | undefined; pick: License | undefined };
+export type { RecycleRefusal, RetryRefusal };
 
 export type RecycleCheck =
   | { ok: true; pool: Pool; license: License }
@@ -133,15 +132,6 @@ export async function recycleChosen(
   return { stage: 'assign', revoked: revoked.value, outcome, pool: check.pool };
 }
 
-/** Why a Retry assign sends nothing. */
-export type RetryRefusal =
-  /** The license said to have been revoked for this seat is still active, or of another pool. */
-  | { kind: 'not-freed'; license: License }
-  | { kind: 'pool-ended' }
-  /** The freed seat was taken meanwhile. */
-  | { kind: 'seat-taken' }
-  | NewcomerProblem;
-
 /**
  * Retry assign after a recycle whose assign failed: the license named as revoked must be an inactive
  * license of the pool, the pool must still run and have a free seat, and the newcomer's rules hold.
@@ -158,4 +148,173 @@ export async function checkRetryAssign(
   if (recyclePoolProblem(pool, now)?.kind === 'pool-ended') return { refusal: { kind: 'pool-ended' }, pool };
   if (isFull(pool)) return { refusal: { kind: 'seat-taken' }, pool };
   return { refusal: await newcomerProblem(licensing, pool, params, now), pool };
+}
+
+/** The audit detail of a refusal: its rule, never the e-mail. */
+export function refusalDetail(r: RecycleRefusal | RetryRefusal): string {
+  const tail = 'refused on a fresh read; nothing sent';
+  switch (r.kind) {
+    case 'pool-not-full':
+      return `pool not full (${r.available} free): ${tail}`;
+    case 'license-other-pool':
+      return `license of another pool (${r.licensePool}): ${tail}`;
+    case 'not-the-pick':
+      return `stale default: confirmation named ${r.named ?? 'none'}, the rule now picks ${r.pick?.id ?? 'none'}`;
+    case 'not-freed':
+      return `license ${r.license.id} did not free a seat of this pool: ${tail}`;
+    case 'enrolled':
+      return `student already enrolled (license ${r.license.id}): ${tail}`;
+    default:
+      return `${r.kind}: ${tail}`;
+  }
+}
+
+/** Who is to get the seat, for the audit entries of a recycle (never the e-mail in a detail). */
+function newcomerFacts(params: AssignParams) {
+  return {
+    poolId: params.poolId,
+    studentEmail: params.email,
+    ...(params.name ? { studentName: params.name } : {}),
+  };
+}
+
+export type RecycleDefaultOutcome =
+  /** A fresh read failed: nothing was sent. */
+  | { kind: 'unread'; error: unknown }
+  /** A rule refused on the fresh reads: nothing was sent. */
+  | { kind: 'refused'; refusal: RecycleRefusal; license: License | undefined }
+  /** `recycle: true` was sent; it ends `pick` when done. */
+  | { kind: 'written'; write: WriteOutcome<License>; pick: License; pool: Pool };
+
+/**
+ * The default choice of a recycle confirmation, audited: `recycle: true` ends whatever the API's rule
+ * picks at the time of the write, so the write is sent only when the rule still picks the license
+ * the confirmation named (`defaultLicenseId`), after every rule ran on fresh reads (checkRecycle).
+ */
+export async function recycleDefaultSeat(
+  ctx: ChangeContext,
+  req: { actor: string; params: AssignParams; defaultLicenseId: string | undefined },
+): Promise<RecycleDefaultOutcome> {
+  const base = { at: ctx.now().toISOString(), actor: req.actor, action: 'recycle' as const };
+  const facts = { ...base, ...newcomerFacts(req.params) };
+  let check: RecycleCheck;
+  try {
+    check = await checkRecycle(ctx.licensing, req.params, { named: req.defaultLicenseId }, ctx.now());
+  } catch (error) {
+    const why = errorSentence(error, 'pool', 'admin');
+    await ctx.audit.record({ ...facts, outcome: 'failed', detail: `could not re-check the recycle: ${why}` });
+    return { kind: 'unread', error };
+  }
+  if (!check.ok) {
+    const entry = { ...facts, outcome: 'refused' as const, detail: refusalDetail(check.refusal) };
+    await ctx.audit.record(check.license ? { ...entry, licenseId: check.license.id } : entry);
+    return { kind: 'refused', refusal: check.refusal, license: check.license };
+  }
+  const pick = check.license;
+  const write = await assign(ctx, {
+    actor: req.actor,
+    params: { ...req.params, recycle: true },
+    pool: check.pool,
+    action: 'recycle',
+    detail: `seat freed by ending license ${pick.id}, re-checked as the API's pick`,
+  });
+  return { kind: 'written', write, pick, pool: check.pool };
+}
+
+export type RecycleChosenOutcome =
+  /** A fresh read failed: nothing was sent. */
+  | { kind: 'unread'; error: unknown }
+  /** A rule refused on the fresh reads (a stale or forged confirmation): nothing was sent. */
+  | { kind: 'refused'; refusal: RecycleRefusal; license: License | undefined }
+  /** The revoke did not happen (or nobody knows): no assign was sent. */
+  | { kind: 'not-freed'; license: License; write: WriteOutcome<License> }
+  /** The seat was freed (`revoked`); `write` is the assign's outcome. */
+  | { kind: 'freed'; revoked: License; write: WriteOutcome<License>; pool: Pool };
+
+/**
+ * A license the manager chose to end for the newcomer, audited: every rule on fresh reads, the
+ * revoke, then the assign (two writes, each audited); when the assign fails the seat stays free and
+ * the outcome says so, so the caller can offer "Retry assign" (retryAssign).
+ */
+export async function recycleChosenSeat(
+  ctx: ChangeContext,
+  req: { actor: string; params: AssignParams; chosenLicenseId: string },
+): Promise<RecycleChosenOutcome> {
+  const { actor, params } = req;
+  let result: ChosenRecycleResult;
+  try {
+    result = await tracked(ctx.work, 'write', `recycle in pool ${params.poolId}`, () =>
+      recycleChosen(ctx.licensing, req.chosenLicenseId, params, ctx.now()),
+    );
+  } catch (error) {
+    await ctx.audit.record({
+      at: ctx.now().toISOString(),
+      actor,
+      action: 'recycle',
+      outcome: 'failed',
+      poolId: params.poolId,
+      studentEmail: params.email,
+      detail: `could not read license ${req.chosenLicenseId}: ${errorSentence(error, 'license', 'admin')}`,
+    });
+    return { kind: 'unread', error };
+  }
+  const now = ctx.now();
+  const facts = newcomerFacts(params);
+  if (result.stage === 'check') {
+    const license = result.license ? { licenseId: result.license.id } : {};
+    const entry = { at: now.toISOString(), actor, action: 'recycle' as const, outcome: 'refused' as const };
+    await ctx.audit.record({ ...entry, ...facts, ...license, detail: refusalDetail(result.refusal) });
+    return { kind: 'refused', refusal: result.refusal, license: result.license };
+  }
+  if (result.stage === 'revoke') {
+    await ctx.audit.record(auditOf('revoke', actor, result.outcome, studentFacts(result.license), now, 'license'));
+    return { kind: 'not-freed', license: result.license, write: result.outcome };
+  }
+  const { revoked, outcome: write } = result;
+  const done = { kind: 'done', value: revoked, checked: false } as const;
+  await ctx.audit.record(auditOf('revoke', actor, done, studentFacts(revoked), now, 'license'));
+  const entry = auditOf(
+    'recycle',
+    actor,
+    write,
+    { ...facts, detail: `seat freed by revoking license ${revoked.id}` },
+    now,
+    'pool',
+  );
+  await ctx.audit.record(write.kind === 'done' ? { ...entry, licenseId: write.value.id } : entry);
+  return { kind: 'freed', revoked, write, pool: result.pool };
+}
+
+export type RetryOutcome =
+  | { kind: 'unread'; error: unknown }
+  | { kind: 'refused'; refusal: RetryRefusal }
+  | { kind: 'written'; write: WriteOutcome<License>; pool: Pool | undefined };
+
+/**
+ * "Retry assign" after a recycle whose assign failed once the seat was freed, audited: the license
+ * named as revoked, the pool's free seat and the newcomer's rules are read again (checkRetryAssign)
+ * and nothing is sent when one fails.
+ */
+export async function retryAssign(
+  ctx: ChangeContext,
+  req: { actor: string; params: AssignParams; revokedLicenseId: string },
+): Promise<RetryOutcome> {
+  const { actor, params } = req;
+  const facts = { at: ctx.now().toISOString(), actor, action: 'recycle' as const, ...newcomerFacts(params) };
+  let refusal: RetryRefusal | undefined;
+  let pool: Pool | undefined;
+  try {
+    ({ refusal, pool } = await checkRetryAssign(ctx.licensing, params, req.revokedLicenseId, ctx.now()));
+  } catch (error) {
+    const why = errorSentence(error, 'pool', 'admin');
+    await ctx.audit.record({ ...facts, outcome: 'failed', detail: `could not re-check the retry: ${why}` });
+    return { kind: 'unread', error };
+  }
+  if (refusal) {
+    await ctx.audit.record({ ...facts, outcome: 'refused', detail: refusalDetail(refusal) });
+    return { kind: 'refused', refusal };
+  }
+  const detail = `retry after revoking license ${req.revokedLicenseId}`;
+  const write = await assign(ctx, { actor, params, pool, action: 'recycle', detail });
+  return { kind: 'written', write, pool };
 }

@@ -31,7 +31,7 @@ export interface AppDeps {
   sandbox: boolean;
   /** Channel id for the audit trail, if configured. */
   auditChannel?: string;
-  /** The audit trail; createApp builds one (posting to auditChannel) when none is given. */
+  /** The audit trail; createApp builds one (posting to auditChannel) when none is given, and returns it. */
   audit?: AuditLog;
   /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
   auditFile?: string;
@@ -39,6 +39,6 @@ export interface AppDeps {
   desk?: Desk;
   /** Approved requests waiting for a seat (src/slack/waitlist/start.ts); without it, `/licenses waitlist` says so. */
   waitlist?: Waitlist;
-  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
+  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
 }

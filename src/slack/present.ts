@@ -2,42 +2,10 @@
  * Any failure -> one plain sentence with the next step. Never a stack trace, never
  * internals. The sentence is plain text; builders escape it (a 400 quotes the server's own words).
  */
-import { BadRequestError, isLicensingError, QueueFullError, RateLimitedError } from '../licensing/errors.js';
+import { type Audience, errorSentence, type Subject, seconds } from '../services/error-text.js';
 import { SlackBusyError } from './roles.js';
 
-/** What the request was about, so a 404 can say what does not exist. */
-export type Subject = 'pool' | 'license' | 'student' | 'other';
-
-/**
- * Who reads the sentence. Only license admins are told which setting to fix (a token refused or
- * lacking permission); everyone else hears that License Desk can't reach the licensing service.
- */
-export type Audience = 'admin' | 'other';
-
-/** For someone who is not a license admin, when nobody has been told yet (see token-alarm.ts). */
-export const CANNOT_REACH =
-  "License Desk can't reach the licensing service right now, so nothing can be shown or changed. Please let a license admin know.";
-
-const NOT_FOUND: Record<Subject, string> = {
-  pool: 'There is no pool with that id; `/licenses pools` lists your pools.',
-  license: 'There is no license with that id; `/licenses list all` lists every license.',
-  student: 'There is no such student; check the e-mail address.',
-  other: 'The licensing service has no such pool or license; check the id and try again.',
-};
-
-const NOT_ANSWERING = 'The licensing service is not answering; nothing was changed. Please try again in a minute.';
-
-const MID_WAY =
-  'The licensing service stopped answering mid-way; the change may or may not have been made, so check before trying again.';
-
-/** What a person is told when License Desk is stopping (SIGTERM): new work, and reads cut short. */
-export const RESTARTING = 'License Desk is restarting; try again in a minute.';
-
-// Several License Desk processes share one licensing rate budget through Redis; without it none may send.
-const BUDGET_UNAVAILABLE =
-  "License Desk can't reach its shared rate budget (Redis), so nothing was sent to the licensing service and nothing was changed. Please try again in a minute, and tell whoever runs License Desk if it keeps happening.";
-
-const seconds = (n: number): number => Math.max(1, Math.ceil(n));
+export { type Audience, CANNOT_REACH, RESTARTING, type Subject } from '../services/error-text.js';
 
 /** Slack rate-limited the role check: the person may well have access, so say "try again", not "no". */
 export function slackBusyText(retryAfterSec: number | undefined): string {
@@ -45,45 +13,8 @@ export function slackBusyText(retryAfterSec: number | undefined): string {
   return `Slack is busy right now, so I could not check your access; nothing was changed. Please try again ${when}.`;
 }
 
+/** Any failure, Slack's rate limit on the role check included, as one sentence (services/error-text.ts). */
 export function presentError(error: unknown, subject: Subject = 'other', audience: Audience = 'other'): string {
   if (error instanceof SlackBusyError) return slackBusyText(error.retryAfterSec);
-  if (!isLicensingError(error)) {
-    return 'Something went wrong inside License Desk; nothing was changed. Please try again, and tell whoever runs License Desk if it keeps happening.';
-  }
-  // The subclasses carry the numbers; `kind` alone does not narrow an abstract base class.
-  if (error instanceof RateLimitedError || error instanceof QueueFullError) {
-    const wait = error instanceof RateLimitedError ? error.retryAfterSec : error.retryInSec;
-    return `The licensing service is busy; please try again in about ${seconds(wait)} s.`;
-  }
-  if (error instanceof BadRequestError) {
-    return `The licensing service refused this: ${error.serverMessage.replace(/[.\s]+$/, '')}.`;
-  }
-  switch (error.kind) {
-    case 'unauthorized':
-      if (audience !== 'admin') return CANNOT_REACH;
-      return 'The licensing API token is no longer valid: generate a new one in the license web interface and update LICENSING_API_TOKEN.';
-    case 'forbidden':
-      if (audience !== 'admin') return CANNOT_REACH;
-      return 'The licensing API token lacks permission for this; generate a token with that permission in the license web interface and update LICENSING_API_TOKEN.';
-    case 'not-found':
-      return NOT_FOUND[subject];
-    case 'budget-unavailable':
-      return BUDGET_UNAVAILABLE;
-    case 'rate-limited':
-    case 'queue-full':
-    case 'bad-request':
-      return 'The licensing service refused this request; please try again in a minute.';
-    case 'invalid-response':
-      // A write can be applied although its answer was unreadable (the client marks it outcomeUnknown).
-      if (error.outcomeUnknown) return MID_WAY;
-      return 'The licensing service answered something unexpected; nothing was changed. Please try again later, and tell whoever runs License Desk if it keeps happening.';
-    case 'server':
-    case 'timeout':
-    case 'connection':
-      return error.outcomeUnknown ? MID_WAY : NOT_ANSWERING;
-    case 'stopped':
-      return error.outcomeUnknown
-        ? 'License Desk is restarting and stopped waiting for the licensing service; the change may or may not have been made, so check in a minute before trying again.'
-        : RESTARTING;
-  }
+  return errorSentence(error, subject, audience);
 }

@@ -12,6 +12,7 @@ import { buildErrorMessage, withSandboxMarker } from '../blocks/common.js';
 import { isLicensingError } from '../licensing/errors.js';
 import { openDm } from './bulk/notifier.js';
 import type { AppDeps, Role } from './deps.js';
+import { permits } from './gate.js';
 import { presentError, type Subject } from './present.js';
 
 /** At most one alarm an hour: a broken token fails every request until someone fixes it. */
@@ -100,7 +101,7 @@ export async function presentErrorTo(
   error: unknown,
   subject: Subject = 'other',
 ): Promise<string> {
-  const audience = role === 'admin' ? 'admin' : 'other';
+  const audience = permits(role, 'admin') ? 'admin' : 'other';
   if (isLicensingError(error) && error.kind === 'unauthorized') {
     const told = await raiseTokenAlarm(deps, client);
     if (told && audience === 'other') return TOLD;

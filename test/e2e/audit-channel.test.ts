@@ -75,7 +75,7 @@ describe('the audit channel', () => {
     );
     expect(JSON.stringify(post.args.blocks)).toContain('last reason: not a license admin');
     expect(checkBlockKitLimits({ text, blocks: post.args.blocks })).toEqual([]);
-    expect((await t.deps.audit?.flush(1000))?.unsent).toBe(0);
+    expect((await t.audit.flush(1000))?.unsent).toBe(0);
     expect(posts()).toHaveLength(1);
   });
 
@@ -123,7 +123,7 @@ describe('the audit channel', () => {
     await t.clickButton(ActionId.poolAssign, '2001', { userId: TEST_USERS.viewer });
     await until('2 audit lines', () => auditLines().length === 2);
     expect(posts()).toHaveLength(0);
-    const closing = t.deps.audit?.close(5000);
+    const closing = t.audit.close(5000);
     const post = await nthPost(1);
     expect(await closing).toEqual({ posted: 1, unsent: 0 });
     expect(String(post.args.text)).toContain(

@@ -45,7 +45,7 @@ describe('audit', () => {
     const line = t.logs.find((l) => l.message === 'audit' && l.poolId === '2007' && l.outcome === 'done');
     expect(line).toMatchObject({ actor: TEST_USERS.admin, action: 'assign', studentEmail: 'a***@contoso.com' });
     expect(JSON.stringify(t.logs)).not.toContain('ada.audit@contoso.com');
-    expect((await t.deps.audit?.recent(1))?.[0]).toMatchObject({
+    expect((await t.audit.recent(1))?.[0]).toMatchObject({
       action: 'assign',
       studentEmail: 'ada.audit@contoso.com',
     });

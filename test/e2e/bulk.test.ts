@@ -190,7 +190,7 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
     }
     for (const c of dm) expect(checkBlockKitLimits(c.args)).toEqual([]);
     // Every line is audited (log and file); the audit channel gets one summary for the job, not one post a line.
-    const audit = (await t.deps.audit?.recent(20)) ?? [];
+    const audit = (await t.audit.recent(20)) ?? [];
     const lines = audit.filter((e) => e.action === 'bulk-assign' && e.quiet);
     expect(lines.filter((e) => e.outcome === 'done')).toHaveLength(3);
     const summary = await t.slack.waitForCall(
@@ -198,7 +198,7 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
       (c) => c.args.channel === AUDIT_CHANNEL && allText(c.args).includes('finished, 3 lines'),
     );
     expect(allText(summary.args)).toContain('3 assigned');
-    const after = (await t.deps.audit?.recent(20)) ?? [];
+    const after = (await t.audit.recent(20)) ?? [];
     expect(after.filter((e) => e.action === 'bulk-assign' && !e.quiet)).toHaveLength(1);
     const channelPosts = t.slack.calls.filter(
       (c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT_CHANNEL,

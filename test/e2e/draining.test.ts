@@ -15,8 +15,7 @@ const RESTARTING = 'License Desk is restarting; try again in a minute.';
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  if (!t.deps.work) throw new Error('createApp made no work tracker');
-  t.deps.work.startDraining();
+  t.work.startDraining();
 });
 afterAll(() => t.close());
 beforeEach(() => t.sandbox.clearRequests());

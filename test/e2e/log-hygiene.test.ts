@@ -59,7 +59,7 @@ async function assign(pool: string, email: string, name: string) {
     'chat.postMessage',
     (c) => c.args.channel === AUDIT && t.slack.calls.indexOf(c) >= from && String(c.args.text).includes(email),
   );
-  return (await t.deps.audit?.recent(1))?.[0];
+  return (await t.audit.recent(1))?.[0];
 }
 
 describe('e-mail addresses in any script are masked in the log and the audit file', () => {

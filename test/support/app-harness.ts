@@ -11,15 +11,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
-import { createApp } from '../../src/app.js';
+import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
-import { createWorkTracker } from '../../src/services/work-tracker.js';
+import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
@@ -56,7 +57,7 @@ export interface TestAppOptions {
   auditFile?: string;
   /** The audit channel's post queue; default quick (10 ms pace, refusals folded over 10 ms quiet). */
   auditPosting?: AuditPostingOptions;
-  /** Issue 6: with a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
+  /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
   alerts?: Partial<AlertsConfig>;
@@ -100,6 +101,9 @@ export interface TestApp {
   licensing: LicensingClient;
   deps: AppDeps;
   app: App;
+  /** The app's audit trail and work tracker, as createApp built them. */
+  audit: AuditLog;
+  work: WorkTracker;
   /** The started desk, when `dataDir` was given. */
   desk: RunningDesk | undefined;
   /** Every log line the app wrote, parsed. */
@@ -166,10 +170,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     now,
     sandbox: options.sandboxMode ?? true,
-    work: createWorkTracker(),
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
+  let created: CreatedApp | undefined;
   if (options.dataDir) {
     deps.desk = await createDesk({
       licensing,
@@ -178,14 +182,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       dataDir: options.dataDir,
       rateLimit: { limit: 25, windowMs: 3000 },
       homeBudgetShare: options.homeBudgetShare ?? 0.2,
-      audit: () => deps.audit,
+      audit: () => created?.audit,
     });
   }
-  const app = await createApp(deps, {
+  created = await createApp(deps, {
     slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
     retryConfig: { retries: 0 },
     auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
+  const { app, audit, work } = created;
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const desk = options.dataDir
@@ -245,12 +250,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     licensing,
     deps,
     app,
+    audit,
+    work,
     desk,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
-      const work = deps.work;
-      if (!work) throw new Error('the test app has no work tracker');
       // The response to a request can reach the test before its listener ends; one turn lets a
       // request that was just acknowledged register before the wait starts.
       await new Promise((resolve) => setImmediate(resolve));
@@ -348,7 +353,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.stop();
       await desk?.stop();
-      await deps.audit?.close(2000);
+      await audit.close(2000);
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();

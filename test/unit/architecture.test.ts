@@ -49,8 +49,8 @@ describe('architecture (design.md section 1)', () => {
   it('src/blocks imports blocks, domain, the one list of Slack ids, zod, and only types from services', () => {
     // Builders stay pure (data in, blocks out). ids.ts is allowed so that every action_id and block_id
     // exists exactly once (design.md section 7); the data shapes some services define (audit entries,
-    // bulk jobs, dashboard data) may be imported as types, which leaves no runtime dependency.
-    // zod: the codecs of button values live here, so that builders encode and listeners decode with one schema.
+    // bulk jobs, dashboard data) may be imported as types, which leaves no runtime dependency. zod is
+    // for the codecs of button values and private_metadata (values.ts): builders encode, listeners decode.
     const allowed = (i: string) =>
       i.startsWith('./') || i.startsWith('../domain/') || i === '../blocks/ids.js' || i === 'zod';
     const bad = sources('src/blocks').flatMap((f) => {

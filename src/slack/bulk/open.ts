@@ -8,9 +8,9 @@ import { buildBulkFormView, buildBulkLoadingView, buildBulkMessageView } from '.
 import { buildNoticeMessage, withSandboxMarkerView } from '../../blocks/common.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
+import { authorize } from '../gate.js';
 import { presentError } from '../present.js';
-import { SlackBusyError } from '../roles.js';
-import { adminOnlyText, roleOf, tellByDm } from '../views/slack-io.js';
+import { tellByDm } from '../views/slack-io.js';
 
 export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
 
@@ -27,9 +27,9 @@ export async function openBulkModal(
   triggerId: string,
   userId: string,
 ): Promise<BulkOpenProblem | undefined> {
-  const role = await roleOf(deps, client, userId);
-  if (role instanceof SlackBusyError) return { sentence: adminOnlyText(deps, role), triggerUsed: false };
-  if (role !== 'admin') return { sentence: ADMINS_ONLY, triggerUsed: false };
+  const verdict = await authorize(deps, client, userId, 'admin');
+  if (!verdict.allowed)
+    return { sentence: verdict.reason === 'slack-busy' ? verdict.text : ADMINS_ONLY, triggerUsed: false };
   if (!deps.desk)
     return { sentence: 'Bulk assignment is not set up in this License Desk process.', triggerUsed: false };
   let viewId: string | undefined;

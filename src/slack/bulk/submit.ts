@@ -9,7 +9,6 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
 import { buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
 import { buildBulkReportView } from '../../blocks/bulk-report.js';
 import { withSandboxMarkerView } from '../../blocks/common.js';
@@ -17,34 +16,27 @@ import { BulkInputId } from '../../blocks/ids.js';
 import { endDateProblem } from '../../domain/bulk-plan.js';
 import { count } from '../../domain/count.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
-import type { AppDeps } from '../deps.js';
+import type { Desk } from '../../services/desk.js';
+import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
-import { SlackBusyError } from '../roles.js';
-import { adminOnlyText, markedAck, roleOf } from '../views/slack-io.js';
-import { changeState } from '../views/state.js';
+import type { Surface } from '../views/state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
 import { createBulkNotifier } from './notifier.js';
 import { ADMINS_ONLY } from './open.js';
 
-type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-
-/** Why this person may not go on (no desk, not an admin, or Slack too busy to tell); undefined: go on. */
-async function refusal(deps: AppDeps, client: webApi.WebClient, userId: string): Promise<string | undefined> {
-  if (!deps.desk) return ADMINS_ONLY;
-  const role = await roleOf(deps, client, userId);
-  if (role instanceof SlackBusyError) return adminOnlyText(deps, role);
-  return role === 'admin' ? undefined : ADMINS_ONLY;
+/** The bulk modal behind the gate: a refusal (bulk's own sentence) replaces the modal; not audited. */
+function gated(s: Surface, handler: (args: MarkedSubmitArgs, desk: Desk) => Promise<void>) {
+  const view = (sentence: string) => ({ response_action: 'update' as const, view: buildBulkMessageView(sentence) });
+  return onSubmit(s, { need: 'admin', title: 'Bulk assign', text: ADMINS_ONLY, view }, async (args) => {
+    if (!s.deps.desk) return args.ack(view(ADMINS_ONLY));
+    await handler(args, s.deps.desk);
+  });
 }
 
-export function createBulkFormSubmitHandler(deps: AppDeps) {
-  return async ({ ack: rawAck, body, view, client }: SubmitArgs): Promise<void> => {
-    const ack = markedAck(deps, rawAck);
+export function createBulkFormSubmitHandler(s: Surface) {
+  const { deps } = s;
+  return gated(s, async ({ ack, body, view, client }, desk): Promise<void> => {
     const userId = body.user.id;
-    const desk = deps.desk;
-    const refused = await refusal(deps, client, userId);
-    if (!desk || refused) {
-      return ack({ response_action: 'update', view: buildBulkMessageView(refused ?? ADMINS_ONLY) });
-    }
     const form = readBulkForm(view.state.values);
     const errors = formErrors(form, deps.now().toISOString().slice(0, 10));
     if (Object.keys(errors).length > 0 || !form.poolId) return ack({ response_action: 'errors', errors });
@@ -79,18 +71,13 @@ export function createBulkFormSubmitHandler(deps: AppDeps) {
     await client.views
       .update({ external_id: externalId, view: withSandboxMarkerView(next, deps.sandbox) })
       .catch((error: unknown) => deps.logger.warn('views.update failed', { error: String(error) }));
-  };
+  });
 }
 
-export function createBulkConfirmSubmitHandler(deps: AppDeps) {
-  return async ({ ack: rawAck, body, view, client }: SubmitArgs): Promise<void> => {
-    const ack = markedAck(deps, rawAck);
+export function createBulkConfirmSubmitHandler(s: Surface) {
+  const { deps } = s;
+  return gated(s, async ({ ack, body, view, client }, desk): Promise<void> => {
     const userId = body.user.id;
-    const desk = deps.desk;
-    const refused = await refusal(deps, client, userId);
-    if (!desk || refused) {
-      return ack({ response_action: 'update', view: buildBulkMessageView(refused ?? ADMINS_ONLY) });
-    }
     // private_metadata only names the draft; the draft itself stays on the server, tied to its author.
     const draft = desk.drafts.peek(view.private_metadata, userId);
     if (!draft) {
@@ -117,7 +104,7 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
     // A repeated submission waits out the first one's start; the draft goes only once the job is
     // saved, so a start that failed leaves the report in place and submitting again works.
     const key = `bulk-start:${draft.id}`;
-    const once = changeState(deps).once;
+    const once = s.state.once;
     if (!once.claim(key)) {
       return ack({ response_action: 'update', view: buildBulkMessageView('This job was already started.') });
     }
@@ -135,5 +122,5 @@ export function createBulkConfirmSubmitHandler(deps: AppDeps) {
     desk.drafts.take(view.private_metadata, userId);
     deps.logger.info('bulk job started', { job: job.id, rows: job.rows.length, user: userId });
     await ack({ response_action: 'clear' });
-  };
+  });
 }

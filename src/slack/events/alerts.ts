@@ -1,32 +1,20 @@
 /**
  * Alerts in the channel: the daily check's poster, and "Let it end" on a license that ends
- * within 7 days (admins only, checked on the click: anyone in the channel can click). Extend is issue
- * 5's change-end-date button, so its modal opens from the same listener as everywhere else.
+ * within 7 days (admins only, checked by the gate on the click: anyone in the channel can click). Its
+ * Extend is the change-end-date button, so its modal opens from the same listener as everywhere else.
  */
-import type {
-  AllMiddlewareArgs,
-  BlockAction,
-  ButtonAction,
-  SlackActionMiddlewareArgs,
-  types,
-  webApi,
-} from '@slack/bolt';
+import type { types, webApi } from '@slack/bolt';
 import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
-import {
-  buildAdminOnlyMessage,
-  buildErrorMessage,
-  buildNoticeMessage,
-  withSandboxMarker,
-} from '../../blocks/common.js';
+import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
 import { alertLicenseBlockId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { dayOf } from '../../domain/end-date.js';
 import { ID_PATTERN } from '../../domain/ids.js';
 import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
+import { onClick } from '../gate-bolt.js';
 import { presentError } from '../present.js';
-import { SlackBusyError } from '../roles.js';
-import { adminOnlyText, roleOf } from '../views/slack-io.js';
+import type { Surface } from '../views/state.js';
 
 /**
  * Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. Resolves
@@ -54,28 +42,19 @@ function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
   return `No alert announced license ${licenseId} ending${end ? ` on ${end}` : ''} (its end may have moved since), so nothing was recorded. \`/licenses show ${licenseId}\` shows it as it is now.`;
 }
 
-export function createLetItEndHandler(deps: AppDeps) {
-  return async ({
-    ack,
-    body,
-    action,
-    client,
-    respond,
-  }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
-    await ack();
+export function createLetItEndHandler(s: Surface) {
+  const { deps } = s;
+  return onClick(s, { need: 'admin' }, async ({ body, action, client, respond }): Promise<void> => {
     const tell = async (message: SlackMessage): Promise<void> => {
       const reply = { response_type: 'ephemeral' as const, replace_original: false };
       await respond({ ...reply, ...withSandboxMarker(message, deps.sandbox) }).catch((error: unknown) =>
         deps.logger.warn('respond failed', { error: String(error) }),
       );
     };
-    const role = await roleOf(deps, client, body.user.id);
-    if (role instanceof SlackBusyError) return tell(buildErrorMessage(adminOnlyText(deps, role)));
-    if (role !== 'admin') return tell(buildAdminOnlyMessage(deps.roles.whoToAsk()));
     const licenseId = action.value ?? '';
     if (!ID_PATTERN.test(licenseId)) {
       deps.logger.warn('let-it-end: malformed license id');
-      return tell(buildErrorMessage('That button no longer works; nothing was changed.'));
+      return tell(buildErrorMessage(NO_LONGER_WORKS));
     }
     // Without the desk nothing remembers the choice, so the message must not say it was made.
     if (!deps.desk) return tell(buildErrorMessage(ALERTS_NOT_SET_UP));
@@ -108,5 +87,5 @@ export function createLetItEndHandler(deps: AppDeps) {
         blocks: withLicenseSettled(blocks, licenseId, body.user.id) as types.KnownBlock[],
       })
       .catch((error: unknown) => deps.logger.warn('could not update the alert message', { error: String(error) }));
-  };
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * App Home: on app_home_opened (Home tab) and on Refresh, check the role, publish the
+ * App Home: on app_home_opened (Home tab) and on Refresh, ask the gate (viewers and admins), publish the
  * dashboard from the last snapshot at once (or a loading view), then refresh at background priority
  * within the dashboard's budget share and publish again. Bolt acks events before the listener runs
  * (platform.md section 1.6), so nothing here races Slack's 3 s. views.publish needs no scope.
@@ -15,10 +15,8 @@ import type {
 import { buildHomeNoticeView, buildHomeRefusalView, buildHomeView, type HomeView } from '../../blocks/home.js';
 import type { RefreshResult } from '../../services/dashboard.js';
 import type { AppDeps } from '../deps.js';
-import { slackBusyText } from '../present.js';
-import { SlackBusyError } from '../roles.js';
+import { authorize } from '../gate.js';
 import { presentErrorTo } from '../token-alarm.js';
-import { roleOf } from '../views/slack-io.js';
 import { withWaitlist } from '../waitlist/home.js';
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
@@ -36,13 +34,14 @@ async function publish(client: webApi.WebClient, userId: string, view: HomeView,
 }
 
 export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: string, force = false): Promise<void> {
-  const role = await roleOf(deps, client, userId);
+  const verdict = await authorize(deps, client, userId, 'viewer');
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
-  if (role instanceof SlackBusyError)
-    return publish(client, userId, buildHomeNoticeView(slackBusyText(role.retryAfterSec), deps.sandbox), deps);
-  if (role === 'none') return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
+  if (!verdict.allowed && verdict.reason === 'slack-busy')
+    return publish(client, userId, buildHomeNoticeView(verdict.text, deps.sandbox), deps);
+  if (!verdict.allowed) return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
+  const { role, canChange } = verdict;
   const desk = deps.desk;
-  const base = { role, now: deps.now(), sandbox: deps.sandbox };
+  const base = { canChange, now: deps.now(), sandbox: deps.sandbox };
   if (!desk) {
     return publish(
       client,

@@ -1,33 +1,25 @@
 /**
- * Runs one assign after its form passed (or after a recycle confirmation, or a Retry click): the
- * write, the result in the modal, the one-sentence reply and the audit entry.
+ * The Slack side of a change made from a modal: the result in the modal, the one-sentence reply in
+ * the channel and, when neither reached the person, a DM. The use case (services/) has made the write
+ * and recorded the audit entry before this runs.
  */
 import type { webApi } from '@slack/bolt';
+import { licenseName, studentWords } from '../../blocks/change-words.js';
 import { escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
-import { type AssignParams, assignLicense } from '../../services/assign.js';
-import type { AuditEntry } from '../../services/audit.js';
-import { tracked } from '../../services/work-tracker.js';
+import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
-import type { AppDeps } from '../deps.js';
-import { auditOf, describeWrite, licenseName, studentWords } from './outcome-text.js';
+import { describeWrite } from './outcome-text.js';
 import { replyEphemeral, tellByDm, updateView } from './slack-io.js';
-import { changeState } from './state.js';
+import { changeContext, type Surface } from './state.js';
 
-export interface AssignRun {
+/** Where the result of a change goes: the modal, and the channel it was started from. */
+export interface ChangeRun {
   viewId: string;
   actor: string;
   channel: string | undefined;
-  params: AssignParams;
-  /** The pool as the form saw it, for its course title; undefined without a snapshot. */
-  pool: Pool | undefined;
-  action: AuditEntry['action'];
   title: string;
-  /** Extra words for the audit entry (e.g. which license was revoked to free the seat). */
-  detail?: string;
-  /** Recycle: the sentence naming the license that ended, put before "Assigned …" on success. */
-  freed?: string;
 }
 
 export function assignWords(params: AssignParams, pool: Pool | undefined, freed?: string) {
@@ -42,16 +34,13 @@ export function assignWords(params: AssignParams, pool: Pool | undefined, freed?
 }
 
 export async function finishChange(
-  deps: AppDeps,
+  s: Surface,
   client: webApi.WebClient,
-  run: { viewId: string; actor: string; channel: string | undefined; title: string },
+  run: ChangeRun,
   outcome: Outcome,
-  entry: AuditEntry,
   extra: { retry?: boolean; privateMetadata?: string } = {},
 ): Promise<void> {
-  // The entry reaches the log and the audit file without waiting for Slack: a stop that ends the
-  // process soon after (docs/shutdown.md) must not lose it when Slack is slow or unreachable.
-  const audited = changeState(deps).audit.record(entry);
+  const { deps } = s;
   const shown = await updateView(
     deps,
     client,
@@ -62,34 +51,17 @@ export async function finishChange(
   const replied = await replyEphemeral(deps, client, run.channel, run.actor, sentence);
   // The modal was closed (views.update: not_found) and no channel reply reached them: a DM does.
   if (!shown && !replied) await tellByDm(deps, client, run.actor, sentence);
-  await audited;
 }
 
+/** One assign (services/assign.ts) and its result, for the form and a confirmed default recycle. */
 export async function runAssign(
-  deps: AppDeps,
+  s: Surface,
   client: webApi.WebClient,
-  run: AssignRun,
+  run: ChangeRun,
+  call: Omit<AssignCall, 'actor'>,
+  freed?: string,
 ): Promise<WriteOutcome<License>> {
-  const result = await tracked(deps.work, 'write', `${run.action} in pool ${run.params.poolId}`, () =>
-    assignLicense(deps.licensing, run.params),
-  );
-  const outcome = describeWrite(result, assignWords(run.params, run.pool, run.freed));
-  const license = result.kind === 'done' ? result.value : undefined;
-  const entry = auditOf(
-    run.action,
-    run.actor,
-    result,
-    {
-      poolId: run.params.poolId,
-      ...(license ? { licenseId: license.id } : {}),
-      ...(run.pool ? { courseTitle: run.pool.course.title } : {}),
-      ...(license?.student.name || run.params.name ? { studentName: license?.student.name ?? run.params.name } : {}),
-      studentEmail: run.params.email,
-      ...(run.detail ? { detail: run.detail } : {}),
-    },
-    deps.now(),
-    'pool',
-  );
-  await finishChange(deps, client, run, outcome, entry);
-  return result;
+  const write = await assign(changeContext(s), { ...call, actor: run.actor });
+  await finishChange(s, client, run, describeWrite(write, assignWords(call.params, call.pool, freed)));
+  return write;
 }

@@ -5,33 +5,32 @@
  * licensing-api.md PATCH rule 3). Then "working", the same rules again on a fresh read of the license
  * (the license id and day came back from the form: hints, never authority), the PATCH, and the result.
  */
-import { buildPastDateConfirmView, EXTEND_TITLE, endDateBlockerText } from '../../blocks/extend-modal.js';
+
+import { licenseFacts, studentWords } from '../../blocks/change-words.js';
+import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
 import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
+import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
-import { changeEndDate, checkEndDateChange, type EndDateRefusal } from '../../services/change-end-date.js';
-import { tracked } from '../../services/work-tracker.js';
-import type { AppDeps } from '../deps.js';
+import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
+import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
 import { finishChange } from './assign-run.js';
-import { refuseSubmission, type ViewArgs } from './assign-submit.js';
 import { readExtendForm } from './form.js';
-import { decodeMeta, encodeMeta, extendMetaSchema, pastConfirmMetaSchema } from './metadata.js';
-import { auditOf, describeWrite, licenseFacts, studentFacts, studentWords } from './outcome-text.js';
-import { EXPIRED } from './recycle-submit.js';
-import { markedAck, roleOf } from './slack-io.js';
-import { changeState } from './state.js';
+import { describeWrite, EXPIRED } from './outcome-text.js';
+import { changeContext, type Surface } from './state.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
 
-export function createExtendSubmitHandler(deps: AppDeps) {
-  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
-    const ack = markedAck(deps, rawAck);
+const gate = { need: 'admin' as const, title: EXTEND_TITLE, audit: { action: 'extend' as const } };
+
+export function createExtendSubmitHandler(s: Surface) {
+  const { deps } = s;
+  return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
     const actor = body.user.id;
-    const role = await roleOf(deps, client, actor);
-    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
-    const meta = decodeMeta(extendMetaSchema, view.private_metadata);
+    const meta = endDateFormMeta.decode(view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
       return;
@@ -45,8 +44,8 @@ export function createExtendSubmitHandler(deps: AppDeps) {
     }
     const day = form.date ?? form.quick;
     if (!day) return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date.' } });
-    const snap = changeState(deps).snapshots.get(view.id);
-    const known = snap?.kind === 'extend' && snap.license.id === meta.l ? snap : undefined;
+    const snap = s.state.snapshots.get(view.id);
+    const known = snap?.kind === 'extend' && snap.license.id === meta.licenseId ? snap : undefined;
     const kind = known
       ? classifyNewEndDate(day, known.license, known.pool, now).kind
       : day < today(now)
@@ -64,9 +63,13 @@ export function createExtendSubmitHandler(deps: AppDeps) {
       return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'The license already ends on that day.' } });
     }
     if (kind === 'past') {
-      const privateMetadata = encodeMeta({ ...(meta.c ? { c: meta.c } : {}), l: meta.l, d: day });
+      const privateMetadata = pastEndDateMeta.encode({
+        channelId: meta.channelId,
+        licenseId: meta.licenseId,
+        endDate: day,
+      });
       const confirm = buildPastDateConfirmView({
-        licenseId: meta.l,
+        licenseId: meta.licenseId,
         license: known?.license,
         pool: known?.pool,
         day,
@@ -74,23 +77,21 @@ export function createExtendSubmitHandler(deps: AppDeps) {
       });
       return ack({ response_action: 'update', view: confirm });
     }
-    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day });
-  };
+    const run = { viewId: view.id, actor, channel: meta.channelId, licenseId: meta.licenseId, day };
+    await runExtend(s, { ack, client }, run);
+  });
 }
 
-export function createPastConfirmSubmitHandler(deps: AppDeps) {
-  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
-    const ack = markedAck(deps, rawAck);
-    const actor = body.user.id;
-    const role = await roleOf(deps, client, actor);
-    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, EXTEND_TITLE, 'extend', role);
-    const meta = decodeMeta(pastConfirmMetaSchema, view.private_metadata);
+export function createPastConfirmSubmitHandler(s: Surface) {
+  return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
+    const meta = pastEndDateMeta.decode(view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
       return;
     }
-    await runExtend(deps, { ack, client }, { viewId: view.id, actor, channel: meta.c, licenseId: meta.l, day: meta.d });
-  };
+    const { channelId: channel, licenseId, endDate: day } = meta;
+    await runExtend(s, { ack, client }, { viewId: view.id, actor: body.user.id, channel, licenseId, day });
+  });
 }
 
 interface ExtendRun {
@@ -102,11 +103,11 @@ interface ExtendRun {
 }
 
 async function runExtend(
-  deps: AppDeps,
-  { ack, client }: Pick<ViewArgs, 'ack' | 'client'>,
+  s: Surface,
+  { ack, client }: Pick<MarkedSubmitArgs, 'ack' | 'client'>,
   run: ExtendRun,
 ): Promise<void> {
-  const now = deps.now();
+  const now = s.deps.now();
   const past = run.day < today(now);
   const id = escapeMrkdwn(run.licenseId);
   await ack({
@@ -116,56 +117,34 @@ async function runExtend(
       past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
     ),
   });
-  if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
-  // The license id and the day came back from the form: its rules are applied to fresh reads first.
-  const title = { ...run, title: EXTEND_TITLE };
-  const base = { at: now.toISOString(), actor: run.actor, action: 'extend' as const, licenseId: run.licenseId };
-  let checked: Awaited<ReturnType<typeof checkEndDateChange>>;
-  try {
-    checked = await checkEndDateChange(deps.licensing, run.licenseId, run.day, now);
-  } catch (error) {
-    const why = presentError(error, 'license', 'admin');
-    const headline = `${escapeMrkdwn(why)} The end date was not changed.`;
-    const entry = { ...base, outcome: 'failed' as const, detail: `could not re-check the license: ${why}` };
-    return finishChange(deps, client, title, { tone: 'failed', headline }, entry);
-  }
-  if (checked.refusal) {
-    const outcome = endDateRefusalOutcome(checked.refusal, run.licenseId);
-    const detail = `${checked.refusal.kind}: refused on a fresh read; nothing sent (end date ${run.day})`;
-    const entry = { ...base, ...studentFacts(checked.license), outcome: 'refused' as const, detail };
-    return finishChange(deps, client, title, outcome, entry);
-  }
-  const result = await tracked(deps.work, 'write', `extend license ${run.licenseId}`, () =>
-    changeEndDate(deps.licensing, run.licenseId, run.day, now),
-  );
-  const outcome = describeWrite(result, {
-    done: (license) =>
-      past
-        ? `Ended license \`${id}\` of ${studentWords(license.student)} now; it can't be edited again.`
-        : `Moved the end of ${licenseFacts(license, checked.pool)}, of ${studentWords(license.student)}.`,
-    notDone: `the end of license \`${id}\` did not change`,
-    check: `\`/licenses show ${id}\``,
-    subject: 'license',
+  if (!s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
+  const outcome = await changeLicenseEndDate(changeContext(s), {
+    actor: run.actor,
+    licenseId: run.licenseId,
+    endDate: run.day,
   });
-  const license = result.kind === 'done' ? result.value : checked.license;
-  const facts = license ? studentFacts(license) : { licenseId: run.licenseId };
-  const detail = past ? `end date ${run.day} (in the past: ends the license now)` : `end date ${run.day}`;
-  const entry = auditOf('extend', run.actor, result, { ...facts, detail }, now, 'license');
-  if (result.kind === 'done') deps.waitlist?.noticeSeat(result.value.poolId);
-  await finishChange(deps, client, title, outcome, entry);
+  await finishChange(s, client, { ...run, title: EXTEND_TITLE }, endDateOutcomeText(outcome, run.licenseId));
 }
 
-function endDateRefusalOutcome(refusal: EndDateRefusal, licenseId: string): Outcome {
-  const id = `\`${escapeMrkdwn(licenseId)}\``;
-  const why =
-    refusal.kind === 'after-pool-end'
-      ? `that day is after the pool ends (${dayOf(refusal.poolEnd)})`
-      : refusal.kind === 'unchanged'
-        ? 'the license already ends on that day'
-        : endDateBlockerText(refusal.kind);
-  return {
-    tone: 'refused',
-    headline: `The end date of license ${id} can't be changed, because ${why}. Nothing was changed.`,
-    details: [`\`/licenses show ${escapeMrkdwn(licenseId)}\` shows it as it is now.`],
-  };
+/** The sentence for the person, from the use case's outcome. */
+function endDateOutcomeText(outcome: EndDateOutcome, licenseId: string): Outcome {
+  const id = escapeMrkdwn(licenseId);
+  switch (outcome.kind) {
+    case 'unread': {
+      const headline = `${escapeMrkdwn(presentError(outcome.error, 'license', 'admin'))} The end date was not changed.`;
+      return { tone: 'failed', headline };
+    }
+    case 'refused':
+      return endDateRefusalOutcome(outcome.refusal, licenseId);
+    case 'written':
+      return describeWrite(outcome.write, {
+        done: (license) =>
+          outcome.past
+            ? `Ended license \`${id}\` of ${studentWords(license.student)} now; it can't be edited again.`
+            : `Moved the end of ${licenseFacts(license, outcome.pool)}, of ${studentWords(license.student)}.`,
+        notDone: `the end of license \`${id}\` did not change`,
+        check: `\`/licenses show ${id}\``,
+        subject: 'license',
+      });
+  }
 }

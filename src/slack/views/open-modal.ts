@@ -1,7 +1,7 @@
 /**
  * Opening the assign and change-end-date modals (design.md section 2, shape 2): views.open with a
  * loading view at once (the trigger_id lives 3 s), then the licensing reads at interactive priority,
- * then views.update with the form. Callers have acknowledged and checked the role already.
+ * then views.update with the form. Callers have acknowledged and passed the gate already.
  */
 import type { webApi } from '@slack/bolt';
 import { ASSIGN_TITLE, type AssignPrefill, buildAssignForm } from '../../blocks/assign-modal.js';
@@ -10,15 +10,15 @@ import { CallbackId } from '../../blocks/ids.js';
 import { buildLoadingView } from '../../blocks/modal-kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildOutcomeView } from '../../blocks/outcome.js';
+import { assignFormMeta, endDateFormMeta } from '../../blocks/values.js';
 import { endDateBlocker } from '../../domain/end-date.js';
 import { getMe } from '../../services/account.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { presentError, type Subject } from '../present.js';
-import { encodeMeta } from './metadata.js';
 import { openView, updateView } from './slack-io.js';
-import { changeState } from './state.js';
+import { type Surface, surfaceOf } from './state.js';
 
 type Client = webApi.WebClient;
 
@@ -36,23 +36,24 @@ async function failed(deps: AppDeps, client: Client, viewId: string, title: stri
 
 /** False when Slack would not open the modal (an expired trigger_id): the caller tells the person. */
 export async function openAssignModal(
-  deps: AppDeps,
+  from: Surface | AppDeps,
   client: Client,
   ctx: OpenContext,
   prefill: AssignPrefill,
 ): Promise<boolean> {
+  const { deps, state } = surfaceOf(from);
   const loading = buildLoadingView(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
   try {
     // Both reads come from the client's cache when fresh (30 s), so reopening the form is free.
     const [pools, me] = await Promise.all([listPools(deps.licensing), getMe(deps.licensing)]);
-    changeState(deps).snapshots.set(viewId, {
+    state.snapshots.set(viewId, {
       kind: 'assign',
       pools,
       allowedDomains: me.allowedDomainsForTransferableLicenses,
     });
-    const privateMetadata = encodeMeta(ctx.channelId ? { c: ctx.channelId } : {});
+    const privateMetadata = assignFormMeta.encode({ channelId: ctx.channelId });
     await updateView(deps, client, viewId, buildAssignForm({ pools, prefill, privateMetadata, now: deps.now() }));
   } catch (error) {
     await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');
@@ -61,12 +62,13 @@ export async function openAssignModal(
 }
 
 export async function openExtendModal(
-  deps: AppDeps,
+  from: Surface | AppDeps,
   client: Client,
   ctx: OpenContext,
   licenseId: string,
   initialDate: string | undefined,
 ): Promise<boolean> {
+  const { deps, state } = surfaceOf(from);
   const loading = buildLoadingView(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
@@ -78,8 +80,8 @@ export async function openExtendModal(
       await updateView(deps, client, viewId, buildExtendBlockedView(license, pool, blocker ?? 'pool-unknown'));
       return true;
     }
-    changeState(deps).snapshots.set(viewId, { kind: 'extend', license, pool });
-    const privateMetadata = encodeMeta({ ...(ctx.channelId ? { c: ctx.channelId } : {}), l: license.id });
+    state.snapshots.set(viewId, { kind: 'extend', license, pool });
+    const privateMetadata = endDateFormMeta.encode({ channelId: ctx.channelId, licenseId: license.id });
     const form = buildExtendForm({ license, pool, privateMetadata, now, ...(initialDate ? { initialDate } : {}) });
     await updateView(deps, client, viewId, form);
   } catch (error) {

@@ -3,13 +3,23 @@
  * an unclear answer we say what reading back found, and never suggest sending the same write blind.
  */
 
-import { escapeMrkdwn, escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
-import type { Outcome } from '../../blocks/outcome.js';
-import type { License, Pool } from '../../domain/types.js';
+import { studentWords } from '../../blocks/change-words.js';
+import { buildErrorMessage } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { buildOutcomeMessage, buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
+import { buildNotRevokableMessage } from '../../blocks/revoke-confirm.js';
 import { StoppedError } from '../../licensing/errors.js';
-import type { AuditEntry } from '../../services/audit.js';
-import { auditOutcomeOf, type WriteOutcome } from '../../services/write-outcome.js';
+import type { RevokeOutcome } from '../../services/revoke.js';
+import type { WriteOutcome } from '../../services/write-outcome.js';
 import { presentError, type Subject } from '../present.js';
+
+/** A form whose private_metadata did not decode: expired, or altered on the way. */
+export const EXPIRED = buildOutcomeView({
+  title: 'License Desk',
+  tone: 'info',
+  headline: 'This form has expired or was altered; nothing was changed. Please start again.',
+});
 
 export const LOST = 'The licensing service stopped answering mid-way, so I read it back:';
 
@@ -54,64 +64,21 @@ export function describeWrite<T>(outcome: WriteOutcome<T>, words: WriteWords<T>)
   }
 }
 
-/** The audit detail: why it was refused or failed, or how an unclear answer was resolved. */
-export function auditDetail(outcome: WriteOutcome<unknown>, subject: Subject): string | undefined {
-  switch (outcome.kind) {
-    case 'done':
-      return outcome.checked ? 'answer lost; confirmed by reading back' : undefined;
-    case 'refused':
-    case 'failed':
-      return presentError(outcome.error, subject, 'admin');
-    case 'not-done':
-      return 'answer lost; reading back showed nothing changed';
-    case 'unknown':
-      return outcome.error.kind === 'stopped'
-        ? 'License Desk stopped before the licensing service answered; outcome unknown, check it'
-        : 'answer lost; reading back failed too';
+/** The answer to "Revoke now", from the use case's outcome (services/revoke.ts). */
+export function revokeOutcomeMessage(outcome: RevokeOutcome): SlackMessage {
+  if (outcome.kind === 'unread') {
+    return buildErrorMessage(`${presentError(outcome.error, 'license', 'admin')} Nothing was revoked.`);
   }
-}
-
-export function auditOf(
-  action: AuditEntry['action'],
-  actor: string,
-  outcome: WriteOutcome<unknown>,
-  facts: Omit<AuditEntry, 'at' | 'actor' | 'action' | 'outcome'>,
-  now: Date,
-  subject: Subject,
-): AuditEntry {
-  const detail = [facts.detail, auditDetail(outcome, subject)].filter(Boolean).join('; ');
-  return {
-    at: now.toISOString(),
-    actor,
-    action,
-    outcome: auditOutcomeOf(outcome),
-    ...facts,
-    ...(detail ? { detail } : {}),
-  };
-}
-
-/** "license `5001` of *Course* (pool `2003`)": the course by its title when the pool is known. */
-export function licenseName(license: License, pool: Pool | undefined): string {
-  const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
-  return `license \`${escapeMrkdwn(license.id)}\` of ${course} (pool \`${escapeMrkdwn(license.poolId)}\`)`;
-}
-
-export function licenseFacts(license: License, pool: Pool | undefined): string {
-  return `${licenseName(license, pool)}, ends ${slackDate(license.end)}`;
-}
-
-export function studentWords(student: { name?: string | undefined; email: string }): string {
-  const name = student.name ? `*${escapeTruncated(student.name, 100)}* ` : '';
-  return `${name}${escapeTruncated(student.email, 254)}`;
-}
-
-export function studentFacts(
-  license: License,
-): Pick<AuditEntry, 'studentName' | 'studentEmail' | 'licenseId' | 'poolId'> {
-  return {
-    licenseId: license.id,
-    poolId: license.poolId,
-    studentName: license.student.name,
-    studentEmail: license.student.email,
-  };
+  const { license, pool } = outcome;
+  if (outcome.kind === 'blocked') return buildNotRevokableMessage(license, pool, outcome.blocker);
+  const id = escapeMrkdwn(license.id);
+  const seat = pool?.transferable ? ' The seat is back in the pool.' : '';
+  return buildOutcomeMessage(
+    describeWrite(outcome.write, {
+      done: () => `Revoked license \`${id}\` of ${studentWords(license.student)}; their access ended now.${seat}`,
+      notDone: `license \`${id}\` was not revoked`,
+      check: `\`/licenses show ${id}\``,
+      subject: 'license',
+    }),
+  );
 }

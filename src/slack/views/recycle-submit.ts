@@ -1,152 +1,115 @@
 /**
  * The recycle confirmation is submitted: the default license goes through the API's own
- * `recycle: true` (one atomic write); another chosen license is revoked first, then the seat
- * assigned. If the assign fails after the revoke, the answer says exactly where things stand and
- * offers "Retry assign". The pool, student and license the confirmation carries
- * back are hints: services/recycle.ts applies every rule to fresh reads before anything is sent.
+ * `recycle: true` (one atomic write, services/recycle.ts recycleDefaultSeat); another chosen license
+ * is revoked first, then the seat assigned (recycleChosenSeat). If the assign fails after the revoke,
+ * the answer says exactly where things stand and offers "Retry assign". The pool, student and license
+ * the confirmation carries back are hints: the use cases apply every rule to fresh reads first.
  */
+import type { webApi } from '@slack/bolt';
+import { studentWords } from '../../blocks/change-words.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
-import { buildOutcomeView, buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import { recycleRefusalOutcome } from '../../blocks/refusal-text.js';
+import { type PendingAssignMeta, pendingAssignMeta } from '../../blocks/values.js';
 import type { License } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
-import { type ChosenRecycleResult, recycleChosen } from '../../services/recycle.js';
-import { tracked } from '../../services/work-tracker.js';
-import type { AppDeps } from '../deps.js';
+import {
+  type RecycleChosenOutcome,
+  type RecycleDefaultOutcome,
+  recycleChosenSeat,
+  recycleDefaultSeat,
+} from '../../services/recycle.js';
+import { onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
-import { assignWords, finishChange } from './assign-run.js';
-import { refuseSubmission, type ViewArgs } from './assign-submit.js';
+import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
-import { decodeMeta, encodeMeta, type PendingAssign, pendingAssignSchema } from './metadata.js';
-import { auditOf, describeWrite, studentFacts, studentWords } from './outcome-text.js';
-import { recycleDefault } from './recycle-default.js';
-import { recycleRefusalOutcome, refusalDetail } from './refusal-text.js';
-import { markedAck, roleOf } from './slack-io.js';
-import { changeState } from './state.js';
+import { describeWrite, EXPIRED } from './outcome-text.js';
+import { changeContext, type Surface } from './state.js';
 
-export function paramsOf(meta: PendingAssign): AssignParams {
-  return { poolId: meta.p, email: meta.e, ...(meta.n ? { name: meta.n } : {}), ...(meta.d ? { endDate: meta.d } : {}) };
+export function paramsOf(meta: PendingAssignMeta): AssignParams {
+  return {
+    poolId: meta.poolId,
+    email: meta.email,
+    ...(meta.name ? { name: meta.name } : {}),
+    ...(meta.endDate ? { endDate: meta.endDate } : {}),
+  };
 }
 
-export const EXPIRED = buildOutcomeView({
-  title: 'License Desk',
-  tone: 'info',
-  headline: 'This form has expired or was altered; nothing was changed. Please start again.',
-});
+const freedText = (license: License) =>
+  `Ended license \`${escapeMrkdwn(license.id)}\` of ${studentWords(license.student)} to free its seat. `;
 
-export function createRecycleSubmitHandler(deps: AppDeps) {
-  return async ({ ack: rawAck, body, view, client }: ViewArgs): Promise<void> => {
-    const ack = markedAck(deps, rawAck);
+export function createRecycleSubmitHandler(s: Surface) {
+  const gate = { need: 'admin' as const, title: RECYCLE_TITLE, audit: { action: 'recycle' as const } };
+  return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
     const actor = body.user.id;
-    const role = await roleOf(deps, client, actor);
-    if (role !== 'admin') return refuseSubmission(deps, { ack, body }, RECYCLE_TITLE, 'recycle', role);
-    const meta = decodeMeta(pendingAssignSchema, view.private_metadata);
+    const meta = pendingAssignMeta.decode(view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'update', view: EXPIRED });
       return;
     }
-    const chosen = readRecycleChoice(view.state) ?? meta.x;
-    const working = buildWorkingView(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.e, 254)}`);
+    const chosen = readRecycleChoice(view.state) ?? meta.defaultLicenseId;
+    const working = buildWorkingView(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.email, 254)}`);
     await ack({ response_action: 'update', view: working });
-    if (!changeState(deps).once.claim(`recycle:${view.id}:${meta.p}:${meta.e.toLowerCase()}`)) return;
-    const run = { viewId: view.id, actor, channel: meta.c, pool: undefined, title: RECYCLE_TITLE };
+    if (!s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`)) return;
+    const run = { viewId: view.id, actor, channel: meta.channelId, title: RECYCLE_TITLE };
     const params = paramsOf(meta);
-    if (chosen === undefined || chosen === meta.x) {
-      return recycleDefault(deps, client, run, meta, params);
+    const ctx = changeContext(s);
+    if (chosen === undefined || chosen === meta.defaultLicenseId) {
+      const outcome = await recycleDefaultSeat(ctx, { actor, params, defaultLicenseId: meta.defaultLicenseId });
+      return finishChange(s, client, run, defaultOutcomeText(outcome, meta));
     }
-    let result: ChosenRecycleResult;
-    try {
-      result = await tracked(deps.work, 'write', `recycle in pool ${params.poolId}`, () =>
-        recycleChosen(deps.licensing, chosen, params, deps.now()),
-      );
-    } catch (error) {
-      const headline = `${escapeMrkdwn(presentError(error, 'license', 'admin'))} No license was revoked or assigned.`;
-      await finishChange(
-        deps,
-        client,
-        run,
-        { tone: 'failed', headline },
-        {
-          at: deps.now().toISOString(),
-          actor,
-          action: 'recycle',
-          outcome: 'failed',
-          poolId: meta.p,
-          studentEmail: meta.e,
-          detail: `could not read license ${chosen}: ${presentError(error, 'license', 'admin')}`,
-        },
-      );
-      return;
+    const outcome = await recycleChosenSeat(ctx, { actor, params, chosenLicenseId: chosen });
+    await reportChosen(s, client, run, meta, outcome);
+  });
+}
+
+function defaultOutcomeText(outcome: RecycleDefaultOutcome, meta: PendingAssignMeta): Outcome {
+  switch (outcome.kind) {
+    case 'unread': {
+      const why = presentError(outcome.error, 'pool', 'admin');
+      const headline = `${escapeMrkdwn(why)} Nothing was changed: I could not check which license would end.`;
+      return { tone: 'failed', headline };
     }
-    await reportChosen(deps, client, run, meta, result);
-  };
+    case 'refused':
+      return recycleRefusalOutcome(outcome.refusal, meta.poolId, meta.email, outcome.license?.id);
+    case 'written':
+      return describeWrite(
+        outcome.write,
+        assignWords({ ...paramsOf(meta), recycle: true }, outcome.pool, freedText(outcome.pick)),
+      );
+  }
 }
 
 async function reportChosen(
-  deps: AppDeps,
-  client: ViewArgs['client'],
-  run: { viewId: string; actor: string; channel: string | undefined; title: string },
-  meta: PendingAssign,
-  result: ChosenRecycleResult,
+  s: Surface,
+  client: webApi.WebClient,
+  run: ChangeRun,
+  meta: PendingAssignMeta,
+  result: RecycleChosenOutcome,
 ): Promise<void> {
-  const audit = changeState(deps).audit;
-  const now = deps.now();
-  const base = { poolId: meta.p, studentEmail: meta.e, ...(meta.n ? { studentName: meta.n } : {}) };
-  if (result.stage === 'check') {
-    const told = recycleRefusalOutcome(result.refusal, meta.p, meta.e, result.license?.id);
-    const entry = { at: now.toISOString(), actor: run.actor, action: 'recycle' as const, outcome: 'refused' as const };
-    const detail = refusalDetail(result.refusal);
-    const license = result.license ? { licenseId: result.license.id } : {};
-    await finishChange(deps, client, run, told, { ...entry, ...base, ...license, detail });
-    return;
+  if (result.kind === 'unread') {
+    const why = escapeMrkdwn(presentError(result.error, 'license', 'admin'));
+    return finishChange(s, client, run, { tone: 'failed', headline: `${why} No license was revoked or assigned.` });
   }
-  if (result.stage === 'revoke') {
-    const words = revokeWords(result.license);
-    const told = describeWrite(result.outcome, words);
-    const outcome: Outcome = { ...told, details: [...(told.details ?? []), 'No license was assigned.'] };
-    await finishChange(
-      deps,
-      client,
-      run,
-      outcome,
-      auditOf('revoke', run.actor, result.outcome, studentFacts(result.license), now, 'license'),
-    );
-    return;
+  if (result.kind === 'refused') {
+    const told = recycleRefusalOutcome(result.refusal, meta.poolId, meta.email, result.license?.id);
+    return finishChange(s, client, run, told);
   }
-  const revoked = result.revoked;
-  await audit.record(
-    auditOf(
-      'revoke',
-      run.actor,
-      { kind: 'done', value: revoked, checked: false },
-      studentFacts(revoked),
-      now,
-      'license',
-    ),
-  );
-  const freed = `Ended license \`${escapeMrkdwn(revoked.id)}\` of ${studentWords(revoked.student)} to free its seat. `;
+  if (result.kind === 'not-freed') {
+    const told = describeWrite(result.write, revokeWords(result.license));
+    return finishChange(s, client, run, { ...told, details: [...(told.details ?? []), 'No license was assigned.'] });
+  }
+  const { revoked, write } = result;
   const params = paramsOf(meta);
-  const entry = auditOf(
-    'recycle',
-    run.actor,
-    result.outcome,
-    { ...base, detail: `seat freed by revoking license ${revoked.id}` },
-    now,
-    'pool',
-  );
-  if (result.outcome.kind === 'done') {
-    const license = result.outcome.value;
-    await finishChange(deps, client, run, describeWrite(result.outcome, assignWords(params, result.pool, freed)), {
-      ...entry,
-      licenseId: license.id,
-    });
-    return;
+  if (write.kind === 'done') {
+    return finishChange(s, client, run, describeWrite(write, assignWords(params, result.pool, freedText(revoked))));
   }
-  const told = describeWrite(result.outcome, assignWords(params, undefined));
-  const headline = `License \`${escapeMrkdwn(revoked.id)}\` of ${studentWords(revoked.student)} *was revoked*, so its seat is free now, but the assign to ${escapeTruncated(meta.e, 254)} did not go through.`;
-  const canRetry = result.outcome.kind !== 'unknown';
+  const told = describeWrite(write, assignWords(params, undefined));
+  const headline = `License \`${escapeMrkdwn(revoked.id)}\` of ${studentWords(revoked.student)} *was revoked*, so its seat is free now, but the assign to ${escapeTruncated(meta.email, 254)} did not go through.`;
+  const canRetry = write.kind !== 'unknown';
   const outcome: Outcome = {
-    tone: result.outcome.kind === 'unknown' ? 'unknown' : 'failed',
+    tone: write.kind === 'unknown' ? 'unknown' : 'failed',
     headline,
     details: [
       `Why: ${told.headline}`,
@@ -154,8 +117,12 @@ async function reportChosen(
       canRetry ? 'Next step: *Retry assign* below gives the free seat to the new student.' : '',
     ].filter((l) => l !== ''),
   };
-  const privateMetadata = encodeMeta({ ...meta, x: undefined, r: revoked.id });
-  await finishChange(deps, client, run, outcome, entry, { retry: canRetry, privateMetadata });
+  const privateMetadata = pendingAssignMeta.encode({
+    ...meta,
+    defaultLicenseId: undefined,
+    revokedLicenseId: revoked.id,
+  });
+  await finishChange(s, client, run, outcome, { retry: canRetry, privateMetadata });
 }
 
 function revokeWords(license: License) {

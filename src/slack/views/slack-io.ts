@@ -9,9 +9,7 @@ import type { SlackMessage } from '../../blocks/kit.js';
 import type { ModalView } from '../../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
 import { openDm } from '../bulk/notifier.js';
-import type { AppDeps, Role } from '../deps.js';
-import { slackBusyText } from '../present.js';
-import { SlackBusyError } from '../roles.js';
+import type { AppDeps } from '../deps.js';
 
 type Client = webApi.WebClient;
 
@@ -90,27 +88,4 @@ export async function tellByDm(
     deps.logger.error('could not tell the person by DM either', { user, error: String(error) });
     return false;
   }
-}
-
-/** The role, or why it is unknown: Slack rate-limited the check, so the person is asked to try again. */
-export type RoleAnswer = Role | SlackBusyError;
-
-/**
- * The role, asked fresh on every click and submission; 'none' when Slack cannot tell (fail closed),
- * and the SlackBusyError when Slack rate-limited the check (the person may well be an admin).
- */
-export async function roleOf(deps: AppDeps, client: Client, userId: string): Promise<RoleAnswer> {
-  try {
-    return await deps.roles.roleOf(client, userId);
-  } catch (error) {
-    if (error instanceof SlackBusyError) return error;
-    deps.logger.error('role check failed', { userId, error: String(error) });
-    return 'none';
-  }
-}
-
-/** Why someone who is not (known to be) an admin was not let through. */
-export function adminOnlyText(deps: AppDeps, answer?: RoleAnswer): string {
-  if (answer instanceof SlackBusyError) return slackBusyText(answer.retryAfterSec);
-  return `Only license admins can change licenses. Please ask ${deps.roles.whoToAsk()} if you need to.`;
 }

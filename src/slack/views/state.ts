@@ -6,8 +6,10 @@
  * licensing API applies the same rules and its refusal is shown instead.
  */
 import type { License, Pool } from '../../domain/types.js';
-import { type AuditLog, createAuditLog } from '../../services/audit.js';
+import type { AuditLog } from '../../services/audit.js';
+import type { ChangeContext } from '../../services/change-context.js';
 import { createOnceGuard, type OnceGuard } from '../../services/once.js';
+import type { WorkTracker } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
 
 export type Snapshot =
@@ -19,10 +21,21 @@ export interface Snapshots {
   get(viewId: string): Snapshot | undefined;
 }
 
-export interface ChangeState {
+/**
+ * The per-app state of the Slack side, built once by createApp and handed to every register* function:
+ * the once-guard, the form snapshots, the audit trail and the work tracker a stop waits for.
+ */
+export interface AppState {
   once: OnceGuard;
   snapshots: Snapshots;
   audit: AuditLog;
+  work: WorkTracker;
+}
+
+/** What a listener receives: the dependencies from the composition root and the app's state. */
+export interface Surface {
+  deps: AppDeps;
+  state: AppState;
 }
 
 const SNAPSHOT_TTL_MS = 60 * 60_000;
@@ -48,19 +61,37 @@ function createSnapshots(now: () => number): Snapshots {
   };
 }
 
-const states = new WeakMap<AppDeps, ChangeState>();
+export function createAppState(parts: { audit: AuditLog; work: WorkTracker; now?: () => number }): AppState {
+  return {
+    once: createOnceGuard(),
+    snapshots: createSnapshots(parts.now ?? Date.now),
+    audit: parts.audit,
+    work: parts.work,
+  };
+}
 
-/** One state per app: createApp hands the same deps object to every registration. */
-export function changeState(deps: AppDeps): ChangeState {
-  let state = states.get(deps);
-  if (!state) {
-    state = {
-      once: createOnceGuard(),
-      snapshots: createSnapshots(Date.now),
-      // Without an audit log from the composition root, the trail still reaches the log.
-      audit: deps.audit ?? createAuditLog({ logger: deps.logger }),
-    };
-    states.set(deps, state);
-  }
+/** The use cases' context (services/change-context.ts) for a listener. */
+export function changeContext({ deps, state }: Surface): ChangeContext {
+  return { licensing: deps.licensing, audit: state.audit, now: deps.now, work: state.work, seats: deps.waitlist };
+}
+
+/**
+ * Only for src/slack/commands/*, which still receive `deps` alone: the state createApp registered for
+ * these deps. Every other listener gets its state as a parameter.
+ */
+const registered = new WeakMap<AppDeps, AppState>();
+
+export function registerAppState(deps: AppDeps, state: AppState): void {
+  registered.set(deps, state);
+}
+
+export function changeState(deps: AppDeps): AppState {
+  const state = registered.get(deps);
+  if (!state) throw new Error('createApp registered no state for these deps');
   return state;
+}
+
+/** Listeners pass their Surface; src/slack/commands/* still pass `deps` alone (see changeState). */
+export function surfaceOf(from: Surface | AppDeps): Surface {
+  return 'state' in from && 'deps' in from ? from : { deps: from, state: changeState(from) };
 }

@@ -4,17 +4,14 @@
  * list was shown), never authority. The list is shown again as it is now, with what the click did.
  */
 import { z } from 'zod';
-import { buildAdminOnlyMessage, buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
+import { buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { WaitlistActionId } from '../../blocks/ids.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';
 import { ID_PATTERN } from '../../domain/ids.js';
-import type { ButtonArgs } from '../actions/navigate.js';
-import { tellClicker } from '../actions/revoke.js';
 import { createReplier } from '../commands/reply.js';
-import type { AppDeps } from '../deps.js';
 import { showHome } from '../events/home.js';
-import { authorize } from '../gate.js';
-import { changeState } from '../views/state.js';
+import { onClick, tellClicker } from '../gate-bolt.js';
+import type { Surface } from '../views/state.js';
 import { WAITLIST_NOT_SET_UP } from './command.js';
 
 const buttonValue = z.object({ r: z.string().regex(ID_PATTERN), f: z.string().regex(ID_PATTERN).optional() });
@@ -36,29 +33,26 @@ function parseValue(raw: string | undefined): z.infer<typeof buttonValue> | unde
   }
 }
 
-export function createWaitlistButtonHandler(deps: AppDeps, click: WaitlistClick) {
-  return async (args: ButtonArgs): Promise<void> => {
-    await args.ack();
+export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
+  const { deps } = s;
+  const gate = {
+    need: 'admin' as const,
+    audit: (args: { action: { value?: string } }) => {
+      const value = parseValue(args.action.value);
+      return {
+        action: click === 'remove' ? ('cancelled' as const) : ('waitlisted' as const),
+        via: value ? `(request ${value.r})` : '',
+      };
+    },
+  };
+  return onClick(s, gate, async (args) => {
     const actor = args.body.user.id;
     const value = parseValue(args.action.value);
-    const verdict = await authorize(deps, args.client, actor, 'admin');
-    if (!verdict.allowed) {
-      if (verdict.reason === 'slack-busy') return tellClicker(deps, args, buildErrorMessage(verdict.text));
-      await tellClicker(deps, args, buildAdminOnlyMessage(deps.roles.whoToAsk()));
-      await changeState(deps).audit.record({
-        at: deps.now().toISOString(),
-        actor,
-        action: click === 'remove' ? 'cancelled' : 'waitlisted',
-        outcome: 'refused',
-        detail: `not a license admin${value ? ` (request ${value.r})` : ''}`,
-      });
-      return;
-    }
     const waitlist = deps.waitlist;
-    if (!waitlist) return tellClicker(deps, args, buildNoticeMessage(WAITLIST_NOT_SET_UP));
+    if (!waitlist) return tellClicker(s, args, buildNoticeMessage(WAITLIST_NOT_SET_UP));
     if (!value) {
       return tellClicker(
-        deps,
+        s,
         args,
         buildErrorMessage('That button no longer works; please run /licenses waitlist again.'),
       );
@@ -80,5 +74,5 @@ export function createWaitlistButtonHandler(deps: AppDeps, click: WaitlistClick)
     await createReplier(args.respond, deps, false).send(
       buildWaitlistMessage({ entries, ...(value.f ? { poolId: value.f } : {}), canChange: true, note }),
     );
-  };
+  });
 }

@@ -30,7 +30,12 @@ const recent = Array.from({ length: 8 }, () => ({
 
 describe('App Home view', () => {
   it('stays within a Home tab’s limits with 200 pools, 100 ending licenses and hostile names; no e-mails, no pings', () => {
-    const view = buildHomeView({ role: 'admin', data: { pools, ending, recent, asOf: NOW }, now: NOW, sandbox: true });
+    const view = buildHomeView({
+      canChange: true,
+      data: { pools, ending, recent, asOf: NOW },
+      now: NOW,
+      sandbox: true,
+    });
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
     const text = allText(view);
     expect(text).not.toMatch(/<!channel>|<@U0ALL>|@x\.com/);
@@ -39,11 +44,11 @@ describe('App Home view', () => {
   });
 
   it('loading, over-budget scan and refusal views', () => {
-    expect(allText(buildHomeView({ role: 'viewer', data: undefined, now: NOW, sandbox: false }))).toContain(
+    expect(allText(buildHomeView({ canChange: false, data: undefined, now: NOW, sandbox: false }))).toContain(
       'Reading your pools',
     );
     const pools2 = buildHomeView({
-      role: 'viewer',
+      canChange: false,
       data: { pools, ending: undefined, recent: [], asOf: NOW },
       now: NOW,
       sandbox: false,

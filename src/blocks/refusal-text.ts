@@ -1,14 +1,14 @@
 /**
  * Why a recycle confirmation, a Retry assign or an end-date change sent nothing, in words for the
- * person (escaped mrkdwn, ending in what to do next) and for the audit trail (plain, no e-mail). Each
+ * person (escaped mrkdwn, ending in what to do next; the audit detail is the use case's). Each
  * refusal comes from a rule applied to fresh reads when the form or button came back.
  */
-import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
-import type { Outcome } from '../../blocks/outcome.js';
-import { dayOf } from '../../domain/end-date.js';
-import type { NewcomerProblem } from '../../services/assign.js';
-import type { RecycleRefusal, RetryRefusal } from '../../services/recycle.js';
-import { studentWords } from './outcome-text.js';
+import type { EndDateRefusal, NewcomerProblem, RecycleRefusal, RetryRefusal } from '../domain/change-refusal.js';
+import { dayOf } from '../domain/end-date.js';
+import { studentWords } from './change-words.js';
+import { endDateBlockerText } from './extend-modal.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import type { Outcome } from './outcome.js';
 
 const NOTHING = 'Nothing was changed.';
 const code = (id: string) => `\`${escapeMrkdwn(id)}\``;
@@ -108,21 +108,18 @@ export function retryRefusalOutcome(r: RetryRefusal, poolId: string, email: stri
   }
 }
 
-/** The audit detail of a refusal: its rule, never the e-mail. */
-export function refusalDetail(r: RecycleRefusal | RetryRefusal): string {
-  const tail = 'refused on a fresh read; nothing sent';
-  switch (r.kind) {
-    case 'pool-not-full':
-      return `pool not full (${r.available} free): ${tail}`;
-    case 'license-other-pool':
-      return `license of another pool (${r.licensePool}): ${tail}`;
-    case 'not-the-pick':
-      return `stale default: confirmation named ${r.named ?? 'none'}, the rule now picks ${r.pick?.id ?? 'none'}`;
-    case 'not-freed':
-      return `license ${r.license.id} did not free a seat of this pool: ${tail}`;
-    case 'enrolled':
-      return `student already enrolled (license ${r.license.id}): ${tail}`;
-    default:
-      return `${r.kind}: ${tail}`;
-  }
+/** The sentence and the next step for a refused change of end date. */
+export function endDateRefusalOutcome(refusal: EndDateRefusal, licenseId: string): Outcome {
+  const id = `\`${escapeMrkdwn(licenseId)}\``;
+  const why =
+    refusal.kind === 'after-pool-end'
+      ? `that day is after the pool ends (${dayOf(refusal.poolEnd)})`
+      : refusal.kind === 'unchanged'
+        ? 'the license already ends on that day'
+        : endDateBlockerText(refusal.kind);
+  return {
+    tone: 'refused',
+    headline: `The end date of license ${id} can't be changed, because ${why}. Nothing was changed.`,
+    details: [`\`/licenses show ${escapeMrkdwn(licenseId)}\` shows it as it is now.`],
+  };
 }

@@ -1,0 +1,21 @@
+/**
+ * What a change use case needs, whoever asks for it (a Slack click or form, a bulk line, the local
+ * console, a self-service request): the licensing client, the audit trail, the clock and the work
+ * tracker a stop waits for. No Slack types: the caller turns the typed outcome into words.
+ */
+import type { LicensingClient } from '../licensing/types.js';
+import type { AuditLog } from './audit.js';
+import type { WorkTracker } from './work-tracker.js';
+
+export interface ChangeContext {
+  licensing: LicensingClient;
+  audit: AuditLog;
+  now: () => Date;
+  /** Writes run as tracked work, so a stop lets them finish (docs/shutdown.md). */
+  work?: WorkTracker | undefined;
+  /**
+   * Told when a change may have freed a seat in a pool (a revoke, an end date moved to today or
+   * earlier), so that a waitlist can fill it at once; absent when nothing waits for seats.
+   */
+  seats?: { noticeSeat(poolId: string): void } | undefined;
+}
