@@ -6,6 +6,7 @@ import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { SharedStore } from '../services/shared-store.js';
 import type { WorkTracker } from '../services/work-tracker.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
@@ -38,4 +39,6 @@ export interface AppDeps {
   desk?: Desk;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
   work?: WorkTracker;
+  /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */
+  shared?: SharedStore;
 }

@@ -97,7 +97,7 @@ export function createRevokeConfirmHandler(deps: AppDeps) {
     if (!ID_PATTERN.test(licenseId))
       return reply.send(buildErrorMessage('That button no longer works; please run /licenses again.'));
     const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
-    if (!changeState(deps).once.claim(`revoke:${ts}:${licenseId}`)) {
+    if (!(await changeState(deps).once.claim(`revoke:${ts}:${licenseId}`))) {
       return deps.logger.info('repeated revoke click ignored', { licenseId });
     }
     await reply.send(buildWorkingMessage(`revoking license ${licenseId}`));

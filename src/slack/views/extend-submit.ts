@@ -116,7 +116,7 @@ async function runExtend(
       past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
     ),
   });
-  if (!changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
+  if (!(await changeState(deps).once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`))) return;
   // The license id and the day came back from the form: its rules are applied to fresh reads first.
   const title = { ...run, title: EXTEND_TITLE };
   const base = { at: now.toISOString(), actor: run.actor, action: 'extend' as const, licenseId: run.licenseId };

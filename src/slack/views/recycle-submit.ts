@@ -48,7 +48,7 @@ export function createRecycleSubmitHandler(deps: AppDeps) {
     const chosen = readRecycleChoice(view.state) ?? meta.x;
     const working = buildWorkingView(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.e, 254)}`);
     await ack({ response_action: 'update', view: working });
-    if (!changeState(deps).once.claim(`recycle:${view.id}:${meta.p}:${meta.e.toLowerCase()}`)) return;
+    if (!(await changeState(deps).once.claim(`recycle:${view.id}:${meta.p}:${meta.e.toLowerCase()}`))) return;
     const run = { viewId: view.id, actor, channel: meta.c, pool: undefined, title: RECYCLE_TITLE };
     const params = paramsOf(meta);
     if (chosen === undefined || chosen === meta.x) {

@@ -55,7 +55,7 @@ export function createRetryAssignHandler(deps: AppDeps) {
     }
     const revokedId = meta.r;
     // The view changes (and its hash with it) as soon as the first click is at work: a double click repeats the hash.
-    if (!state.once.claim(`retry:${view.id}:${view.hash}`)) return;
+    if (!(await state.once.claim(`retry:${view.id}:${view.hash}`))) return;
     await updateView(
       deps,
       client,

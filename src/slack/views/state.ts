@@ -7,7 +7,7 @@
  */
 import type { License, Pool } from '../../domain/types.js';
 import { type AuditLog, createAuditLog } from '../../services/audit.js';
-import { createOnceGuard, type OnceGuard } from '../../services/once.js';
+import { createOnceGuard, createSharedOnceGuard, type OnceGuard } from '../../services/once.js';
 import type { AppDeps } from '../deps.js';
 
 export type Snapshot =
@@ -55,7 +55,8 @@ export function changeState(deps: AppDeps): ChangeState {
   let state = states.get(deps);
   if (!state) {
     state = {
-      once: createOnceGuard(),
+      // With REDIS_URL a double click split across two replicas still changes things once.
+      once: deps.shared?.shared ? createSharedOnceGuard(deps.shared, deps.logger) : createOnceGuard(),
       snapshots: createSnapshots(Date.now),
       // Without an audit log from the composition root, the trail still reaches the log.
       audit: deps.audit ?? createAuditLog({ logger: deps.logger }),
