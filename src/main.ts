@@ -114,7 +114,11 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     homeBudgetShare: config.homeBudgetShare,
     audit: () => deps.audit,
     work,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
   });
+  // With REDIS_URL the replicas share the repeat guard and the audit's recent list (docs/deployment.md).
+  if (deps.desk.shared.shared) deps.shared = deps.desk.shared;
   const app = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
@@ -135,6 +139,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
+  stopper.add('shared state', () => deps.desk?.close() ?? Promise.resolve());
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
