@@ -37,15 +37,26 @@ const QUEUE = 'bulk-assign';
 export function createBulkQueue(opts: BulkQueueOptions): BulkQueue {
   const { logger } = opts;
   // BullMQ's blocking commands need a connection that retries forever (maxRetriesPerRequest: null).
-  const connect = (name: string) => {
-    const client = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
+  // Adding a job fails fast instead (a person waits for the start), as the job store does.
+  const connect = (name: string, maxRetriesPerRequest: number | null) => {
+    const client = new Redis(opts.redisUrl, { maxRetriesPerRequest, connectionName: name });
     client.on('error', () => undefined);
     return client;
   };
+  // One warning per outage, not one per reconnect attempt.
+  let down = false;
+  const warn = (what: string) => (error: unknown) => {
+    if (down) return;
+    down = true;
+    logger.warn(`bulk queue: ${what}; jobs wait until Redis is back`, { error: String(error) });
+  };
   const prefix = `${KEY_PREFIX}bull`;
-  const queueConnection = connect('license-desk-bulk-queue');
+  const queueConnection = connect('license-desk-bulk-queue', 3);
+  queueConnection.on('ready', () => {
+    down = false;
+  });
   const queue = new Queue(QUEUE, { connection: queueConnection, prefix });
-  queue.on('error', (error) => logger.warn('bulk queue: Redis error', { error: String(error) }));
+  queue.on('error', warn('Redis error'));
   let worker: Worker | undefined;
   let workerConnection: Redis | undefined;
 
@@ -59,7 +70,7 @@ export function createBulkQueue(opts: BulkQueueOptions): BulkQueue {
     },
     work(run) {
       if (worker) return;
-      workerConnection = connect('license-desk-bulk-worker');
+      workerConnection = connect('license-desk-bulk-worker', null);
       worker = new Worker(
         QUEUE,
         async (job, token) => {
@@ -81,7 +92,7 @@ export function createBulkQueue(opts: BulkQueueOptions): BulkQueue {
           maxStalledCount: 1000,
         },
       );
-      worker.on('error', (error) => logger.warn('bulk queue: worker error', { error: String(error) }));
+      worker.on('error', warn('worker error'));
       worker.on('failed', (job, error) =>
         logger.warn('bulk queue: a job run failed', { job: job?.id, error: String(error) }),
       );

@@ -274,11 +274,21 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     },
     async resumeAll(notifierFor) {
       await sweep().catch((error: unknown) => logger.warn('could not delete old bulk jobs', { error: String(error) }));
-      const jobs = await store.unfinished();
       if (queue && opts.queue) {
         const { own } = opts.queue;
+        // Redis down at start: the worker below waits for it; the app starts and says what is wrong.
+        const jobs = await store.unfinished().catch((error: unknown) => {
+          logger.warn('bulk jobs: Redis unreachable at start; queued jobs run once it is back', {
+            error: String(error),
+          });
+          return [];
+        });
         // Jobs whose queue entry was lost (Redis flushed, say) are queued again; a queued id is left as it is.
-        for (const job of jobs) await queue.enqueue(job.id);
+        for (const job of jobs) {
+          await queue.enqueue(job.id).catch((error: unknown) => {
+            logger.warn('bulk jobs: could not queue an unfinished job again', { job: job.id, error: String(error) });
+          });
+        }
         queue.work(async (jobId) => {
           if (stopping) return 'paused';
           await own(jobId);
@@ -291,6 +301,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         });
         return jobs.length;
       }
+      const jobs = await store.unfinished();
       for (const job of jobs) {
         if (runs.has(job.id)) continue;
         logger.info('resuming a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });

@@ -91,6 +91,99 @@ async function until(what: string, check: () => boolean, timeoutMs = 30_000): Pr
   }
 }
 
+/** Opens the bulk form on one replica, checks a list and starts the job there; resolves with the e-mails. */
+async function startBulkJob(url: string, tag: string): Promise<string[]> {
+  const emails = Array.from({ length: ROWS }, (_, i) => `${tag}${i + 1}@contoso.com`);
+
+  // The form, its check, then the start: all on one replica (the check is kept where it ran).
+  const from = slack.calls.length;
+  await post(
+    url,
+    commandBody({
+      team_id: 'T0ACME0001',
+      channel_id: 'C0LICOPS01',
+      user_id: TEST_USERS.admin,
+      user_name: 'dana.lee',
+      command: '/licenses',
+      text: 'bulk',
+      api_app_id: 'A0LICBOT01',
+      response_url: slack.responseUrl('bulk-open'),
+      trigger_id: `${Date.now()}.${++seq}.trigger`,
+    }),
+  );
+  const form = await slack.waitForCall(
+    'views.update',
+    (c) => slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
+    20_000,
+  );
+  const submit = (view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) =>
+    post(
+      url,
+      interactionBody({
+        type: 'view_submission',
+        team: { id: 'T0ACME0001', domain: 'acme-learning' },
+        user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+        api_app_id: 'A0LICBOT01',
+        trigger_id: `${Date.now()}.${++seq}.trigger`,
+        view: {
+          id: view.id,
+          team_id: 'T0ACME0001',
+          type: 'modal',
+          callback_id: view.callback_id,
+          private_metadata: view.private_metadata ?? '',
+          blocks: [],
+          state,
+          hash: `${Date.now()}.hash`,
+        },
+      }),
+    );
+  const lists = Object.fromEntries(
+    [1, 2, 3, 4, 5].map((n) => {
+      const id = BulkInputId.list(n);
+      return [id.block, { [id.action]: { type: 'plain_text_input', value: n === 1 ? emails.join('\n') : null } }];
+    }),
+  );
+  const checked = JSON.parse(
+    (
+      await submit(
+        { ...viewOf(form), id: 'V0BULKFORM' },
+        {
+          values: {
+            [BulkInputId.pool.block]: {
+              [BulkInputId.pool.action]: {
+                type: 'static_select',
+                selected_option: { value: BULK_POOL, text: { type: 'plain_text', text: BULK_POOL } },
+              },
+            },
+            [BulkInputId.endDate.block]: {
+              [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: null },
+            },
+            ...lists,
+          },
+        },
+      )
+    ).text,
+  ) as { view?: { external_id?: string } };
+  const report = await slack.waitForCall(
+    'views.update',
+    (c) => c.args.external_id !== undefined && c.args.external_id === checked.view?.external_id,
+    20_000,
+  );
+  expect(textOf(viewOf(report).blocks)).toMatch(new RegExp(`ready: ${ROWS}`));
+  // Each assign takes a while, so the job is still running when its replica is killed.
+  sandbox.addFault({ kind: 'latency', latencyMs: 600, method: 'POST' });
+  const started = await submit(
+    { ...viewOf(report), id: 'V0BULKCONF', callback_id: DeskCallbackId.bulkConfirm },
+    { values: {} },
+  );
+  expect(JSON.parse(started.text)).toMatchObject({ response_action: 'clear' });
+
+  return emails;
+}
+
+const bulkAssigns = () =>
+  sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${BULK_POOL}/license`);
+
 describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', () => {
   it('post the daily alerts once when both run their daily check', async () => {
     await startWorld();
@@ -155,94 +248,8 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
   it('a bulk job whose replica is killed mid-job finishes on the other, each row assigned once', async () => {
     await startWorld();
     const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '4' });
-    const url = urls[0] ?? '';
-    const emails = Array.from({ length: ROWS }, (_, i) => `takeover${i + 1}@contoso.com`);
-    const assigns = () =>
-      sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${BULK_POOL}/license`);
-
-    // The form, its check, then the start: all on the first replica (the check is kept where it ran).
-    const from = slack.calls.length;
-    await post(
-      url,
-      commandBody({
-        team_id: 'T0ACME0001',
-        channel_id: 'C0LICOPS01',
-        user_id: TEST_USERS.admin,
-        user_name: 'dana.lee',
-        command: '/licenses',
-        text: 'bulk',
-        api_app_id: 'A0LICBOT01',
-        response_url: slack.responseUrl('bulk-open'),
-        trigger_id: `${Date.now()}.${++seq}.trigger`,
-      }),
-    );
-    const form = await slack.waitForCall(
-      'views.update',
-      (c) => slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
-      20_000,
-    );
-    const submit = (view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) =>
-      post(
-        url,
-        interactionBody({
-          type: 'view_submission',
-          team: { id: 'T0ACME0001', domain: 'acme-learning' },
-          user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-          api_app_id: 'A0LICBOT01',
-          trigger_id: `${Date.now()}.${++seq}.trigger`,
-          view: {
-            id: view.id,
-            team_id: 'T0ACME0001',
-            type: 'modal',
-            callback_id: view.callback_id,
-            private_metadata: view.private_metadata ?? '',
-            blocks: [],
-            state,
-            hash: `${Date.now()}.hash`,
-          },
-        }),
-      );
-    const lists = Object.fromEntries(
-      [1, 2, 3, 4, 5].map((n) => {
-        const id = BulkInputId.list(n);
-        return [id.block, { [id.action]: { type: 'plain_text_input', value: n === 1 ? emails.join('\n') : null } }];
-      }),
-    );
-    const checked = JSON.parse(
-      (
-        await submit(
-          { ...viewOf(form), id: 'V0BULKFORM' },
-          {
-            values: {
-              [BulkInputId.pool.block]: {
-                [BulkInputId.pool.action]: {
-                  type: 'static_select',
-                  selected_option: { value: BULK_POOL, text: { type: 'plain_text', text: BULK_POOL } },
-                },
-              },
-              [BulkInputId.endDate.block]: {
-                [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: null },
-              },
-              ...lists,
-            },
-          },
-        )
-      ).text,
-    ) as { view?: { external_id?: string } };
-    const report = await slack.waitForCall(
-      'views.update',
-      (c) => c.args.external_id !== undefined && c.args.external_id === checked.view?.external_id,
-      20_000,
-    );
-    expect(textOf(viewOf(report).blocks)).toMatch(new RegExp(`ready: ${ROWS}`));
-    // Each assign takes a while, so the job is still running when its replica is killed.
-    sandbox.addFault({ kind: 'latency', latencyMs: 600, method: 'POST' });
-    const started = await submit(
-      { ...viewOf(report), id: 'V0BULKCONF', callback_id: DeskCallbackId.bulkConfirm },
-      { values: {} },
-    );
-    expect(JSON.parse(started.text)).toMatchObject({ response_action: 'clear' });
-
+    const emails = await startBulkJob(urls[0] ?? '', 'takeover');
+    const assigns = bulkAssigns;
     // Whichever replica's worker took the job: killed once it has assigned a few rows.
     await until('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
     const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
@@ -269,5 +276,25 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
     const updates = slack.calls.filter((c) => c.method === 'chat.update' && isProgress(c));
     expect(new Set(updates.map((c) => c.args.ts)).size).toBe(1);
     expect(textOf(updates.at(-1)?.args)).toContain(`${ROWS} of ${ROWS} assigned`);
+  }, 120_000);
+
+  it('a replica stopped (SIGTERM) mid-job hands the job back at once: the other finishes it, each row assigned once', async () => {
+    await startWorld();
+    // A takeover after a death would wait 60 s: the job moving on sooner is the hand-back.
+    const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '60' });
+    const emails = await startBulkJob(urls[0] ?? '', 'handback');
+    await until('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
+    const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
+    const other = replicas.find((r) => r !== runner);
+    if (!runner || !other) throw new Error('no replica ran the job');
+    await until('a few rows to be sent', () => bulkAssigns().length >= 2);
+    runner.child.kill('SIGTERM');
+    expect(await runner.exited).toBe(0);
+    expect(lines(runner, 'bulk job paused for shutdown; another replica carries on')).toHaveLength(1);
+
+    await other.waitFor(/"message":"bulk job finished"/, 40_000);
+    expect(bulkAssigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
+    const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
+    for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);
   }, 120_000);
 });
