@@ -34,6 +34,8 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
     logger.info('shared state: Redis is back');
   });
   const k = (key: string) => `${KEY_PREFIX}${key}`;
+  let watcher: Redis | undefined;
+  let updates: Promise<unknown> = Promise.resolve();
 
   return {
     shared: true,
@@ -52,22 +54,24 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
       if (value === undefined) await client.del(k(key));
       else await client.eval(RELEASE, 1, k(key), value);
     },
-    async update(key, change) {
-      // Optimistic: WATCH the key, compute, MULTI/EXEC; EXEC answers null when another writer came first.
-      // A dedicated connection, since WATCH belongs to the connection.
-      const conn = client.duplicate({ connectionName: 'license-desk-shared-update' });
-      conn.on('error', () => undefined);
-      try {
+    update(key, change) {
+      // Optimistic: WATCH the key, compute, MULTI/EXEC; EXEC answers null when another writer came
+      // first, and the change is computed again. WATCH belongs to a connection: one of its own, used
+      // by one update at a time.
+      const next = updates.then(async () => {
+        if (!watcher) {
+          watcher = client.duplicate({ connectionName: 'license-desk-shared-update' });
+          watcher.on('error', () => undefined);
+        }
         for (let i = 0; i < UPDATE_TRIES; i++) {
-          await conn.watch(k(key));
-          const next = change((await conn.get(k(key))) ?? undefined);
-          const done = await conn.multi().set(k(key), next).exec();
-          if (done !== null) return next;
+          await watcher.watch(k(key));
+          const value = change((await watcher.get(k(key))) ?? undefined);
+          if ((await watcher.multi().set(k(key), value).exec()) !== null) return value;
         }
         throw new Error(`shared state: ${key} kept changing under ${UPDATE_TRIES} attempts to update it`);
-      } finally {
-        conn.disconnect();
-      }
+      });
+      updates = next.catch(() => undefined);
+      return next;
     },
     async pushCapped(key, value, max) {
       await client
@@ -79,6 +83,7 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
     newest: async (key, limit) => (limit <= 0 ? [] : client.lrange(k(key), 0, limit - 1)),
     async close() {
       await client.quit().catch(() => client.disconnect());
+      await watcher?.quit().catch(() => watcher?.disconnect());
     },
   };
 }
