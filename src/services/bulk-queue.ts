@@ -65,7 +65,8 @@ export function createBulkQueue(opts: BulkQueueOptions): BulkQueue {
       await queue.add(
         'bulk',
         { id: jobId },
-        { jobId, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 }, attempts: 3, backoff: 5_000 },
+        // A run that fails (Redis away mid-job) is tried again every 10 s for hours, never dropped early.
+        { jobId, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 }, attempts: 1000, backoff: 10_000 },
       );
     },
     work(run) {
@@ -78,7 +79,7 @@ export function createBulkQueue(opts: BulkQueueOptions): BulkQueue {
           const result = await run(id);
           if (result === 'paused') {
             // Back to the queue for whichever replica is next (another one, or this one after a restart).
-            await job.moveToDelayed(Date.now(), token);
+            await job.moveToDelayed(Date.now() + 1_000, token);
             throw new DelayedError();
           }
         },

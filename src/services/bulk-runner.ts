@@ -56,6 +56,11 @@ export interface BulkRunnerOptions {
   queue?: { queue: BulkQueue; own(jobId: string): Promise<void> } | undefined;
 }
 
+/** The store could not record a row as in flight, so it was not sent (DATA_DIR or Redis unreachable). */
+class NotRecordedError extends Error {
+  override readonly name = 'NotRecordedError';
+}
+
 /** The one call that assigns a row: the bulk line's write. */
 function assignRow(licensing: LicensingClient, job: BulkJob, row: JobRow) {
   return licensing.pools.assign(
@@ -171,7 +176,17 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
   async function run(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost'> {
     // Rows done since the last store write: written with the next row's "sending" mark, or with the job.
     const unsaved: JobRow[] = [];
-    const markSending = (row: JobRow) => store.saveRows(job, [...unsaved.splice(0), row]);
+    const markSending = async (row: JobRow) => {
+      const rows = [...unsaved.splice(0), row];
+      try {
+        await store.saveRows(job, rows);
+      } catch (error) {
+        if (error instanceof JobTakenOverError) throw error;
+        // Nothing was sent: the row goes back to what it was and the job pauses (store unreachable).
+        unsaved.push(...rows.slice(0, -1));
+        throw new NotRecordedError(String(error));
+      }
+    };
     const safely = async (what: string, fn: () => Promise<unknown>) => {
       try {
         await fn();
@@ -206,6 +221,16 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         if (error instanceof JobTakenOverError) {
           logger.warn('bulk job taken over by another replica; this one stops running it', { job: job.id });
           return 'lost';
+        }
+        if (error instanceof NotRecordedError) {
+          row.state = 'pending';
+          logger.warn('bulk job paused: the row could not be recorded before sending it; nothing was sent', {
+            job: job.id,
+            line: row.line,
+            error: error.message,
+          });
+          await store.save(job).catch(() => undefined);
+          return 'paused';
         }
         // Reading back failed: the outcome stays unknown rather than risk a second write.
         if (stopping) break;

@@ -108,4 +108,35 @@ describe('bulk jobs in DATA_DIR', () => {
     const left = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
     expect(left).toEqual(['bulk-recent.json', 'bulk-running.json']);
   });
+
+  it('a row that cannot be recorded as in flight is not sent: the job pauses with the row still pending', async () => {
+    const fake = createFakeLicensing({});
+    const sent: string[] = [];
+    fake.pools.assign = async (_id, body) => {
+      sent.push(body.email);
+      return makeLicense({ id: `L-${body.email}` });
+    };
+    const real = createBulkJobStore(dir);
+    let rowWrites = 0;
+    const store: BulkJobStore = {
+      ...real,
+      saveRows: async (j, rows) => {
+        if (++rowWrites === 3) throw new Error('ENOSPC: no space left on device');
+        return real.saveRows(j, rows);
+      },
+    };
+    const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
+    await runner.start(job('jfull', 5), notifier);
+    await runner.settled('jfull');
+    expect(sent).toEqual(['s1@x.com', 's2@x.com']);
+    const kept = await real.load('jfull');
+    expect(kept?.state).toBe('running');
+    expect(kept?.rows.map((r) => r.outcome ?? r.state)).toEqual([
+      'assigned',
+      'assigned',
+      'pending',
+      'pending',
+      'pending',
+    ]);
+  });
 });
