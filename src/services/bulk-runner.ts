@@ -318,7 +318,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
           if (stopping) return 'paused';
           await own(jobId);
           const job = await store.load(jobId);
-          if (!job || job.state !== 'running') return 'done';
+          if (job?.state !== 'running') return 'done';
           logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
           const result = await launch(job, notifierFor(job));
           if (result === 'failed') throw new Error(`bulk job ${job.id} stopped by an error`);
