@@ -14,6 +14,7 @@ interface ErrorHandlerArgs {
 
 import type { AuditLog } from './services/audit.js';
 import type { AuditPostingOptions } from './services/audit-queue.js';
+import { createSharedOnceGuard } from './services/once.js';
 import { createWorkTracker, type WorkTracker } from './services/work-tracker.js';
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
@@ -119,6 +120,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   const state = createAppState({
     work: deps.work ?? createWorkTracker(),
     audit: deps.audit ?? createSlackAuditLog(app.client, deps, options.auditPosting),
+    ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
   });
   registerAppState(deps, state);
   app.use(createDrainingMiddleware(deps, state.work));

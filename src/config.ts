@@ -38,6 +38,9 @@ export interface Config {
   console: boolean;
   /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
   drainMs: number;
+  /** With REDIS_URL: how long a bulk job of a replica that died waits before another replica takes it
+   *  (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
+  bulkTakeoverMs?: number;
 }
 
 export interface AlertsConfig {
@@ -159,6 +162,14 @@ const schema = z.object({
   SHUTDOWN_DRAIN_SECONDS: optional(
     int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
   ),
+  BULK_TAKEOVER_SECONDS: optional(
+    int(
+      'BULK_TAKEOVER_SECONDS',
+      2,
+      600,
+      "with REDIS_URL, how long a stopped replica's bulk job waits before another replica takes it over, default 30",
+    ),
+  ),
 });
 
 function isTimeZone(name: string): boolean {
@@ -261,6 +272,7 @@ export function parseConfig(env: Env): ConfigResult {
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
   };
+  if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   return { ok: true, config };

@@ -117,7 +117,11 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,
     work,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
   });
+  // With REDIS_URL the replicas share the repeat guard and the audit's recent list (docs/deployment.md).
+  if (deps.desk.shared.shared) deps.shared = deps.desk.shared;
   created = await createApp(deps, {
     slack: transport,
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
@@ -147,6 +151,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   stopper.add('desk', async (bulkLineMs) => void (await Promise.all([desk.stop(bulkLineMs), waitlist.stop()])));
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await audit.close(3000)));
+  stopper.add('shared state', () => deps.desk?.close() ?? Promise.resolve());
 
   // The demo's signing secret is public, so the demo listens on loopback only.
   const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };

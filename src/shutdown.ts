@@ -18,7 +18,16 @@ import type { Logger } from './licensing/types.js';
 import type { RunningWork, WorkTracker } from './services/work-tracker.js';
 
 /** The parts main.ts starts, in the order a stop closes them. */
-export const STOP_ORDER = ['desk', 'app', 'licensing client', 'audit channel', 'sandbox', 'local Slack'] as const;
+export const STOP_ORDER = [
+  'desk',
+  'app',
+  'licensing client',
+  'audit channel',
+  // REDIS_URL: the desk's own Redis connections (shared state, bulk jobs), once nothing writes there.
+  'shared state',
+  'sandbox',
+  'local Slack',
+] as const;
 export type Part = (typeof STOP_ORDER)[number];
 
 /** Closes a part; `budgetMs` is how long it may take (the desk gives it to a bulk job's current line). */

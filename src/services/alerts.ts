@@ -11,6 +11,7 @@ import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
+import { createSharedJson, type SharedStore } from './shared-store.js';
 import { createJsonFile, type JsonFile } from './state-store.js';
 
 export type { AlertGroup };
@@ -88,6 +89,21 @@ export function alertStateFile(path: string, logger: Logger): JsonFile<AlertStat
         ...(o.lastRunDay ? { lastRunDay: o.lastRunDay } : {}),
         ...(typeof o.messages === 'object' && o.messages !== null ? { messages: o.messages } : {}),
       };
+    },
+  });
+}
+
+/**
+ * With REDIS_URL: the same memory in the shared store, so the replicas share what was announced,
+ * the Let it end choices, the messages posted and the day of the last check (docs/deployment.md).
+ */
+export function sharedAlertState(store: SharedStore): JsonFile<AlertState> {
+  return createSharedJson<AlertState>(store, 'alerts:state', {
+    empty: () => ({ version: 1, sent: {}, acknowledged: {}, messages: {} }),
+    parse: (v) => {
+      const o = v as Partial<AlertState> | null;
+      if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
+      return { ...o, version: 1, sent: o.sent, acknowledged: o.acknowledged ?? {} };
     },
   });
 }

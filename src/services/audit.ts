@@ -18,6 +18,7 @@ import {
   type QueuedPost,
   type RefusalBurst,
 } from './audit-queue.js';
+import type { SharedStore } from './shared-store.js';
 
 export type { AuditEntry };
 
@@ -42,7 +43,14 @@ export interface AuditLogOptions {
   keep?: number;
   /** Pace, refusal folding, bound and timers of the channel's post queue (services/audit-queue.ts). */
   posting?: AuditPostingOptions;
+  /**
+   * With REDIS_URL: the recent list is shared by the replicas (LPUSH + LTRIM of the masked entry), so
+   * every App Home shows the changes made through any of them. Unreachable: this process's own list.
+   */
+  shared?: SharedStore;
 }
+
+const RECENT_KEY = 'audit:recent';
 
 // Lines with an action this version does not know (written by a newer one) are skipped, not fatal.
 const ACTIONS = new Set<string>(AUDIT_ACTIONS);
@@ -123,12 +131,22 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
         entries.push(entry);
         if (entries.length > keep) entries = entries.slice(-keep);
         if (file) await append(file, entry);
+        await opts.shared?.pushCapped(RECENT_KEY, JSON.stringify(masked(entry)), keep).catch((error: unknown) => {
+          logger.warn('could not add the audit entry to the shared recent list', { error: String(error) });
+        });
       });
       chain = done;
       await done;
     },
     async recent(limit) {
       await chain;
+      if (opts.shared) {
+        try {
+          return (await opts.shared.newest(RECENT_KEY, limit)).flatMap((l) => readLine(l) ?? []);
+        } catch (error) {
+          logger.warn("could not read the shared recent list; showing this replica's own", { error: String(error) });
+        }
+      }
       return entries.slice(-Math.max(0, limit)).reverse();
     },
     flush: async (timeoutMs) => (queue ? queue.flush(timeoutMs) : nothing),

@@ -15,10 +15,12 @@
  */
 
 import type { DashboardData } from '../domain/dashboard.js';
+import { maskEmail } from '../domain/email.js';
 import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
+import type { SharedStore } from './shared-store.js';
 
 export type { DashboardData };
 
@@ -52,6 +54,27 @@ export interface DashboardOptions {
   minAgeMs?: number;
   /** Skip when background work would wait longer; default windowMs / 2. */
   maxWaitMs?: number;
+  /** With REDIS_URL: the replicas share the last snapshot, so one refresh serves the Home of all. */
+  shared?: SharedStore | undefined;
+}
+
+const SNAPSHOT_KEY = 'home:snapshot';
+
+/** The snapshot as the replicas share it: e-mails masked (Home shows names only), the time as ISO. */
+function encodeSnapshot(data: DashboardData): string {
+  const mask = (email: string) => (email ? maskEmail(email) : email);
+  return JSON.stringify({
+    ...data,
+    ending: data.ending?.map((l) => ({ ...l, student: { ...l.student, email: mask(l.student.email) } })),
+    recent: data.recent.map((e) => (e.studentEmail ? { ...e, studentEmail: mask(e.studentEmail) } : e)),
+  });
+}
+
+function decodeSnapshot(raw: string | undefined): DashboardData | undefined {
+  if (raw === undefined) return undefined;
+  const v = JSON.parse(raw) as Omit<DashboardData, 'asOf'> & { asOf: string };
+  const asOf = new Date(v.asOf);
+  return Array.isArray(v.pools) && !Number.isNaN(asOf.getTime()) ? { ...v, asOf } : undefined;
 }
 
 export function createDashboard(opts: DashboardOptions): Dashboard {
@@ -104,13 +127,33 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
       opts.logger.info('dashboard: license scan over the budget share, pools only', { pages, allowance });
     }
     snapshot = { pools, ending, recent: await recent(), asOf: opts.now() };
+    await opts.shared?.set(SNAPSHOT_KEY, encodeSnapshot(snapshot)).catch((error: unknown) => {
+      opts.logger.warn('dashboard: could not share the snapshot', { error: String(error) });
+    });
     return { refreshed: true, data: snapshot };
+  }
+
+  /** Takes another replica's snapshot when it is newer than ours (then "fresh" may spare a refresh). */
+  async function adoptShared(): Promise<void> {
+    try {
+      const theirs = decodeSnapshot(await opts.shared?.get(SNAPSHOT_KEY));
+      if (theirs && (!snapshot || theirs.asOf > snapshot.asOf)) snapshot = theirs;
+    } catch (error) {
+      opts.logger.warn('dashboard: could not read the shared snapshot', { error: String(error) });
+    }
   }
 
   return {
     current: () => snapshot,
     budget: () => ({ spent: spent(), allowance }),
-    refresh({ force = false } = {}) {
+    refresh(args = {}) {
+      if (!opts.shared || inflight) return refresh(args);
+      return adoptShared().then(() => refresh(args));
+    },
+  };
+
+  function refresh({ force = false }: { force?: boolean }): Promise<RefreshResult> {
+    {
       if (inflight) return inflight;
       if (snapshot && !force && clock() - snapshot.asOf.getTime() < minAgeMs) {
         return Promise.resolve({ refreshed: false, reason: 'fresh', data: snapshot });
@@ -127,6 +170,6 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
       });
       inflight = run;
       return run;
-    },
-  };
+    }
+  }
 }

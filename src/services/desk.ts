@@ -1,16 +1,26 @@
 /**
  * The services behind App Home, alerts and bulk assignment, built once by the composition
  * root (src/main.ts, and the end-to-end harness) over one DATA_DIR: DATA_DIR/alerts.json (what was
- * announced, survives restarts) and DATA_DIR/bulk/ (one file per bulk job).
+ * announced, survives restarts) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
+ * replicas share these through Redis instead (docs/deployment.md): the alert memory and the daily
+ * check's lease, the App Home snapshot, the bulk jobs (a BullMQ queue and their rows), the repeat
+ * guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import type { LicensingClient, Logger } from '../licensing/types.js';
-import { type AlertService, alertStateFile, createAlertService } from './alerts.js';
+import { type AlertService, alertStateFile, createAlertService, sharedAlertState } from './alerts.js';
 import type { AuditLog } from './audit.js';
 import { createDraftStore, type DraftStore } from './bulk.js';
 import { createBulkJobStore } from './bulk-jobs.js';
+import { createRedisBulkJobStore } from './bulk-jobs-redis.js';
+import { createBulkQueue } from './bulk-queue.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
+import { type DayLock, sharedDayLock } from './scheduler.js';
+import { createMemoryStore, type SharedStore } from './shared-store.js';
+import { createRedisStore } from './shared-store-redis.js';
 import { ensureDir } from './state-store.js';
 import type { WorkTracker } from './work-tracker.js';
 
@@ -20,6 +30,12 @@ export interface Desk {
   alerts: AlertService;
   runner: BulkRunner;
   drafts: DraftStore;
+  /** The state the replicas share (Redis), or this process's own (memory) without REDIS_URL. */
+  shared: SharedStore;
+  /** With REDIS_URL: the daily alert check runs in one replica a day. */
+  alertLock?: DayLock;
+  /** Closes the Redis connections (after the runner and scheduler stopped). */
+  close(): Promise<void>;
 }
 
 export interface DeskOptions {
@@ -34,6 +50,10 @@ export interface DeskOptions {
   audit?: () => AuditLog | undefined;
   /** The app's work in flight: a running bulk job is part of it (docs/shutdown.md). */
   work?: WorkTracker;
+  /** REDIS_URL: replicas share state and bulk jobs through it. */
+  redisUrl?: string;
+  /** With redisUrl: how long a dead replica's bulk job waits before another takes it; default 30 s. */
+  bulkTakeoverMs?: number;
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
@@ -45,8 +65,26 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     },
     recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
   };
+  const shared = opts.redisUrl ? createRedisStore(opts.redisUrl, logger) : createMemoryStore();
+  let jobs: Redis | undefined;
+  let bulk: Pick<Parameters<typeof createBulkRunner>[0], 'store' | 'queue'>;
+  if (opts.redisUrl) {
+    jobs = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, connectionName: 'license-desk-bulk-jobs' });
+    jobs.on('error', () => undefined);
+    const store = createRedisBulkJobStore(jobs);
+    const queue = createBulkQueue({ redisUrl: opts.redisUrl, logger, takeoverMs: opts.bulkTakeoverMs ?? 30_000 });
+    bulk = { store, queue: { queue, own: (id) => store.own(id) } };
+  } else {
+    bulk = { store: createBulkJobStore(join(opts.dataDir, 'bulk')) };
+  }
   return {
     dataDir: opts.dataDir,
+    shared,
+    ...(shared.shared ? { alertLock: sharedDayLock(shared, 'alerts:daily', randomBytes(8).toString('hex')) } : {}),
+    async close() {
+      await shared.close();
+      await jobs?.quit().catch(() => jobs?.disconnect());
+    },
     dashboard: createDashboard({
       licensing: opts.licensing,
       audit,
@@ -55,16 +93,17 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
       limit: opts.rateLimit.limit,
       windowMs: opts.rateLimit.windowMs,
       share: opts.homeBudgetShare,
+      ...(shared.shared ? { shared } : {}),
     }),
     alerts: createAlertService({
       licensing: opts.licensing,
-      file: alertStateFile(join(opts.dataDir, 'alerts.json'), logger),
+      file: shared.shared ? sharedAlertState(shared) : alertStateFile(join(opts.dataDir, 'alerts.json'), logger),
       now: opts.now,
       logger,
     }),
     runner: createBulkRunner({
       licensing: opts.licensing,
-      store: createBulkJobStore(join(opts.dataDir, 'bulk')),
+      ...bulk,
       audit,
       logger,
       now: opts.now,

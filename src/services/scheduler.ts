@@ -7,10 +7,34 @@
  * never fake global timers (which hang undici and bottleneck, design.md section 4).
  */
 import type { Logger } from '../licensing/types.js';
+import type { SharedStore } from './shared-store.js';
 
 export interface DayMemory {
   lastRunDay(): Promise<string | undefined>;
   setLastRunDay(day: string): Promise<void>;
+}
+
+/**
+ * Who runs the day's check when several replicas tick (REDIS_URL): a lease per day, taken before
+ * running (SET NX PX), renewed while the run lasts, released after it. See createDailyScheduler for
+ * what happens when a replica dies, a run fails or Redis is away.
+ */
+export interface DayLock {
+  /** Takes the day's lease for `ttlMs`; false when another replica holds it. */
+  acquire(day: string, ttlMs: number): Promise<boolean>;
+  /** Keeps holding it for `ttlMs` more (also used to hold it on after a failure); false when lost. */
+  renew(day: string, ttlMs: number): Promise<boolean>;
+  release(day: string): Promise<void>;
+}
+
+/** The day's lease in the shared store, held under this replica's own random value. */
+export function sharedDayLock(store: SharedStore, name: string, owner: string): DayLock {
+  const key = (day: string) => `${name}:lock:${day}`;
+  return {
+    acquire: (day, ttlMs) => store.claim(key(day), owner, ttlMs),
+    renew: (day, ttlMs) => store.renew(key(day), owner, ttlMs),
+    release: (day) => store.delete(key(day), owner),
+  };
 }
 
 export interface DailySchedulerOptions {
@@ -26,9 +50,14 @@ export interface DailySchedulerOptions {
   tickMs?: number;
   /** After a failed run, wait this long before trying again the same day; default 15 minutes. */
   retryMs?: number;
+  /** Several replicas: the day's run is leased to one of them (with a shared `memory`). */
+  lock?: DayLock;
+  /** How long a lease lasts without renewal (a replica that died holds the day this long); default 5 min. */
+  leaseMs?: number;
 }
 
-export type TickResult = 'ran' | 'not-due' | 'already-ran' | 'busy' | 'failed' | 'stopped';
+/** 'elsewhere': another replica holds today's run (DayLock). */
+export type TickResult = 'ran' | 'not-due' | 'already-ran' | 'busy' | 'elsewhere' | 'failed' | 'stopped';
 
 export interface DailyScheduler {
   start(): void;
@@ -42,7 +71,8 @@ export interface DailyScheduler {
   tick(): Promise<TickResult>;
   /**
    * Runs now, whatever the time; counts as today's run when it succeeds. 'busy' when a run is already
-   * in progress (nothing new ran), 'stopped' after stop(); throws when the run fails.
+   * in progress here or in another replica (nothing new ran), 'stopped' after stop(); throws when the
+   * run fails.
    */
   runNow(): Promise<'ran' | 'busy' | 'stopped'>;
 }
@@ -77,19 +107,86 @@ export function createDailyScheduler(opts: DailySchedulerOptions): DailySchedule
   let running: Promise<void> | undefined;
   let retryAt = 0;
   let stopped = false;
+  // Skips told once per day and kind: a replica that is not running the check ticks every minute.
+  const loggedSkip = new Set<string>();
+  const tellSkip = (day: string, outcome: TickResult) => {
+    if (!opts.lock || loggedSkip.has(`${day}:${outcome}`)) return;
+    loggedSkip.add(`${day}:${outcome}`);
+    opts.logger.info(
+      outcome === 'elsewhere'
+        ? "daily check: another replica is running today's check"
+        : "daily check: today's check already ran",
+      { day },
+    );
+  };
 
-  async function execute(day: string): Promise<TickResult> {
+  /**
+   * With a DayLock (several replicas, one Redis), the cases thought through:
+   * - Two replicas tick at once: one takes the lease, the other gets 'elsewhere'. The winner reads the
+   *   day memory again after taking it, so a replica that finished and released just before counts.
+   * - The run succeeds: the day is recorded in the shared memory, then the lease is released; a
+   *   replica dying between the two leaves a lease that expires, and the memory already says "ran".
+   * - The run fails (licensing down, Slack refusing): the lease is held on for `retryMs`, so no replica
+   *   tries again sooner; then the first one to tick retries. What was posted before the failure is in
+   *   the shared alert memory, so a retry posts only the rest.
+   * - The replica dies mid-run (SIGKILL, host lost): its lease is not renewed and expires within
+   *   `leaseMs`; another replica's next tick runs the check. A group posted in the instant before
+   *   the death and not yet remembered is posted a second time (at most one message).
+   * - A stop (SIGTERM) mid-run releases the lease: another replica takes over at its next tick.
+   * - A run longer than the lease: the lease is renewed every leaseMs / 3 while it runs; a renewal that
+   *   finds it lost (Redis restarted empty, an event-loop stall past the lease) is logged.
+   * - Redis unreachable: acquiring throws, the tick fails (logged) and is tried at the next tick; no
+   *   replica runs the check alone, since the alert memory is in Redis too and it would post twice.
+   */
+  async function execute(day: string, force: boolean): Promise<TickResult> {
     if (stopped) return 'stopped';
     if (running) return 'busy';
+    const lock = opts.lock;
+    const leaseMs = opts.leaseMs ?? 5 * 60_000;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let outcome: TickResult = 'ran';
     const run = (async () => {
-      await opts.run();
-      await opts.memory.setLastRunDay(day);
+      if (lock) {
+        if (!(await lock.acquire(day, leaseMs))) {
+          outcome = 'elsewhere';
+          return;
+        }
+        if (!force && (await opts.memory.lastRunDay()) === day) {
+          await lock.release(day);
+          outcome = 'already-ran';
+          return;
+        }
+        heartbeat = setInterval(() => {
+          lock.renew(day, leaseMs).then(
+            (held) => {
+              if (!held)
+                opts.logger.warn("daily check: the lease on today's run was lost; another replica may run it too");
+            },
+            (error: unknown) => opts.logger.warn('daily check: could not renew the lease', { error: String(error) }),
+          );
+        }, leaseMs / 3);
+        heartbeat.unref();
+      }
+      try {
+        await opts.run();
+        await opts.memory.setLastRunDay(day);
+      } catch (error) {
+        if (heartbeat) clearInterval(heartbeat);
+        // Held on after a failure (no replica retries before retryMs); released at a stop.
+        if (lock) await (stopped ? lock.release(day) : lock.renew(day, retryMs)).catch(() => undefined);
+        throw error;
+      }
+      if (heartbeat) clearInterval(heartbeat);
+      await lock?.release(day).catch((error: unknown) => {
+        opts.logger.warn('daily check: could not release the lease (it expires)', { error: String(error) });
+      });
     })();
     running = run;
     try {
       await run;
-      retryAt = 0;
-      return 'ran';
+      if (outcome === 'ran') retryAt = 0;
+      else tellSkip(day, outcome);
+      return outcome;
     } catch (error) {
       if (stopped) {
         opts.logger.info('daily check interrupted by shutdown; it runs again after the restart', {
@@ -101,6 +198,7 @@ export function createDailyScheduler(opts: DailySchedulerOptions): DailySchedule
       opts.logger.warn('daily check failed; will try again later today', { error: String(error), retryInMs: retryMs });
       return 'failed';
     } finally {
+      if (heartbeat) clearInterval(heartbeat);
       running = undefined;
     }
   }
@@ -144,11 +242,15 @@ export function createDailyScheduler(opts: DailySchedulerOptions): DailySchedule
       const now = opts.now();
       const { day, minutes } = localClock(now, opts.timeZone);
       if (minutes < target || now.getTime() < retryAt) return 'not-due';
-      if ((await opts.memory.lastRunDay()) === day) return 'already-ran';
-      return execute(day);
+      if ((await opts.memory.lastRunDay()) === day) {
+        tellSkip(day, 'already-ran');
+        return 'already-ran';
+      }
+      return execute(day, false);
     },
     async runNow() {
-      const result = await execute(localClock(opts.now(), opts.timeZone).day);
+      const result = await execute(localClock(opts.now(), opts.timeZone).day, true);
+      if (result === 'elsewhere') return 'busy';
       if (result === 'ran' || result === 'busy' || result === 'stopped') return result;
       throw new Error('the daily check failed; see the log');
     },

@@ -42,6 +42,7 @@ export function createSlackAuditLog(client: webApi.WebClient, deps: AppDeps, pos
     logger: deps.logger,
     ...(channel ? { channel, post } : {}),
     ...(deps.auditFile ? { file: deps.auditFile } : {}),
+    ...(deps.shared?.shared ? { shared: deps.shared } : {}),
     ...(posting ? { posting } : {}),
   });
 }

@@ -6,6 +6,7 @@ import type { webApi } from '@slack/bolt';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
 
@@ -41,4 +42,6 @@ export interface AppDeps {
   waitlist?: Waitlist;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
+  /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */
+  shared?: SharedStore;
 }

@@ -59,7 +59,7 @@ export function createRevokeConfirmHandler(s: Surface) {
     const licenseId = idValue.decode(action.value);
     if (!licenseId) return reply.send(buildErrorMessage(BUTTON_GONE));
     const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
-    if (!s.state.once.claim(`revoke:${ts}:${licenseId}`)) {
+    if (!(await s.state.once.claim(`revoke:${ts}:${licenseId}`))) {
       return s.deps.logger.info('repeated revoke click ignored', { licenseId });
     }
     await reply.send(buildWorkingMessage(`revoking license ${licenseId}`));

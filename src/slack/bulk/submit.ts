@@ -105,14 +105,14 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
     // saved, so a start that failed leaves the report in place and submitting again works.
     const key = `bulk-start:${draft.id}`;
     const once = s.state.once;
-    if (!once.claim(key)) {
+    if (!(await once.claim(key))) {
       return ack({ response_action: 'update', view: buildBulkMessageView('This job was already started.') });
     }
     const job = jobFromDraft(draft, deps.now());
     try {
       await desk.runner.start(job, createBulkNotifier(client, deps, userId));
     } catch (error) {
-      once.release(key);
+      await once.release(key);
       deps.logger.error('bulk job could not start', { error: String(error) });
       return ack({
         response_action: 'update',

@@ -43,6 +43,7 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
       timeZone: opts.alerts.timeZone,
       now: deps.now,
       memory: desk.alerts,
+      ...(desk.alertLock ? { lock: desk.alertLock } : {}),
       run: async () => {
         try {
           await desk.alerts.check(post);

@@ -45,11 +45,11 @@ export function createAssignSubmitHandler(s: Surface) {
         view: buildWorkingView(RECYCLE_TITLE, 'Finding the license that would end'),
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
-      if (!state.once.claim(`recycle-choice:${view.id}:${view.hash}`)) return;
+      if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
       return showRecycleChoice(s, client, view.id, pool, params, channel);
     }
     const working = buildWorkingView(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
-    if (!state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`)) {
+    if (!(await state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`))) {
       // A repeated submission: the first one is at work and will fill in the result.
       await ack({ response_action: 'update', view: working });
       return;

@@ -117,7 +117,7 @@ async function runExtend(
       past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
     ),
   });
-  if (!s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`)) return;
+  if (!(await s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`))) return;
   const outcome = await changeLicenseEndDate(changeContext(s), {
     actor: run.actor,
     licenseId: run.licenseId,

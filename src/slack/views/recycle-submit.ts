@@ -51,7 +51,7 @@ export function createRecycleSubmitHandler(s: Surface) {
     const chosen = readRecycleChoice(view.state) ?? meta.defaultLicenseId;
     const working = buildWorkingView(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.email, 254)}`);
     await ack({ response_action: 'update', view: working });
-    if (!s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`)) return;
+    if (!(await s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`))) return;
     const run = { viewId: view.id, actor, channel: meta.channelId, title: RECYCLE_TITLE };
     const params = paramsOf(meta);
     const ctx = changeContext(s);

@@ -46,7 +46,7 @@ export function createRetryAssignHandler(s: Surface) {
     }
     const revokedLicenseId = meta.revokedLicenseId;
     // The view changes (and its hash with it) as soon as the first click is at work: a double click repeats the hash.
-    if (!s.state.once.claim(`retry:${view.id}:${view.hash}`)) return;
+    if (!(await s.state.once.claim(`retry:${view.id}:${view.hash}`))) return;
     await updateView(
       deps,
       client,

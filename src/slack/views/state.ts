@@ -61,9 +61,15 @@ function createSnapshots(now: () => number): Snapshots {
   };
 }
 
-export function createAppState(parts: { audit: AuditLog; work: WorkTracker; now?: () => number }): AppState {
+export function createAppState(parts: {
+  audit: AuditLog;
+  work: WorkTracker;
+  /** With REDIS_URL: a double click split across two replicas still changes things once. */
+  once?: OnceGuard;
+  now?: () => number;
+}): AppState {
   return {
-    once: createOnceGuard(),
+    once: parts.once ?? createOnceGuard(),
     snapshots: createSnapshots(parts.now ?? Date.now),
     audit: parts.audit,
     work: parts.work,
