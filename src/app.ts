@@ -23,6 +23,7 @@ import { registerEvents } from './slack/events/index.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
+import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
@@ -114,6 +115,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerBulk(app, deps);
   registerViews(app, deps);
   registerShortcuts(app, deps);
+  registerRequests(app, deps);
 
   try {
     await app.init();

@@ -9,11 +9,13 @@ import { createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
+import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
+import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
@@ -93,7 +95,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   stopper.watch(work);
   const deps: AppDeps = {
     licensing,
-    roles: createRoleResolver({ admins: config.admins, viewers: config.viewers, logger }),
+    roles: createRoleResolver({
+      admins: config.admins,
+      viewers: config.viewers,
+      requesters: config.requests.requesters,
+      logger,
+    }),
     logger,
     now: () => new Date(),
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
@@ -104,6 +111,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
+    // Course requests are business data: DATA_DIR/requests.json (docs/course-requests.md).
+    requests: {
+      store: createFileRequestStore(config.dataDir, logger.child({ component: 'requests' })),
+      channel: config.requests.channel,
+      timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
+    },
   };
   deps.desk = await createDesk({
     licensing,
@@ -132,7 +145,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
   const scheduler = desk.scheduler;
   if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
-  stopper.add('desk', (bulkLineMs) => desk.stop(bulkLineMs));
+  // The course request check stops with the desk (the other periodic work).
+  deps.requests?.check?.start();
+  stopper.add('desk', async (bulkLineMs) => {
+    await deps.requests?.check?.stop();
+    await desk.stop(bulkLineMs);
+  });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));
 

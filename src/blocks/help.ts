@@ -25,6 +25,11 @@ const ADMIN_ONLY = [
   '`/licenses bulk`: assign many licenses at once from a pasted list, checked line by line before anything is written',
 ];
 
+const REQUESTS = [
+  '`/licenses request [course words | poolId]`: ask the license admins for a seat in a course (also *Request a course license* in ⚡, and *Request a course* on the Home tab); you are told each step by DM',
+  '`/licenses requests`: your own course requests; one not yet decided can be cancelled',
+];
+
 const EXAMPLES =
   '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`';
 
@@ -44,6 +49,7 @@ export function buildHelpView(role: HelpRole, reason?: string): SlackMessage {
       // The usage lines hold `<poolId>` and the like: as mrkdwn they must be escaped, or Slack reads links.
       section(LOOK.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
       role === 'admin' ? section(ADMIN_ONLY.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
+      section(REQUESTS.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
       context(EXAMPLES),
     ]),
   };

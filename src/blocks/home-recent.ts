@@ -8,6 +8,12 @@ const DONE: Record<AuditEntry['action'], string> = {
   extend: 'changed the end date of',
   revoke: 'revoked',
   'bulk-assign': 'bulk-assigned',
+  request: 'requested',
+  'request-approve': 'approved the request for',
+  'request-deny': 'denied the request for',
+  'request-waitlist': 'waitlisted the request for',
+  'request-expire': 'let expire the request for',
+  'request-cancel': 'cancelled the request for',
 };
 
 const TRIED: Record<AuditEntry['action'], string> = {
@@ -16,6 +22,12 @@ const TRIED: Record<AuditEntry['action'], string> = {
   extend: 'tried to change the end date of',
   revoke: 'tried to revoke',
   'bulk-assign': 'tried to bulk-assign',
+  request: 'tried to request',
+  'request-approve': 'tried to approve the request for',
+  'request-deny': 'tried to deny the request for',
+  'request-waitlist': 'tried to waitlist the request for',
+  'request-expire': 'tried to expire the request for',
+  'request-cancel': 'tried to cancel the request for',
 };
 
 const OUTCOME: Record<AuditEntry['outcome'], string> = {

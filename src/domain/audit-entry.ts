@@ -2,7 +2,19 @@
 export interface AuditEntry {
   at: string /* ISO */;
   actor: string /* Slack user id */;
-  action: 'assign' | 'recycle' | 'extend' | 'revoke' | 'bulk-assign';
+  action:
+    | 'assign'
+    | 'recycle'
+    | 'extend'
+    | 'revoke'
+    | 'bulk-assign'
+    // The steps of a self-service course request (docs/course-requests.md); the assign itself is 'assign'.
+    | 'request'
+    | 'request-approve'
+    | 'request-deny'
+    | 'request-waitlist'
+    | 'request-expire'
+    | 'request-cancel';
   outcome: 'done' | 'refused' | 'failed' | 'unknown';
   poolId?: string;
   licenseId?: string;

@@ -43,7 +43,19 @@ export interface AuditLogOptions {
   posting?: AuditPostingOptions;
 }
 
-const ACTIONS = new Set(['assign', 'recycle', 'extend', 'revoke', 'bulk-assign']);
+const ACTIONS = new Set<string>([
+  'assign',
+  'recycle',
+  'extend',
+  'revoke',
+  'bulk-assign',
+  'request',
+  'request-approve',
+  'request-deny',
+  'request-waitlist',
+  'request-expire',
+  'request-cancel',
+]);
 const OUTCOMES = new Set(['done', 'refused', 'failed', 'unknown']);
 
 /** For the log line and the file: the student's e-mail masked, and any address quoted in the detail
@@ -152,6 +164,12 @@ const VERB: Record<AuditEntry['action'], [string, string]> = {
   extend: ['changed an end date', 'change an end date'],
   revoke: ['revoked a license', 'revoke a license'],
   'bulk-assign': ['assigned licenses in bulk', 'assign licenses in bulk'],
+  request: ['requested a course', 'request a course'],
+  'request-approve': ['approved a course request', 'approve a course request'],
+  'request-deny': ['denied a course request', 'deny a course request'],
+  'request-waitlist': ['put a course request on the waitlist', 'put a course request on the waitlist'],
+  'request-expire': ['let a course request expire', 'expire a course request'],
+  'request-cancel': ['cancelled a course request', 'cancel a course request'],
 };
 
 const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {

@@ -7,6 +7,7 @@ import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { RequestsDeps } from './requests/deps.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -16,6 +17,11 @@ export interface RoleResolver {
   roleOf(client: webApi.WebClient, userId: string): Promise<Role>;
   /** Who to ask for access, as mrkdwn (user and user-group mentions), for the polite refusal. */
   whoToAsk(): string;
+  /**
+   * May this person request a course (REQUESTERS)? 'off' when requests are turned off, 'not-member'
+   * for guests, bots, deactivated or unknown accounts, 'not-listed' when REQUESTERS names others.
+   */
+  mayRequest?(client: webApi.WebClient, userId: string): Promise<'yes' | 'off' | 'not-member' | 'not-listed'>;
   /** The user ids (U…, W…) listed in LICENSE_ADMINS, for messages to them; groups are not expanded. */
   adminUsers?(): readonly string[];
 }
@@ -36,6 +42,8 @@ export interface AppDeps {
   auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
+  /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
+  requests?: RequestsDeps;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing. */
   work?: WorkTracker;
 }

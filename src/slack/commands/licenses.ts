@@ -5,6 +5,7 @@ import { buildHelpView } from '../../blocks/help.js';
 import { openBulkModal } from '../bulk/open.js';
 import type { AppDeps } from '../deps.js';
 import { parseCommand } from '../parse.js';
+import { requestSubcommand, runRequestCommand, runRequestsCommand } from '../requests/command.js';
 import { answer, workingText } from './answer.js';
 import { runChangeCommand } from './change.js';
 import { runExport } from './export.js';
@@ -19,6 +20,12 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     // acks no longer queue behind earlier commands' replies.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const reply = createReplier(respond, deps, true);
+    // Course requests are open to every member who may request, so they come before the role check.
+    const asked = requestSubcommand(command.text ?? '');
+    if (asked) {
+      const run = asked.sub === 'request' ? runRequestCommand : runRequestsCommand;
+      return run(asked.words, { deps, client, command, reply });
+    }
     const role = await roleOrReply(deps, client, command.user_id, reply);
     if (role === undefined) return;
     if (role === 'none') return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
