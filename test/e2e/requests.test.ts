@@ -204,6 +204,24 @@ describe('course requests', () => {
     expect(textOf(again.body.blocks)).toContain('cannot be cancelled');
   });
 
+  it('the Home button and the global shortcut open the same form, for a member with no role', async () => {
+    await t.clickButton(RequestActionId.open, 'request', { userId: TEST_USERS.nobody });
+    const fromHome = await t.slack.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { private_metadata?: string }).private_metadata === JSON.stringify({ s: 'home' }),
+    );
+    expect((fromHome.args.view as { callback_id?: string }).callback_id).toBe(RequestCallbackId.form);
+    await t.action(
+      { type: 'shortcut', callback_id: RequestCallbackId.shortcut, actions: undefined },
+      { userId: TEST_USERS.nobody },
+    );
+    const fromShortcut = await t.slack.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { private_metadata?: string }).private_metadata === JSON.stringify({ s: 'shortcut' }),
+    );
+    expect(textOf(fromShortcut.args.view)).toContain('Power Query Fundamentals · pool 2005');
+  });
+
   it('two admins click Approve at once: still exactly one POST, and the later click learns who approved', async () => {
     const member = TEST_USERS.student;
     await submitForm(member, '2002');
