@@ -15,6 +15,7 @@ import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js'
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
+import { createRedisRequestStore } from './services/requests/redis-store.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
@@ -93,6 +94,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
+  const redisRequests = config.redisUrl ? createRedisRequestStore(config.redisUrl) : undefined;
+  const requestStore =
+    redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
   const deps: AppDeps = {
     licensing,
     roles: createRoleResolver({
@@ -111,9 +115,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
-    // Course requests are business data: DATA_DIR/requests.json (docs/course-requests.md).
+    // Course requests are business data: DATA_DIR/requests.json, or shared by the replicas through
+    // REDIS_URL (docs/course-requests.md).
     requests: {
-      store: createFileRequestStore(config.dataDir, logger.child({ component: 'requests' })),
+      store: requestStore,
       channel: config.requests.channel,
       timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
     },
@@ -150,6 +155,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   stopper.add('desk', async (bulkLineMs) => {
     await deps.requests?.check?.stop();
     await desk.stop(bulkLineMs);
+    await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await deps.audit?.close(3000)));

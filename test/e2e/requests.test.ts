@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
-import { requestTimers } from '../../src/domain/requests.js';
+import { type AssignWaitlisted, requestTimers, type Waitlist } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
@@ -19,6 +19,37 @@ import { textOf } from './change-support.js';
 const CHANNEL = 'C0REQUESTS1';
 const WORKFLOW_USER = 'U0WFLOW001';
 const OUTSIDER = 'U0NOSUCH01';
+const WAITING_USER = 'U0WAIT0001';
+
+/**
+ * A first-in-first-out waitlist standing in for the waitlist work (not part of this change): enough to
+ * drive the contract of domain/requests.ts, add() then seatFreed() -> assignWaitlisted().
+ */
+function fifoWaitlist(assign: () => AssignWaitlisted): Waitlist {
+  const queue: { requestId: string; poolId: string }[] = [];
+  return {
+    async add(requestId, poolId) {
+      queue.push({ requestId, poolId });
+      return { place: queue.filter((e) => e.poolId === poolId).length };
+    },
+    async entries(poolId) {
+      return queue.filter((e) => poolId === undefined || e.poolId === poolId);
+    },
+    async move() {},
+    async remove(requestId) {
+      queue.splice(
+        queue.findIndex((e) => e.requestId === requestId),
+        1,
+      );
+    },
+    async seatFreed(poolId) {
+      const next = queue.find((e) => e.poolId === poolId);
+      if (!next) return;
+      queue.splice(queue.indexOf(next), 1);
+      await assign()(next.requestId);
+    },
+  };
+}
 let t: TestApp;
 let dir: string;
 let offsetMs = 0;
@@ -29,11 +60,21 @@ beforeAll(async () => {
   t = await startTestApp({
     now,
     admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
-    slack: { users: [{ id: WORKFLOW_USER, name: 'wes.flow', email: 'wes.flow@acme-learning.example' }] },
+    slack: {
+      users: [
+        { id: WORKFLOW_USER, name: 'wes.flow', email: 'wes.flow@acme-learning.example' },
+        { id: WAITING_USER, name: 'wim.wait', email: 'wim.wait@contoso.com' },
+      ],
+    },
     requests: {
       store: createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} }),
       channel: CHANNEL,
       timers: requestTimers(24, 7),
+      waitlist: fifoWaitlist(() => (id) => {
+        const service = t.deps.requests?.service;
+        if (!service) throw new Error('no request service');
+        return service.assignWaitlisted(id);
+      }),
     },
   });
 });
@@ -240,6 +281,38 @@ describe('course requests', () => {
     const loserText = texts[1 - winner] ?? '';
     const winnerId = winner === 0 ? TEST_USERS.admin : TEST_USERS.workspaceAdmin;
     expect(loserText).toContain(`already approved by <@${winnerId}>`);
+  });
+
+  it('approving for a full pool offers recycle or the waitlist; a freed seat goes to the waitlisted request (one POST) and they are told', async () => {
+    await submitForm(WAITING_USER, '2003');
+    const { id } = await cardFor(WAITING_USER);
+    const before = posts('2003').length;
+    const choice = await (await click(RequestActionId.approve, id, TEST_USERS.admin)).waitForResponse();
+    expect(textOf(choice.body.blocks)).toContain('is full');
+    expect(buttons(choice.body).map((b) => b.action_id)).toEqual([RequestActionId.recycle, RequestActionId.waitlist]);
+    expect(posts('2003').length).toBe(before);
+
+    const added = await (await click(RequestActionId.waitlist, id, TEST_USERS.admin)).waitForResponse();
+    expect(textOf(added.body.blocks)).toContain('On the waitlist, number 1');
+    await t.slack.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        c.args.channel === dmChannel(WAITING_USER) &&
+        textOf(c.args.blocks).includes('you are on the waitlist, number 1'),
+    );
+    await cardUpdate(WAITING_USER, 'on the waitlist');
+
+    // A seat frees up (revoked elsewhere), and the waitlist hands it on.
+    const held = t.sandbox.inspect.licenses({ poolId: '2003' }).find((l) => l.active && l.revokable);
+    await t.licensing.licenses.revoke(String(held?.id));
+    await t.deps.requests?.waitlist?.seatFreed('2003');
+    expect(posts('2003').length - before).toBe(1);
+    await t.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === dmChannel(WAITING_USER) && textOf(c.args.blocks).includes('is yours'),
+    );
+    expect((await t.deps.requests?.store.get(id))?.status).toBe('assigned');
+    await cardUpdate(WAITING_USER, 'assigned');
   });
 
   it('a denial with a reason reaches the requester, and a late Approve is told it was denied', async () => {

@@ -129,6 +129,24 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       await events.changed(final);
       return { kind: 'assigned', request: final };
     }
+    if (outcome.kind === 'full' && !outcome.transferable && !opts.waitlist) {
+      // Nothing the approver could choose: the request goes back to pending for a later approval or a denial.
+      const back =
+        (await store.update(request.id, (r) => {
+          r.status = 'pending';
+          delete r.decidedBy;
+          delete r.decidedAt;
+        })) ?? request;
+      const text = `Pool \`${request.poolId}\` is full and cannot recycle seats, so nothing was assigned. Approve again once a seat is free (\`/licenses pool ${request.poolId}\`), or deny the request.`;
+      await audit({
+        actor: approver,
+        action: 'request-approve',
+        outcome: 'refused',
+        ...factsOf(request),
+        detail: `request ${request.id}; pool full`,
+      });
+      return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text } };
+    }
     if (outcome.kind === 'full') {
       await audit({
         actor: approver,
@@ -362,10 +380,13 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           });
           await events.changed(result.request);
         } else if (due === 'remind') {
+          // Once, even with several replicas running this check: only the one that sets remindedAt reminds.
+          let mine = false;
           const updated = await store.update(r.id, (x) => {
-            x.remindedAt = now.toISOString();
+            mine = x.status === 'pending' && x.remindedAt === undefined;
+            if (mine) x.remindedAt = now.toISOString();
           });
-          if (updated?.status !== 'pending') continue;
+          if (!mine || !updated) continue;
           reminded++;
           await events.reminder(updated);
         }
