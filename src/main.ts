@@ -95,8 +95,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const work = createWorkTracker();
   stopper.watch(work);
   const redisRequests = config.redisUrl ? createRedisRequestStore(config.redisUrl) : undefined;
-  const requestStore =
-    redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
+  const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
   const deps: AppDeps = {
     licensing,
     roles: createRoleResolver({
