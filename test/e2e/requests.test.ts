@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
+import { CallbackId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
 import { type AssignWaitlisted, requestTimers, type Waitlist } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
@@ -20,6 +20,7 @@ const CHANNEL = 'C0REQUESTS1';
 const WORKFLOW_USER = 'U0WFLOW001';
 const OUTSIDER = 'U0NOSUCH01';
 const WAITING_USER = 'U0WAIT0001';
+const RECYCLE_USER = 'U0RECY0001';
 
 /**
  * A first-in-first-out waitlist standing in for the waitlist work (not part of this change): enough to
@@ -64,6 +65,7 @@ beforeAll(async () => {
       users: [
         { id: WORKFLOW_USER, name: 'wes.flow', email: 'wes.flow@acme-learning.example' },
         { id: WAITING_USER, name: 'wim.wait', email: 'wim.wait@contoso.com' },
+        { id: RECYCLE_USER, name: 'rita.recycle', email: 'rita.recycle@contoso.com' },
       ],
     },
     requests: {
@@ -313,6 +315,30 @@ describe('course requests', () => {
     );
     expect((await t.deps.requests?.store.get(id))?.status).toBe('assigned');
     await cardUpdate(WAITING_USER, 'assigned');
+  });
+
+  it('"Free a seat…" opens the assign form with its recycle confirmation, prefilled; the check then settles the request', async () => {
+    await submitForm(RECYCLE_USER, '2003');
+    const { id } = await cardFor(RECYCLE_USER);
+    await (await click(RequestActionId.approve, id, TEST_USERS.admin)).waitForResponse();
+    await click(RequestActionId.recycle, id, TEST_USERS.admin);
+    const form = await t.slack.waitForCall(
+      'views.update',
+      (c) =>
+        (c.args.view as { callback_id?: string }).callback_id === CallbackId.assignForm &&
+        JSON.stringify(c.args.view).includes('rita.recycle@contoso.com'),
+    );
+    expect(JSON.stringify(form.args.view)).toContain('Free a seat');
+    // The admin completes the recycle in that form (tested with the assign flow); here the license
+    // lands as the form would send it.
+    await t.licensing.pools.assign('2003', { email: 'rita.recycle@contoso.com', recycle: true });
+    expect((await t.deps.requests?.store.get(id))?.status).toBe('approved');
+    expect(await t.deps.requests?.check?.tick()).toEqual({ reminded: 0, expired: 0, settled: 1 });
+    expect((await t.deps.requests?.store.get(id))?.status).toBe('assigned');
+    await t.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === dmChannel(RECYCLE_USER) && textOf(c.args.blocks).includes('is yours'),
+    );
   });
 
   it('a denial with a reason reaches the requester, and a late Approve is told it was denied', async () => {

@@ -22,6 +22,7 @@ import {
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import type { LicensingClient, Logger } from '../../licensing/types.js';
+import { readBackAssign } from '../assign.js';
 import type { AuditLog } from '../audit.js';
 import type { WorkTracker } from '../work-tracker.js';
 import { assignForRequest } from './assign.js';
@@ -91,8 +92,11 @@ export interface RequestService {
   assignWaitlisted(requestId: string): Promise<RequestAssignOutcome>;
   mine(userId: string): Promise<CourseRequest[]>;
   get(id: string): Promise<CourseRequest | undefined>;
-  /** Reminds and expires what is due; returns how many of each. */
-  check(): Promise<{ reminded: number; expired: number }>;
+  /**
+   * Reminds and expires what is due, and settles approved requests whose license was assigned another
+   * way (the assign form's recycle, or an unclear answer): returns how many of each.
+   */
+  check(): Promise<{ reminded: number; expired: number; settled?: number }>;
 }
 
 export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
@@ -176,6 +180,38 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       detail: `request ${request.id}; ${outcome.text}`,
     });
     return { kind: 'not-assigned', request: back, outcome };
+  }
+
+  /**
+   * An approved request waits for the approver's choice (recycle or waitlist), or for an unclear
+   * assign to be looked at. When the requester now holds an active license from the pool (one read at
+   * background priority), the request is assigned and everyone is told.
+   */
+  async function settleApproved(): Promise<number> {
+    let settled = 0;
+    for (const r of await store.byStatus('approved')) {
+      let license: Awaited<ReturnType<typeof readBackAssign>>;
+      try {
+        license = await readBackAssign(licensing, r.poolId, r.requesterEmail, 'background');
+      } catch (error) {
+        opts.logger.warn('could not check an approved course request', { request: r.id, error: String(error) });
+        continue;
+      }
+      if (!license) continue;
+      const found = license;
+      let mine = false;
+      const done = await store.update(r.id, (x) => {
+        mine = x.status === 'approved';
+        if (!mine) return;
+        x.status = 'assigned';
+        x.licenseId = found.id;
+        x.endDate = found.end;
+      });
+      if (!mine || !done) continue;
+      settled++;
+      await events.changed(done);
+    }
+    return settled;
   }
 
   return {
@@ -391,7 +427,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           await events.reminder(updated);
         }
       }
-      return { reminded, expired };
+      const settled = await settleApproved();
+      return settled > 0 ? { reminded, expired, settled } : { reminded, expired };
     },
   };
 }
