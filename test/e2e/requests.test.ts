@@ -475,3 +475,66 @@ describe('course requests', () => {
     expect(await t.deps.requests?.store.byRequester(user)).toEqual([]);
   });
 });
+
+describe('course requests without REQUESTS_CHANNEL', () => {
+  const store = () => createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} });
+
+  it('the cards go by DM to each user in LICENSE_ADMINS, and a decision updates every copy', async () => {
+    const other = await startTestApp({
+      admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
+      requests: { store: store(), timers: requestTimers(24, 7) },
+    });
+    try {
+      await other.viewSubmission(
+        {
+          view: {
+            id: 'VREQDM0001',
+            callback_id: RequestCallbackId.form,
+            state: {
+              values: {
+                [RequestInputId.pool.block]: {
+                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: '2005' } },
+                },
+              },
+            },
+          },
+        },
+        { userId: TEST_USERS.viewer },
+      );
+      const isCard = (c: SlackCall) => buttons(c.args).some((b) => b.action_id === RequestActionId.approve);
+      const toAdmin = (admin: string) =>
+        other.slack.waitForCall('chat.postMessage', (c) => c.args.channel === dmChannel(admin) && isCard(c));
+      const [first] = await Promise.all([toAdmin(TEST_USERS.admin), toAdmin(TEST_USERS.workspaceAdmin)]);
+      const id = String(buttons(first.args).find((b) => b.action_id === RequestActionId.approve)?.value);
+      await other.slack.waitForCall(
+        'chat.postMessage',
+        (c) => c.args.channel === dmChannel(TEST_USERS.viewer) && textOf(c.args.blocks).includes('was received'),
+      );
+      await other.clickButton(RequestActionId.deny, id, { userId: TEST_USERS.admin });
+      await other.slack.waitForCall('views.open', (c) => textOf(c.args.view).includes('Deny'));
+      await other.viewSubmission(
+        { view: { id: 'VDENYDM001', callback_id: RequestCallbackId.denyForm, private_metadata: id } },
+        { userId: TEST_USERS.admin },
+      );
+      const updated = (admin: string) =>
+        other.slack.waitForCall(
+          'chat.update',
+          (c) => c.args.channel === dmChannel(admin) && textOf(c.args.blocks).includes('Denied by'),
+        );
+      await Promise.all([updated(TEST_USERS.admin), updated(TEST_USERS.workspaceAdmin)]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with neither REQUESTS_CHANNEL nor user ids in LICENSE_ADMINS, a request is refused with what to set', async () => {
+    const other = await startTestApp({ admins: [], requests: { store: store(), timers: requestTimers(24, 7) } });
+    try {
+      const answer = await (await other.command('request 2005', { userId: TEST_USERS.nobody })).waitForResponse();
+      expect(textOf(answer.body.blocks)).toContain('set REQUESTS_CHANNEL');
+      expect(other.slack.calls.some((c) => c.method === 'views.open')).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+});

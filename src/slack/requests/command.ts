@@ -10,7 +10,7 @@ import type { Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
 import { normalize } from '../parse.js';
-import { notSetUp, openRequestModal } from './form.js';
+import { notSetUp, nowhereToGo, openRequestModal } from './form.js';
 
 export interface RequestCommandContext {
   deps: AppDeps;
@@ -30,7 +30,8 @@ export async function runRequestCommand(words: string[], ctx: RequestCommandCont
   const { deps, client, command, reply } = ctx;
   if (!deps.requests?.service) return reply.send(buildNoticeMessage(notSetUp(deps)));
   const verdict = await authorizeRequester(deps, client, command.user_id);
-  if (!verdict.allowed) return reply.send(buildNoticeMessage(verdict.text));
+  const refusal = verdict.allowed ? nowhereToGo(deps) : verdict.text;
+  if (refusal) return reply.send(buildNoticeMessage(refusal));
   const opened = await openRequestModal(deps, client, command.trigger_id, command.user_id, 'command', words);
   if (!opened) await reply.send(buildNoticeMessage('Slack would not open the request form in time; please try again.'));
 }

@@ -47,8 +47,9 @@ export async function openRequestModal(
     return Boolean(await openView(deps, client, triggerId, buildRequestInfoModal(notSetUp(deps))));
   }
   const verdict = await authorizeRequester(deps, client, userId);
-  if (!verdict.allowed) {
-    return Boolean(await openView(deps, client, triggerId, buildRequestInfoModal(`:no_entry_sign: ${verdict.text}`)));
+  const refusal = verdict.allowed ? nowhereToGo(deps) : verdict.text;
+  if (refusal) {
+    return Boolean(await openView(deps, client, triggerId, buildRequestInfoModal(`:no_entry_sign: ${refusal}`)));
   }
   const viewId = await openView(
     deps,
@@ -71,6 +72,16 @@ export async function openRequestModal(
     await updateView(deps, client, viewId, buildRequestInfoModal(`:x: ${escapeMrkdwn(presentError(error, 'pool'))}`));
   }
   return true;
+}
+
+/**
+ * Where the cards would go: REQUESTS_CHANNEL, else the user ids of LICENSE_ADMINS. With neither (the
+ * workspace's admins are the license admins, and Slack has no list of them to DM), a request would
+ * reach nobody, so none is taken.
+ */
+export function nowhereToGo(deps: AppDeps): string | undefined {
+  if (deps.requests?.channel || (deps.roles.adminUsers?.() ?? []).length > 0) return undefined;
+  return `Course requests have nobody to go to yet. Please ask ${deps.roles.whoToAsk()} to set REQUESTS_CHANNEL (or list the license admins in LICENSE_ADMINS).`;
 }
 
 export function notSetUp(deps: AppDeps): string {
@@ -108,7 +119,8 @@ export function createRequestSubmitHandler(deps: AppDeps) {
     if (!service) return void (await show(notSetUp(deps)));
     const userId = body.user.id;
     const verdict = await authorizeRequester(deps, client, userId);
-    if (!verdict.allowed) return void (await show(`:no_entry_sign: ${verdict.text}`));
+    const refusal = verdict.allowed ? nowhereToGo(deps) : verdict.text;
+    if (refusal) return void (await show(`:no_entry_sign: ${refusal}`));
     const email = await resolveUserEmail(client, userId);
     if ('problem' in email) {
       return void (await show(

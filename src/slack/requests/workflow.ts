@@ -12,6 +12,7 @@ import { resolveUserEmail } from '../commands/resolve-user.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
 import { presentError } from '../present.js';
+import { nowhereToGo } from './form.js';
 
 /** What Bolt passes a function listener (its own name for it is not exported by @slack/bolt's index). */
 type Args = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
@@ -44,7 +45,8 @@ export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.
       if (!executionId) return void (await error('Slack sent no function execution id.'));
       const client = botClient();
       const verdict = await authorizeRequester(deps, client, requester);
-      if (!verdict.allowed) return void (await error(verdict.text));
+      const refusal = verdict.allowed ? nowhereToGo(deps) : verdict.text;
+      if (refusal) return void (await error(refusal));
       const email = await resolveUserEmail(client, requester);
       if ('problem' in email) return void (await error(`The requester's e-mail is unknown: ${email.problem}`));
       const result = await service.create({
