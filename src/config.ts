@@ -68,6 +68,7 @@ type Env = Record<string, string | undefined>;
 export const CONSOLE_DEMO = {
   auditChannel: 'C0DEMOAUDT',
   alertChannel: 'C0DEMOALRT',
+  requestsChannel: 'C0DEMORQST',
   viewers: ['U0DEMOVWR1'],
 } as const;
 
@@ -292,7 +293,8 @@ export function parseConfig(env: Env): ConfigResult {
     requests: {
       // Unset: every full member; set but empty: nobody (requests off).
       requesters: e.REQUESTERS === undefined || e.REQUESTERS.trim() === '*' ? '*' : ids(e.REQUESTERS),
-      ...(e.REQUESTS_CHANNEL ? { channel: e.REQUESTS_CHANNEL } : {}),
+      // The console shows the request cards in a channel of its own too.
+      ...(e.REQUESTS_CHANNEL || consoleOn ? { channel: e.REQUESTS_CHANNEL ?? CONSOLE_DEMO.requestsChannel } : {}),
       remindHours: e.REQUEST_REMIND_HOURS ?? 24,
       expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
     },

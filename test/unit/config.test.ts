@@ -35,7 +35,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.2,
         console: true,
         drainMs: 20_000,
-        requests: { requesters: '*', remindHours: 24, expiryDays: 7 },
+        requests: { requesters: '*', channel: 'C0DEMORQST', remindHours: 24, expiryDays: 7 },
       },
     });
   });
