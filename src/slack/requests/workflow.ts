@@ -25,7 +25,7 @@ const plainText = (mrkdwn: string) =>
 
 /** `botClient`: the app's own client (bot token), which reads the requester's e-mail. */
 export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.WebClient) {
-  return async ({ inputs, fail, context, logger }: Args): Promise<void> => {
+  return async ({ inputs, fail, context }: Args): Promise<void> => {
     const error = (text: string) => fail({ error: plainText(text) });
     try {
       const service = deps.requests?.service;
@@ -59,7 +59,6 @@ export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.
       });
       if (!result.ok) await error(result.text);
     } catch (caught) {
-      logger.warn(`course request step failed: ${String(caught)}`);
       deps.logger.warn('course request step failed', { error: String(caught) });
       await fail({ error: plainText(presentError(caught, 'pool')) }).catch(() => undefined);
     }
