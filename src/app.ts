@@ -25,6 +25,7 @@ import { registerEvents } from './slack/events/index.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
+import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
@@ -132,6 +133,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerViews(app, surface);
   registerShortcuts(app, surface);
   registerWaitlist(app, surface);
+  registerRequests(app, deps);
 
   try {
     await app.init();

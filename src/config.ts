@@ -36,11 +36,22 @@ export interface Config {
   homeBudgetShare: number;
   /** The local console (a browser page at / that plays Slack): local demo on sandbox data only. */
   console: boolean;
+  /** Self-service course requests (docs/course-requests.md). */
+  requests: RequestsConfig;
   /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
   drainMs: number;
   /** With REDIS_URL: how long a bulk job of a replica that died waits before another replica takes it
    *  (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
   bulkTakeoverMs?: number;
+}
+
+export interface RequestsConfig {
+  /** REQUESTERS: '*' every full member (the default), ids, or [] when set empty: requests are off. */
+  requesters: string[] | '*';
+  /** Channel for the request cards; unset: each license admin gets them by DM. */
+  channel?: string;
+  remindHours: number;
+  expiryDays: number;
 }
 
 export interface AlertsConfig {
@@ -60,6 +71,7 @@ type Env = Record<string, string | undefined>;
 export const CONSOLE_DEMO = {
   auditChannel: 'C0DEMOAUDT',
   alertChannel: 'C0DEMOALRT',
+  requestsChannel: 'C0DEMORQST',
   viewers: ['U0DEMOVWR1'],
 } as const;
 
@@ -158,6 +170,24 @@ const schema = z.object({
     z.enum(['0', '1'], {
       error: 'CONSOLE must be 1 (serve the local console at http://localhost:PORT/) or 0 (no console)',
     }),
+  ),
+  REQUESTERS: z
+    .string()
+    .refine((v) => v.trim() === '' || v.trim() === '*' || ID_LIST.test(v), {
+      error:
+        'REQUESTERS must be * (every full member, the default), comma-separated Slack user ids (U… or W…) or user-group ids (S…), or empty to turn course requests off',
+    })
+    .optional(),
+  REQUESTS_CHANNEL: optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error: 'REQUESTS_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
+    }),
+  ),
+  REQUEST_REMIND_HOURS: optional(
+    int('REQUEST_REMIND_HOURS', 1, 720, 'hours before the approvers are reminded of an undecided request, default 24'),
+  ),
+  REQUEST_EXPIRY_DAYS: optional(
+    int('REQUEST_EXPIRY_DAYS', 1, 90, 'days before an undecided request expires, default 7'),
   ),
   SHUTDOWN_DRAIN_SECONDS: optional(
     int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
@@ -271,6 +301,14 @@ export function parseConfig(env: Env): ConfigResult {
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
+    requests: {
+      // Unset: every full member; set but empty: nobody (requests off).
+      requesters: e.REQUESTERS === undefined || e.REQUESTERS.trim() === '*' ? '*' : ids(e.REQUESTERS),
+      // The console shows the request cards in a channel of its own too.
+      ...(e.REQUESTS_CHANNEL || consoleOn ? { channel: e.REQUESTS_CHANNEL ?? CONSOLE_DEMO.requestsChannel } : {}),
+      remindHours: e.REQUEST_REMIND_HOURS ?? 24,
+      expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
+    },
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;

@@ -9,11 +9,14 @@ import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
+import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
+import { createRedisRequestStore } from './services/requests/redis-store.js';
+import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
@@ -92,9 +95,16 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
+  const redisRequests = config.redisUrl ? createRedisRequestStore(config.redisUrl) : undefined;
+  const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
   const deps: AppDeps = {
     licensing,
-    roles: createRoleResolver({ admins: config.admins, viewers: config.viewers, logger }),
+    roles: createRoleResolver({
+      admins: config.admins,
+      viewers: config.viewers,
+      requesters: config.requests.requesters,
+      logger,
+    }),
     logger,
     now: () => new Date(),
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
@@ -105,6 +115,13 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
+    // Course requests are business data: DATA_DIR/requests.json, or shared by the replicas through
+    // REDIS_URL (docs/course-requests.md).
+    requests: {
+      store: requestStore,
+      channel: config.requests.channel,
+      timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
+    },
   };
   // Built by createApp below; the desk asks for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -141,14 +158,20 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const scheduler = desk.scheduler;
   if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
   // Approved requests waiting for a seat (DATA_DIR/waitlist.json) and the background check for freed
-  // seats: stopped with the desk, before the licensing client.
+  // seats, and the course requests' reminder and expiry check: stopped with the desk, before the
+  // licensing client.
   const waitlist = startWaitlist(app.client, deps, {
     dataDir: config.dataDir,
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     share: config.homeBudgetShare,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
   });
-  stopper.add('desk', async (bulkLineMs) => void (await Promise.all([desk.stop(bulkLineMs), waitlist.stop()])));
+  deps.requests?.check?.start();
+  stopper.add('desk', async (bulkLineMs) => {
+    await deps.requests?.check?.stop();
+    await Promise.all([desk.stop(bulkLineMs), waitlist.stop()]);
+    await redisRequests?.close();
+  });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await audit.close(3000)));
   stopper.add('shared state', () => deps.desk?.close() ?? Promise.resolve());

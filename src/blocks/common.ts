@@ -50,16 +50,6 @@ export function buildWorkingMessage(what: string): SlackMessage {
 }
 
 /** `whoToAsk` is mrkdwn from the role resolver (mentions), so it is not escaped. */
-export function buildRefusalMessage(whoToAsk: string): SlackMessage {
-  const text = `Sorry, you don't have access to License Desk. Please ask ${whoToAsk} to add you.`;
-  return { text, blocks: [section(`:lock: ${text}`)] };
-}
-
-export function buildAdminOnlyMessage(whoToAsk: string): SlackMessage {
-  const text = `Only license admins can change licenses. Please ask ${whoToAsk} if you need to.`;
-  return { text, blocks: [section(`:lock: ${text}`)] };
-}
-
 /** One sentence from present(): plain text, escaped here because a 400 carries the server's words. */
 export function buildErrorMessage(sentence: string): SlackMessage {
   const text = escapeMrkdwn(sentence);

@@ -12,12 +12,16 @@ export interface HelpEntry {
   /** After `/licenses `, e.g. `pool <poolId> [all]`. */
   usage: string;
   summary: string;
-  need: 'viewer' | 'admin';
+  /** `requester`: asking for a course, open to members who may request (REQUESTERS). */
+  need: 'viewer' | 'admin' | 'requester';
   /** False for an entry help does not list (help itself). */
   listed?: boolean;
 }
 
 const SHORTCUT = 'The global shortcut *Assign a course license* (⚡ in the message box) opens the same assign form';
+
+const REQUEST_SHORTCUT =
+  'The global shortcut *Request a course license* (⚡) and *Request a course* on the Home tab open the same request form';
 
 const EXAMPLES =
   '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`';
@@ -29,6 +33,7 @@ export function buildHelpView(entries: readonly HelpEntry[], canChange: boolean,
   const listed = entries.filter((e) => e.listed !== false);
   const look = listed.filter((e) => e.need === 'viewer').map(line);
   const change = [...listed.filter((e) => e.need === 'admin').map(line), SHORTCUT];
+  const ask = [...listed.filter((e) => e.need === 'requester').map(line), REQUEST_SHORTCUT];
   const roleLine = canChange
     ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
     : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
@@ -42,6 +47,7 @@ export function buildHelpView(entries: readonly HelpEntry[], canChange: boolean,
       // The usage lines hold `<poolId>` and the like: as mrkdwn they must be escaped, or Slack reads links.
       section(look.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
       canChange ? section(change.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
+      section(ask.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
       context(EXAMPLES),
     ]),
   };

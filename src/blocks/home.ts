@@ -9,7 +9,7 @@ import { count } from '../domain/count.js';
 import type { DashboardData } from '../domain/dashboard.js';
 import { SANDBOX_MARKER } from './common.js';
 import { homeRecentLine } from './home-recent.js';
-import { ActionId, DeskActionId } from './ids.js';
+import { ActionId, DeskActionId, RequestActionId } from './ids.js';
 import { actions, type Block, button, context, divider, header, section } from './kit.js';
 import { endText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
@@ -65,7 +65,10 @@ export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECT
 }
 
 function quickActions(canChange: boolean): Block {
-  const els = [button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh')];
+  const els = [
+    button(RequestActionId.open, 'Request a course', 'request'),
+    button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh'),
+  ];
   if (canChange) {
     els.unshift(
       button(ActionId.poolAssign, 'Assign a license', undefined, 'primary'),
@@ -170,6 +173,8 @@ export function buildHomeRefusalView(whoToAsk: string, sandbox: boolean): HomeVi
       section(
         `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.`,
       ),
+      // Members may still ask for a course (REQUESTERS decides when the button is clicked).
+      actions([button(RequestActionId.open, 'Request a course', 'request')], 'home_actions'),
     ],
   };
 }

@@ -103,3 +103,36 @@ export const WaitlistActionId = {
 
 /** Block id of one waiting request's buttons. */
 export const waitlistEntryBlockId = (requestId: string) => `waitlist_entry_${requestId}`;
+
+/** Self-service course requests: the form, the approvers' card, the requester's list, the Workflow Builder step. */
+export const RequestActionId = {
+  /** On the card: value = request id. */
+  approve: 'request_approve',
+  deny: 'request_deny',
+  /** After approving for a full pool: value = request id. */
+  waitlist: 'request_waitlist',
+  recycle: 'request_recycle',
+  /** In `/licenses requests`: value = request id. */
+  cancel: 'request_cancel',
+  /** "Request a course" on the Home tab; value unused. */
+  open: 'request_open',
+} as const;
+
+export const RequestCallbackId = {
+  /** The global shortcut "Request a course license" (manifest.yml). */
+  shortcut: 'request_course_shortcut',
+  form: 'request_course_modal',
+  /** Deny's optional reason: private_metadata = request id. */
+  denyForm: 'request_deny_modal',
+  /** Loading, working and result views: nothing to submit. */
+  info: 'request_info_modal',
+  /** The Workflow Builder step (manifest.yml functions). */
+  workflowStep: 'request_course_license',
+} as const;
+
+export const RequestInputId = {
+  pool: { block: 'request_pool', action: 'request_pool_select' },
+  reason: { block: 'request_reason', action: 'request_reason_input' },
+  neededBy: { block: 'request_needed_by', action: 'request_needed_by_pick' },
+  denyReason: { block: 'request_deny_reason', action: 'request_deny_reason_input' },
+} as const;

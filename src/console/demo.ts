@@ -24,7 +24,9 @@ function roleLabel(config: Pick<Config, 'admins' | 'viewers'>, u: LocalSlackUser
   return 'member, no role';
 }
 
-export function consoleChannels(config: Pick<Config, 'auditChannel' | 'alerts'>): ConsoleChannel[] {
+export function consoleChannels(
+  config: Pick<Config, 'auditChannel' | 'alerts'> & Partial<Pick<Config, 'requests'>>,
+): ConsoleChannel[] {
   const channels: ConsoleChannel[] = [
     { id: CONSOLE_OPS_CHANNEL, name: 'license-ops', kind: 'channel', purpose: 'Type /licenses help below to start.' },
   ];
@@ -46,6 +48,14 @@ export function consoleChannels(config: Pick<Config, 'auditChannel' | 'alerts'>)
       kind: 'channel',
       purpose: `License Desk posts ${alertNote} here.`,
       alerts: true,
+    });
+  }
+  if (config.requests?.channel) {
+    channels.push({
+      id: config.requests.channel,
+      name: 'license-requests',
+      kind: 'channel',
+      purpose: 'Course requests land here for the license admins to approve or deny.',
     });
   }
   return channels;

@@ -9,6 +9,7 @@ import type { Desk } from '../services/desk.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { RequestsDeps } from './requests/deps.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -18,6 +19,11 @@ export interface RoleResolver {
   roleOf(client: webApi.WebClient, userId: string): Promise<Role>;
   /** Who to ask for access, as mrkdwn (user and user-group mentions), for the polite refusal. */
   whoToAsk(): string;
+  /**
+   * May this person request a course (REQUESTERS)? 'off' when requests are turned off, 'not-member'
+   * for guests, bots, deactivated or unknown accounts, 'not-listed' when REQUESTERS names others.
+   */
+  mayRequest?(client: webApi.WebClient, userId: string): Promise<'yes' | 'off' | 'not-member' | 'not-listed'>;
   /** The user ids (U…, W…) listed in LICENSE_ADMINS, for messages to them; groups are not expanded. */
   adminUsers?(): readonly string[];
 }
@@ -40,6 +46,8 @@ export interface AppDeps {
   desk?: Desk;
   /** Approved requests waiting for a seat (src/slack/waitlist/start.ts); without it, `/licenses waitlist` says so. */
   waitlist?: Waitlist;
+  /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
+  requests?: RequestsDeps;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
   /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */

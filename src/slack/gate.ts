@@ -13,6 +13,17 @@ import { SlackBusyError } from './roles.js';
 /** What a surface needs: looking (viewers and admins) or changing licenses (admins). */
 export type Need = 'viewer' | 'admin';
 
+/** What a subcommand needs: a role, or (asking for a course) being someone who may request. */
+export type CommandNeed = Need | 'requester';
+
+/**
+ * Asking for a course (REQUESTERS): a third need, beside the roles. Any full member by default;
+ * `canDecide` says whether the same person may also decide requests (a license admin).
+ */
+export type RequesterVerdict =
+  | { allowed: true; canDecide: boolean; role: Role }
+  | { allowed: false; reason: 'requests-off' | 'not-member' | 'not-listed' | 'slack-busy'; text: string };
+
 /** A role that was let through. */
 export type Granted = Exclude<Role, 'none'>;
 
@@ -44,6 +55,51 @@ export function refusalText(deps: Pick<AppDeps, 'roles'>, reason: Exclude<Refusa
     : `Only license admins can change licenses. Please ask ${who} if you need to.`;
 }
 
+/** May `userId` request a course? Asked fresh, never from a payload; fails closed like the roles. */
+export async function authorizeRequester(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  client: webApi.WebClient,
+  userId: string,
+): Promise<RequesterVerdict> {
+  const who = deps.roles.whoToAsk();
+  try {
+    const may = deps.roles.mayRequest ? await deps.roles.mayRequest(client, userId) : 'off';
+    if (may === 'off') {
+      return {
+        allowed: false,
+        reason: 'requests-off',
+        text: `Course requests are turned off here. Please ask ${who} for a license.`,
+      };
+    }
+    if (may === 'not-member') {
+      return {
+        allowed: false,
+        reason: 'not-member',
+        text: `Sorry, only full members of this workspace can request a course (not guests or bots). Please ask ${who}.`,
+      };
+    }
+    if (may === 'not-listed') {
+      return {
+        allowed: false,
+        reason: 'not-listed',
+        text: `Sorry, you are not among the people who may request courses. Please ask ${who}.`,
+      };
+    }
+    const role = await deps.roles.roleOf(client, userId);
+    return { allowed: true, canDecide: permits(role, 'admin'), role };
+  } catch (error) {
+    if (error instanceof SlackBusyError) {
+      return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
+    }
+    deps.logger.error('requester check failed', { userId, error: String(error) });
+    return {
+      allowed: false,
+      reason: 'not-member',
+      text: `Sorry, I could not check who you are right now. Please try again, or ask ${who}.`,
+    };
+  }
+}
+
 /**
  * The role of `userId` against `need`. A failed check (other than Slack's rate limit) fails closed:
  * the role counts as 'none' and the failure is logged.
@@ -53,6 +109,11 @@ export async function authorize(
   client: webApi.WebClient,
   userId: string,
   need: Need,
+  /**
+   * The slash command tells someone without any role "no access" whatever they asked for; a click on a
+   * change button is told "admins only" (default).
+   */
+  options: { noRoleMeansNoAccess?: boolean } = {},
 ): Promise<Verdict> {
   let role: Role;
   try {
@@ -66,6 +127,6 @@ export async function authorize(
   }
   if (role !== 'none' && permits(role, need)) return { allowed: true, role, canChange: permits(role, 'admin') };
   // A change refused is told "admins only", whoever asks; a read refused, "no access".
-  const reason = need === 'admin' ? 'admins-only' : 'no-access';
+  const reason = need === 'viewer' || (options.noRoleMeansNoAccess && role === 'none') ? 'no-access' : 'admins-only';
   return { allowed: false, reason, text: refusalText(deps, reason), role };
 }

@@ -100,7 +100,7 @@ export interface LocalSlack {
 
 export const LOCAL_TEAM = { id: 'T0LOCAL001', domain: 'license-desk-local', name: 'License Desk (local)' } as const;
 export const LOCAL_BOT = { userId: 'U0LICBOT01', botId: 'B0LICBOT01', appId: 'A0LICBOT01' } as const;
-const JSON_FIELDS = ['view', 'blocks', 'attachments', 'metadata'];
+const JSON_FIELDS = ['view', 'blocks', 'attachments', 'metadata', 'outputs'];
 
 function userObject(u: LocalSlackUser): Record<string, unknown> {
   return {
@@ -215,6 +215,9 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         return view(String(a.view_id ?? a.external_id ?? 'V000000000'));
       case 'views.publish':
         return view(`VHOME${String(a.user_id ?? '')}`);
+      case 'functions.completeSuccess':
+      case 'functions.completeError':
+        return a.function_execution_id ? { ok: true } : { ok: false, error: 'function_execution_not_found' };
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(a.users ?? '').slice(1)}` } };
       case 'files.getUploadURLExternal': {

@@ -11,6 +11,8 @@ import type { RoleResolver } from './deps.js';
 export interface RoleResolverOptions {
   admins: string[];
   viewers: string[] | '*';
+  /** REQUESTERS: who may request a course: '*' (default) every full member, ids, or [] for nobody. */
+  requesters?: string[] | '*';
   /** users.info cache; default 30 s (a demoted admin loses access within it). */
   userTtlMs?: number;
   /** usergroups.users.list cache; default 60 s. */
@@ -128,6 +130,16 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
         return user?.isMember ? 'viewer' : 'none';
       }
       return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
+    },
+    async mayRequest(client, userId) {
+      const requesters = options.requesters ?? '*';
+      if (requesters !== '*' && requesters.length === 0) return 'off';
+      // Whoever asks must be a full member first, whatever the list says: guests, bots and
+      // deactivated accounts never request.
+      const user = await safely('users.info', undefined, () => userInfo(client, userId));
+      if (!user?.isMember) return 'not-member';
+      if (requesters === '*') return 'yes';
+      return (await listed(client, requesters, userId)) ? 'yes' : 'not-listed';
     },
     adminUsers() {
       return options.admins.filter((id) => /^[UW]/.test(id));

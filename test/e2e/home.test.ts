@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, DeskActionId } from '../../src/blocks/ids.js';
+import { ActionId, DeskActionId, RequestActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
@@ -54,7 +54,7 @@ describe('App Home', () => {
     // The student named <!channel> & Co is escaped, pinging nobody.
     expect(text).not.toMatch(/<!channel>|<!here>/);
     const ids = buttons(view).map((b) => b.action_id);
-    expect(ids).toEqual([ActionId.poolAssign, DeskActionId.bulkOpen, DeskActionId.homeRefresh]);
+    expect(ids).toEqual([ActionId.poolAssign, DeskActionId.bulkOpen, RequestActionId.open, DeskActionId.homeRefresh]);
     // The first publish came before any licensing answer: a loading view at once.
     const first = publishes(TEST_USERS.admin)[0];
     expect(allText(first?.args.view)).toContain('Reading your pools');
@@ -63,7 +63,7 @@ describe('App Home', () => {
   it('viewer: the same data from the snapshot, without the change buttons, and no new licensing request', async () => {
     const before = t.sandbox.requests.length;
     const call = await openHome(TEST_USERS.viewer);
-    expect(buttons(call.args.view).map((b) => b.action_id)).toEqual([DeskActionId.homeRefresh]);
+    expect(buttons(call.args.view).map((b) => b.action_id)).toEqual([RequestActionId.open, DeskActionId.homeRefresh]);
     expect(allText(call.args.view)).toContain('Mastering DAX');
     expect(t.sandbox.requests.length).toBe(before);
   });
@@ -75,7 +75,8 @@ describe('App Home', () => {
     const text = allText(call.args.view);
     expect(text).toContain(`<@${TEST_USERS.admin}>`);
     expect(text).not.toContain('Mastering DAX');
-    expect(buttons(call.args.view)).toEqual([]);
+    // Only the way to ask for a course (REQUESTERS decides when it is clicked).
+    expect(buttons(call.args.view).map((b) => b.action_id)).toEqual([RequestActionId.open]);
     expect(t.sandbox.requests.length).toBe(before);
   });
 

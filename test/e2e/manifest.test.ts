@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CallbackId } from '../../src/blocks/ids.js';
+import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
 import { SUBCOMMANDS, usageHint } from '../../src/slack/subcommands/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,6 +41,9 @@ const SCOPE_OF: Record<string, string | null> = {
   'views.update': null,
   'views.push': null,
   'views.publish': null,
+  // The Workflow Builder step completes (workflow-steps facts in docs/course-requests.md).
+  'functions.completeSuccess': null,
+  'functions.completeError': null,
 };
 
 const sources = readdirSync(join(root, 'src'), { withFileTypes: true, recursive: true })
@@ -112,6 +115,28 @@ describe('manifest.yml', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(neededScopes());
   });
 
+  it('declares the Workflow Builder step the code handles, on the remote function runtime', () => {
+    const m = manifest as unknown as {
+      functions?: Record<
+        string,
+        { input_parameters: Record<string, { is_required?: boolean }>; output_parameters: Record<string, unknown> }
+      >;
+      settings: {
+        function_runtime?: string;
+        org_deploy_enabled?: boolean;
+        event_subscriptions: { bot_events: string[] };
+      };
+    };
+    const step = m.functions?.[RequestCallbackId.workflowStep];
+    expect(Object.keys(m.functions ?? {})).toEqual([RequestCallbackId.workflowStep]);
+    expect(step?.input_parameters.requester?.is_required).toBe(true);
+    expect(step?.input_parameters.pool_id?.is_required).toBe(true);
+    expect(step?.input_parameters.reason?.is_required).toBe(false);
+    expect(Object.keys(step?.output_parameters ?? {}).sort()).toEqual(['end_date', 'license_id', 'status']);
+    expect(m.settings).toMatchObject({ function_runtime: 'remote', org_deploy_enabled: true });
+    expect(m.settings.event_subscriptions.bot_events).toContain('function_executed');
+  });
+
   describe('the table of subcommands is what the manifest offers', () => {
     it('the usage hint lists every subcommand of the table, in its order, with its usage', () => {
       expect(SUBCOMMANDS.map((s) => s.name)).toEqual(expect.arrayContaining(['pools', 'find', 'assign', 'expiring']));
@@ -126,7 +151,10 @@ describe('manifest.yml', () => {
     });
 
     it('the global shortcut is the one the code listens for', () => {
-      expect(manifest.features.shortcuts?.map((s) => s.callback_id)).toEqual([CallbackId.assignShortcut]);
+      expect(manifest.features.shortcuts?.map((s) => s.callback_id)).toEqual([
+        CallbackId.assignShortcut,
+        RequestCallbackId.shortcut,
+      ]);
     });
   });
 });

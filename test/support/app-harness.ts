@@ -24,6 +24,7 @@ import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
+import type { RequestsDeps } from '../../src/slack/requests/deps.js';
 import { createRoleResolver } from '../../src/slack/roles.js';
 import {
   type FakeSlack,
@@ -63,6 +64,10 @@ export interface TestAppOptions {
   alerts?: Partial<AlertsConfig>;
   /** Default 0.2. */
   homeBudgetShare?: number;
+  /** Course requests (store, cards channel, timers); without it the request surfaces say they are off. */
+  requests?: RequestsDeps;
+  /** REQUESTERS; default '*' (every full member). */
+  requesters?: string[] | '*';
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
@@ -165,6 +170,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     roles: createRoleResolver({
       admins: options.admins ?? [TEST_USERS.admin],
       viewers: options.viewers ?? [TEST_USERS.viewer, TEST_USERS.viewerGroup],
+      ...(options.requesters ? { requesters: options.requesters } : {}),
       logger,
     }),
     logger,
@@ -172,6 +178,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
+    ...(options.requests ? { requests: options.requests } : {}),
   };
   let created: CreatedApp | undefined;
   if (options.dataDir) {
@@ -352,6 +359,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await app.stop();
+      await deps.requests?.check?.stop();
       await desk?.stop();
       await audit.close(2000);
       await licensing.close();

@@ -35,6 +35,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.2,
         console: true,
         drainMs: 20_000,
+        requests: { requesters: '*', channel: 'C0DEMORQST', remindHours: 24, expiryDays: 7 },
       },
     });
   });
@@ -94,6 +95,10 @@ describe('parseConfig', () => {
       ALERT_TIMEZONE: 'Europe/Rome',
       HOME_BUDGET_SHARE: '0.5',
       SHUTDOWN_DRAIN_SECONDS: '45',
+      REQUESTERS: 'U0REQ00001, S0LEARNERS',
+      REQUESTS_CHANNEL: 'C0LICREQST',
+      REQUEST_REMIND_HOURS: '12',
+      REQUEST_EXPIRY_DAYS: '3',
     });
     expect(r).toEqual({
       ok: true,
@@ -123,8 +128,29 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.5,
         console: false,
         drainMs: 45_000,
+        requests: {
+          requesters: ['U0REQ00001', 'S0LEARNERS'],
+          channel: 'C0LICREQST',
+          remindHours: 12,
+          expiryDays: 3,
+        },
       },
     });
+  });
+
+  it('REQUESTERS: unset or * is every full member, set but empty turns requests off; bad values say how to fix them', () => {
+    const requesters = (env: Record<string, string>) => {
+      const r = parseConfig(env);
+      return r.ok ? r.config.requests.requesters : r.problems;
+    };
+    expect(requesters({})).toBe('*');
+    expect(requesters({ REQUESTERS: ' * ' })).toBe('*');
+    expect(requesters({ REQUESTERS: '' })).toEqual([]);
+    expect(String(requesters({ REQUESTERS: 'everyone' }))).toContain('REQUESTERS must be *');
+    expect(problems({ REQUEST_EXPIRY_DAYS: '0', REQUESTS_CHANNEL: '#requests' })).toEqual([
+      expect.stringContaining('REQUESTS_CHANNEL must be a channel id'),
+      expect.stringContaining('REQUEST_EXPIRY_DAYS must be between 1 and 90'),
+    ]);
   });
 
   it('Socket Mode when SLACK_APP_TOKEN is set; viewers may be *', () => {

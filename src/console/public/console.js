@@ -5,7 +5,7 @@ import { renderBlocks, renderText } from './blocks.js';
 import { renderMrkdwn } from './mrkdwn.js';
 
 const USAGE =
-  '/licenses [help | pools [page] | pool <poolId> [all] | list [all] | expiring [days] | show <licenseId> | find <email | @user> | students [page] | courses | me | export [poolId] | waitlist [poolId] | assign [poolId] [email | @user] [YYYY-MM-DD] | extend <licenseId> [YYYY-MM-DD] | revoke <licenseId> | bulk]';
+  '/licenses [help | pools [page] | pool <poolId> [all] | list [all] | expiring [days] | show <licenseId> | find <email | @user> | students [page] | courses | me | export [poolId] | waitlist [poolId] | assign [poolId] [email | @user] [YYYY-MM-DD] | extend <licenseId> [YYYY-MM-DD] | revoke <licenseId> | bulk | request [course words | poolId] | requests]';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {

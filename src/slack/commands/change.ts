@@ -1,22 +1,21 @@
 /**
- * `/licenses assign | extend | revoke`: admins only (a refused attempt is audited). assign and
+ * `/licenses assign | extend | revoke`, once the gate let an admin through (the table's entries need
+ * 'admin'; a refused attempt is audited there). assign and
  * extend open their modal with the command's trigger_id (ack, role, views.open, then the reads);
  * revoke answers with a confirmation message.
  */
 import type { webApi } from '@slack/bolt';
-import { buildAdminOnlyMessage, buildNoticeMessage } from '../../blocks/common.js';
+import { buildNoticeMessage } from '../../blocks/common.js';
 import { showRevokeConfirmation } from '../actions/revoke.js';
-import type { AppDeps, Role } from '../deps.js';
+import type { AppDeps } from '../deps.js';
 import type { ChangeCommand } from '../subcommands/change-command.js';
 import { channelOf } from '../views/metadata.js';
 import { openAssignModal, openExtendModal } from '../views/open-modal.js';
-import { changeState } from '../views/state.js';
 import type { Replier } from './reply.js';
 
 export interface ChangeCommandContext {
   deps: AppDeps;
   client: webApi.WebClient;
-  role: Exclude<Role, 'none'>;
   reply: Replier;
   command: { user_id: string; channel_id: string; trigger_id: string };
 }
@@ -25,18 +24,6 @@ const NOT_OPENED = 'Slack did not let me open the form in time; please run the c
 
 export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandContext): Promise<void> {
   const { deps, client, command, reply } = ctx;
-  if (ctx.role !== 'admin') {
-    await reply.send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
-    await changeState(deps).audit.record({
-      at: deps.now().toISOString(),
-      actor: command.user_id,
-      action: cmd.kind === 'extend' ? 'extend' : cmd.kind,
-      outcome: 'refused',
-      ...(cmd.kind === 'assign' ? (cmd.poolId ? { poolId: cmd.poolId } : {}) : { licenseId: cmd.licenseId }),
-      detail: 'not a license admin (command)',
-    });
-    return;
-  }
   const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
   if (cmd.kind === 'revoke') return showRevokeConfirmation(deps, cmd.licenseId, reply);
   const opened =

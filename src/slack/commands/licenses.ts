@@ -4,9 +4,9 @@
  * (nobody without a role sees anything else, whatever they typed).
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { buildAdminOnlyMessage, buildErrorMessage, buildRefusalMessage } from '../../blocks/common.js';
+import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../blocks/common.js';
 import type { AppDeps } from '../deps.js';
-import { authorize, permits } from '../gate.js';
+import { authorize, authorizeRequester } from '../gate.js';
 import { helpMessage, resolveCommand } from '../subcommands/index.js';
 import { isProblem } from '../subcommands/types.js';
 import { changeState } from '../views/state.js';
@@ -22,34 +22,28 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const reply = createReplier(respond, deps, true);
     const resolved = resolveCommand(command.text ?? '');
-    // Help (for bad words too) needs only a look-in.
-    const verdict = await authorize(
-      deps,
-      client,
-      command.user_id,
-      isProblem(resolved) ? 'viewer' : resolved.entry.need,
-    );
+    const need = isProblem(resolved) ? 'viewer' : resolved.entry.need;
+    const context = { deps, client, userId: command.user_id, reply, command };
+    if (need === 'requester' && !isProblem(resolved)) {
+      // Asking for a course needs no role: anyone REQUESTERS lets in (a full member by default).
+      const asker = await authorizeRequester(deps, client, command.user_id);
+      if (!asker.allowed) return reply.send(buildNoticeMessage(asker.text));
+      return resolved.run({ ...context, role: asker.role, canChange: asker.canDecide });
+    }
+    // Help (for bad words too) needs only a look-in; someone without a role hears "no access" whatever
+    // they asked for, a change included.
+    const verdict = await authorize(deps, client, command.user_id, need === 'admin' ? 'admin' : 'viewer', {
+      noRoleMeansNoAccess: true,
+    });
     if (!verdict.allowed) {
       if (verdict.reason === 'slack-busy') return reply.send(buildErrorMessage(verdict.text));
-      // Someone without a role hears "no access" whatever they asked for, a change included.
-      if (verdict.reason === 'no-access' || !permits(verdict.role ?? 'none', 'viewer')) {
-        return reply.send(buildRefusalMessage(deps.roles.whoToAsk()));
-      }
-      await reply.send(buildAdminOnlyMessage(deps.roles.whoToAsk()));
-      if (!isProblem(resolved)) {
+      await reply.send(buildLockedMessage(verdict.text));
+      if (verdict.reason === 'admins-only' && !isProblem(resolved)) {
         await resolved.refused?.({ deps, userId: command.user_id, audit: changeState(deps).audit });
       }
       return;
     }
     if (isProblem(resolved)) return reply.send(helpMessage(verdict.canChange, resolved.problem));
-    await resolved.run({
-      deps,
-      client,
-      userId: command.user_id,
-      role: verdict.role,
-      canChange: verdict.canChange,
-      reply,
-      command,
-    });
+    await resolved.run({ ...context, role: verdict.role, canChange: verdict.canChange });
   };
 }

@@ -18,6 +18,7 @@ import { list } from './list.js';
 import { me } from './me.js';
 import { pool } from './pool.js';
 import { pools } from './pools.js';
+import { request, requests } from './request.js';
 import { revoke } from './revoke.js';
 import { show } from './show.js';
 import { students } from './students.js';
@@ -53,6 +54,8 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(extend),
   tableEntry(revoke),
   tableEntry(bulk),
+  tableEntry(request),
+  tableEntry(requests),
 ];
 
 /** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */

@@ -8,8 +8,8 @@ import type { webApi } from '@slack/bolt';
 import type { NavTargetOf, NavView } from '../../blocks/nav.js';
 import type { AuditLog } from '../../services/audit.js';
 import type { Replier } from '../commands/reply.js';
-import type { AppDeps } from '../deps.js';
-import type { Granted, Need } from '../gate.js';
+import type { AppDeps, Role } from '../deps.js';
+import type { CommandNeed } from '../gate.js';
 
 /** What was wrong with the words, as one sentence for help. */
 export interface Problem {
@@ -27,8 +27,8 @@ export interface RunContext {
   deps: AppDeps;
   client: webApi.WebClient;
   userId: string;
-  /** The role the gate let through. */
-  role: Granted;
+  /** The role the gate let through ('none' only for asking for a course, which needs no role). */
+  role: Role;
   canChange: boolean;
   reply: Replier;
 }
@@ -52,7 +52,7 @@ export interface Subcommand<A> {
   /** After `/licenses `, as help, README and the manifest show it. */
   usage: string;
   summary: string;
-  need: Need;
+  need: CommandNeed;
   /** False: help does not list it (help itself). */
   listed?: boolean;
   /** The words after the name; pure and total. */

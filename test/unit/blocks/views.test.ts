@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildErrorMessage,
-  buildRefusalMessage,
+  buildLockedMessage,
   SANDBOX_MARKER,
   withSandboxMarker,
 } from '../../../src/blocks/common.js';
@@ -251,6 +251,6 @@ describe('student, students, courses, me, help', () => {
     const marked = withSandboxMarker(buildErrorMessage('boom <b>'), true);
     expect(allText(marked.blocks[0])).toBe(SANDBOX_MARKER);
     expect(marked.text).toContain('Sandbox');
-    expect(withSandboxMarker(buildRefusalMessage('<@U1>'), false).blocks).toHaveLength(1);
+    expect(withSandboxMarker(buildLockedMessage('No access: ask <@U1>.'), false).blocks).toHaveLength(1);
   });
 });

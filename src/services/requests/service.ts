@@ -1,0 +1,434 @@
+/**
+ * The use cases of self-service course requests (docs/course-requests.md): create, approve, deny,
+ * cancel, put on the waitlist, assign a waitlisted request, and the periodic reminder and expiry
+ * check. Each owns its fresh reads, its rules, the write, the audit entry and a typed outcome; what
+ * people are told goes through RequestEvents, which the Slack layer implements (no Slack types here).
+ */
+import { randomBytes } from 'node:crypto';
+import { poolBlocker } from '../../domain/assignment.js';
+import type { AuditEntry } from '../../domain/audit-entry.js';
+import {
+  type CourseRequest,
+  dueAction,
+  isFinal,
+  MAX_REASON,
+  neededByProblem,
+  type RequestAssignOutcome,
+  type RequestSource,
+  type RequestStore,
+  type RequestTimers,
+  type Waitlist,
+} from '../../domain/requests.js';
+import type { Pool } from '../../domain/types.js';
+import { isLicensingError } from '../../licensing/errors.js';
+import type { LicensingClient, Logger } from '../../licensing/types.js';
+import { readBackAssign } from '../assign.js';
+import type { AuditLog } from '../audit.js';
+import type { WorkTracker } from '../work-tracker.js';
+import { assignForRequest } from './assign.js';
+
+/** What the people involved are told; implemented by the Slack layer. Never throws (logs instead). */
+export interface RequestEvents {
+  /** A new request: the approvers get the card (its copies are saved on the request), the requester a DM. */
+  received(request: CourseRequest, facts: { freeSeats: number }): Promise<void>;
+  /** Pending for REQUEST_REMIND_HOURS: the approvers are reminded. */
+  reminder(request: CourseRequest): Promise<void>;
+  /**
+   * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
+   * waitlisted, expired, cancelled) and a workflow step completes (once).
+   */
+  changed(request: CourseRequest, extra?: { place?: number }): Promise<void>;
+}
+
+export interface NewRequest {
+  requester: string;
+  requesterEmail: string;
+  poolId: string;
+  reason?: string;
+  neededBy?: string;
+  source: RequestSource;
+  workflow?: { executionId: string };
+}
+
+export type CreateOutcome = { ok: true; request: CourseRequest } | { ok: false; text: string };
+
+export type DecideOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'own'; request: CourseRequest }
+  | { kind: 'already'; request: CourseRequest }
+  | { kind: 'denied'; request: CourseRequest }
+  | { kind: 'assigned'; request: CourseRequest }
+  /** Approved, but the pool is full: the approver chooses recycle (transferable) or the waitlist. */
+  | { kind: 'full'; request: CourseRequest; transferable: boolean; waitlist: boolean }
+  /** Not assigned; the request is pending again (refused, failed) or approved and unknown. */
+  | {
+      kind: 'not-assigned';
+      request: CourseRequest;
+      outcome: Exclude<RequestAssignOutcome, { kind: 'assigned' | 'full' }>;
+    };
+
+export interface RequestServiceOptions {
+  store: RequestStore;
+  licensing: LicensingClient;
+  audit: () => Pick<AuditLog, 'record'> | undefined;
+  events: RequestEvents;
+  now: () => Date;
+  logger: Logger;
+  timers: RequestTimers;
+  waitlist?: Waitlist | undefined;
+  work?: WorkTracker | undefined;
+}
+
+export interface RequestService {
+  /** Running pools a member may ask for, for the form. */
+  pools(): Promise<Pool[]>;
+  create(input: NewRequest): Promise<CreateOutcome>;
+  approve(id: string, approver: string): Promise<DecideOutcome>;
+  deny(id: string, approver: string, reason?: string): Promise<DecideOutcome>;
+  cancel(id: string, userId: string): Promise<{ ok: true; request: CourseRequest } | { ok: false; text: string }>;
+  /** The approver chose the waitlist for an approved request of a full pool. */
+  toWaitlist(id: string, approver: string): Promise<{ ok: true; place: number } | { ok: false; text: string }>;
+  /** For the waitlist: assigns a waitlisted request with its approver as the actor. */
+  assignWaitlisted(requestId: string): Promise<RequestAssignOutcome>;
+  mine(userId: string): Promise<CourseRequest[]>;
+  get(id: string): Promise<CourseRequest | undefined>;
+  /**
+   * Reminds and expires what is due, and settles approved requests whose license was assigned another
+   * way (the assign form's recycle, or an unclear answer): returns how many of each.
+   */
+  check(): Promise<{ reminded: number; expired: number; settled?: number }>;
+}
+
+export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
+
+export function createRequestService(opts: RequestServiceOptions): RequestService {
+  const { store, events, licensing } = opts;
+  const audit = async (entry: Omit<AuditEntry, 'at'>) => {
+    await opts.audit()?.record({ at: opts.now().toISOString(), ...entry });
+  };
+  const factsOf = (r: CourseRequest) => ({
+    poolId: r.poolId,
+    courseTitle: r.courseTitle,
+    studentEmail: r.requesterEmail,
+    ...(r.licenseId ? { licenseId: r.licenseId } : {}),
+  });
+  const ctx = { licensing, now: opts.now, work: opts.work, audit: { record: (e: AuditEntry) => audit(e) } };
+
+  async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
+    const outcome = await assignForRequest(ctx, request, approver);
+    if (outcome.kind === 'assigned') {
+      const done = await store.update(request.id, (r) => {
+        r.status = 'assigned';
+        r.licenseId = outcome.licenseId;
+        r.endDate = outcome.endDate;
+      });
+      const final = done ?? request;
+      await audit({
+        actor: approver,
+        action: 'approved',
+        outcome: 'done',
+        ...factsOf(final),
+        detail: `request ${request.id}`,
+      });
+      await events.changed(final);
+      return { kind: 'assigned', request: final };
+    }
+    if (outcome.kind === 'full' && !outcome.transferable && !opts.waitlist) {
+      // Nothing the approver could choose: the request goes back to pending for a later approval or a denial.
+      const back =
+        (await store.update(request.id, (r) => {
+          r.status = 'pending';
+          delete r.decidedBy;
+          delete r.decidedAt;
+        })) ?? request;
+      const text = `Pool \`${request.poolId}\` is full and cannot recycle seats, so nothing was assigned. Approve again once a seat is free (\`/licenses pool ${request.poolId}\`), or deny the request.`;
+      await audit({
+        actor: approver,
+        action: 'approved',
+        outcome: 'refused',
+        ...factsOf(request),
+        detail: `request ${request.id}; pool full`,
+      });
+      return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text } };
+    }
+    if (outcome.kind === 'full') {
+      await audit({
+        actor: approver,
+        action: 'approved',
+        outcome: 'done',
+        ...factsOf(request),
+        detail: `request ${request.id}; the pool is full: recycle or waitlist next`,
+      });
+      await events.changed(request);
+      return { kind: 'full', request, transferable: outcome.transferable, waitlist: opts.waitlist !== undefined };
+    }
+    // Not assigned: a refusal or a clear failure puts the request back to pending, so an approver can
+    // deny it or approve again; an unknown outcome keeps it approved until someone has looked.
+    const back =
+      outcome.kind === 'unknown'
+        ? request
+        : ((await store.update(request.id, (r) => {
+            r.status = 'pending';
+            delete r.decidedBy;
+            delete r.decidedAt;
+          })) ?? request);
+    await audit({
+      actor: approver,
+      action: 'approved',
+      outcome: outcome.kind === 'refused' ? 'refused' : outcome.kind,
+      ...factsOf(request),
+      detail: `request ${request.id}; ${outcome.text}`,
+    });
+    return { kind: 'not-assigned', request: back, outcome };
+  }
+
+  /**
+   * An approved request waits for the approver's choice (recycle or waitlist), or for an unclear
+   * assign to be looked at. When the requester now holds an active license from the pool (one read at
+   * background priority), the request is assigned and everyone is told.
+   */
+  async function settleApproved(): Promise<number> {
+    let settled = 0;
+    for (const r of await store.byStatus('approved')) {
+      let license: Awaited<ReturnType<typeof readBackAssign>>;
+      try {
+        license = await readBackAssign(licensing, r.poolId, r.requesterEmail, 'background');
+      } catch (error) {
+        opts.logger.warn('could not check an approved course request', { request: r.id, error: String(error) });
+        continue;
+      }
+      if (!license) continue;
+      const found = license;
+      let mine = false;
+      const done = await store.update(r.id, (x) => {
+        mine = x.status === 'approved';
+        if (!mine) return;
+        x.status = 'assigned';
+        x.licenseId = found.id;
+        x.endDate = found.end;
+      });
+      if (!mine || !done) continue;
+      settled++;
+      await events.changed(done);
+    }
+    return settled;
+  }
+
+  return {
+    async pools() {
+      const pools = await licensing.pools.list({ priority: 'interactive' });
+      const now = opts.now();
+      return pools.filter((p) => poolBlocker(p, now) !== 'ended' && Date.parse(p.start) <= now.getTime());
+    },
+
+    async create(input) {
+      const reason = input.reason?.trim();
+      if (reason && Array.from(reason).length > MAX_REASON) {
+        return {
+          ok: false,
+          text: `Please keep the reason to ${MAX_REASON} characters; it has ${Array.from(reason).length}.`,
+        };
+      }
+      if (input.neededBy) {
+        const problem = neededByProblem(input.neededBy, opts.now());
+        if (problem) return { ok: false, text: `Needed by: ${problem}` };
+      }
+      let pool: Pool;
+      try {
+        pool = await licensing.pools.get(input.poolId, { priority: 'interactive' });
+      } catch (error) {
+        if (isLicensingError(error) && error.kind === 'not-found') {
+          return {
+            ok: false,
+            text: `There is no pool \`${input.poolId}\`. Pick a course from the list in \`/licenses request\`.`,
+          };
+        }
+        throw error;
+      }
+      const now = opts.now();
+      if (poolBlocker(pool, now) === 'ended' || Date.parse(pool.start) > now.getTime()) {
+        return {
+          ok: false,
+          text: `Pool \`${pool.id}\` (${pool.course.title}) is not running now, so it takes no requests. Pick another pool of the course.`,
+        };
+      }
+      const open = (await store.byRequester(input.requester)).find((r) => r.poolId === pool.id && !isFinal(r.status));
+      if (open) {
+        return {
+          ok: false,
+          text: `You already asked for ${pool.course.title} (request ${open.id}, ${open.status}). See \`/licenses requests\`.`,
+        };
+      }
+      const request: CourseRequest = {
+        id: newRequestId(),
+        requester: input.requester,
+        requesterEmail: input.requesterEmail,
+        poolId: pool.id,
+        courseTitle: pool.course.title,
+        ...(reason ? { reason } : {}),
+        ...(input.neededBy ? { neededBy: input.neededBy } : {}),
+        createdAt: now.toISOString(),
+        status: 'pending',
+        source: input.source,
+        ...(input.workflow ? { workflow: input.workflow } : {}),
+        cards: [],
+      };
+      await store.put(request);
+      await audit({
+        actor: input.requester,
+        action: 'requested',
+        outcome: 'done',
+        ...factsOf(request),
+        detail: `request ${request.id} (${input.source})`,
+      });
+      await events.received(request, { freeSeats: pool.availableLicenses });
+      return { ok: true, request: (await store.get(request.id)) ?? request };
+    },
+
+    async approve(id, approver) {
+      const current = await store.get(id);
+      if (!current) return { kind: 'not-found' };
+      if (current.requester === approver) {
+        await audit({
+          actor: approver,
+          action: 'approved',
+          outcome: 'refused',
+          ...factsOf(current),
+          detail: `request ${id}; own request`,
+        });
+        return { kind: 'own', request: current };
+      }
+      const result = await store.decide(id, { kind: 'approve', by: approver, at: opts.now().toISOString() });
+      if (!result.ok)
+        return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
+      return decided(result.request, approver);
+    },
+
+    async deny(id, approver, reason) {
+      const current = await store.get(id);
+      if (!current) return { kind: 'not-found' };
+      if (current.requester === approver) return { kind: 'own', request: current };
+      const why = reason?.trim().slice(0, MAX_REASON);
+      const result = await store.decide(id, {
+        kind: 'deny',
+        by: approver,
+        at: opts.now().toISOString(),
+        ...(why ? { reason: why } : {}),
+      });
+      if (!result.ok)
+        return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
+      await audit({
+        actor: approver,
+        action: 'denied',
+        outcome: 'done',
+        ...factsOf(result.request),
+        detail: `request ${id}`,
+      });
+      await events.changed(result.request);
+      return { kind: 'denied', request: result.request };
+    },
+
+    async cancel(id, userId) {
+      const current = await store.get(id);
+      if (!current || current.requester !== userId) return { ok: false, text: 'That request is not one of yours.' };
+      const result = await store.decide(id, { kind: 'cancel', by: userId, at: opts.now().toISOString() });
+      if (!result.ok) {
+        return {
+          ok: false,
+          text: `That request was already decided (${current.status === 'pending' ? 'just now' : current.status}); it cannot be cancelled.`,
+        };
+      }
+      await audit({
+        actor: userId,
+        action: 'cancelled',
+        outcome: 'done',
+        ...factsOf(result.request),
+        detail: `request ${id}`,
+      });
+      await events.changed(result.request);
+      return { ok: true, request: result.request };
+    },
+
+    async toWaitlist(id, approver) {
+      const current = await store.get(id);
+      if (!current) return { ok: false, text: 'That request no longer exists.' };
+      if (current.status !== 'approved')
+        return { ok: false, text: `That request is ${current.status}, not waiting for a seat.` };
+      if (!opts.waitlist)
+        return {
+          ok: false,
+          text: 'The waitlist is not available in this version of License Desk; free a seat instead, or deny.',
+        };
+      const { place } = await opts.waitlist.add(id, current.poolId);
+      const updated =
+        (await store.update(id, (r) => {
+          r.status = 'waitlisted';
+        })) ?? current;
+      await audit({
+        actor: approver,
+        action: 'waitlisted',
+        outcome: 'done',
+        ...factsOf(updated),
+        detail: `request ${id}; place ${place}`,
+      });
+      await events.changed(updated, { place });
+      return { ok: true, place };
+    },
+
+    async assignWaitlisted(requestId) {
+      const r = await store.get(requestId);
+      if (r?.status !== 'waitlisted') {
+        return { kind: 'refused', text: `Request ${requestId} is not on the waitlist.` };
+      }
+      const approver = r.decidedBy ?? 'license-desk';
+      const outcome = await assignForRequest(ctx, r, approver);
+      if (outcome.kind === 'assigned') {
+        const done =
+          (await store.update(requestId, (x) => {
+            x.status = 'assigned';
+            x.licenseId = outcome.licenseId;
+            x.endDate = outcome.endDate;
+          })) ?? r;
+        await events.changed(done);
+      }
+      return outcome;
+    },
+
+    mine: (userId) => store.byRequester(userId),
+    get: (id) => store.get(id),
+
+    async check() {
+      const now = opts.now();
+      let reminded = 0;
+      let expired = 0;
+      for (const r of await store.byStatus('pending')) {
+        const due = dueAction(r, opts.timers, now);
+        if (due === 'expire') {
+          const result = await store.decide(r.id, { kind: 'expire', at: now.toISOString() });
+          if (!result.ok) continue;
+          expired++;
+          await audit({
+            actor: 'license-desk',
+            action: 'expired',
+            outcome: 'done',
+            ...factsOf(result.request),
+            detail: `request ${r.id}; nobody decided in time`,
+          });
+          await events.changed(result.request);
+        } else if (due === 'remind') {
+          // Once, even with several replicas running this check: only the one that sets remindedAt reminds.
+          let mine = false;
+          const updated = await store.update(r.id, (x) => {
+            mine = x.status === 'pending' && x.remindedAt === undefined;
+            if (mine) x.remindedAt = now.toISOString();
+          });
+          if (!mine || !updated) continue;
+          reminded++;
+          await events.reminder(updated);
+        }
+      }
+      const settled = await settleApproved();
+      return settled > 0 ? { reminded, expired, settled } : { reminded, expired };
+    },
+  };
+}

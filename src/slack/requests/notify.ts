@@ -1,0 +1,131 @@
+/**
+ * RequestEvents over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
+ * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
+ * Builder step's completion. Uses the app's own bot client: a step's workflow token expires 15 minutes
+ * after the step starts (docs/course-requests.md), and a decision may come days later. Never throws.
+ */
+import type { webApi } from '@slack/bolt';
+import { withSandboxMarker } from '../../blocks/common.js';
+import type { SlackMessage } from '../../blocks/kit.js';
+import {
+  buildRequestCardMessage,
+  buildRequestReminderMessage,
+  buildRequestUpdateMessage,
+} from '../../blocks/requests.js';
+import type { CourseRequest, RequestCard } from '../../domain/requests.js';
+import type { RequestEvents } from '../../services/requests/service.js';
+import { openDm } from '../bulk/notifier.js';
+import type { AppDeps } from '../deps.js';
+import type { RequestsDeps } from './deps.js';
+
+/** The outputs of the Workflow Builder step (manifest.yml functions.request_course_license). */
+export function workflowOutputs(r: CourseRequest): Record<string, string> | undefined {
+  const status =
+    r.status === 'assigned'
+      ? 'approved'
+      : r.status === 'denied' || r.status === 'waitlisted' || r.status === 'expired'
+        ? r.status
+        : undefined;
+  if (!status) return undefined;
+  return {
+    status,
+    ...(r.licenseId ? { license_id: r.licenseId } : {}),
+    ...(r.endDate ? { end_date: r.endDate.slice(0, 10) } : {}),
+  };
+}
+
+export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, requests: RequestsDeps): RequestEvents {
+  const { logger } = deps;
+  const marked = (m: SlackMessage) => withSandboxMarker(m, deps.sandbox);
+
+  async function dm(user: string, message: SlackMessage): Promise<void> {
+    try {
+      const channel = await openDm(client, user);
+      await client.chat.postMessage({ channel, ...marked(message) });
+    } catch (error) {
+      logger.warn('could not send a course request DM', { user, error: String(error) });
+    }
+  }
+
+  async function updateCards(r: CourseRequest): Promise<void> {
+    const message = marked(buildRequestCardMessage({ request: r }));
+    for (const card of r.cards) {
+      try {
+        await client.chat.update({ channel: card.channel, ts: card.ts, ...message });
+      } catch (error) {
+        logger.warn('could not update a course request card', { channel: card.channel, error: String(error) });
+      }
+    }
+  }
+
+  async function completeWorkflow(r: CourseRequest): Promise<void> {
+    if (!r.workflow || r.workflow.completed) return;
+    const function_execution_id = r.workflow.executionId;
+    try {
+      if (r.status === 'cancelled') {
+        await client.functions.completeError({
+          function_execution_id,
+          error: 'The requester cancelled the course request.',
+        });
+      } else {
+        const outputs = workflowOutputs(r);
+        if (!outputs) return;
+        await client.functions.completeSuccess({ function_execution_id, outputs });
+      }
+      await requests.store.update(r.id, (x) => {
+        if (x.workflow) x.workflow.completed = true;
+      });
+    } catch (error) {
+      logger.warn('could not complete the workflow step', { request: r.id, error: String(error) });
+    }
+  }
+
+  return {
+    async received(r, facts) {
+      const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats }));
+      const targets = requests.channel ? [requests.channel] : [...(deps.roles.adminUsers?.() ?? [])];
+      if (targets.length === 0) {
+        logger.warn(
+          'course request: nobody to send the card to; set REQUESTS_CHANNEL or list user ids in LICENSE_ADMINS',
+          {
+            request: r.id,
+          },
+        );
+      }
+      const cards: RequestCard[] = [];
+      for (const target of targets) {
+        try {
+          const channel = requests.channel ? target : await openDm(client, target);
+          const res = await client.chat.postMessage({ channel, ...card });
+          if (res.ts) cards.push({ channel: res.channel ?? channel, ts: res.ts });
+        } catch (error) {
+          logger.warn('could not post a course request card', { target, error: String(error) });
+        }
+      }
+      await requests.store.update(r.id, (x) => {
+        x.cards = cards;
+      });
+      // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
+      await dm(r.requester, buildRequestUpdateMessage(r));
+    },
+
+    async reminder(r) {
+      const expiresAt = new Date(Date.parse(r.createdAt) + requests.timers.expireAfterMs).toISOString();
+      const message = marked(buildRequestReminderMessage(r, expiresAt));
+      for (const card of r.cards) {
+        try {
+          await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, ...message });
+        } catch (error) {
+          logger.warn('could not post a course request reminder', { channel: card.channel, error: String(error) });
+        }
+      }
+    },
+
+    async changed(r, extra) {
+      const latest = (await requests.store.get(r.id)) ?? r;
+      await updateCards(latest);
+      if (latest.status !== 'approved') await dm(latest.requester, buildRequestUpdateMessage(latest, extra));
+      await completeWorkflow(latest);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * `/licenses request [course words | poolId]` and `/licenses requests`: asking for a course, open to
+ * everyone REQUESTERS lets in (the listener asks the gate's requester check before running these).
+ */
+import { runRequestCommand, runRequestsCommand } from '../requests/command.js';
+import type { Subcommand } from './types.js';
+import { extra } from './words.js';
+
+export const request: Subcommand<{ words: string[] }> = {
+  name: 'request',
+  usage: 'request [course words | poolId]',
+  summary:
+    'ask the license admins for a seat in a course (a form opens, with the course you named chosen); you are told each step by DM',
+  need: 'requester',
+  parse: (words) => ({ words }),
+  run: (args, ctx) => runRequestCommand(args.words, ctx),
+};
+
+export const requests: Subcommand<Record<string, never>> = {
+  name: 'requests',
+  usage: 'requests',
+  summary: 'your own course requests; one not yet decided can be cancelled',
+  need: 'requester',
+  parse: (words) => (words.length > 0 ? extra('requests', words) : {}),
+  run: (_args, ctx) => runRequestsCommand(ctx),
+};
