@@ -92,10 +92,13 @@ export function findAlerts({ pools, licenses, now, sent }: AlertInput): Alert[] 
     return !Number.isNaN(at) && at > t;
   };
   const poolsById = new Map(pools.map((p) => [p.id, p]));
+  // One pass, appending in place: copying the list per license made a 40k-license pool quadratic.
   const holders = new Map<string, StudentRef[]>();
   for (const l of licenses) {
     if (!l.active || !running(l.end)) continue;
-    holders.set(l.poolId, [...(holders.get(l.poolId) ?? []), l.student]);
+    const list = holders.get(l.poolId);
+    if (list) list.push(l.student);
+    else holders.set(l.poolId, [l.student]);
   }
   const found: Alert[] = [];
   const sorted = [...pools].sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
