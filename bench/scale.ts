@@ -20,8 +20,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { findAlerts } from '../src/domain/alerts.js';
 import type { License, Pool } from '../src/domain/types.js';
+import { createLicensingClient } from '../src/licensing/index.js';
 import type { RunningSandbox } from '../src/sandbox/index.js';
 import { createAuditLog, readTailLines } from '../src/services/audit.js';
+import { exportLicenses } from '../src/services/export.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../test/support/app-harness.js';
 
 const LIMIT = 25;
@@ -114,10 +116,39 @@ async function startChildSandbox(licenses: number): Promise<{ sandbox: RunningSa
   return { sandbox, child };
 }
 
+/**
+ * RSS growth of the export service alone (its own licensing client, the temporary file): the app run
+ * above shares its process with the Slack double, which keeps every uploaded byte in memory.
+ */
+async function serviceExportRss(sandbox: RunningSandbox): Promise<{ rssMb: number; rows: number }> {
+  const licensing = createLicensingClient({
+    baseUrl: sandbox.url,
+    token: sandbox.adminToken,
+    rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, marginMs: 50, reservedInteractive: 5 },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  gc();
+  await sleep(200);
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  try {
+    const result = await exportLicenses(licensing, { now: new Date() });
+    await result.discard();
+    return { rssMb: (peak - base) / 1024 / 1024, rows: result.rows };
+  } finally {
+    clearInterval(sampler);
+    await licensing.close();
+  }
+}
+
 interface Row {
   licenses: number;
   exportStall: { stallMs: number; cpuMs: number };
   exportRssMb: number;
+  serviceRssMb: number;
   exportRequests: number;
   exportSeconds: number;
   ackP99?: number;
@@ -186,6 +217,9 @@ async function oneSize(licenses: number): Promise<Row> {
     const exp = await exportPhase(t, licenses === Math.max(...SIZES));
     console.log(`  export: ${exp.requests} requests in ${exp.seconds.toFixed(0)} s`);
     await sleep(WINDOW_MS + 200);
+    const service = await serviceExportRss(sandbox);
+    console.log(`  export service alone: ${service.rows} rows, RSS +${service.rssMb.toFixed(0)} MB`);
+    await sleep(WINDOW_MS + 200);
     const before = t.logs.length;
     const alert = await stallOf(async () => {
       await t.desk?.scheduler?.runNow();
@@ -207,6 +241,7 @@ async function oneSize(licenses: number): Promise<Row> {
       licenses,
       exportStall: exp.stall,
       exportRssMb: exp.rssMb,
+      serviceRssMb: service.rssMb,
       exportRequests: exp.requests,
       exportSeconds: exp.seconds,
       ...(exp.ackP99 !== undefined ? { ackP99: exp.ackP99, ackP50: exp.ackP50, acks: exp.acks } : {}),
@@ -283,12 +318,12 @@ async function main(): Promise<void> {
   for (const n of SIZES) rows.push(await oneSize(n));
   console.log('');
   console.log(
-    '| licenses | export: longest stall | RSS growth | requests | minutes at 25/min | alert check stall | Home refresh stall |',
+    '| licenses | export: longest stall | RSS growth (service alone / with the Slack double) | requests | minutes at 25/min | alert check stall | Home refresh stall |',
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.licenses.toLocaleString('en')} | ${stall(r.exportStall)} | ${r.exportRssMb.toFixed(0)} MB | ${r.exportRequests} | ${(r.exportRequests / 25).toFixed(1)} | ${stall(r.alertStall)} | ${stall(r.homeStall)} |`,
+      `| ${r.licenses.toLocaleString('en')} | ${stall(r.exportStall)} | ${r.serviceRssMb.toFixed(0)} / ${r.exportRssMb.toFixed(0)} MB | ${r.exportRequests} | ${(r.exportRequests / 25).toFixed(1)} | ${stall(r.alertStall)} | ${stall(r.homeStall)} |`,
     );
   }
   for (const r of rows) {

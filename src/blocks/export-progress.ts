@@ -22,7 +22,7 @@ export function buildExportProgressMessage(state: ExportProgressState): SlackMes
   let text: string;
   if (state.kind === 'running') {
     const total = Math.max(state.pagesTotal, state.pagesDone);
-    text = `:hourglass_flowing_sand: Exporting ${what}: page ${state.pagesDone} of ${total}${timeLeft(state.msLeft)}. License Desk reads at background pace, so other requests are not held up.`;
+    text = `:hourglass_flowing_sand: Exporting ${what}: page ${state.pagesDone} of about ${total}${timeLeft(state.msLeft)}. License Desk reads at background pace, so other requests are not held up.`;
   } else if (state.kind === 'done') {
     text = `:white_check_mark: Export of ${what} done: ${state.rows} row${state.rows === 1 ? '' : 's'} from ${state.pages} page${state.pages === 1 ? '' : 's'}; the file follows.`;
   } else {

@@ -9,8 +9,8 @@
  *   request per page of students), then one walk of GET /v1/licenses (one per page of licenses).
  *   Reading pool by pool would cost at least one request per pool, which is more whenever pools hold
  *   fewer licenses than a page on average (1,000 pools of 50 licenses: 1,000 requests instead of 500).
- *   Each license becomes its CSV line at once; the lines wait, grouped by pool, until the walk ends,
- *   then go out in the export order (pools in collator order, each pool's licenses by start).
+ *   Each license becomes its CSV line at once; the lines wait in one small file per pool until the
+ *   walk ends, then go out in the export order (pools in collator order, each pool's licenses by start).
  * - One pool: the pool's own pages, then the cheaper of two ways to the progress of its students:
  *   one GET /v1/student per distinct student, or the walk of every student, whose page count is
  *   estimated from the seats assigned across the account (a student holds at least one license).
@@ -19,7 +19,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSV_BOM, type CsvValue, csvLine } from '../domain/csv.js';
@@ -86,43 +86,109 @@ const collator = new Intl.Collator('en', { numeric: true });
 const day = (iso: string | null | undefined) => (iso ? dayOf(iso) : '');
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-interface Progress {
-  progress: number;
-  completed: string;
-  title: string;
-}
+/**
+ * Course progress by license id, kept small (a number per license; the completion day only for the
+ * few completed courses; titles once per course): at 50,000 licenses it is the one thing the whole
+ * account's export holds from start to end.
+ */
+class ProgressBook {
+  readonly progress = new Map<string, number>();
+  readonly completed = new Map<string, string>();
+  readonly titles = new Map<string, string>();
 
-function keepProgress(into: Map<string, Progress>, students: readonly Student[]): void {
-  for (const s of students) {
-    for (const c of s.courses)
-      into.set(c.licenseId, { progress: c.progress, completed: day(c.completed), title: c.title });
+  keep(students: readonly Student[]): void {
+    for (const s of students) {
+      for (const c of s.courses) {
+        this.progress.set(c.licenseId, c.progress);
+        if (c.completed) this.completed.set(c.licenseId, day(c.completed));
+        if (!this.titles.has(c.id)) this.titles.set(c.id, c.title);
+      }
+    }
+  }
+
+  clear(): void {
+    this.progress.clear();
+    this.completed.clear();
+    this.titles.clear();
   }
 }
 
-function rowOf(l: License, pools: Map<string, Pool>, progress: Map<string, Progress>, now: Date): CsvValue[] {
-  const p = progress.get(l.id);
+function rowOf(l: License, pools: Map<string, Pool>, book: ProgressBook, now: Date): CsvValue[] {
   return [
     l.student.name,
     l.student.email,
-    pools.get(l.poolId)?.course.title ?? p?.title ?? `course ${l.courseId}`,
+    pools.get(l.poolId)?.course.title ?? book.titles.get(l.courseId) ?? `course ${l.courseId}`,
     l.poolId,
     l.id,
     day(l.start),
     day(l.end),
     licenseStatus(l, now),
-    p ? p.progress : null,
-    p?.completed ?? '',
+    book.progress.get(l.id) ?? null,
+    book.completed.get(l.id) ?? '',
   ];
 }
 
-interface Line {
-  start: number;
-  /** Ties on start keep the order the service listed them in. */
-  seq: number;
-  text: string;
+/**
+ * The whole account's lines, parked per pool in small files beside the export until the walk ends
+ * (the list endpoint gives licenses in id order, the file wants pool then start). Each record is
+ * `<start ms> <seq> <JSON of the CSV line>` on one line. Buffers are written out whenever they hold
+ * more than FLUSH_BYTES in all, so memory stays flat whatever the account's size; at the end one
+ * pool at a time is read back and sorted.
+ */
+const FLUSH_BYTES = 2 * 1024 * 1024;
+
+function createParking(dir: string) {
+  const buffers = new Map<string, string[]>();
+  const files = new Map<string, string>();
+  let buffered = 0;
+  const fileOf = (poolId: string) => {
+    let file = files.get(poolId);
+    if (!file) {
+      file = join(dir, `pool-${files.size}.txt`);
+      files.set(poolId, file);
+    }
+    return file;
+  };
+  async function flush(): Promise<void> {
+    for (const [poolId, records] of buffers) await appendFile(fileOf(poolId), records.join(''), 'utf8');
+    buffers.clear();
+    buffered = 0;
+  }
+  return {
+    async add(poolId: string, start: number, seq: number, line: string): Promise<void> {
+      const record = `${start} ${seq} ${JSON.stringify(line)}\n`;
+      fileOf(poolId);
+      const list = buffers.get(poolId);
+      if (list) list.push(record);
+      else buffers.set(poolId, [record]);
+      buffered += record.length;
+      if (buffered > FLUSH_BYTES) await flush();
+    },
+    flush,
+    poolIds: () => [...files.keys()],
+    /** The pool's lines in export order (start, then the order read); its file is removed. */
+    async take(poolId: string): Promise<string[]> {
+      const file = files.get(poolId);
+      if (!file) return [];
+      const records = (await readFile(file, 'utf8')).split('\n');
+      await rm(file, { force: true });
+      const parsed: { start: number; seq: number; line: string }[] = [];
+      for (const record of records) {
+        if (record === '') continue;
+        const a = record.indexOf(' ');
+        const b = record.indexOf(' ', a + 1);
+        parsed.push({
+          start: Number(record.slice(0, a)),
+          seq: Number(record.slice(a + 1, b)),
+          line: JSON.parse(record.slice(b + 1)) as string,
+        });
+      }
+      parsed.sort((x, y) => x.start - y.start || x.seq - y.seq);
+      return parsed.map((r) => r.line);
+    },
+  };
 }
 
-const byStart = (a: Line, b: Line) => a.start - b.start || a.seq - b.seq;
 const startOf = (iso: string) => {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? 0 : ms;
@@ -174,7 +240,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
     bytes += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, 'drain');
   };
-  const progress = new Map<string, Progress>();
+  const progress = new ProgressBook();
   let rows = 0;
   let path: ExportPath = 'account';
   try {
@@ -194,9 +260,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
         pagesTotal = pagesDone + emails.length;
         for (const email of emails) {
           try {
-            keepProgress(progress, [
-              await licensing.students.find({ email }, { ...BACKGROUND, includeInactive: true }),
-            ]);
+            progress.keep([await licensing.students.find({ email }, { ...BACKGROUND, includeInactive: true })]);
           } catch (error) {
             // A student the service cannot find by e-mail just has no progress in the file.
             if (!(error instanceof NotFoundError)) throw error;
@@ -208,7 +272,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
         pagesTotal = pagesDone + walkPagesEstimate;
         await walk(
           (page) => licensing.students.list({ page, pageSize, includeInactive: true }, BACKGROUND),
-          (items) => keepProgress(progress, items),
+          (items) => progress.keep(items),
         );
       }
       const lines = licenses.map((l, seq) => ({ start: startOf(l.start), seq, l }));
@@ -228,32 +292,26 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       pagesTotal = 2 * walkPagesEstimate;
       await walk(
         (page) => licensing.students.list({ page, pageSize, includeInactive: true }, BACKGROUND),
-        (items) => keepProgress(progress, items),
+        (items) => progress.keep(items),
       );
       pagesTotal = Math.max(pagesTotal, pagesDone + walkPagesEstimate);
-      const byPool = new Map<string, Line[]>();
+      const parking = createParking(dir);
       let seq = 0;
       await walk(
         (page) => licensing.licenses.list({ page, pageSize, includeInactive: true }, BACKGROUND),
         async (items) => {
           for (const l of items) {
-            const line = { start: startOf(l.start), seq: seq++, text: csvLine(rowOf(l, pools, progress, opts.now)) };
-            const list = byPool.get(l.poolId);
-            if (list) list.push(line);
-            else byPool.set(l.poolId, [line]);
+            await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, opts.now)));
           }
           await yieldToLoop();
         },
       );
       progress.clear();
-      const poolIds = [...byPool.keys()].sort(collator.compare);
+      await parking.flush();
       let batch: string[] = [];
-      for (const id of poolIds) {
-        const lines = byPool.get(id) ?? [];
-        byPool.delete(id);
-        lines.sort(byStart);
-        for (const line of lines) {
-          batch.push(line.text);
+      for (const id of parking.poolIds().sort(collator.compare)) {
+        for (const line of await parking.take(id)) {
+          batch.push(line);
           rows += 1;
           if (batch.length >= CHUNK) {
             await write(batch.join(''));
