@@ -9,8 +9,9 @@
  *   request per page of students), then one walk of GET /v1/licenses (one per page of licenses).
  *   Reading pool by pool would cost at least one request per pool, which is more whenever pools hold
  *   fewer licenses than a page on average (1,000 pools of 50 licenses: 1,000 requests instead of 500).
- *   Each license becomes its CSV line at once; the lines wait in one small file per pool until the
- *   walk ends, then go out in the export order (pools in collator order, each pool's licenses by start).
+ *   Each license becomes its CSV line at once; the lines wait in a few small files (runs of pools)
+ *   until the walk ends, then go out in the export order (pools in collator order, each pool's
+ *   licenses by start).
  * - One pool: the pool's own pages, then the cheaper of two ways to the progress of its students:
  *   one GET /v1/student per distinct student, or the walk of every student, whose page count is
  *   estimated from the seats assigned across the account (a student holds at least one license).
@@ -129,62 +130,56 @@ function rowOf(l: License, pools: Map<string, Pool>, book: ProgressBook, now: Da
 }
 
 /**
- * The whole account's lines, parked per pool in small files beside the export until the walk ends
- * (the list endpoint gives licenses in id order, the file wants pool then start). Each record is
- * `<start ms> <seq> <JSON of the CSV line>` on one line. Buffers are written out whenever they hold
- * more than FLUSH_BYTES in all, so memory stays flat whatever the account's size; at the end one
- * pool at a time is read back and sorted.
+ * The whole account's lines, parked on disk until the walk ends (the list endpoint gives licenses
+ * in id order, the file wants pool then start). The pools, in export order, are split into GROUPS
+ * runs of neighbours, one small file each; each record is the JSON of [pool rank, start ms, seq,
+ * pool id, CSV line]. Buffers are written out once they hold FLUSH_BYTES in all (at most GROUPS
+ * appends), so memory stays flat whatever the account's size; at the end one group at a time is
+ * read back, sorted and handed on.
  */
-const FLUSH_BYTES = 2 * 1024 * 1024;
+const GROUPS = 32;
+const FLUSH_BYTES = 256 * 1024;
 
-function createParking(dir: string) {
-  const buffers = new Map<string, string[]>();
-  const files = new Map<string, string>();
+type Parked = [rank: number, start: number, seq: number, poolId: string, line: string];
+
+function createParking(dir: string, poolsInOrder: readonly string[]) {
+  const rank = new Map(poolsInOrder.map((id, i) => [id, i]));
+  const perGroup = Math.max(1, Math.ceil(poolsInOrder.length / GROUPS));
+  const buffers: string[][] = Array.from({ length: GROUPS + 1 }, () => []);
+  const fileOf = (group: number) => join(dir, `group-${group}.jsonl`);
+  const used = new Set<number>();
   let buffered = 0;
-  const fileOf = (poolId: string) => {
-    let file = files.get(poolId);
-    if (!file) {
-      file = join(dir, `pool-${files.size}.txt`);
-      files.set(poolId, file);
-    }
-    return file;
-  };
   async function flush(): Promise<void> {
-    for (const [poolId, records] of buffers) await appendFile(fileOf(poolId), records.join(''), 'utf8');
-    buffers.clear();
+    for (const [group, records] of buffers.entries()) {
+      if (records.length === 0) continue;
+      await appendFile(fileOf(group), records.join(''), 'utf8');
+      buffers[group] = [];
+    }
     buffered = 0;
   }
   return {
     async add(poolId: string, start: number, seq: number, line: string): Promise<void> {
-      const record = `${start} ${seq} ${JSON.stringify(line)}\n`;
-      fileOf(poolId);
-      const list = buffers.get(poolId);
-      if (list) list.push(record);
-      else buffers.set(poolId, [record]);
+      // A pool missing from the pools list goes last, after every known one.
+      const r = rank.get(poolId) ?? poolsInOrder.length;
+      const group = Math.min(GROUPS, Math.floor(r / perGroup));
+      const record = `${JSON.stringify([r, start, seq, poolId, line] satisfies Parked)}\n`;
+      buffers[group]?.push(record);
+      used.add(group);
       buffered += record.length;
       if (buffered > FLUSH_BYTES) await flush();
     },
     flush,
-    poolIds: () => [...files.keys()],
-    /** The pool's lines in export order (start, then the order read); its file is removed. */
-    async take(poolId: string): Promise<string[]> {
-      const file = files.get(poolId);
-      if (!file) return [];
-      const records = (await readFile(file, 'utf8')).split('\n');
+    groups: () => [...used].sort((x, y) => x - y),
+    /** The group's lines in export order (pool, start, then the order read); its file is removed. */
+    async take(group: number): Promise<string[]> {
+      const file = fileOf(group);
+      const records = (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter((r) => r !== '')
+        .map((r) => JSON.parse(r) as Parked);
       await rm(file, { force: true });
-      const parsed: { start: number; seq: number; line: string }[] = [];
-      for (const record of records) {
-        if (record === '') continue;
-        const a = record.indexOf(' ');
-        const b = record.indexOf(' ', a + 1);
-        parsed.push({
-          start: Number(record.slice(0, a)),
-          seq: Number(record.slice(a + 1, b)),
-          line: JSON.parse(record.slice(b + 1)) as string,
-        });
-      }
-      parsed.sort((x, y) => x.start - y.start || x.seq - y.seq);
-      return parsed.map((r) => r.line);
+      records.sort((x, y) => x[0] - y[0] || collator.compare(x[3], y[3]) || x[1] - y[1] || x[2] - y[2]);
+      return records.map((r) => r[4]);
     },
   };
 }
@@ -295,7 +290,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
         (items) => progress.keep(items),
       );
       pagesTotal = Math.max(pagesTotal, pagesDone + walkPagesEstimate);
-      const parking = createParking(dir);
+      const parking = createParking(dir, [...pools.keys()].sort(collator.compare));
       let seq = 0;
       await walk(
         (page) => licensing.licenses.list({ page, pageSize, includeInactive: true }, BACKGROUND),
@@ -309,8 +304,8 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       progress.clear();
       await parking.flush();
       let batch: string[] = [];
-      for (const id of parking.poolIds().sort(collator.compare)) {
-        for (const line of await parking.take(id)) {
+      for (const group of parking.groups()) {
+        for (const line of await parking.take(group)) {
           batch.push(line);
           rows += 1;
           if (batch.length >= CHUNK) {
