@@ -68,15 +68,21 @@ async function uploadToDm(
 /** The DM's progress message: posted once, then updated at most every PROGRESS_EVERY_MS; never throws. */
 function progressMessage(deps: AppDeps, client: webApi.WebClient, channel: string) {
   let ts: string | undefined;
+  /** The first post failed: the export goes on without a progress message rather than post again. */
+  let off = false;
   let last = 0;
   let inFlight: Promise<void> = Promise.resolve();
   const show = (state: ExportProgressState) => {
     const message = withSandboxMarker(buildExportProgressMessage(state), deps.sandbox);
     inFlight = inFlight.then(async () => {
+      if (off) return;
       try {
-        if (ts === undefined) ts = (await client.chat.postMessage({ channel, ...message })).ts;
-        else await client.chat.update({ channel, ts, ...message });
+        if (ts === undefined) {
+          ts = (await client.chat.postMessage({ channel, ...message })).ts;
+          if (ts === undefined) off = true;
+        } else await client.chat.update({ channel, ts, ...message });
       } catch (error) {
+        if (ts === undefined) off = true;
         deps.logger.warn('export progress message failed', { error: String(error) });
       }
     });
