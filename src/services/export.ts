@@ -27,7 +27,7 @@ import { CSV_BOM, type CsvValue, csvLine } from '../domain/csv.js';
 import { dayOf } from '../domain/end-date.js';
 import { licenseStatus } from '../domain/license-status.js';
 import type { License, Pool, Student } from '../domain/types.js';
-import { NotFoundError } from '../licensing/errors.js';
+import { BadRequestError, NotFoundError } from '../licensing/errors.js';
 import type { CallOptions, LicensingClient } from '../licensing/types.js';
 
 export const EXPORT_HEADER = [
@@ -79,6 +79,10 @@ export interface ExportOptions {
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
+/** The API's default page size (licensing-api.md, Limits), used when a larger one is refused. */
+const DEFAULT_PAGE_SIZE = 10;
+/** A guard against a list that never ends. */
+const MAX_PAGES = 100_000;
 /** Lines built or written between two turns of the event loop. */
 const CHUNK = 500;
 /** One collator for every comparison: creating one per localeCompare call cost seconds at 50,000 rows. */
@@ -190,7 +194,7 @@ const startOf = (iso: string) => {
 };
 
 export async function exportLicenses(licensing: LicensingClient, opts: ExportOptions): Promise<LicenseExport> {
-  const pageSize = licensing.pageSize();
+  let pageSize = licensing.pageSize();
   let requests = 0;
   let pagesDone = 0;
   let pagesTotal = 1;
@@ -206,10 +210,32 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       msLeft: pagesDone >= 2 ? perPage * (pagesTotal - pagesDone) : undefined,
     });
   };
-  /** Every page of a list, one request at a time; `expected` pages raise the estimate up front. */
-  async function walk<T>(fetchPage: (page: number) => Promise<T[]>, each: (items: T[]) => Promise<void> | void) {
-    for (let page = 1; ; page += 1) {
-      const items = await fetchPage(page);
+  /**
+   * Every page of a list, one request at a time, handing each page on as it comes. Like the client's
+   * own walk (licensing/paginate.ts) it ends on a short page, stops if the server sends the same page
+   * again (a server that ignores `page`), and if the first page's size is refused with a 400, walks
+   * at the API's default of 10 instead.
+   */
+  async function walk<T extends { id: string }>(
+    fetchPage: (page: number) => Promise<T[]>,
+    each: (items: T[]) => Promise<void> | void,
+  ) {
+    let previousFirst: string | undefined;
+    for (let page = 1; page <= MAX_PAGES; page += 1) {
+      let items: T[];
+      try {
+        items = await fetchPage(page);
+      } catch (error) {
+        if (page === 1 && error instanceof BadRequestError && pageSize > DEFAULT_PAGE_SIZE) {
+          pageSize = DEFAULT_PAGE_SIZE;
+          tick();
+          page = 0;
+          continue;
+        }
+        throw error;
+      }
+      if (items.length > 0 && items[0]?.id === previousFirst) return;
+      previousFirst = items[0]?.id;
       // A page that reached its size means there may be one more: count it before it is read.
       if (items.length >= pageSize) pagesTotal = Math.max(pagesTotal, pagesDone + 2);
       tick();

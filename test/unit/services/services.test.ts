@@ -138,6 +138,21 @@ describe('exportLicenses', () => {
     expect(licensing.calls.filter((c) => c.method === 'students.find')).toEqual([]);
   });
 
+  it('the whole account, from a server that refuses the large page size: walked at 10 a page, every row once', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses, students: [], pageSize: 100 });
+    const list = licensing.licenses.list.bind(licensing.licenses);
+    licensing.licenses.list = async (q, opts) => {
+      if ((q?.pageSize ?? 10) > 10) throw new BadRequestError('pageSize too large', { endpoint: 'GET /v1/licenses' });
+      return list(q, opts);
+    };
+    const result = await exportLicenses(licensing, { now: new Date('2026-01-10T00:00:00Z') });
+    const rows = (await readFile(result.file, 'utf8')).trim().split('\r\n').slice(1);
+    await result.discard();
+    expect(result.path).toBe('account');
+    expect(rows).toHaveLength(licenses.length);
+    expect(new Set(rows.map((r) => r.split(',')[4])).size).toBe(licenses.length);
+  });
+
   it('a pool that is not in the list is a NotFoundError, before any license is read', async () => {
     const licensing = createFakeLicensing({ pools: [pool], licenses });
     await expect(exportLicenses(licensing, { poolId: '999', now: new Date() })).rejects.toBeInstanceOf(NotFoundError);
