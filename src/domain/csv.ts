@@ -21,7 +21,11 @@ export function csvCell(value: CsvValue): string {
 /** A UTF-8 byte order mark first: Excel otherwise reads accented names (Müller) as Latin-1. */
 export const CSV_BOM = '\uFEFF';
 
+/** One record with its CRLF: a file written line by line equals toCsv of the same rows (after the BOM). */
+export function csvLine(row: readonly CsvValue[]): string {
+  return `${row.map(csvCell).join(',')}\r\n`;
+}
+
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
-  const lines = [header, ...rows].map((row) => row.map(csvCell).join(','));
-  return `${CSV_BOM}${lines.join('\r\n')}\r\n`;
+  return `${CSV_BOM}${[header, ...rows].map(csvLine).join('')}`;
 }

@@ -22,6 +22,20 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new Error(`${name} must be true or false, not "${env[name]}".`);
 }
 
+/** demo, empty, or scale:<pools>:<licenses>[:<licenses of one student>] (e.g. scale:1000:50000:200). */
+function readSeed(raw: string): NonNullable<SandboxOptions['seed']> {
+  if (raw === 'demo' || raw === 'empty') return raw;
+  const match = /^scale:(\d{1,6}):(\d{1,7})(?::(\d{1,6}))?$/.exec(raw);
+  if (match && Number(match[1]) >= 1) {
+    return {
+      scale: { pools: Number(match[1]), licenses: Number(match[2]), heavyStudentLicenses: Number(match[3] ?? 0) },
+    };
+  }
+  throw new Error(
+    `SANDBOX_SEED must be demo, empty or scale:<pools>:<licenses>[:<licenses of one student>] (e.g. scale:1000:50000:200), not "${raw}".`,
+  );
+}
+
 export function readSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
   const limit = integer(env, 'SANDBOX_RATE_LIMIT', 25, 0);
   const algorithm = env.SANDBOX_RATE_ALGORITHM || 'sliding-log';
@@ -38,8 +52,7 @@ export function readSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
           retryAfter: flag(env, 'SANDBOX_RETRY_AFTER'),
           countRejected: flag(env, 'SANDBOX_COUNT_REJECTED'),
         };
-  const seed = env.SANDBOX_SEED || 'demo';
-  if (seed !== 'demo' && seed !== 'empty') throw new Error(`SANDBOX_SEED must be demo or empty, not "${seed}".`);
+  const seed = readSeed(env.SANDBOX_SEED || 'demo');
   const options: SandboxOptions = {
     host: env.SANDBOX_HOST || '127.0.0.1',
     port: integer(env, 'SANDBOX_PORT', 4010, 0),

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
       `  admin token:     ${sandbox.adminToken}`,
       `  read-only token: ${sandbox.readOnlyToken}`,
       `  rate limit: ${limit ? `${limit.limit} per ${limit.windowMs} ms (${limit.algorithm}, Retry-After ${limit.retryAfter ? 'on' : 'off'})` : 'off'}`,
-      `  data: ${options.seed}`,
+      `  data: ${typeof options.seed === 'object' && 'scale' in options.seed ? `scale (${options.seed.scale.pools} pools, ${options.seed.scale.licenses} licenses)` : options.seed}`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

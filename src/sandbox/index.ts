@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createFaultSet } from './faults.js';
 import { createRateLimiter } from './rate-limit.js';
-import { buildDemoData, buildEmptyData } from './seed.js';
+import { buildDemoData, buildEmptyData, buildScaleData } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { byId, createStore, findStudentByEmail, isActive, type Store } from './store.js';
 import type { RecordedRequest, RunningSandbox, SandboxData, SandboxOptions } from './types.js';
@@ -14,13 +14,14 @@ import { DEFAULT_MAX_PAGE_SIZE } from './validate.js';
 import { licenseView, poolView, studentView } from './views.js';
 
 export { DEFAULT_RATE_LIMIT } from './rate-limit.js';
-export { buildDemoData, buildEmptyData } from './seed.js';
+export { buildDemoData, buildEmptyData, buildScaleData, type ScaleSeed } from './seed.js';
 export type * from './types.js';
 export { DEFAULT_MAX_PAGE_SIZE } from './validate.js';
 
 function seedData(seed: SandboxOptions['seed'], now: Date): SandboxData {
   if (seed === undefined || seed === 'demo') return buildDemoData(now);
   if (seed === 'empty') return buildEmptyData();
+  if ('scale' in seed) return buildScaleData(now, seed.scale);
   return seed;
 }
 

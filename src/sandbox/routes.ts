@@ -5,7 +5,7 @@
 import type { License } from '../domain/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { assignLicense, changeLicenseEnd, revokeLicense } from './rules.js';
-import { asJsonNumber, byId, findStudentByEmail, isActive, type Store } from './store.js';
+import { asJsonNumber, byId, findStudentByEmail, isActive, type Store, storeIndex } from './store.js';
 import { paginate, parseJsonObject, readAssignBody, readBoolean, readListParams, readPatchBody } from './validate.js';
 import { courseView, licenseView, meView, poolView, studentView } from './views.js';
 
@@ -30,9 +30,9 @@ const param = (ctx: RouteContext, index = 0): string => ctx.params[index] ?? '';
 
 function listLicenses(ctx: RouteContext, poolId?: string): License[] {
   const params = readListParams(ctx.query, ctx.maxPageSize);
-  const licenses = [...ctx.store.licenses.values()]
-    .filter((l) => (poolId === undefined || l.poolId === poolId) && (params.includeInactive || isActive(ctx.store, l)))
-    .sort(byId);
+  const index = storeIndex(ctx.store);
+  const all = poolId === undefined ? index.sortedLicenses : (index.byPool.get(poolId) ?? []);
+  const licenses = params.includeInactive ? all : all.filter((l) => isActive(ctx.store, l));
   return paginate(licenses, params).map((l) => licenseView(ctx.store, l));
 }
 
@@ -111,7 +111,7 @@ export const ROUTES: readonly Route[] = [
   }),
   route('GET', '/v1/students', (ctx) => {
     const params = readListParams(ctx.query, ctx.maxPageSize);
-    const students = [...ctx.store.students.values()].sort(byId);
+    const students = storeIndex(ctx.store).sortedStudents;
     return paginate(students, params).map((s) => studentView(ctx.store, s, params.includeInactive));
   }),
   route('GET', '/v1/student', (ctx) => {

@@ -154,3 +154,102 @@ export function buildEmptyData(): SandboxData {
     progress: [],
   };
 }
+
+/** How big `buildScaleData` makes the account. */
+export interface ScaleSeed {
+  pools: number;
+  licenses: number;
+  /** One student (heavy@contoso.com) holds this many of the licenses, each in another pool and course. */
+  heavyStudentLicenses?: number;
+}
+
+/**
+ * Generated data for big accounts (benchmarks, load checks): `pools` pools over
+ * max(50, heavy) courses, `licenses` licenses spread evenly over the pools, two per ordinary
+ * student in two neighbouring pools (so two different courses), and one heavy student. Deterministic
+ * (no randomness) and linear in its size: 50,000 licenses take well under a second. Every 20th
+ * license is revoked, every 97th ends within a week, every 10th pool is full, and every 25th pool ends within 60 days.
+ */
+export function buildScaleData(now: Date, seed: ScaleSeed): SandboxData {
+  const poolCount = Math.max(1, Math.floor(seed.pools));
+  const heavy = Math.max(0, Math.min(Math.floor(seed.heavyStudentLicenses ?? 0), poolCount, seed.licenses));
+  const courseCount = Math.min(poolCount, Math.max(50, heavy));
+  const courses = Array.from({ length: courseCount }, (_, c) => ({
+    id: String(10_001 + c),
+    title: `${COURSES[c % COURSES.length]?.title ?? 'Course'} ${Math.floor(c / COURSES.length) + 1}`,
+  }));
+  const ordinary = Math.max(0, Math.floor(seed.licenses) - heavy);
+  const day = (offset: number) => dayOffset(now, offset);
+  const spec = Array.from({ length: poolCount }, (_, i) => ({
+    startDay: -400 + (i % 200),
+    endDay: i % 25 === 0 ? 5 + (i % 55) : 120 + (i % 300),
+    held: 0,
+    /** Held by licenses not revoked: the seats a transferable pool has in use. */
+    inUse: 0,
+  }));
+  const poolOf = (j: number) => (Math.floor(j / 2) + (j % 2)) % poolCount;
+  const revoked = (j: number) => j % 20 === 19;
+  const count = (poolIndex: number, j: number) => {
+    const p = spec[poolIndex];
+    if (!p) return;
+    p.held += 1;
+    if (!revoked(j)) p.inUse += 1;
+  };
+  for (let j = 0; j < ordinary; j += 1) count(poolOf(j), j);
+  for (let i = 0; i < heavy; i += 1) count(i, ordinary + i);
+  const pools = spec.map((p, i) => ({
+    id: String(100_001 + i),
+    course: courses[i % courseCount] ?? { id: '10001', title: 'Course' },
+    start: startOfDay(day(p.startDay)),
+    end: endOfDay(day(p.endDay)),
+    transferable: i % 4 !== 3,
+    licenses: (i % 4 !== 3 ? p.inUse : p.held) + (i % 10 === 0 ? 0 : 5 + (i % 7)),
+  }));
+  const students: SandboxData['students'] = [];
+  const licenses: SandboxData['licenses'] = [];
+  const progress: SandboxData['progress'] = [];
+  const addLicense = (j: number, poolIndex: number, studentId: string, studentNo: number) => {
+    const pool = pools[poolIndex];
+    const p = spec[poolIndex];
+    if (!pool || !p) return;
+    const startDay = Math.min(p.startDay + (j % 300), -1);
+    const hour = String(8 + (j % 10)).padStart(2, '0');
+    licenses.push({
+      id: String(1_000_001 + j),
+      poolId: pool.id,
+      studentId,
+      start: startOfDay(day(startDay)).replace('00:00:00', `${hour}:${String(j % 60).padStart(2, '0')}:00`),
+      end: j % 97 === 0 ? endOfDay(day(1 + (j % 6))) : pool.end,
+      active: !revoked(j),
+    });
+    const pct = (studentNo * 37 + j) % 101;
+    progress.push({
+      studentId,
+      courseId: pool.course.id,
+      progress: pct,
+      completed: pct === 100 ? `${day(Math.min(startDay + 30, -1))}T16:42:10+00:00` : null,
+    });
+  };
+  for (let j = 0; j < ordinary; j += 1) {
+    const s = Math.floor(j / 2);
+    if (j % 2 === 0) {
+      const first = FIRST[s % FIRST.length] ?? 'Student';
+      const last = LAST[Math.floor(s / FIRST.length) % LAST.length] ?? 'Demo';
+      students.push({ id: String(2_000_001 + s), name: `${first} ${last} ${s}`, email: `student${s}@contoso.com` });
+    }
+    addLicense(j, poolOf(j), String(2_000_001 + s), s);
+  }
+  if (heavy > 0) {
+    const heavyId = '1999999';
+    students.push({ id: heavyId, name: 'Hana Heavy', email: 'heavy@contoso.com' });
+    for (let i = 0; i < heavy; i += 1) addLicense(ordinary + i, i, heavyId, 0);
+  }
+  return {
+    me: { ...DEMO_ME, allowedDomainsForTransferableLicenses: [...DEMO_ME.allowedDomainsForTransferableLicenses] },
+    courses,
+    pools,
+    students,
+    licenses,
+    progress,
+  };
+}

@@ -124,8 +124,56 @@ export function isExpired(store: Store, license: StoredLicense): boolean {
   return license.active && toMs(license.end) <= store.now().getTime();
 }
 
+/**
+ * Lookups by pool, student and e-mail, each list in id order. Licenses and students are only ever
+ * added (a revoke or an end change edits the license in place), so an index stays right until the
+ * counts change; it is rebuilt then. Without it a page of a 50,000-license account scanned every
+ * license once per pool or student on it.
+ */
+export interface StoreIndex {
+  licenses: number;
+  students: number;
+  sortedLicenses: StoredLicense[];
+  byPool: Map<string, StoredLicense[]>;
+  byStudent: Map<string, StoredLicense[]>;
+  sortedStudents: StoredStudent[];
+  byEmail: Map<string, StoredStudent>;
+}
+
+const indexes = new WeakMap<Store, StoreIndex>();
+
+export function storeIndex(store: Store): StoreIndex {
+  const known = indexes.get(store);
+  if (known && known.licenses === store.licenses.size && known.students === store.students.size) return known;
+  const sortedLicenses = [...store.licenses.values()].sort(byId);
+  const byPool = new Map<string, StoredLicense[]>();
+  const byStudent = new Map<string, StoredLicense[]>();
+  for (const l of sortedLicenses) {
+    const inPool = byPool.get(l.poolId);
+    if (inPool) inPool.push(l);
+    else byPool.set(l.poolId, [l]);
+    const held = byStudent.get(l.studentId);
+    if (held) held.push(l);
+    else byStudent.set(l.studentId, [l]);
+  }
+  const sortedStudents = [...store.students.values()].sort(byId);
+  const byEmail = new Map<string, StoredStudent>();
+  for (const s of sortedStudents) if (!byEmail.has(s.email.toLowerCase())) byEmail.set(s.email.toLowerCase(), s);
+  const index = {
+    licenses: store.licenses.size,
+    students: store.students.size,
+    sortedLicenses,
+    byPool,
+    byStudent,
+    sortedStudents,
+    byEmail,
+  };
+  indexes.set(store, index);
+  return index;
+}
+
 export function poolLicenses(store: Store, poolId: string): StoredLicense[] {
-  return [...store.licenses.values()].filter((l) => l.poolId === poolId).sort(byId);
+  return storeIndex(store).byPool.get(poolId) ?? [];
 }
 
 /**
@@ -139,6 +187,5 @@ export function seatsTaken(store: Store, pool: StoredPool): number {
 }
 
 export function findStudentByEmail(store: Store, email: string): StoredStudent | undefined {
-  const wanted = email.toLowerCase();
-  return [...store.students.values()].find((s) => s.email.toLowerCase() === wanted);
+  return storeIndex(store).byEmail.get(email.toLowerCase());
 }

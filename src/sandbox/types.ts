@@ -3,6 +3,7 @@
  * Tests start it on 127.0.0.1 with port 0; `npm run sandbox` starts it alone.
  */
 import type { License, Me, Pool, Student } from '../domain/types.js';
+import type { ScaleSeed } from './seed.js';
 
 export type RateLimitAlgorithm = 'fixed-window' | 'sliding-log' | 'token-bucket';
 
@@ -69,8 +70,11 @@ export interface SandboxOptions {
   rateLimit?: Partial<SandboxRateLimit> | false;
   /** Largest pageSize accepted; larger gets 400. Default 100. */
   maxPageSize?: number;
-  /** 'demo' (default) seeds the demo data relative to now(); 'empty' starts with nothing but `me`. */
-  seed?: 'demo' | 'empty' | SandboxData;
+  /**
+   * 'demo' (default) seeds the demo data relative to now(); 'empty' starts with nothing but `me`;
+   * `{ scale }` generates a big account (seed.ts, buildScaleData).
+   */
+  seed?: 'demo' | 'empty' | SandboxData | { scale: ScaleSeed };
   /** Tokens; random ones are generated when omitted. */
   adminToken?: string;
   readOnlyToken?: string;

@@ -13,6 +13,7 @@ import {
   type StoredPool,
   type StoredStudent,
   seatsTaken,
+  storeIndex,
 } from './store.js';
 
 function summary(store: Store, pool: StoredPool): Omit<PoolSummary, 'id'> {
@@ -89,9 +90,8 @@ export function courseView(store: Store, courseId: string): WireCourse | undefin
 }
 
 export function studentView(store: Store, student: StoredStudent, includeInactive: boolean): Student {
-  const courses: StudentCourse[] = [...store.licenses.values()]
-    .filter((l) => l.studentId === student.id && (includeInactive || isActive(store, l)))
-    .sort(byId)
+  const courses: StudentCourse[] = (storeIndex(store).byStudent.get(student.id) ?? [])
+    .filter((l) => includeInactive || isActive(store, l))
     .map((l) => {
       const courseId = store.pools.get(l.poolId)?.courseId ?? '';
       const progress = store.progress.get(progressKey(student.id, courseId));

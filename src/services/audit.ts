@@ -5,8 +5,8 @@
  * and to the in-memory entries that `recent()` returns. A failing post or file write is logged and
  * never reaches the person who made the change.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { appendFile, mkdir, open, rename, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { AUDIT_ACTIONS, type AuditEntry } from '../domain/audit-entry.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import { escapeTruncated } from '../domain/mrkdwn.js';
@@ -37,8 +37,13 @@ export interface AuditLogOptions {
   /** Posts the channel message (text fallback, blocks and message metadata); given with `channel`. */
   post?: (text: string, blocks: unknown[], metadata: AuditMetadata) => Promise<void>;
   channel?: string;
-  /** JSON lines, appended per entry and read back at start, so recent changes survive a restart. */
+  /**
+   * JSON lines, appended per entry; only its tail is read back at start, so recent changes survive a
+   * restart. Rotated at `rotation.maxBytes`: audit.jsonl -> audit.1.jsonl -> … (docs/audit-trail.md).
+   */
   file?: string;
+  /** Size cap of the file and how many files are kept, the current one included; default 10 MiB and 5. */
+  rotation?: { maxBytes?: number; files?: number };
   /** Entries kept in memory; default 200. */
   keep?: number;
   /** Pace, refusal folding, bound and timers of the channel's post queue (services/audit-queue.ts). */
@@ -80,28 +85,110 @@ function readLine(line: string): AuditEntry | undefined {
   }
 }
 
+export const AUDIT_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export const AUDIT_FILES_KEPT = 5;
+/** Read backwards in blocks of this size; a start reads a few blocks, never a whole file. */
+const TAIL_BLOCK = 64 * 1024;
+
+/** audit.jsonl, audit.1.jsonl, audit.2.jsonl, …: index 0 is the file written now. */
+export function auditFileAt(path: string, index: number): string {
+  if (index === 0) return path;
+  const ext = extname(path);
+  return join(dirname(path), `${basename(path, ext)}.${index}${ext}`);
+}
+
+/**
+ * The last `count` non-empty lines of a file, read backwards block by block from its end, and the
+ * bytes read: a 1,000,000-line file costs a few blocks, not its size. A missing file has no lines.
+ */
+export async function readTailLines(path: string, count: number): Promise<{ lines: string[]; bytesRead: number }> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return { lines: [], bytesRead: 0 };
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const blocks: Buffer[] = [];
+    let position = size;
+    let newlines = 0;
+    let bytesRead = 0;
+    // count + 1 line ends: the first line of what was read may be cut.
+    while (position > 0 && newlines <= count) {
+      const length = Math.min(TAIL_BLOCK, position);
+      position -= length;
+      const block = Buffer.alloc(length);
+      const { bytesRead: n } = await handle.read(block, 0, length, position);
+      bytesRead += n;
+      blocks.unshift(block.subarray(0, n));
+      for (let i = 0; i < n; i += 1) if (block[i] === 0x0a) newlines += 1;
+    }
+    const lines = Buffer.concat(blocks).toString('utf8').split('\n');
+    if (position > 0) lines.shift();
+    return { lines: lines.filter((l) => l.trim() !== '').slice(-count), bytesRead };
+  } finally {
+    await handle.close();
+  }
+}
+
 export function createAuditLog(opts: AuditLogOptions): AuditLog {
   const keep = opts.keep ?? 200;
   const { logger, file } = opts;
+  const maxBytes = Math.max(1, opts.rotation?.maxBytes ?? AUDIT_FILE_MAX_BYTES);
+  const filesKept = Math.max(1, Math.floor(opts.rotation?.files ?? AUDIT_FILES_KEPT));
   let entries: AuditEntry[] = [];
+  /** The current file's size, known after load; kept up to date by append. */
+  let size = 0;
   // One write at a time, in order; loading finishes before the first record or read.
   let chain: Promise<void> = file ? load(file) : Promise.resolve();
 
+  /** The recent entries from the tails of the newest files (the current one may have just been rotated). */
   async function load(path: string): Promise<void> {
     try {
-      const text = await readFile(path, 'utf8');
-      const lines = text.split('\n').filter((l) => l.trim() !== '');
-      const loaded = lines.slice(-keep).flatMap((l) => readLine(l) ?? []);
+      size = await stat(path).then(
+        (s) => s.size,
+        () => 0,
+      );
+      let loaded: AuditEntry[] = [];
+      for (let index = 0; index < filesKept && loaded.length < keep; index += 1) {
+        const { lines } = await readTailLines(auditFileAt(path, index), keep - loaded.length);
+        loaded = [...lines.flatMap((l) => readLine(l) ?? []), ...loaded];
+      }
       entries = [...loaded, ...entries].slice(-keep);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT') logger.warn('could not read the audit file', { error });
+      logger.warn('could not read the audit file', { error });
     }
   }
 
+  /** audit.jsonl becomes audit.1.jsonl, each older one moves up by one, and the oldest kept is replaced. */
+  async function rotate(path: string): Promise<void> {
+    for (let index = filesKept - 1; index >= 1; index -= 1) {
+      try {
+        await rename(auditFileAt(path, index - 1), auditFileAt(path, index));
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+      }
+    }
+    size = 0;
+  }
+
   async function append(path: string, entry: AuditEntry): Promise<void> {
+    const line = `${JSON.stringify(masked(entry))}\n`;
+    const bytes = Buffer.byteLength(line);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await appendFile(path, `${JSON.stringify(masked(entry))}\n`, 'utf8');
+      if (size > 0 && size + bytes > maxBytes) {
+        if (filesKept > 1) await rotate(path);
+        else {
+          // One file kept: start it again.
+          await (await open(path, 'w')).close();
+          size = 0;
+        }
+      }
+      await appendFile(path, line, 'utf8');
+      size += bytes;
     } catch (error) {
       logger.warn('could not write the audit file', { error });
     }

@@ -32,6 +32,9 @@ const SCOPE_OF: Record<string, string | null> = {
   'chat.delete': 'chat:write',
   'conversations.open': 'im:write',
   'files.uploadV2': 'files:write',
+  // The upload's steps, called one by one so the file can be streamed with its length.
+  'files.getUploadURLExternal': 'files:write',
+  'files.completeUploadExternal': 'files:write',
   'usergroups.list': 'usergroups:read',
   'usergroups.users.list': 'usergroups:read',
   'users.info': 'users:read',

@@ -48,6 +48,34 @@ describe('findAlerts', () => {
     const moved = { ...soon, end: inDays(5) };
     expect(alertKeys.licenseEnding(moved)).not.toBe(alertKeys.licenseEnding(soon));
   });
+
+  it('a pool ending with 40,000 active licenses: every holder listed once, in order, with the ending ones of other pools', () => {
+    const pool = makePool({
+      id: 'big',
+      end: inDays(5),
+      licenses: 50_000,
+      assignedLicenses: 40_000,
+      availableLicenses: 10_000,
+    });
+    const other = makePool({ id: 'other', end: inDays(200) });
+    const holders = Array.from({ length: 40_000 }, (_, i) =>
+      makeLicense({
+        id: `h${i}`,
+        poolId: 'big',
+        end: inDays(5),
+        student: { id: `s${i}`, name: `S${i}`, email: `s${i}@x.com` },
+      }),
+    );
+    const revoked = makeLicense({ id: 'r', poolId: 'big', end: inDays(5), active: false });
+    const ending = makeLicense({ id: 'e', poolId: 'other', end: inDays(2) });
+    const alerts = findAlerts({ pools: [pool, other], licenses: [...holders, revoked, ending], now: NOW, sent: none });
+    expect(alerts.map((a) => a.kind)).toEqual(['pool-ending', 'license-ending']);
+    const students = alerts[0]?.kind === 'pool-ending' ? alerts[0].students : [];
+    expect(students).toHaveLength(40_000);
+    expect(students[0]?.id).toBe('s0');
+    expect(students[39_999]?.id).toBe('s39999');
+    expect(new Set(students.map((s) => s.id)).size).toBe(40_000);
+  });
 });
 
 describe('alertKeys', () => {

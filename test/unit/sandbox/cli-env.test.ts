@@ -43,5 +43,15 @@ describe('SANDBOX_* settings', () => {
     expect(() => readSandboxEnv({ SANDBOX_RATE_ALGORITHM: 'leaky' })).toThrow(/SANDBOX_RATE_ALGORITHM/);
     expect(() => readSandboxEnv({ SANDBOX_RETRY_AFTER: 'maybe' })).toThrow(/SANDBOX_RETRY_AFTER/);
     expect(() => readSandboxEnv({ SANDBOX_SEED: 'full' })).toThrow(/SANDBOX_SEED/);
+    expect(() => readSandboxEnv({ SANDBOX_SEED: 'scale:0:10' })).toThrow(/scale:<pools>:<licenses>/);
+  });
+
+  it('a generated big account: scale:<pools>:<licenses>[:<licenses of one student>]', () => {
+    expect(readSandboxEnv({ SANDBOX_SEED: 'scale:1000:50000:200' }).seed).toEqual({
+      scale: { pools: 1000, licenses: 50_000, heavyStudentLicenses: 200 },
+    });
+    expect(readSandboxEnv({ SANDBOX_SEED: 'scale:10:100' }).seed).toEqual({
+      scale: { pools: 10, licenses: 100, heavyStudentLicenses: 0 },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDemoData } from '../../../src/sandbox/seed.js';
+import { buildDemoData, buildScaleData } from '../../../src/sandbox/seed.js';
 import { createStore, isActive } from '../../../src/sandbox/store.js';
 import { licenseView, poolView } from '../../../src/sandbox/views.js';
 
@@ -68,5 +68,36 @@ describe('demo data', () => {
     for (const p of data.progress) if (p.completed) expect(Date.parse(p.completed)).toBeLessThan(NOW.getTime());
     expect(data.students.map((s) => s.name)).toContain('<!channel> & Co');
     expect(new Set(data.students.map((s) => s.email.toLowerCase())).size).toBe(data.students.length);
+  });
+});
+
+describe('scale data', () => {
+  const seed = { pools: 50, licenses: 2_000, heavyStudentLicenses: 30 };
+  const data = buildScaleData(NOW, seed);
+  const store = createStore(data, () => NOW);
+
+  it('has the pools and licenses asked for, the same for the same clock', () => {
+    expect(data.pools).toHaveLength(50);
+    expect(data.licenses).toHaveLength(2_000);
+    expect(new Set(data.licenses.map((l) => l.id)).size).toBe(2_000);
+    expect(buildScaleData(new Date(NOW), seed)).toEqual(data);
+  });
+
+  it('one student holds the heavy share, each license in another course; nobody else holds a course twice', () => {
+    const heavy = data.students.find((s) => s.email === 'heavy@contoso.com');
+    expect(data.licenses.filter((l) => l.studentId === heavy?.id)).toHaveLength(30);
+    const courseOf = new Map(data.pools.map((p) => [p.id, p.course.id]));
+    const pairs = data.licenses.map((l) => `${l.studentId}/${courseOf.get(l.poolId)}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+  });
+
+  it('pools the app can read: counters add up, some full, some ending, some licenses revoked or ending soon', () => {
+    const pools = [...store.pools.values()].map((p) => poolView(store, p));
+    for (const p of pools) expect(p.assignedLicenses + p.availableLicenses).toBe(p.licenses);
+    expect(pools.some((p) => p.availableLicenses === 0)).toBe(true);
+    expect(pools.some((p) => Date.parse(p.end) - NOW.getTime() < 60 * DAY)).toBe(true);
+    const licenses = [...store.licenses.values()];
+    expect(licenses.some((l) => !l.active)).toBe(true);
+    expect(licenses.some((l) => isActive(store, l) && Date.parse(l.end) - NOW.getTime() < 7 * DAY)).toBe(true);
   });
 });

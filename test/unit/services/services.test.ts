@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError, ServerError } from '../../../src/licensing/errors.js';
 import { getStudentsPage } from '../../../src/services/account.js';
@@ -103,17 +104,53 @@ describe('readBackAssign: did the assign land?', () => {
 });
 
 describe('exportLicenses', () => {
-  it("reads the pools once for a pool's export, and the students through the paginated walk", async () => {
+  it("a small pool's export reads its pages and each student, at background priority, into a CSV file", async () => {
     const student = makeStudent({
       email: 's1@x.com',
       courses: [makeStudentCourse({ licenseId: '1', progress: 77 })],
     });
-    const licensing = createFakeLicensing({ pools: [pool], licenses, students: [student] });
+    // A big account: walking every student (about 50 pages) would cost more than 23 single reads.
+    const big = makePool({ id: '102', assignedLicenses: 5_000 });
+    const licensing = createFakeLicensing({ pools: [pool, big], licenses, students: [student] });
     const result = await exportLicenses(licensing, { poolId: '101', now: new Date('2026-01-10T00:00:00Z') });
-    expect(result.rows).toBe(licenses.length);
-    expect(result.pool?.id).toBe('101');
-    expect(result.csv).toContain(',77,');
-    expect(licensing.calls.map((c) => c.method).sort()).toEqual(['pools.allLicenses', 'pools.list', 'students.all']);
+    try {
+      expect(result.rows).toBe(licenses.length);
+      expect(result.pool?.id).toBe('101');
+      expect(result.path).toBe('pool-per-student');
+      const csv = await readFile(result.file, 'utf8');
+      expect(csv).toContain(',77,');
+      expect(Buffer.byteLength(csv)).toBe(result.bytes);
+      expect(new Set(licensing.calls.map((c) => c.method))).toEqual(
+        new Set(['pools.list', 'pools.licenses', 'students.find']),
+      );
+      expect(licensing.calls.every((c) => c.opts?.priority === 'background')).toBe(true);
+    } finally {
+      await result.discard();
+    }
+    await expect(readFile(result.file)).rejects.toThrow();
+  });
+
+  it("a pool's export in a small account walks the students instead: fewer requests", async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses, students: [] });
+    const result = await exportLicenses(licensing, { poolId: '101', now: new Date('2026-01-10T00:00:00Z') });
+    await result.discard();
+    expect(result.path).toBe('pool-students-walk');
+    expect(licensing.calls.filter((c) => c.method === 'students.find')).toEqual([]);
+  });
+
+  it('the whole account, from a server that refuses the large page size: walked at 10 a page, every row once', async () => {
+    const licensing = createFakeLicensing({ pools: [pool], licenses, students: [], pageSize: 100 });
+    const list = licensing.licenses.list.bind(licensing.licenses);
+    licensing.licenses.list = async (q, opts) => {
+      if ((q?.pageSize ?? 10) > 10) throw new BadRequestError('pageSize too large', { endpoint: 'GET /v1/licenses' });
+      return list(q, opts);
+    };
+    const result = await exportLicenses(licensing, { now: new Date('2026-01-10T00:00:00Z') });
+    const rows = (await readFile(result.file, 'utf8')).trim().split('\r\n').slice(1);
+    await result.discard();
+    expect(result.path).toBe('account');
+    expect(rows).toHaveLength(licenses.length);
+    expect(new Set(rows.map((r) => r.split(',')[4])).size).toBe(licenses.length);
   });
 
   it('a pool that is not in the list is a NotFoundError, before any license is read', async () => {
