@@ -82,7 +82,7 @@ function prefillNote(pools: Pool[], poolId: string | undefined, now: Date): stri
   return undefined;
 }
 
-export function buildAssignForm({ pools, prefill, privateMetadata, now }: AssignFormInput): ModalView {
+export function buildAssignModal({ pools, prefill, privateMetadata, now }: AssignFormInput): ModalView {
   const { listed, hidden } = selectablePools(pools, now);
   const note = prefillNote(pools, prefill.poolId, now);
   if (listed.length === 0) {

@@ -10,7 +10,7 @@ import { courseLabel } from '../domain/pool-oddities.js';
 import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
-import { buildLoadingView, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
+import { buildLoadingModal, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
 import { escapeTruncated, isoDay } from './mrkdwn.js';
 import { buildPoolSuggestions, needsTypeAhead, poolSelectElement } from './pool-select.js';
 
@@ -19,8 +19,8 @@ export const LIST_BOX_CHARS = 3000;
 
 export const BULK_TITLE = 'Bulk assign';
 
-export function buildBulkLoadingView(what = 'Reading your pools'): ModalView {
-  return buildLoadingView(DeskCallbackId.bulkInfo, BULK_TITLE, what);
+export function buildBulkLoadingModal(what = 'Reading your pools'): ModalView {
+  return buildLoadingModal(DeskCallbackId.bulkInfo, BULK_TITLE, what);
 }
 
 /**
@@ -65,7 +65,7 @@ function listBox(n: number) {
   });
 }
 
-export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView {
+export function buildBulkFormModal(pools: readonly Pool[], now: Date): ModalView {
   const choices = assignablePools(pools, now);
   if (choices.length === 0) {
     return modal({
@@ -109,7 +109,7 @@ export function buildBulkFormView(pools: readonly Pool[], now: Date): ModalView 
   });
 }
 
-export function buildBulkMessageView(text: string): ModalView {
+export function buildBulkNoticeModal(text: string): ModalView {
   return modal({
     callbackId: DeskCallbackId.bulkInfo,
     title: BULK_TITLE,

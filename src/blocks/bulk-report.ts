@@ -42,7 +42,7 @@ function verdictBlocks(rows: PlannedRow[], verdict: RowVerdict): Block[] {
 }
 
 /** `problem`: why the last press of Assign started nothing (plain text, escaped here); the report stays to retry. */
-export function buildBulkReportView(draft: BulkDraft, problem?: string): ModalView {
+export function buildBulkReportModal(draft: BulkDraft, problem?: string): ModalView {
   const { plan, pool } = draft;
   const counts = ORDER.map((v) => `${VERDICT_TEXT[v]}: ${plan.rows.filter((r) => r.verdict === v).length}`).join(' · ');
   const seats = `*Seats:* ${plan.ready} needed · ${plan.seatsFree} free in the pool`;

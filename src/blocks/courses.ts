@@ -27,7 +27,7 @@ function seatsLine(course: Course, now: Date): string {
   return `\`${availabilityBar(assigned, total)}\` *${available}* of ${count(total, 'seat')} available · ${assigned} assigned · ${pools}`;
 }
 
-export function buildCoursesView(courses: Course[], page: number, now: Date): SlackMessage {
+export function buildCoursesMessage(courses: Course[], page: number, now: Date): SlackMessage {
   if (courses.length === 0) {
     const text = 'You hold no course licenses yet.';
     return { text, blocks: [header('Courses'), section(text)] };

@@ -35,7 +35,7 @@ function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
   return `${limit} It already ends with its pool: only an earlier date can be picked.`;
 }
 
-export function buildExtendForm({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
+export function buildExtendModal({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
   const choices = quickChoices(license, pool, now);
   return modal({
     callbackId: CallbackId.extendForm,
@@ -118,7 +118,7 @@ export function endDateBlockerText(blocker: EndDateBlocker): string {
   return BLOCKER_TEXT[blocker];
 }
 
-export function buildExtendBlockedView(license: License, pool: Pool | undefined, blocker: EndDateBlocker): ModalView {
+export function buildExtendBlockedModal(license: License, pool: Pool | undefined, blocker: EndDateBlocker): ModalView {
   return modal({
     callbackId: CallbackId.changeInfo,
     title: EXTEND_TITLE,

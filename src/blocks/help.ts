@@ -29,7 +29,7 @@ const EXAMPLES =
 const line = (e: HelpEntry): string => `\`/licenses ${e.usage}\`: ${e.summary}`;
 
 /** `reason` is plain text (it may quote what the user typed) and is escaped here. */
-export function buildHelpView(entries: readonly HelpEntry[], canChange: boolean, reason?: string): SlackMessage {
+export function buildHelpMessage(entries: readonly HelpEntry[], canChange: boolean, reason?: string): SlackMessage {
   const listed = entries.filter((e) => e.listed !== false);
   const look = listed.filter((e) => e.need === 'viewer').map(line);
   const change = [...listed.filter((e) => e.need === 'admin').map(line), SHORTCUT];

@@ -133,7 +133,7 @@ function recentBlocks(recent: AuditEntry[]): Block[] {
   return [section(title), ...sectionsOf(recent.map(homeRecentLine))];
 }
 
-export function buildHomeView(input: HomeInput): HomeView {
+export function buildDashboardHomeView(input: HomeInput): HomeView {
   const { data, now } = input;
   const status = [
     input.sandbox ? SANDBOX_MARKER : undefined,
@@ -164,7 +164,7 @@ export function buildHomeView(input: HomeInput): HomeView {
 }
 
 /** For people without a role: who to ask, and no data at all. `whoToAsk` is mrkdwn from the role resolver. */
-export function buildHomeRefusalView(whoToAsk: string, sandbox: boolean): HomeView {
+export function buildRefusalHomeView(whoToAsk: string, sandbox: boolean): HomeView {
   return {
     type: 'home',
     blocks: [
@@ -180,7 +180,7 @@ export function buildHomeRefusalView(whoToAsk: string, sandbox: boolean): HomeVi
 }
 
 /** When the role could not be told (Slack busy): one plain sentence, no data, and Refresh to try again. */
-export function buildHomeNoticeView(sentence: string, sandbox: boolean): HomeView {
+export function buildNoticeHomeView(sentence: string, sandbox: boolean): HomeView {
   return {
     type: 'home',
     blocks: [

@@ -15,7 +15,7 @@ export interface LicenseListInput {
   now: Date;
 }
 
-export function buildLicenseListView(input: LicenseListInput): SlackMessage {
+export function buildLicenseListMessage(input: LicenseListInput): SlackMessage {
   const { licenses, poolsById, page, hasNext, includeInactive, now } = input;
   const which = includeInactive ? 'All licenses, inactive included' : 'Active licenses';
   const pastEnd = licenses.length === 0 && page > 1;

@@ -8,7 +8,7 @@ import { endText, statusText, studentNameText } from './license-text.js';
 import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
 
-export interface LicenseViewInput {
+export interface LicenseMessageInput {
   license: License;
   /** Undefined when the pool could not be read: the view still shows the license, without changes. */
   pool: Pool | undefined;
@@ -36,7 +36,7 @@ function whyNoChanges(license: License, pool: Pool | undefined, now: Date): stri
   return notes;
 }
 
-export function buildLicenseView({ license, pool, canChange, now }: LicenseViewInput): SlackMessage {
+export function buildLicenseMessage({ license, pool, canChange, now }: LicenseMessageInput): SlackMessage {
   const status = licenseStatus(license, now);
   const course = pool ? escapeTruncated(pool.course.title, 500) : `course \`${escapeMrkdwn(license.courseId)}\``;
   const poolLine = pool

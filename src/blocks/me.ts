@@ -5,7 +5,7 @@ import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 const DOMAINS_TEXT_MAX = 2500;
 
-export function buildMeView(me: Me): SlackMessage {
+export function buildMeMessage(me: Me): SlackMessage {
   const fields = [
     `*Account*\n${escapeTruncated(me.name, 300)}`,
     `*E-mail*\n${escapeTruncated(me.email, 254)}`,

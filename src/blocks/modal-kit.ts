@@ -143,7 +143,7 @@ export function modal({ callbackId, title, blocks, submit, close, privateMetadat
 }
 
 /** Shown at once while the licensing API is read (the trigger_id lives 3 s; the read may take longer). */
-export function buildLoadingView(callbackId: string, title: string, what: string): ModalView {
+export function buildLoadingModal(callbackId: string, title: string, what: string): ModalView {
   return modal({
     callbackId,
     title,

@@ -31,14 +31,14 @@ function body(outcome: Outcome): string {
   return truncate(text, LIMITS.sectionText);
 }
 
-export interface OutcomeViewInput extends Outcome {
+export interface OutcomeModalInput extends Outcome {
   title: string;
   /** Adds a "Retry assign" button; its parameters travel in `privateMetadata`. */
   retry?: boolean;
   privateMetadata?: string;
 }
 
-export function buildOutcomeView(input: OutcomeViewInput): ModalView {
+export function buildOutcomeModal(input: OutcomeModalInput): ModalView {
   return modal({
     callbackId: CallbackId.changeInfo,
     title: input.title,
@@ -51,7 +51,7 @@ export function buildOutcomeView(input: OutcomeViewInput): ModalView {
 }
 
 /** The "working" view that replaces a submitted form while the licensing API is called. */
-export function buildWorkingView(title: string, what: string): ModalView {
+export function buildWorkingModal(title: string, what: string): ModalView {
   return modal({
     callbackId: CallbackId.changeInfo,
     title,

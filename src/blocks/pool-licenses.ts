@@ -23,7 +23,7 @@ export function licenseRow(license: License, now: Date, courseTitle?: string): B
   return section(licenseRowText(license, now, courseTitle), details);
 }
 
-export function buildPoolLicensesView(input: PoolLicensesInput): SlackMessage {
+export function buildPoolLicensesMessage(input: PoolLicensesInput): SlackMessage {
   const { pool, licenses, page, hasNext, includeInactive, now } = input;
   const which = includeInactive ? 'all licenses, inactive included' : 'active licenses';
   // Active only, the pool's assigned count is the total; with inactive ones the API gives none.

@@ -11,7 +11,7 @@ import { encodeNav, PAGE_SIZE } from './nav.js';
 import { clampPage, pageCount, pageOf } from './page-label.js';
 import { poolText } from './pool-text.js';
 
-export interface PoolsViewInput {
+export interface PoolsMessageInput {
   pools: Pool[];
   /** 1-based; a page past the end shows the last page and says so. */
   page: number;
@@ -19,7 +19,7 @@ export interface PoolsViewInput {
   now: Date;
 }
 
-export function buildPoolsView({ pools, page, canChange, now }: PoolsViewInput): SlackMessage {
+export function buildPoolsMessage({ pools, page, canChange, now }: PoolsMessageInput): SlackMessage {
   if (pools.length === 0) {
     const text = 'You have no license pools yet. Pools appear here once licenses are bought.';
     return { text, blocks: [header('License pools'), section(text)] };

@@ -33,7 +33,7 @@ export function candidateOption(license: License) {
   return option(`${name} · since ${dayOf(license.start)}`, license.id, license.student.email);
 }
 
-export function buildRecycleConfirmView(input_: RecycleConfirmInput): ModalView {
+export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView {
   const { pool, candidates, defaultLicense, newStudent } = input_;
   const course = escapeTruncated(pool.course.title, 200);
   const who = `${newStudent.name ? `*${escapeTruncated(newStudent.name, 100)}* ` : ''}${escapeTruncated(newStudent.email, 254)}`;

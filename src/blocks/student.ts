@@ -27,7 +27,7 @@ function rowText(row: StudentReportRow, now: Date): string {
   ].join('\n');
 }
 
-export function buildStudentView(report: StudentReport, now: Date): SlackMessage {
+export function buildStudentMessage(report: StudentReport, now: Date): SlackMessage {
   const shown = report.rows.slice(0, STUDENT_ROWS_MAX);
   const more = report.rows.length - shown.length;
   const rows = shown.map((row) =>
@@ -53,7 +53,7 @@ export function buildStudentView(report: StudentReport, now: Date): SlackMessage
   };
 }
 
-export function buildStudentNotFoundView(email: string): SlackMessage {
+export function buildStudentNotFoundMessage(email: string): SlackMessage {
   const text = `No student has the e-mail ${escapeTruncated(email, 254)}. Check the spelling, or try \`/licenses students\`.`;
   return { text, blocks: [section(`:mag: ${text}`)] };
 }

@@ -7,7 +7,7 @@ import { studentText } from './license-text.js';
 import { escapeTruncated, truncate } from './mrkdwn.js';
 import { missingOpenPage, openPageLabel } from './page-label.js';
 
-export interface StudentsViewInput {
+export interface StudentsMessageInput {
   students: Student[];
   page: number;
   hasNext: boolean;
@@ -25,7 +25,7 @@ function coursesText(student: Student): string {
   return escapeTruncated(`${count(student.courses.length, 'course')}: ${parts.join(', ')}`, COURSES_TEXT_MAX);
 }
 
-export function buildStudentsView({ students, page, hasNext }: StudentsViewInput): SlackMessage {
+export function buildStudentsMessage({ students, page, hasNext }: StudentsMessageInput): SlackMessage {
   const pastEnd = students.length === 0 && page > 1;
   const label = openPageLabel(page, students.length, hasNext);
   const pager = buildPagerBlock({

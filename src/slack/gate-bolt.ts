@@ -20,7 +20,7 @@ import type {
 } from '@slack/bolt';
 import { buildErrorMessage, buildLockedMessage } from '../blocks/common.js';
 import type { SlackMessage } from '../blocks/kit.js';
-import { buildOutcomeView } from '../blocks/outcome.js';
+import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../services/audit.js';
 import { createReplier } from './commands/reply.js';
 import { authorize, type Need, type Verdict } from './gate.js';
@@ -118,7 +118,7 @@ export function onSubmit(
         ? gate.view(sentence, busy)
         : {
             response_action: 'update',
-            view: buildOutcomeView({ title: gate.title, tone: busy ? 'failed' : 'refused', headline: sentence }),
+            view: buildOutcomeModal({ title: gate.title, tone: busy ? 'failed' : 'refused', headline: sentence }),
           },
     );
     await auditRefusal(s, actor, verdict, gate.audit);
@@ -141,7 +141,7 @@ export function onShortcut(
       s.deps,
       args.client,
       args.shortcut.trigger_id,
-      buildOutcomeView({ title: gate.title, tone, headline: verdict.text }),
+      buildOutcomeModal({ title: gate.title, tone, headline: verdict.text }),
     );
     await auditRefusal(s, actor, verdict, gate.audit);
   };

@@ -1,7 +1,7 @@
 /** What `npm run try` prints: Block Kit as readable text, and command text escaped as Slack escapes it. */
 import { describe, expect, it } from 'vitest';
 import { withSandboxMarker } from '../../src/blocks/common.js';
-import { buildPoolsView } from '../../src/blocks/pools.js';
+import { buildPoolsMessage } from '../../src/blocks/pools.js';
 import { helpMessage } from '../../src/slack/subcommands/index.js';
 import {
   blocksToLines,
@@ -37,7 +37,7 @@ describe('mrkdwn made readable', () => {
 describe('blocks as text', () => {
   it('reads a pools answer: header, summary, pool lines and each button with what it does', () => {
     const text = messageToText(
-      withSandboxMarker(buildPoolsView({ pools: [makePool()], page: 1, canChange: true, now: NOW }), true),
+      withSandboxMarker(buildPoolsMessage({ pools: [makePool()], page: 1, canChange: true, now: NOW }), true),
     );
     expect(text).toContain('Sandbox data');
     expect(text).toContain('LICENSE POOLS');

@@ -4,7 +4,7 @@
  * only then the licensing read, whose answer replaces the loading view (design.md section 2).
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
-import { buildBulkFormView, buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
+import { buildBulkFormModal, buildBulkLoadingModal, buildBulkNoticeModal } from '../../blocks/bulk-form.js';
 import { buildNoticeMessage, withSandboxMarkerView } from '../../blocks/common.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
@@ -36,7 +36,7 @@ export async function openBulkModal(
   try {
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: withSandboxMarkerView(buildBulkLoadingView(), deps.sandbox),
+      view: withSandboxMarkerView(buildBulkLoadingModal(), deps.sandbox),
     });
     viewId = opened.view?.id;
   } catch (error) {
@@ -44,12 +44,12 @@ export async function openBulkModal(
     return { sentence: 'Slack did not open the window in time; please try again.', triggerUsed: true };
   }
   if (!viewId) return undefined;
-  let view: ReturnType<typeof buildBulkFormView>;
+  let view: ReturnType<typeof buildBulkFormModal>;
   try {
-    view = buildBulkFormView(await listPools(deps.licensing), deps.now());
+    view = buildBulkFormModal(await listPools(deps.licensing), deps.now());
   } catch (error) {
     deps.logger.warn('bulk: reading pools failed', { error: String(error) });
-    view = buildBulkMessageView(presentError(error, 'other', 'admin'));
+    view = buildBulkNoticeModal(presentError(error, 'other', 'admin'));
   }
   await client.views
     .update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) })
@@ -71,7 +71,7 @@ export function createBulkOpenHandler(deps: AppDeps) {
       (await client.views
         .open({
           trigger_id: body.trigger_id,
-          view: withSandboxMarkerView(buildBulkMessageView(problem.sentence), deps.sandbox),
+          view: withSandboxMarkerView(buildBulkNoticeModal(problem.sentence), deps.sandbox),
         })
         .then(() => true)
         .catch((error: unknown) => {

@@ -9,8 +9,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { buildBulkLoadingView, buildBulkMessageView } from '../../blocks/bulk-form.js';
-import { buildBulkReportView } from '../../blocks/bulk-report.js';
+import { buildBulkLoadingModal, buildBulkNoticeModal } from '../../blocks/bulk-form.js';
+import { buildBulkReportModal } from '../../blocks/bulk-report.js';
 import { withSandboxMarkerView } from '../../blocks/common.js';
 import { BulkInputId } from '../../blocks/ids.js';
 import { endDateProblem } from '../../domain/bulk-plan.js';
@@ -26,7 +26,7 @@ import { ADMINS_ONLY } from './open.js';
 
 /** The bulk modal behind the gate: a refusal (bulk's own sentence) replaces the modal; not audited. */
 function gated(s: Surface, handler: (args: MarkedSubmitArgs, desk: Desk) => Promise<void>) {
-  const view = (sentence: string) => ({ response_action: 'update' as const, view: buildBulkMessageView(sentence) });
+  const view = (sentence: string) => ({ response_action: 'update' as const, view: buildBulkNoticeModal(sentence) });
   return onSubmit(s, { need: 'admin', title: 'Bulk assign', text: ADMINS_ONLY, view }, async (args) => {
     if (!s.deps.desk) return args.ack(view(ADMINS_ONLY));
     await handler(args, s.deps.desk);
@@ -43,9 +43,9 @@ export function createBulkFormSubmitHandler(s: Surface) {
     const externalId = `bulk-check-${randomBytes(8).toString('hex')}`;
     await ack({
       response_action: 'push',
-      view: { ...buildBulkLoadingView(`Checking ${count(form.list.rows.length, 'line')}`), external_id: externalId },
+      view: { ...buildBulkLoadingModal(`Checking ${count(form.list.rows.length, 'line')}`), external_id: externalId },
     });
-    let next: ReturnType<typeof buildBulkReportView>;
+    let next: ReturnType<typeof buildBulkReportModal>;
     try {
       const { pool, plan } = await dryRunBulk(
         deps.licensing,
@@ -54,7 +54,7 @@ export function createBulkFormSubmitHandler(s: Surface) {
       );
       const dateProblem = form.endDate ? endDateProblem(form.endDate, pool, deps.now()) : undefined;
       if (dateProblem) {
-        next = buildBulkMessageView(`${dateProblem} Close this window to change the date; your list is kept.`);
+        next = buildBulkNoticeModal(`${dateProblem} Close this window to change the date; your list is kept.`);
       } else {
         const draft = desk.drafts.put({
           requester: userId,
@@ -62,11 +62,11 @@ export function createBulkFormSubmitHandler(s: Surface) {
           plan,
           ...(form.endDate ? { endDate: form.endDate } : {}),
         });
-        next = buildBulkReportView(draft);
+        next = buildBulkReportModal(draft);
       }
     } catch (error) {
       deps.logger.warn('bulk dry run failed', { error: String(error) });
-      next = buildBulkMessageView(presentError(error, 'pool', 'admin'));
+      next = buildBulkNoticeModal(presentError(error, 'pool', 'admin'));
     }
     await client.views
       .update({ external_id: externalId, view: withSandboxMarkerView(next, deps.sandbox) })
@@ -83,13 +83,13 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
     if (!draft) {
       return ack({
         response_action: 'update',
-        view: buildBulkMessageView(
+        view: buildBulkNoticeModal(
           'This check has expired or was already started. Run /licenses bulk again to check the list afresh.',
         ),
       });
     }
     if (draft.plan.seats === 'blocked' || draft.plan.ready === 0) {
-      return ack({ response_action: 'update', view: buildBulkMessageView('Nothing to start: see the check.') });
+      return ack({ response_action: 'update', view: buildBulkNoticeModal('Nothing to start: see the check.') });
     }
     if (draft.plan.seats === 'recycle' && !recycleConfirmed(view.state.values)) {
       const n = draft.plan.shortfall;
@@ -106,7 +106,7 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
     const key = `bulk-start:${draft.id}`;
     const once = s.state.once;
     if (!(await once.claim(key))) {
-      return ack({ response_action: 'update', view: buildBulkMessageView('This job was already started.') });
+      return ack({ response_action: 'update', view: buildBulkNoticeModal('This job was already started.') });
     }
     const job = jobFromDraft(draft, deps.now());
     try {
@@ -116,7 +116,7 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
       deps.logger.error('bulk job could not start', { error: String(error) });
       return ack({
         response_action: 'update',
-        view: buildBulkReportView(draft, presentError(error, 'other', 'admin')),
+        view: buildBulkReportModal(draft, presentError(error, 'other', 'admin')),
       });
     }
     desk.drafts.take(view.private_metadata, userId);

@@ -12,7 +12,7 @@ import type {
   SlackEventMiddlewareArgs,
   webApi,
 } from '@slack/bolt';
-import { buildHomeNoticeView, buildHomeRefusalView, buildHomeView, type HomeView } from '../../blocks/home.js';
+import { buildDashboardHomeView, buildNoticeHomeView, buildRefusalHomeView, type HomeView } from '../../blocks/home.js';
 import type { RefreshResult } from '../../services/dashboard.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../gate.js';
@@ -37,8 +37,8 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
   const verdict = await authorize(deps, client, userId, 'viewer');
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
   if (!verdict.allowed && verdict.reason === 'slack-busy')
-    return publish(client, userId, buildHomeNoticeView(verdict.text, deps.sandbox), deps);
-  if (!verdict.allowed) return publish(client, userId, buildHomeRefusalView(deps.roles.whoToAsk(), deps.sandbox), deps);
+    return publish(client, userId, buildNoticeHomeView(verdict.text, deps.sandbox), deps);
+  if (!verdict.allowed) return publish(client, userId, buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox), deps);
   const { role, canChange } = verdict;
   const desk = deps.desk;
   const base = { canChange, now: deps.now(), sandbox: deps.sandbox };
@@ -46,20 +46,20 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     return publish(
       client,
       userId,
-      buildHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+      buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
       deps,
     );
   }
   const cached = desk.dashboard.current();
-  await publish(client, userId, buildHomeView({ ...base, data: cached, refreshing: true }), deps);
+  await publish(client, userId, buildDashboardHomeView({ ...base, data: cached, refreshing: true }), deps);
   let view: HomeView;
   try {
     const result = await desk.dashboard.refresh({ force });
     const note = result.refreshed ? undefined : SKIPPED[result.reason];
-    view = buildHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
+    view = buildDashboardHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
-    view = buildHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
+    view = buildDashboardHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
   }
   await publish(client, userId, await withWaitlist(deps, role, view), deps);
 }

@@ -8,7 +8,7 @@
  */
 import type { AnyMiddlewareArgs, Middleware, webApi } from '@slack/bolt';
 import { buildNoticeMessage, withSandboxMarker, withSandboxMarkerView } from '../../blocks/common.js';
-import { buildOutcomeView } from '../../blocks/outcome.js';
+import { buildOutcomeModal } from '../../blocks/outcome.js';
 import type { WorkTracker } from '../../services/work-tracker.js';
 import type { AppDeps } from '../deps.js';
 import { RESTARTING } from '../present.js';
@@ -61,7 +61,7 @@ async function turnAway(deps: AppDeps, args: AnyMiddlewareArgs & { client: webAp
     'ack' in args && typeof args.ack === 'function' ? (args.ack as (r?: unknown) => Promise<void>) : undefined;
   const type = text(body, 'type');
   const notice = withSandboxMarkerView(
-    buildOutcomeView({ title: 'License Desk', tone: 'info', headline: RESTARTING }),
+    buildOutcomeModal({ title: 'License Desk', tone: 'info', headline: RESTARTING }),
     deps.sandbox,
   );
   const triggerId = text(body, 'trigger_id');

@@ -1,5 +1,5 @@
 /** `/licenses courses`: courses with the seat totals of their running pools, ten a page. */
-import { buildCoursesView } from '../../blocks/courses.js';
+import { buildCoursesMessage } from '../../blocks/courses.js';
 import { listCourses } from '../../services/account.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -16,6 +16,6 @@ export const courses: NavSubcommand<'courses'> = {
     answerRead(ctx, 'courses', {
       working: 'reading courses',
       subject: 'other',
-      answer: async () => buildCoursesView(await listCourses(ctx.deps.licensing), args.page, ctx.deps.now()),
+      answer: async () => buildCoursesMessage(await listCourses(ctx.deps.licensing), args.page, ctx.deps.now()),
     }),
 };

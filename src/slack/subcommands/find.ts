@@ -1,6 +1,6 @@
 /** `/licenses find <email | @user>`: a student's licenses and course progress (one API request). */
 import { buildNoticeMessage } from '../../blocks/common.js';
-import { buildStudentNotFoundView, buildStudentView } from '../../blocks/student.js';
+import { buildStudentMessage, buildStudentNotFoundMessage } from '../../blocks/student.js';
 import { findStudent } from '../../services/find-student.js';
 import { resolveUserEmail } from '../commands/resolve-user.js';
 import { answerRead } from './read.js';
@@ -31,7 +31,9 @@ export const find: Subcommand<FindTarget> = {
           email = target.email;
         }
         const result = await findStudent(ctx.deps.licensing, email);
-        return result.found ? buildStudentView(result.report, ctx.deps.now()) : buildStudentNotFoundView(result.email);
+        return result.found
+          ? buildStudentMessage(result.report, ctx.deps.now())
+          : buildStudentNotFoundMessage(result.email);
       },
     }),
 };

@@ -1,5 +1,5 @@
 /** `/licenses`, `/licenses help` or `?`: what the caller may do, built from the table of subcommands. */
-import { buildHelpView, type HelpEntry } from '../../blocks/help.js';
+import { buildHelpMessage, type HelpEntry } from '../../blocks/help.js';
 import type { Subcommand } from './types.js';
 
 /** `table`: the entries help lists, read when help is shown (the table holds this entry too). */
@@ -14,6 +14,6 @@ export function helpEntry(table: () => readonly HelpEntry[]): Subcommand<Record<
     listed: false,
     // "help me please" is still a request for help.
     parse: () => ({}),
-    run: (_args, ctx) => ctx.reply.send(buildHelpView(table(), ctx.canChange)),
+    run: (_args, ctx) => ctx.reply.send(buildHelpMessage(table(), ctx.canChange)),
   };
 }

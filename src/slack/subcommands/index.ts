@@ -3,7 +3,7 @@
  * line in SUBCOMMANDS: the slash command, help, navigation buttons (entries with a `view`), README's
  * command table and manifest.yml's usage hint (both checked against this table) follow from it.
  */
-import { buildHelpView } from '../../blocks/help.js';
+import { buildHelpMessage } from '../../blocks/help.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import type { NavTarget, NavView } from '../../blocks/nav.js';
 import { assign } from './assign.js';
@@ -70,7 +70,7 @@ export function usageHint(): string {
 
 /** Help for someone the gate let in; `reason`: the one sentence on what was wrong. */
 export function helpMessage(canChange: boolean, reason?: string): SlackMessage {
-  return buildHelpView(SUBCOMMANDS, canChange, reason);
+  return buildHelpMessage(SUBCOMMANDS, canChange, reason);
 }
 
 /** The entry the first word names and the words after it, or what was wrong. */

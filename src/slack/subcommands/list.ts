@@ -1,5 +1,5 @@
 /** `/licenses list [all]`: every license with its course, ten a page. */
-import { buildLicenseListView } from '../../blocks/license-list.js';
+import { buildLicenseListMessage } from '../../blocks/license-list.js';
 import { getLicensesPage } from '../../services/pools.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -23,7 +23,7 @@ export const list: NavSubcommand<'list'> = {
       subject: 'other',
       answer: async () => {
         const page = await getLicensesPage(ctx.deps.licensing, args.page, args.includeInactive);
-        return buildLicenseListView({ ...page, includeInactive: args.includeInactive, now: ctx.deps.now() });
+        return buildLicenseListMessage({ ...page, includeInactive: args.includeInactive, now: ctx.deps.now() });
       },
     }),
 };

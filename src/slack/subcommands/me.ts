@@ -1,5 +1,5 @@
 /** `/licenses me`: the licensing account. */
-import { buildMeView } from '../../blocks/me.js';
+import { buildMeMessage } from '../../blocks/me.js';
 import { getMe } from '../../services/account.js';
 import { answerRead } from './read.js';
 import type { Subcommand } from './types.js';
@@ -15,6 +15,6 @@ export const me: Subcommand<Record<string, never>> = {
     answerRead(ctx, 'me', {
       working: 'reading your licensing account',
       subject: 'other',
-      answer: async () => buildMeView(await getMe(ctx.deps.licensing)),
+      answer: async () => buildMeMessage(await getMe(ctx.deps.licensing)),
     }),
 };

@@ -1,5 +1,5 @@
 /** `/licenses pool <poolId> [all]`: the pool and its licenses, ten a page. */
-import { buildPoolLicensesView } from '../../blocks/pool-licenses.js';
+import { buildPoolLicensesMessage } from '../../blocks/pool-licenses.js';
 import { getPoolLicensesPage } from '../../services/pools.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -24,7 +24,7 @@ export const pool: NavSubcommand<'pool'> = {
       subject: 'pool',
       answer: async () => {
         const page = await getPoolLicensesPage(ctx.deps.licensing, args.poolId, args.page, args.includeInactive);
-        return buildPoolLicensesView({ ...page, includeInactive: args.includeInactive, now: ctx.deps.now() });
+        return buildPoolLicensesMessage({ ...page, includeInactive: args.includeInactive, now: ctx.deps.now() });
       },
     }),
 };

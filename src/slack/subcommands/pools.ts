@@ -1,5 +1,5 @@
 /** `/licenses pools [page]`: every pool with its free seats, validity and warnings. */
-import { buildPoolsView } from '../../blocks/pools.js';
+import { buildPoolsMessage } from '../../blocks/pools.js';
 import { listPools } from '../../services/pools.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -21,7 +21,7 @@ export const pools: NavSubcommand<'pools'> = {
       working: 'reading pools',
       subject: 'other',
       answer: async () =>
-        buildPoolsView({
+        buildPoolsMessage({
           pools: await listPools(ctx.deps.licensing),
           page: args.page,
           canChange: ctx.canChange,

@@ -1,5 +1,5 @@
 /** `/licenses show <licenseId>`: one license in full, with the change buttons the rules allow (admins). */
-import { buildLicenseView } from '../../blocks/license.js';
+import { buildLicenseMessage } from '../../blocks/license.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -21,7 +21,7 @@ export const show: NavSubcommand<'show'> = {
       working: 'reading the license',
       subject: 'license',
       answer: async () =>
-        buildLicenseView({
+        buildLicenseMessage({
           ...(await getLicenseDetails(ctx.deps.licensing, args.licenseId)),
           canChange: ctx.canChange,
           now: ctx.deps.now(),

@@ -1,5 +1,5 @@
 /** `/licenses students [page]`: students and their courses, ten a page. */
-import { buildStudentsView } from '../../blocks/students.js';
+import { buildStudentsMessage } from '../../blocks/students.js';
 import { getStudentsPage } from '../../services/account.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
@@ -20,6 +20,6 @@ export const students: NavSubcommand<'students'> = {
     answerRead(ctx, 'students', {
       working: 'reading students',
       subject: 'other',
-      answer: async () => buildStudentsView(await getStudentsPage(ctx.deps.licensing, args.page)),
+      answer: async () => buildStudentsMessage(await getStudentsPage(ctx.deps.licensing, args.page)),
     }),
 };

@@ -6,7 +6,7 @@
 import type { webApi } from '@slack/bolt';
 import { licenseName, studentWords } from '../../blocks/change-words.js';
 import { escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
-import { buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
+import { buildOutcomeModal, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
@@ -45,7 +45,7 @@ export async function finishChange(
     deps,
     client,
     run.viewId,
-    buildOutcomeView({ ...outcome, title: run.title, ...extra }),
+    buildOutcomeModal({ ...outcome, title: run.title, ...extra }),
   );
   const sentence = { tone: outcome.tone, headline: outcome.headline };
   const replied = await replyEphemeral(deps, client, run.channel, run.actor, sentence);

@@ -6,8 +6,8 @@
 import type { webApi } from '@slack/bolt';
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
-import { buildOutcomeView, buildWorkingView } from '../../blocks/outcome.js';
-import { buildRecycleConfirmView, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import { buildOutcomeModal, buildWorkingModal } from '../../blocks/outcome.js';
+import { buildRecycleConfirmModal, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { assignFormMeta, pendingAssignMeta } from '../../blocks/values.js';
 import { needsRecycle } from '../../domain/assignment.js';
 import type { Pool } from '../../domain/types.js';
@@ -42,13 +42,13 @@ export function createAssignSubmitHandler(s: Surface) {
     if (pool && needsRecycle(pool) && form.recycle) {
       await ack({
         response_action: 'update',
-        view: buildWorkingView(RECYCLE_TITLE, 'Finding the license that would end'),
+        view: buildWorkingModal(RECYCLE_TITLE, 'Finding the license that would end'),
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
       if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
       return showRecycleChoice(s, client, view.id, pool, params, channel);
     }
-    const working = buildWorkingView(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
+    const working = buildWorkingModal(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
     if (!(await state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`))) {
       // A repeated submission: the first one is at work and will fill in the result.
       await ack({ response_action: 'update', view: working });
@@ -79,9 +79,9 @@ async function showRecycleChoice(
       defaultLicenseId: choice.defaultLicense?.id,
     });
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
-    await updateView(deps, client, viewId, buildRecycleConfirmView({ ...choice, newStudent, privateMetadata }));
+    await updateView(deps, client, viewId, buildRecycleConfirmModal({ ...choice, newStudent, privateMetadata }));
   } catch (error) {
     const headline = escapeMrkdwn(presentError(error, 'pool', 'admin'));
-    await updateView(deps, client, viewId, buildOutcomeView({ title: RECYCLE_TITLE, tone: 'failed', headline }));
+    await updateView(deps, client, viewId, buildOutcomeModal({ title: RECYCLE_TITLE, tone: 'failed', headline }));
   }
 }

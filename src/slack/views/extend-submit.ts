@@ -10,7 +10,7 @@ import { licenseFacts, studentWords } from '../../blocks/change-words.js';
 import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
 import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
-import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { buildWorkingModal, type Outcome } from '../../blocks/outcome.js';
 import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
 import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
@@ -112,7 +112,7 @@ async function runExtend(
   const id = escapeMrkdwn(run.licenseId);
   await ack({
     response_action: 'update',
-    view: buildWorkingView(
+    view: buildWorkingModal(
       EXTEND_TITLE,
       past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
     ),

@@ -4,12 +4,12 @@
  * then views.update with the form. Callers have acknowledged and passed the gate already.
  */
 import type { webApi } from '@slack/bolt';
-import { ASSIGN_TITLE, type AssignPrefill, buildAssignForm } from '../../blocks/assign-modal.js';
-import { buildExtendBlockedView, buildExtendForm, EXTEND_TITLE } from '../../blocks/extend-modal.js';
+import { ASSIGN_TITLE, type AssignPrefill, buildAssignModal } from '../../blocks/assign-modal.js';
+import { buildExtendBlockedModal, buildExtendModal, EXTEND_TITLE } from '../../blocks/extend-modal.js';
 import { CallbackId } from '../../blocks/ids.js';
-import { buildLoadingView } from '../../blocks/modal-kit.js';
+import { buildLoadingModal } from '../../blocks/modal-kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
-import { buildOutcomeView } from '../../blocks/outcome.js';
+import { buildOutcomeModal } from '../../blocks/outcome.js';
 import { assignFormMeta, endDateFormMeta } from '../../blocks/values.js';
 import { endDateBlocker } from '../../domain/end-date.js';
 import { getMe } from '../../services/account.js';
@@ -31,7 +31,7 @@ export interface OpenContext {
 async function failed(deps: AppDeps, client: Client, viewId: string, title: string, error: unknown, subject: Subject) {
   deps.logger.warn('could not fill the modal', { title, error: String(error) });
   const headline = escapeMrkdwn(presentError(error, subject, 'admin'));
-  await updateView(deps, client, viewId, buildOutcomeView({ title, tone: 'failed', headline }));
+  await updateView(deps, client, viewId, buildOutcomeModal({ title, tone: 'failed', headline }));
 }
 
 /** False when Slack would not open the modal (an expired trigger_id): the caller tells the person. */
@@ -42,7 +42,7 @@ export async function openAssignModal(
   prefill: AssignPrefill,
 ): Promise<boolean> {
   const { deps, state } = surfaceOf(from);
-  const loading = buildLoadingView(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
+  const loading = buildLoadingModal(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
   try {
@@ -54,7 +54,7 @@ export async function openAssignModal(
       allowedDomains: me.allowedDomainsForTransferableLicenses,
     });
     const privateMetadata = assignFormMeta.encode({ channelId: ctx.channelId });
-    await updateView(deps, client, viewId, buildAssignForm({ pools, prefill, privateMetadata, now: deps.now() }));
+    await updateView(deps, client, viewId, buildAssignModal({ pools, prefill, privateMetadata, now: deps.now() }));
   } catch (error) {
     await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');
   }
@@ -69,7 +69,7 @@ export async function openExtendModal(
   initialDate: string | undefined,
 ): Promise<boolean> {
   const { deps, state } = surfaceOf(from);
-  const loading = buildLoadingView(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
+  const loading = buildLoadingModal(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
   try {
@@ -77,12 +77,12 @@ export async function openExtendModal(
     const now = deps.now();
     const blocker = endDateBlocker(license, pool, now);
     if (blocker || !pool) {
-      await updateView(deps, client, viewId, buildExtendBlockedView(license, pool, blocker ?? 'pool-unknown'));
+      await updateView(deps, client, viewId, buildExtendBlockedModal(license, pool, blocker ?? 'pool-unknown'));
       return true;
     }
     state.snapshots.set(viewId, { kind: 'extend', license, pool });
     const privateMetadata = endDateFormMeta.encode({ channelId: ctx.channelId, licenseId: license.id });
-    const form = buildExtendForm({ license, pool, privateMetadata, now, ...(initialDate ? { initialDate } : {}) });
+    const form = buildExtendModal({ license, pool, privateMetadata, now, ...(initialDate ? { initialDate } : {}) });
     await updateView(deps, client, viewId, form);
   } catch (error) {
     await failed(deps, client, viewId, EXTEND_TITLE, error, 'license');

@@ -7,7 +7,7 @@ import { studentWords } from '../../blocks/change-words.js';
 import { buildErrorMessage } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
-import { buildOutcomeMessage, buildOutcomeView, type Outcome } from '../../blocks/outcome.js';
+import { buildOutcomeMessage, buildOutcomeModal, type Outcome } from '../../blocks/outcome.js';
 import { buildNotRevokableMessage } from '../../blocks/revoke-confirm.js';
 import { StoppedError } from '../../licensing/errors.js';
 import type { RevokeOutcome } from '../../services/revoke.js';
@@ -15,7 +15,7 @@ import type { WriteOutcome } from '../../services/write-outcome.js';
 import { presentError, type Subject } from '../present.js';
 
 /** A form whose private_metadata did not decode: expired, or altered on the way. */
-export const EXPIRED = buildOutcomeView({
+export const EXPIRED = buildOutcomeModal({
   title: 'License Desk',
   tone: 'info',
   headline: 'This form has expired or was altered; nothing was changed. Please start again.',

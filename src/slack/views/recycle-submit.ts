@@ -8,7 +8,7 @@
 import type { webApi } from '@slack/bolt';
 import { studentWords } from '../../blocks/change-words.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
-import { buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { buildWorkingModal, type Outcome } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { recycleRefusalOutcome } from '../../blocks/refusal-text.js';
 import { type PendingAssignMeta, pendingAssignMeta } from '../../blocks/values.js';
@@ -49,7 +49,7 @@ export function createRecycleSubmitHandler(s: Surface) {
       return;
     }
     const chosen = readRecycleChoice(view.state) ?? meta.defaultLicenseId;
-    const working = buildWorkingView(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.email, 254)}`);
+    const working = buildWorkingModal(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.email, 254)}`);
     await ack({ response_action: 'update', view: working });
     if (!(await s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`))) return;
     const run = { viewId: view.id, actor, channel: meta.channelId, title: RECYCLE_TITLE };

@@ -6,7 +6,7 @@
  * newcomer's rules again and sends nothing when one fails.
  */
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
-import { buildOutcomeView, buildWorkingView, type Outcome } from '../../blocks/outcome.js';
+import { buildOutcomeModal, buildWorkingModal, type Outcome } from '../../blocks/outcome.js';
 import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { retryRefusalOutcome } from '../../blocks/refusal-text.js';
 import { pendingAssignMeta } from '../../blocks/values.js';
@@ -32,7 +32,7 @@ export function createRetryAssignHandler(s: Surface) {
         deps,
         client,
         body.view.id,
-        buildOutcomeView({ title: RECYCLE_TITLE, tone, headline: verdict.text }),
+        buildOutcomeModal({ title: RECYCLE_TITLE, tone, headline: verdict.text }),
       );
     },
   };
@@ -51,7 +51,7 @@ export function createRetryAssignHandler(s: Surface) {
       deps,
       client,
       view.id,
-      buildWorkingView(RECYCLE_TITLE, `Assigning the free seat to ${escapeTruncated(meta.email, 254)}`),
+      buildWorkingModal(RECYCLE_TITLE, `Assigning the free seat to ${escapeTruncated(meta.email, 254)}`),
     );
     const run = { viewId: view.id, actor: body.user.id, channel: meta.channelId, title: RECYCLE_TITLE };
     const params = paramsOf(meta);

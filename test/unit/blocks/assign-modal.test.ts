@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildAssignForm, buildAssignPoolSuggestions } from '../../../src/blocks/assign-modal.js';
+import { buildAssignModal, buildAssignPoolSuggestions } from '../../../src/blocks/assign-modal.js';
 import { CallbackId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import { buildOutcomeMessage, buildOutcomeView, buildWorkingView } from '../../../src/blocks/outcome.js';
+import { buildOutcomeMessage, buildOutcomeModal, buildWorkingModal } from '../../../src/blocks/outcome.js';
 import { inDays, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const HOSTILE = '<!channel> & <@U0BOSS0001> ';
-const optionsOf = (view: ReturnType<typeof buildAssignForm>) => {
+const optionsOf = (view: ReturnType<typeof buildAssignModal>) => {
   const block = view.blocks.find((b) => b.block_id === InputId.assignPool.block);
   return block?.type === 'input' && block.element.type === 'static_select' ? block.element : undefined;
 };
 
-describe('buildAssignForm', () => {
+describe('buildAssignModal', () => {
   it('200 pools with 300-character hostile titles: a type-ahead menu, answering at most 100 options of 75 characters', () => {
     const pools = Array.from({ length: 200 }, (_, i) =>
       makePool({
@@ -21,7 +21,7 @@ describe('buildAssignForm', () => {
         transferable: i % 2 === 0,
       }),
     );
-    const view = buildAssignForm({ pools, prefill: { poolId: '1199' }, privateMetadata: '{}', now: NOW });
+    const view = buildAssignModal({ pools, prefill: { poolId: '1199' }, privateMetadata: '{}', now: NOW });
     expect(checkModalLimits(view)).toEqual([]);
     const block = view.blocks.find((b) => b.block_id === InputId.assignPool.block);
     const select = block?.type === 'input' && block.element.type === 'external_select' ? block.element : undefined;
@@ -42,7 +42,7 @@ describe('buildAssignForm', () => {
       makePool({ id: 'stuck', availableLicenses: 0, transferable: false }),
       makePool({ id: 'full', availableLicenses: 0 }),
     ];
-    const view = buildAssignForm({ pools, prefill: { poolId: 'stuck' }, privateMetadata: '{}', now: NOW });
+    const view = buildAssignModal({ pools, prefill: { poolId: 'stuck' }, privateMetadata: '{}', now: NOW });
     expect(optionsOf(view)?.options.map((o) => o.value)).toEqual(['a', 'full']);
     expect(JSON.stringify(view)).toContain('is full and not transferable');
     expect(view.blocks.some((b) => b.block_id === InputId.assignRecycle.block)).toBe(true);
@@ -50,7 +50,7 @@ describe('buildAssignForm', () => {
   });
 
   it('no pool can give a seat: nothing to submit', () => {
-    const view = buildAssignForm({
+    const view = buildAssignModal({
       pools: [makePool({ end: inDays(-1) })],
       prefill: {},
       privateMetadata: '{}',
@@ -64,7 +64,7 @@ describe('buildAssignForm', () => {
 describe('outcome views and messages', () => {
   it('stay within limits, keep a text fallback, and carry Retry assign only when asked', () => {
     const long = 'x'.repeat(5000);
-    const view = buildOutcomeView({
+    const view = buildOutcomeModal({
       title: 'A very long modal title indeed',
       tone: 'failed',
       headline: long,
@@ -72,7 +72,7 @@ describe('outcome views and messages', () => {
     });
     expect(checkModalLimits(view)).toEqual([]);
     expect(JSON.stringify(view)).toContain('retry_assign');
-    expect(checkModalLimits(buildWorkingView('Assign a license', 'Assigning'))).toEqual([]);
+    expect(checkModalLimits(buildWorkingModal('Assign a license', 'Assigning'))).toEqual([]);
     expect(checkBlockKitLimits(buildOutcomeMessage({ tone: 'done', headline: long }))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildBulkFormView } from '../../../src/blocks/bulk-form.js';
+import { buildBulkFormModal } from '../../../src/blocks/bulk-form.js';
 import { buildBulkProgressMessage, buildBulkResultMessages } from '../../../src/blocks/bulk-progress.js';
-import { buildBulkReportView } from '../../../src/blocks/bulk-report.js';
+import { buildBulkReportModal } from '../../../src/blocks/bulk-report.js';
 import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
 import { parseBulkList } from '../../../src/domain/bulk-list.js';
 import { planBulk } from '../../../src/domain/bulk-plan.js';
@@ -16,7 +16,7 @@ const lines = Array.from({ length: 500 }, (_, i) =>
 describe('bulk builders', () => {
   it('the form offers at most 100 pools and stays within a modal’s limits', () => {
     const pools = Array.from({ length: 150 }, (_, i) => makePool({ id: `${i}`, course: { id: 'c', title: HOSTILE } }));
-    const view = buildBulkFormView(pools, NOW);
+    const view = buildBulkFormModal(pools, NOW);
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
   });
 
@@ -32,7 +32,7 @@ describe('bulk builders', () => {
       poolLicenses: toFree,
     });
     expect(plan.seats).toBe('recycle');
-    const view = buildBulkReportView({ id: 'd', requester: 'U1', pool: makePool(), plan, createdAt: 0 });
+    const view = buildBulkReportModal({ id: 'd', requester: 'U1', pool: makePool(), plan, createdAt: 0 });
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
     expect(allText(view)).not.toContain('<!channel>');
     expect(view.private_metadata).toBe('d');

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildExtendBlockedView, buildExtendForm, buildPastDateConfirmView } from '../../../src/blocks/extend-modal.js';
+import {
+  buildExtendBlockedModal,
+  buildExtendModal,
+  buildPastDateConfirmView,
+} from '../../../src/blocks/extend-modal.js';
 import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import { buildRecycleConfirmView } from '../../../src/blocks/recycle-confirm.js';
+import { buildRecycleConfirmModal } from '../../../src/blocks/recycle-confirm.js';
 import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke-confirm.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
@@ -15,7 +19,7 @@ const noPings = (v: unknown) => expect(mrkdwnText(v)).not.toMatch(/<!channel>|<!
 
 describe('extend', () => {
   it('the form: current end, pool end, quick choices as radio buttons, a date picker; within limits', () => {
-    const view = buildExtendForm({
+    const view = buildExtendModal({
       license: hostile,
       pool,
       privateMetadata: '{"l":"5001"}',
@@ -52,7 +56,7 @@ describe('extend', () => {
   });
 
   it('blocked: says why, nothing to submit', () => {
-    const view = buildExtendBlockedView(hostile, makePool({ transferable: false }), 'not-transferable');
+    const view = buildExtendBlockedModal(hostile, makePool({ transferable: false }), 'not-transferable');
     expect(view.submit).toBeUndefined();
     expect(JSON.stringify(view)).toContain('not transferable');
   });
@@ -84,7 +88,7 @@ describe('recycle', () => {
     const candidates = Array.from({ length: 100 }, (_, i) =>
       makeLicense({ id: String(9000 + i), start: inDays(-200 + i), student: hostile.student }),
     );
-    const view = buildRecycleConfirmView({
+    const view = buildRecycleConfirmModal({
       pool: makePool({ availableLicenses: 0 }),
       candidates,
       defaultLicense: candidates[0],
@@ -99,7 +103,7 @@ describe('recycle', () => {
   });
 
   it('no active license to end: says so, nothing to submit', () => {
-    const view = buildRecycleConfirmView({
+    const view = buildRecycleConfirmModal({
       pool,
       candidates: [],
       defaultLicense: undefined,

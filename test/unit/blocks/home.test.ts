@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAlertMessage } from '../../../src/blocks/alerts.js';
-import { buildHomeRefusalView, buildHomeView } from '../../../src/blocks/home.js';
+import { buildDashboardHomeView, buildRefusalHomeView } from '../../../src/blocks/home.js';
 import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
 import { findAlerts } from '../../../src/domain/alerts.js';
 import { groupAlerts } from '../../../src/services/alerts.js';
@@ -30,7 +30,7 @@ const recent = Array.from({ length: 8 }, () => ({
 
 describe('App Home view', () => {
   it('stays within a Home tab’s limits with 200 pools, 100 ending licenses and hostile names; no e-mails, no pings', () => {
-    const view = buildHomeView({
+    const view = buildDashboardHomeView({
       canChange: true,
       data: { pools, ending, recent, asOf: NOW },
       now: NOW,
@@ -44,17 +44,17 @@ describe('App Home view', () => {
   });
 
   it('loading, over-budget scan and refusal views', () => {
-    expect(allText(buildHomeView({ canChange: false, data: undefined, now: NOW, sandbox: false }))).toContain(
+    expect(allText(buildDashboardHomeView({ canChange: false, data: undefined, now: NOW, sandbox: false }))).toContain(
       'Reading your pools',
     );
-    const pools2 = buildHomeView({
+    const pools2 = buildDashboardHomeView({
       canChange: false,
       data: { pools, ending: undefined, recent: [], asOf: NOW },
       now: NOW,
       sandbox: false,
     });
     expect(allText(pools2)).toContain('share of the licensing rate budget');
-    const refusal = buildHomeRefusalView('<@U0MGR00001>', false);
+    const refusal = buildRefusalHomeView('<@U0MGR00001>', false);
     expect(allText(refusal)).toContain('<@U0MGR00001>');
     expect(checkBlockKitLimits(refusal, 'view')).toEqual([]);
   });

@@ -4,13 +4,13 @@
  * a page past the end says so.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCoursesView } from '../../../src/blocks/courses.js';
+import { buildCoursesMessage } from '../../../src/blocks/courses.js';
 import { ActionId } from '../../../src/blocks/ids.js';
-import { buildLicenseListView } from '../../../src/blocks/license-list.js';
-import { buildPoolLicensesView } from '../../../src/blocks/pool-licenses.js';
-import { buildPoolsView } from '../../../src/blocks/pools.js';
-import { buildStudentView } from '../../../src/blocks/student.js';
-import { buildStudentsView } from '../../../src/blocks/students.js';
+import { buildLicenseListMessage } from '../../../src/blocks/license-list.js';
+import { buildPoolLicensesMessage } from '../../../src/blocks/pool-licenses.js';
+import { buildPoolsMessage } from '../../../src/blocks/pools.js';
+import { buildStudentMessage } from '../../../src/blocks/student.js';
+import { buildStudentsMessage } from '../../../src/blocks/students.js';
 import { reportFromStudent } from '../../../src/services/find-student.js';
 import { helpMessage } from '../../../src/slack/subcommands/index.js';
 import {
@@ -38,7 +38,7 @@ const ended = makePool({
 });
 
 describe('pools: totals, order and buttons', () => {
-  const view = buildPoolsView({ pools: [ended, running], page: 1, canChange: true, now: NOW });
+  const view = buildPoolsMessage({ pools: [ended, running], page: 1, canChange: true, now: NOW });
 
   it('counts seats of running pools only, and says how many pools ended', () => {
     const summary = allText(view);
@@ -56,13 +56,13 @@ describe('pools: totals, order and buttons', () => {
 
   it('says "1 pool" and "1 seat", not "1 pools"', () => {
     const one = makePool({ licenses: 1, assignedLicenses: 0, availableLicenses: 1 });
-    expect(allText(buildPoolsView({ pools: [one], page: 1, canChange: false, now: NOW }))).toContain(
+    expect(allText(buildPoolsMessage({ pools: [one], page: 1, canChange: false, now: NOW }))).toContain(
       '1 pool · 1 of 1 seat available · page 1 of 1',
     );
   });
 
   it('a page past the end says so and shows the last page', () => {
-    const view2 = buildPoolsView({ pools: [running], page: 2, canChange: false, now: NOW });
+    const view2 = buildPoolsMessage({ pools: [running], page: 2, canChange: false, now: NOW });
     expect(view2.text).toContain('There is no page 2: the list has 1 page.');
     expect(allText(view2)).toContain('page 1 of 1');
     expect(mrkdwnText(view2)).toContain('pool `201`');
@@ -71,7 +71,7 @@ describe('pools: totals, order and buttons', () => {
 
 describe('courses: plurals and the page past the end', () => {
   it('says "1 course" and "1 pool"', () => {
-    const text = allText(buildCoursesView([makeCourse()], 1, NOW));
+    const text = allText(buildCoursesMessage([makeCourse()], 1, NOW));
     expect(text).toContain('1 course · page 1 of 1');
     expect(text).toContain('· 1 pool');
     expect(text).not.toMatch(/\b1 (courses|pools)\b/);
@@ -81,13 +81,13 @@ describe('courses: plurals and the page past the end', () => {
     const pool = makeCourse().pools[0];
     if (!pool) throw new Error('fixture without a pool');
     const ended = { ...pool, end: inDays(-1), availableLicenses: 4 };
-    const text = allText(buildCoursesView([makeCourse({ pools: [ended, { ...ended, id: 'p2' }] })], 1, NOW));
+    const text = allText(buildCoursesMessage([makeCourse({ pools: [ended, { ...ended, id: 'p2' }] })], 1, NOW));
     expect(text).toContain('All 2 pools have ended: no seats to assign');
     expect(text).not.toContain('available');
   });
 
   it('a page past the end says so', () => {
-    expect(buildCoursesView([makeCourse()], 3, NOW).text).toContain('There is no page 3: the list has 1 page.');
+    expect(buildCoursesMessage([makeCourse()], 3, NOW).text).toContain('There is no page 3: the list has 1 page.');
   });
 });
 
@@ -96,7 +96,7 @@ describe('paged license and student lists name their page one way', () => {
 
   it('a pool\'s active licenses: "page X of Y" from the pool\'s assigned count', () => {
     const pool = makePool({ assignedLicenses: 38 });
-    const view = buildPoolLicensesView({
+    const view = buildPoolLicensesMessage({
       pool,
       licenses: ten,
       page: 2,
@@ -110,7 +110,7 @@ describe('paged license and student lists name their page one way', () => {
 
   it('inactive included (no total from the API): "page X, more after", and "page X of X" on the last', () => {
     const pool = makePool();
-    const more = buildPoolLicensesView({
+    const more = buildPoolLicensesMessage({
       pool,
       licenses: ten,
       page: 1,
@@ -119,7 +119,7 @@ describe('paged license and student lists name their page one way', () => {
       now: NOW,
     });
     expect(allText(more)).toContain('page 1, more after');
-    const last = buildPoolLicensesView({
+    const last = buildPoolLicensesMessage({
       pool,
       licenses: ten.slice(0, 3),
       page: 3,
@@ -131,7 +131,7 @@ describe('paged license and student lists name their page one way', () => {
   });
 
   it('list and students say the same, and a page past the end says so with a way back to page 1', () => {
-    const list = buildLicenseListView({
+    const list = buildLicenseListMessage({
       licenses: ten,
       poolsById: new Map(),
       page: 1,
@@ -140,17 +140,19 @@ describe('paged license and student lists name their page one way', () => {
       now: NOW,
     });
     expect(allText(list)).toContain('Active licenses · page 1, more after');
-    const students = buildStudentsView({ students: [makeStudent()], page: 1, hasNext: false });
+    const students = buildStudentsMessage({ students: [makeStudent()], page: 1, hasNext: false });
     expect(allText(students)).toContain('Page 1 of 1');
-    const past = buildStudentsView({ students: [], page: 4, hasNext: false });
+    const past = buildStudentsMessage({ students: [], page: 4, hasNext: false });
     expect(allText(past)).toContain('There is no page 4: the list ends before it. Go back to page 1.');
     expect(buttons(past).find((b) => b.action_id === ActionId.navPrevious)?.value).toBe('{"v":"students","n":1}');
   });
 
   it('a student with one course says "1 course", and the student view "1 license"', () => {
-    expect(allText(buildStudentsView({ students: [makeStudent()], page: 1, hasNext: false }))).toContain('1 course:');
+    expect(allText(buildStudentsMessage({ students: [makeStudent()], page: 1, hasNext: false }))).toContain(
+      '1 course:',
+    );
     const report = reportFromStudent(makeStudent());
-    expect(buildStudentView(report, NOW).text).toMatch(/: 1 license$/);
+    expect(buildStudentMessage(report, NOW).text).toMatch(/: 1 license$/);
   });
 });
 

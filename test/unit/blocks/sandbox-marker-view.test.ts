@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildAssignForm } from '../../../src/blocks/assign-modal.js';
-import { buildBulkReportView } from '../../../src/blocks/bulk-report.js';
+import { buildAssignModal } from '../../../src/blocks/assign-modal.js';
+import { buildBulkReportModal } from '../../../src/blocks/bulk-report.js';
 import { SANDBOX_MARKER, withSandboxMarkerView } from '../../../src/blocks/common.js';
 import { section } from '../../../src/blocks/kit.js';
 import { checkModalLimits, LIMITS } from '../../../src/blocks/limits.js';
 import { modal } from '../../../src/blocks/modal-kit.js';
-import { buildWorkingView } from '../../../src/blocks/outcome.js';
+import { buildWorkingModal } from '../../../src/blocks/outcome.js';
 import { parseBulkList } from '../../../src/domain/bulk-list.js';
 import { planBulk } from '../../../src/domain/bulk-plan.js';
 import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
@@ -28,11 +28,11 @@ function largestBulkReport() {
     enrolled: new Set(['s1@x.com', 's2@x.com', 's3@x.com']),
     poolLicenses: toFree,
   });
-  return buildBulkReportView({ id: 'd', requester: 'U1', pool: makePool(), plan, createdAt: 0 });
+  return buildBulkReportModal({ id: 'd', requester: 'U1', pool: makePool(), plan, createdAt: 0 });
 }
 
 describe('withSandboxMarkerView', () => {
-  const working = buildWorkingView('Assign a license', 'Assigning');
+  const working = buildWorkingModal('Assign a license', 'Assigning');
 
   it('puts the sandbox marker on top, once, and keeps the rest of the view', () => {
     const marked = withSandboxMarkerView(working, true);
@@ -73,7 +73,7 @@ describe('withSandboxMarkerView', () => {
     const pools = Array.from({ length: 150 }, (_, i) =>
       makePool({ id: `${i}`, availableLicenses: 0, transferable: true, course: { id: 'c', title: HOSTILE } }),
     );
-    const form = buildAssignForm({ pools, prefill: { poolId: '149' }, privateMetadata: '{}', now: NOW });
+    const form = buildAssignModal({ pools, prefill: { poolId: '149' }, privateMetadata: '{}', now: NOW });
     const marked = withSandboxMarkerView(form, true);
     expect(allText(marked.blocks[0])).toBe(SANDBOX_MARKER);
     expect(checkModalLimits(marked)).toEqual([]);

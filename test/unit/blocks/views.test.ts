@@ -5,17 +5,17 @@ import {
   SANDBOX_MARKER,
   withSandboxMarker,
 } from '../../../src/blocks/common.js';
-import { buildCoursesView } from '../../../src/blocks/courses.js';
+import { buildCoursesMessage } from '../../../src/blocks/courses.js';
 import { ActionId } from '../../../src/blocks/ids.js';
 import type { SlackMessage } from '../../../src/blocks/kit.js';
-import { buildLicenseView } from '../../../src/blocks/license.js';
-import { buildLicenseListView } from '../../../src/blocks/license-list.js';
+import { buildLicenseMessage } from '../../../src/blocks/license.js';
+import { buildLicenseListMessage } from '../../../src/blocks/license-list.js';
 import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { buildMeView } from '../../../src/blocks/me.js';
-import { buildPoolLicensesView } from '../../../src/blocks/pool-licenses.js';
-import { buildPoolsView } from '../../../src/blocks/pools.js';
-import { buildStudentView } from '../../../src/blocks/student.js';
-import { buildStudentsView } from '../../../src/blocks/students.js';
+import { buildMeMessage } from '../../../src/blocks/me.js';
+import { buildPoolLicensesMessage } from '../../../src/blocks/pool-licenses.js';
+import { buildPoolsMessage } from '../../../src/blocks/pools.js';
+import { buildStudentMessage } from '../../../src/blocks/student.js';
+import { buildStudentsMessage } from '../../../src/blocks/students.js';
 import { reportFromStudent } from '../../../src/services/find-student.js';
 import { helpMessage } from '../../../src/slack/subcommands/index.js';
 import {
@@ -42,37 +42,37 @@ function expectClean(message: SlackMessage): void {
   expect(mrkdwnText(message)).not.toMatch(PINGS);
 }
 
-describe('buildPoolsView', () => {
+describe('buildPoolsMessage', () => {
   const pools = Array.from({ length: 200 }, (_, i) =>
     makePool({ id: String(1000 + i), course: { id: `c${i}`, title: longTitle(i) } }),
   );
 
   it('pages 200 pools with 300-character hostile titles within every limit', () => {
     for (let page = 1; page <= 20; page++) {
-      expectClean(buildPoolsView({ pools, page, canChange: true, now: NOW }));
+      expectClean(buildPoolsMessage({ pools, page, canChange: true, now: NOW }));
     }
   });
 
   it('offers Next on the first page, Previous on the last, and clamps a stale page', () => {
-    const first = buttons(buildPoolsView({ pools, page: 1, canChange: false, now: NOW }));
+    const first = buttons(buildPoolsMessage({ pools, page: 1, canChange: false, now: NOW }));
     expect(first.map((b) => b.action_id)).toContain(ActionId.navNext);
     expect(first.map((b) => b.action_id)).not.toContain(ActionId.navPrevious);
-    const last = buildPoolsView({ pools, page: 99, canChange: false, now: NOW });
+    const last = buildPoolsMessage({ pools, page: 99, canChange: false, now: NOW });
     expect(allText(last)).toContain('page 20 of 20');
     expect(buttons(last).find((b) => b.action_id === ActionId.navPrevious)?.value).toBe('{"v":"pools","n":19}');
   });
 
   it('shows Assign to admins only, with the pool id as value, and Licenses to everyone', () => {
-    const admin = buttons(buildPoolsView({ pools: [makePool()], page: 1, canChange: true, now: NOW }));
+    const admin = buttons(buildPoolsMessage({ pools: [makePool()], page: 1, canChange: true, now: NOW }));
     expect(admin).toContainEqual({ action_id: ActionId.poolAssign, text: 'Assign', value: '101' });
-    const viewer = buttons(buildPoolsView({ pools: [makePool()], page: 1, canChange: false, now: NOW }));
+    const viewer = buttons(buildPoolsMessage({ pools: [makePool()], page: 1, canChange: false, now: NOW }));
     expect(viewer.map((b) => b.action_id)).toEqual([ActionId.poolLicenses]);
     expect(viewer[0]?.value).toBe('{"v":"pool","p":"101","n":1,"i":0}');
   });
 
   it('shows counts, a bar, transferability, a Slack date with a relative hint, and warnings', () => {
     const text = allText(
-      buildPoolsView({
+      buildPoolsMessage({
         pools: [
           makePool({ id: '1', availableLicenses: 0, assignedLicenses: 50, end: inDays(21) }),
           makePool({ id: '2', transferable: false, end: inDays(-10) }),
@@ -93,11 +93,11 @@ describe('buildPoolsView', () => {
   });
 
   it('says so when there are no pools', () => {
-    expect(allText(buildPoolsView({ pools: [], page: 1, canChange: true, now: NOW }))).toContain('no license pools');
+    expect(allText(buildPoolsMessage({ pools: [], page: 1, canChange: true, now: NOW }))).toContain('no license pools');
   });
 });
 
-describe('buildPoolLicensesView and buildLicenseListView', () => {
+describe('buildPoolLicensesMessage and buildLicenseListMessage', () => {
   const licenses = Array.from({ length: 10 }, (_, i) =>
     makeLicense({
       id: String(5000 + i),
@@ -106,7 +106,7 @@ describe('buildPoolLicensesView and buildLicenseListView', () => {
   );
 
   it('escapes student names and keeps a full page within limits', () => {
-    const view = buildPoolLicensesView({
+    const view = buildPoolLicensesMessage({
       pool: makePool({ course: { id: 'c', title: longTitle(1).repeat(10) } }),
       licenses,
       page: 2,
@@ -123,7 +123,14 @@ describe('buildPoolLicensesView and buildLicenseListView', () => {
 
   it('keeps page state in the buttons and flips the inactive switch', () => {
     const b = buttons(
-      buildPoolLicensesView({ pool: makePool(), licenses, page: 1, hasNext: false, includeInactive: true, now: NOW }),
+      buildPoolLicensesMessage({
+        pool: makePool(),
+        licenses,
+        page: 1,
+        hasNext: false,
+        includeInactive: true,
+        now: NOW,
+      }),
     );
     expect(b.map((x) => x.action_id)).not.toContain(ActionId.navNext);
     expect(b.find((x) => x.action_id === ActionId.navToggleInactive)).toMatchObject({
@@ -133,7 +140,7 @@ describe('buildPoolLicensesView and buildLicenseListView', () => {
   });
 
   it('lists licenses of every course with their course titles', () => {
-    const view = buildLicenseListView({
+    const view = buildLicenseListMessage({
       licenses,
       poolsById: new Map([['101', makePool()]]),
       page: 1,
@@ -147,23 +154,23 @@ describe('buildPoolLicensesView and buildLicenseListView', () => {
   });
 });
 
-describe('buildLicenseView', () => {
+describe('buildLicenseMessage', () => {
   const ids = (m: SlackMessage) => buttons(m).map((b) => b.action_id);
 
   it('gives admins Change end date and Revoke on a running license of a transferable pool', () => {
-    const view = buildLicenseView({ license: makeLicense(), pool: makePool(), canChange: true, now: NOW });
+    const view = buildLicenseMessage({ license: makeLicense(), pool: makePool(), canChange: true, now: NOW });
     expectClean(view);
     expect(ids(view)).toEqual([ActionId.licenseChangeEndDate, ActionId.poolLicenses, ActionId.licenseRevoke]);
     expect(buttons(view).find((b) => b.action_id === ActionId.licenseRevoke)?.value).toBe('5001');
   });
 
   it('gives viewers no change buttons', () => {
-    const view = buildLicenseView({ license: makeLicense(), pool: makePool(), canChange: false, now: NOW });
+    const view = buildLicenseMessage({ license: makeLicense(), pool: makePool(), canChange: false, now: NOW });
     expect(ids(view)).toEqual([ActionId.poolLicenses]);
   });
 
   it('follows the flags and the rules, and says why a change is missing', () => {
-    const untransferable = buildLicenseView({
+    const untransferable = buildLicenseMessage({
       license: makeLicense({ revokable: false }),
       pool: makePool({ transferable: false }),
       canChange: true,
@@ -171,7 +178,7 @@ describe('buildLicenseView', () => {
     });
     expect(ids(untransferable)).toEqual([ActionId.poolLicenses]);
     expect(allText(untransferable)).toContain('the pool is not transferable');
-    const expired = buildLicenseView({
+    const expired = buildLicenseMessage({
       license: makeLicense({ end: inDays(-1) }),
       pool: makePool(),
       canChange: true,
@@ -182,7 +189,7 @@ describe('buildLicenseView', () => {
   });
 
   it('shows status, dates and the escaped student', () => {
-    const view = buildLicenseView({
+    const view = buildLicenseMessage({
       license: makeLicense({ end: inDays(3), student: { id: '1', name: '<!channel> & Co', email: 'c@x.com' } }),
       pool: makePool(),
       canChange: true,
@@ -204,7 +211,7 @@ describe('student, students, courses, me, help', () => {
       title: longTitle(i),
       completed: i % 2 ? inDays(-2) : null,
     }));
-    const view = buildStudentView(reportFromStudent({ ...base, courses }), NOW);
+    const view = buildStudentMessage(reportFromStudent({ ...base, courses }), NOW);
     expectClean(view);
     const text = allText(view);
     expect(text).toContain('42% done');
@@ -220,23 +227,23 @@ describe('student, students, courses, me, help', () => {
         courses: Array.from({ length: 50 }, () => makeStudentCourse({ title: longTitle(i) })),
       }),
     );
-    const view = buildStudentsView({ students, page: 3, hasNext: true });
+    const view = buildStudentsMessage({ students, page: 3, hasNext: true });
     expectClean(view);
     expect(buttons(view).map((b) => b.value)).toEqual(['{"v":"students","n":2}', '{"v":"students","n":4}']);
   });
 
   it('pages 200 courses', () => {
     const courses = Array.from({ length: 200 }, (_, i) => makeCourse({ id: String(i), title: longTitle(i) }));
-    for (const page of [1, 10, 20]) expectClean(buildCoursesView(courses, page, NOW));
+    for (const page of [1, 10, 20]) expectClean(buildCoursesMessage(courses, page, NOW));
   });
 
   it('shows the account with its allowed domains, escaped and bounded', () => {
-    const view = buildMeView({
+    const view = buildMeMessage({
       ...ME,
       allowedDomainsForTransferableLicenses: ['<!here>.com', ...Array(900).fill('x.com')],
     });
     expectClean(view);
-    expect(allText(buildMeView(ME))).toContain('contoso.com, fabrikam.com');
+    expect(allText(buildMeMessage(ME))).toContain('contoso.com, fabrikam.com');
   });
 
   it('shows help by role, with the reason escaped and bounded', () => {
