@@ -27,9 +27,9 @@ import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
+import { createAppState, registerAppState } from './slack/state.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
-import { createAppState, registerAppState } from './slack/views/state.js';
 import { registerWaitlist } from './slack/waitlist/index.js';
 
 export type SlackTransport =

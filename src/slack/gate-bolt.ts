@@ -22,10 +22,10 @@ import { buildErrorMessage, buildLockedMessage } from '../blocks/common.js';
 import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../services/audit.js';
-import { createReplier } from './commands/reply.js';
 import { authorize, type Need, type Verdict } from './gate.js';
-import { markedAck, openView, tellByDm } from './views/slack-io.js';
-import type { Surface } from './views/state.js';
+import { createReplier } from './reply.js';
+import { markedAck, openView, tellByDm } from './slack-io.js';
+import type { Surface } from './state.js';
 
 export type ClickArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

@@ -10,7 +10,7 @@
 import type { webApi } from '@slack/bolt';
 import { buildErrorMessage, withSandboxMarker } from '../blocks/common.js';
 import { isLicensingError } from '../licensing/errors.js';
-import { openDm } from './bulk/notifier.js';
+import { openDm } from './bulk-notifier.js';
 import type { AppDeps, Role } from './deps.js';
 import { permits } from './gate.js';
 import { presentError, type Subject } from './present.js';

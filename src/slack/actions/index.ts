@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, ChangeActionId, NAV_ACTION_IDS } from '../../blocks/ids.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { createAssignButtonHandler, createChangeEndDateButtonHandler } from './change-buttons.js';
 import { createNavigationHandler } from './navigate.js';
 import { createRevokeButtonHandler, createRevokeCancelHandler, createRevokeConfirmHandler } from './revoke.js';

@@ -12,12 +12,12 @@ import { idValue } from '../../blocks/values.js';
 import { revokeBlocker } from '../../domain/revocation.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { revoke } from '../../services/revoke.js';
-import { createReplier, type Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
 import { BUTTON_GONE, type ClickArgs, onClick } from '../gate-bolt.js';
 import { presentError } from '../present.js';
+import { createReplier, type Replier } from '../reply.js';
+import { changeContext, type Surface } from '../state.js';
 import { revokeOutcomeMessage } from '../views/outcome-text.js';
-import { changeContext, type Surface } from '../views/state.js';
 
 /** Reads the license and shows the confirmation, or why it can't be revoked. */
 export async function showRevokeConfirmation(deps: AppDeps, licenseId: string, reply: Replier): Promise<void> {

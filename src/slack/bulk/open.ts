@@ -10,7 +10,7 @@ import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../gate.js';
 import { presentError } from '../present.js';
-import { tellByDm } from '../views/slack-io.js';
+import { tellByDm } from '../slack-io.js';
 
 export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
 

@@ -7,10 +7,10 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../blocks/common.js';
 import type { AppDeps } from '../deps.js';
 import { authorize, authorizeRequester } from '../gate.js';
+import { createReplier } from '../reply.js';
+import { changeState } from '../state.js';
 import { helpMessage, resolveCommand } from '../subcommands/index.js';
 import { isProblem } from '../subcommands/types.js';
-import { changeState } from '../views/state.js';
-import { createReplier } from './reply.js';
 
 export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {

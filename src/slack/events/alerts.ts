@@ -14,7 +14,7 @@ import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.
 import type { AppDeps } from '../deps.js';
 import { onClick } from '../gate-bolt.js';
 import { presentError } from '../present.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 
 /**
  * Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. Resolves

@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import type { AlertsConfig } from '../../domain/alerts.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { createDailyScheduler, type DailyScheduler } from '../../services/scheduler.js';
-import { createBulkNotifier } from '../bulk/notifier.js';
+import { createBulkNotifier } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
 import { raiseTokenAlarm } from '../token-alarm.js';
 import { createAlertPoster } from './alerts.js';

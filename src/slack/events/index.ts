@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { DeskActionId } from '../../blocks/ids.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { createLetItEndHandler } from './alerts.js';
 import { createHomeOpenedHandler, createHomeRefreshHandler } from './home.js';
 

@@ -27,7 +27,7 @@ import type { CourseRequest } from '../../domain/requests.js';
 import type { DecideOutcome } from '../../services/requests/service.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../gate.js';
-import { markedAck, openView, updateView } from '../views/slack-io.js';
+import { markedAck, openView, updateView } from '../slack-io.js';
 import { parseRequestId } from './codec.js';
 import { notSetUp } from './form.js';
 

@@ -8,7 +8,7 @@ import { withSandboxMarker } from '../../blocks/common.js';
 import { section } from '../../blocks/kit.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../gate.js';
-import { openAssignModal } from '../views/open-modal.js';
+import { openAssignModal } from '../open-modal.js';
 import { parseRequestId } from './codec.js';
 import { alreadyText } from './decide.js';
 

@@ -4,8 +4,8 @@
  */
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
 import { onShortcut } from '../gate-bolt.js';
-import { openAssignModal } from '../views/open-modal.js';
-import type { Surface } from '../views/state.js';
+import { openAssignModal } from '../open-modal.js';
+import type { Surface } from '../state.js';
 
 export function createAssignShortcutHandler(s: Surface) {
   const gate = { need: 'admin' as const, title: ASSIGN_TITLE, audit: { action: 'assign' as const, via: '(shortcut)' } };

@@ -1,5 +1,5 @@
 /** `/licenses export [poolId]`: a CSV of the licenses, sent to the requester in a DM (runExport). */
-import { runExport } from '../commands/export.js';
+import { runExport } from './export-file.js';
 import type { Subcommand } from './types.js';
 import { extra, parseId } from './words.js';
 

@@ -17,10 +17,10 @@ import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
 import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
 import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
+import { changeContext, type Surface } from '../state.js';
 import { finishChange } from './assign-run.js';
 import { readExtendForm } from './form.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
-import { changeContext, type Surface } from './state.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
 

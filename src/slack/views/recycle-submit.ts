@@ -22,10 +22,10 @@ import {
 } from '../../services/recycle.js';
 import { onSubmit } from '../gate-bolt.js';
 import { presentError } from '../present.js';
+import { changeContext, type Surface } from '../state.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
-import { changeContext, type Surface } from './state.js';
 
 export function paramsOf(meta: PendingAssignMeta): AssignParams {
   return {

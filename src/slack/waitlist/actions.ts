@@ -8,10 +8,10 @@ import { buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { WaitlistActionId } from '../../blocks/ids.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';
 import { ID_PATTERN } from '../../domain/ids.js';
-import { createReplier } from '../commands/reply.js';
 import { showHome } from '../events/home.js';
 import { onClick, tellClicker } from '../gate-bolt.js';
-import type { Surface } from '../views/state.js';
+import { createReplier } from '../reply.js';
+import type { Surface } from '../state.js';
 import { WAITLIST_NOT_SET_UP } from './command.js';
 
 const buttonValue = z.object({ r: z.string().regex(ID_PATTERN), f: z.string().regex(ID_PATTERN).optional() });

@@ -18,7 +18,7 @@ import {
 import { createRedisWaitlist } from '../../services/waitlist-redis.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../../services/waitlist-watch.js';
 import type { AppDeps } from '../deps.js';
-import { changeState } from '../views/state.js';
+import { changeState } from '../state.js';
 import { createSlackAssignWaitlisted } from './assign.js';
 import { createSlackWaitlistNotifier } from './notifier.js';
 

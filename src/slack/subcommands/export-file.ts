@@ -18,10 +18,10 @@ import { buildExportComment } from '../../blocks/export-comment.js';
 import { buildExportProgressMessage, type ExportProgressState } from '../../blocks/export-progress.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { type ExportProgress, exportLicenses, type LicenseExport } from '../../services/export.js';
-import { openDm } from '../bulk/notifier.js';
+import { openDm } from '../bulk-notifier.js';
 import type { AppDeps, Role } from '../deps.js';
+import type { Replier } from '../reply.js';
 import { presentErrorTo } from '../token-alarm.js';
-import type { Replier } from './reply.js';
 
 /** The progress message changes at most this often (chat.update allows about 50 a minute). */
 export const PROGRESS_EVERY_MS = 5_000;

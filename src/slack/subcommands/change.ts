@@ -8,10 +8,10 @@ import type { webApi } from '@slack/bolt';
 import { buildNoticeMessage } from '../../blocks/common.js';
 import { showRevokeConfirmation } from '../actions/revoke.js';
 import type { AppDeps } from '../deps.js';
-import type { ChangeCommand } from '../subcommands/change-command.js';
+import { openAssignModal, openExtendModal } from '../open-modal.js';
+import type { Replier } from '../reply.js';
 import { channelOf } from '../views/metadata.js';
-import { openAssignModal, openExtendModal } from '../views/open-modal.js';
-import type { Replier } from './reply.js';
+import type { ChangeCommand } from './change-command.js';
 
 export interface ChangeCommandContext {
   deps: AppDeps;

@@ -5,12 +5,12 @@
  * snapshot is missing (another process, a restart, a forged view id) skips those pre-checks: the
  * licensing API applies the same rules and its refusal is shown instead.
  */
-import type { License, Pool } from '../../domain/types.js';
-import type { AuditLog } from '../../services/audit.js';
-import type { ChangeContext } from '../../services/change-context.js';
-import { createOnceGuard, type OnceGuard } from '../../services/once.js';
-import type { WorkTracker } from '../../services/work-tracker.js';
-import type { AppDeps } from '../deps.js';
+import type { License, Pool } from '../domain/types.js';
+import type { AuditLog } from '../services/audit.js';
+import type { ChangeContext } from '../services/change-context.js';
+import { createOnceGuard, type OnceGuard } from '../services/once.js';
+import type { WorkTracker } from '../services/work-tracker.js';
+import type { AppDeps } from './deps.js';
 
 export type Snapshot =
   | { kind: 'assign'; pools: Pool[]; allowedDomains: string[] }
