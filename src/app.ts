@@ -30,6 +30,7 @@ import { registerShortcuts } from './slack/shortcuts/index.js';
 import { createAppState, registerAppState } from './slack/state.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
+import { withWaitlist } from './slack/waitlist/home.js';
 import { registerWaitlist } from './slack/waitlist/index.js';
 
 export type SlackTransport =
@@ -128,7 +129,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   const surface = { deps, state };
   registerCommands(app, deps);
   registerActions(app, surface);
-  registerEvents(app, surface);
+  registerEvents(app, surface, { sections: withWaitlist });
   registerBulk(app, surface);
   registerViews(app, surface);
   registerShortcuts(app, surface);

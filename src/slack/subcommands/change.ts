@@ -6,11 +6,11 @@
  */
 import type { webApi } from '@slack/bolt';
 import { buildNoticeMessage } from '../../blocks/common.js';
+import { channelOf } from '../../blocks/values.js';
 import { showRevokeConfirmation } from '../actions/revoke.js';
 import type { AppDeps } from '../deps.js';
 import { openAssignModal, openExtendModal } from '../open-modal.js';
 import type { Replier } from '../reply.js';
-import { channelOf } from '../views/metadata.js';
 import type { ChangeCommand } from './change-command.js';
 
 export interface ChangeCommandContext {
