@@ -4,7 +4,7 @@
  */
 import { buildErrorMessage } from '../../blocks/common.js';
 import { channelOf, idValue } from '../../blocks/values.js';
-import { BUTTON_GONE, type ClickArgs, onClick, tellClicker } from '../gate-bolt.js';
+import { BUTTON_GONE, type ClickArgs, onClick, tellClicker } from '../gate.js';
 import { openAssignModal, openExtendModal } from '../open-modal.js';
 import type { Surface } from '../state.js';
 

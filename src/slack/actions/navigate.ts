@@ -4,7 +4,7 @@
  */
 import { buildErrorMessage } from '../../blocks/common.js';
 import { decodeNav } from '../../blocks/nav.js';
-import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../gate-bolt.js';
+import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../gate.js';
 import { createReplier } from '../reply.js';
 import type { Surface } from '../state.js';
 import { resolveTarget } from '../subcommands/index.js';

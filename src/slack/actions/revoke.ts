@@ -1,7 +1,7 @@
 /**
  * Revoking from a message: `/licenses revoke <id>` and the Revoke… button show a confirmation naming
  * student, course and pool; its "Revoke now" revokes once (services/revoke.ts), and the message loses
- * its buttons and shows the outcome. The gate asks the role on every click (gate-bolt.ts): anyone who
+ * its buttons and shows the outcome. The gate asks the role on every click (gate.ts): anyone who
  * sees a message can click it, and a refused click changes nothing and leaves the message as it was.
  */
 import { buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
@@ -13,7 +13,7 @@ import { revokeBlocker } from '../../domain/revocation.js';
 import { getLicenseDetails } from '../../services/licenses.js';
 import { revoke } from '../../services/revoke.js';
 import type { AppDeps } from '../deps.js';
-import { BUTTON_GONE, type ClickArgs, onClick } from '../gate-bolt.js';
+import { BUTTON_GONE, type ClickArgs, onClick } from '../gate.js';
 import { presentError } from '../present.js';
 import { createReplier, type Replier } from '../reply.js';
 import { changeContext, type Surface } from '../state.js';

@@ -18,7 +18,7 @@ import { count } from '../../domain/count.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { Desk } from '../../services/desk.js';
 import { createBulkNotifier } from '../bulk-notifier.js';
-import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
+import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
 import type { Surface } from '../state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';

@@ -20,7 +20,7 @@ import {
   recycleChosenSeat,
   recycleDefaultSeat,
 } from '../../services/recycle.js';
-import { onSubmit } from '../gate-bolt.js';
+import { onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
 import { changeContext, type Surface } from '../state.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';

@@ -8,7 +8,7 @@ import { buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { WaitlistActionId } from '../../blocks/ids.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';
 import { ID_PATTERN } from '../../domain/ids.js';
-import { onClick, tellClicker } from '../gate-bolt.js';
+import { onClick, tellClicker } from '../gate.js';
 import { showHome } from '../home.js';
 import { createReplier } from '../reply.js';
 import type { Surface } from '../state.js';
