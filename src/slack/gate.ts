@@ -68,6 +68,11 @@ export type Verdict =
 
 const RANK: Record<Role, number> = { none: 0, viewer: 1, admin: 2 };
 
+/** The role a subcommand's need asks the gate for: a requester's own check happens apart (authorizeRequester). */
+export function roleNeedOf(need: CommandNeed): Need {
+  return need === 'requester' ? 'viewer' : need;
+}
+
 /** The one comparison of roles in License Desk. */
 export function permits(role: Role, need: Need): boolean {
   return RANK[role] >= RANK[need];

@@ -66,7 +66,11 @@ export async function showHome(
     view = buildDashboardHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
-    view = buildDashboardHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
+    view = buildDashboardHomeView({
+      ...base,
+      data: cached,
+      note: await presentErrorTo(deps, client, canChange, error),
+    });
   }
   await publish(client, userId, sections ? await sections(deps, role, view) : view, deps);
 }

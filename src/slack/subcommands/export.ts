@@ -14,5 +14,5 @@ export const exportCsv: Subcommand<{ poolId?: string }> = {
     const poolId = parseId(words[0], 'pool', '`/licenses pool <poolId>`');
     return typeof poolId === 'string' ? { poolId } : poolId;
   },
-  run: (args, ctx) => runExport(ctx.deps, ctx.client, ctx.userId, args.poolId, ctx.reply, ctx.role),
+  run: (args, ctx) => runExport(ctx.deps, ctx.client, ctx.userId, args.poolId, ctx.reply, ctx.canChange),
 };
