@@ -9,8 +9,8 @@ import type { AppDeps } from '../deps.js';
 import { authorize, authorizeRequester, roleNeedOf } from '../gate.js';
 import { createReplier } from '../reply.js';
 import { changeState } from '../state.js';
-import { helpMessage, resolveCommand } from '../subcommands/index.js';
-import { isProblem } from '../subcommands/types.js';
+import { helpMessage, resolveCommand } from './index.js';
+import { isProblem } from './types.js';
 
 export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {

@@ -7,7 +7,7 @@ import { decodeNav } from '../../blocks/nav.js';
 import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../gate.js';
 import { createReplier } from '../reply.js';
 import type { Surface } from '../state.js';
-import { resolveTarget } from '../subcommands/index.js';
+import { resolveTarget } from './index.js';
 
 export type ButtonArgs = ClickArgs;
 
