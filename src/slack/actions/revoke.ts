@@ -13,7 +13,7 @@ import {
 import { idValue } from '../../blocks/values.js';
 import { checkRevoke, revoke } from '../../services/revoke.js';
 import { BUTTON_GONE, type ClickArgs, onClick } from '../gate.js';
-import { createReplier } from '../reply.js';
+import { createReplier, type Replier } from '../reply.js';
 import { changeContext, type Surface } from '../state.js';
 
 /** A refused revoke click is audited with the license id, when the (forgeable) value is a well-formed one. */
@@ -25,23 +25,26 @@ const revokeGate = {
   },
 };
 
-export function createRevokeButtonHandler(s: Surface) {
-  return onClick(s, revokeGate, async ({ body, action, respond }) => {
-    if (!body.response_url) return;
-    const reply = createReplier(respond, s.deps, false);
-    const licenseId = idValue.decode(action.value);
+/** A revoke button on a message, behind the gate: the license id from its value, or "no longer works". */
+function onRevokeClick(s: Surface, handle: (licenseId: string, reply: Replier, args: ClickArgs) => Promise<void>) {
+  return onClick(s, revokeGate, async (args) => {
+    if (!args.body.response_url) return;
+    const reply = createReplier(args.respond, s.deps, false);
+    const licenseId = idValue.decode(args.action.value);
     if (!licenseId) return reply.send(buildErrorMessage(BUTTON_GONE));
+    await handle(licenseId, reply, args);
+  });
+}
+
+export function createRevokeButtonHandler(s: Surface) {
+  return onRevokeClick(s, async (licenseId, reply) => {
     await reply.send(buildWorkingMessage('reading the license'));
     await reply.send(buildRevokeCheckMessage(await checkRevoke(s.deps.licensing, licenseId, s.deps.now())));
   });
 }
 
 export function createRevokeConfirmHandler(s: Surface) {
-  return onClick(s, revokeGate, async ({ body, action, respond }) => {
-    if (!body.response_url) return;
-    const reply = createReplier(respond, s.deps, false);
-    const licenseId = idValue.decode(action.value);
-    if (!licenseId) return reply.send(buildErrorMessage(BUTTON_GONE));
+  return onRevokeClick(s, async (licenseId, reply, { body }) => {
     const ts = body.container.message_ts ?? body.message?.ts ?? 'no-ts';
     if (!(await s.state.once.claim(`revoke:${ts}:${licenseId}`))) {
       return s.deps.logger.info('repeated revoke click ignored', { licenseId });
