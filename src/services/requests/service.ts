@@ -393,16 +393,29 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         if (mine) r.status = 'waitlisted';
       });
       if (!mine || !updated) return { ok: false, text: 'That request was just handled by someone else.' };
-      const place = await opts.waitlist.add(
-        {
-          id,
-          poolId: updated.poolId,
-          requester: updated.requester,
-          decidedBy: updated.decidedBy ?? approver,
-          courseTitle: updated.courseTitle,
-        },
-        approver,
-      );
+      let place: number;
+      try {
+        place = await opts.waitlist.add(
+          {
+            id,
+            poolId: updated.poolId,
+            requester: updated.requester,
+            decidedBy: updated.decidedBy ?? approver,
+            courseTitle: updated.courseTitle,
+          },
+          approver,
+        );
+      } catch (error) {
+        // Not in line after all: back to approved, so the approver can choose again.
+        await store.update(id, (r) => {
+          if (r.status === 'waitlisted') r.status = 'approved';
+        });
+        opts.logger.warn('could not add a course request to the waitlist', { request: id, error: String(error) });
+        return {
+          ok: false,
+          text: 'I could not add it to the waitlist just now; please click Add to the waitlist again.',
+        };
+      }
       await events.changed(updated, { place });
       return { ok: true, place };
     },
