@@ -1,9 +1,11 @@
 /**
  * RequestEvents over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
- * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) is told by the
- * waitlist's DMs (src/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the app's own bot client: a step's workflow token expires 15 minutes
- * after the step starts (docs/course-requests.md), and a decision may come days later. Never throws.
+ * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
+ * the waitlist's DMs (src/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the
+ * app's own bot client, asked for when first used (it exists once createApp has run): a step's
+ * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
+ * may come days later. Never throws.
  */
 import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../blocks/common.js';
