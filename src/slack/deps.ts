@@ -44,7 +44,7 @@ export interface AppDeps {
   auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
-  /** Approved requests waiting for a seat (src/slack/waitlist/start.ts); without it, `/licenses waitlist` says so. */
+  /** Approved requests waiting for a seat (src/slack/requests/start.ts); without it, `/licenses waitlist` says so. */
   waitlist?: Waitlist;
   /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
   requests?: RequestsDeps;

@@ -61,7 +61,7 @@ export async function showHome(deps: AppDeps, client: webApi.WebClient, userId: 
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
     view = buildDashboardHomeView({ ...base, data: cached, note: await presentErrorTo(deps, client, role, error) });
   }
-  await publish(client, userId, await withWaitlist(deps, role, view), deps);
+  await publish(client, userId, await withWaitlist(deps, canChange, view), deps);
 }
 
 export function createHomeOpenedHandler(deps: AppDeps) {

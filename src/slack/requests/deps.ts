@@ -1,5 +1,5 @@
-/** What the course-request surfaces need from the composition root (src/main.ts, the test harness). */
-import type { RequestStore, RequestTimers, Waitlist } from '../../domain/requests.js';
+/** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
+import type { RequestStore, RequestTimers } from '../../domain/requests.js';
 import type { RequestCheck } from '../../services/requests/check.js';
 import type { RequestService } from '../../services/requests/service.js';
 
@@ -8,10 +8,7 @@ export interface RequestsDeps {
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
   channel?: string | undefined;
   timers: RequestTimers;
-  /** The waitlist of approved requests for full pools, when there is one. */
-  waitlist?: Waitlist | undefined;
-  /** Filled in by registerRequests over the app's own client. */
-  service?: RequestService;
-  /** The reminder and expiry check; filled in by registerRequests, started by main.ts. */
-  check?: RequestCheck;
+  service: RequestService;
+  /** The reminder and expiry check (started by the composition root; tests call tick()). */
+  check: RequestCheck;
 }
