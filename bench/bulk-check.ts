@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/bulk-check.ts — the licensing requests a bulk check (dryRunBulk) makes, printed, not
+ * npm run bench:bulk-check — the licensing requests a bulk check (dryRunBulk) makes, printed, not
  * asserted. Generated sandbox data: 1,000 pools and 10,000 active licenses (10 a pool, 3,000 students);
  * the checked course has 1, 10 or 100 pools; the lists have 10, 50, 200 and 500 lines (half of the
  * addresses already enrolled). Figures: requests of the enrolment read (the way chosen, and its ratio to

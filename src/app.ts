@@ -134,7 +134,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerViews(app, surface);
   registerShortcuts(app, surface);
   registerWaitlist(app, surface);
-  registerRequests(app, deps);
+  registerRequests(app, surface);
 
   try {
     await app.init();

@@ -24,8 +24,8 @@ import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
+import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
-import { startWaitlist } from './slack/waitlist/start.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -115,16 +115,31 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
-    // Course requests are business data: DATA_DIR/requests.json, or shared by the replicas through
-    // REDIS_URL (docs/course-requests.md).
-    requests: {
-      store: requestStore,
-      channel: config.requests.channel,
-      timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
-    },
   };
-  // Built by createApp below; the desk asks for it only once the app runs.
+  // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
+  // Course requests and the waitlist of approved requests for full pools, one feature: business data
+  // in DATA_DIR (requests.json, waitlist.json) or shared by the replicas through REDIS_URL
+  // (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line through the
+  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
+  const selfService = buildSelfService(deps, {
+    client: () => {
+      if (!created) throw new Error('the Slack app is not built yet');
+      return created.app.client;
+    },
+    audit: () => created?.audit,
+    store: requestStore,
+    channel: config.requests.channel,
+    timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
+    waitlist: {
+      dataDir: config.dataDir,
+      rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
+      share: config.homeBudgetShare,
+      redisUrl: config.redisUrl,
+    },
+  });
+  deps.requests = selfService.requests;
+  if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
     licensing,
     logger: logger.child({ component: 'desk' }),
@@ -157,19 +172,11 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
   const scheduler = desk.scheduler;
   if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
-  // Approved requests waiting for a seat (DATA_DIR/waitlist.json) and the background check for freed
-  // seats, and the course requests' reminder and expiry check: stopped with the desk, before the
-  // licensing client.
-  const waitlist = startWaitlist(app.client, deps, {
-    dataDir: config.dataDir,
-    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
-    share: config.homeBudgetShare,
-    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-  });
-  deps.requests?.check?.start();
+  // The requests' reminder and expiry check and the waitlist's background check: stopped with the
+  // desk, before the licensing client.
+  selfService.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await deps.requests?.check?.stop();
-    await Promise.all([desk.stop(bulkLineMs), waitlist.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop()]);
     await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).

@@ -1,9 +1,9 @@
 /**
  * Block Kit of self-service course requests: the form, the approvers' card, the requester's DMs and
- * list, the deny-reason modal and the full-pool choice. Pure: data in, blocks out; every string from a
+ * list, the deny-reason modal, the full-pool choice and what an approver's click came to. Pure: data in, blocks out; every string from a
  * person or the API is escaped.
  */
-import type { CourseRequest } from '../domain/requests.js';
+import type { CourseRequest, DecideOutcome } from '../domain/requests.js';
 import { MAX_REASON } from '../domain/requests.js';
 import type { Pool } from '../domain/types.js';
 import { RequestActionId, RequestCallbackId, RequestInputId } from './ids.js';
@@ -245,4 +245,77 @@ export function buildFullPoolChoiceMessage(
     choice.waitlist ? button(RequestActionId.waitlist, 'Add to the waitlist', r.id, 'primary') : undefined,
   ].filter((b) => b !== undefined);
   return { text, blocks: [section(text), ...(buttons.length > 0 ? [actions(buttons)] : [])] };
+}
+
+/** One sentence to whoever clicked (mrkdwn already escaped where it holds outside text). */
+export function buildRequestNoteMessage(mrkdwn: string): SlackMessage {
+  return { text: mrkdwn, blocks: [section(mrkdwn)] };
+}
+
+const ALREADY: Record<CourseRequest['status'], string> = {
+  pending: 'is still pending',
+  approved: 'was already approved',
+  waitlisted: 'was already approved',
+  assigned: 'was already approved',
+  denied: 'was already denied',
+  expired: 'has already expired',
+  cancelled: 'was already cancelled by the requester',
+};
+
+/** "This request was already approved by @x on …": what a late click learns. */
+export function buildRequestAlreadyMessage(r: CourseRequest): SlackMessage {
+  const by =
+    r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) && r.status !== 'cancelled' ? ` by <@${r.decidedBy}>` : '';
+  const at = r.decidedAt ? ` on ${when(r.decidedAt)}` : '';
+  return buildRequestNoteMessage(`:information_source: This request ${ALREADY[r.status]}${by}${at}.`);
+}
+
+/** What an approver's Approve or Deny came to. */
+export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessage {
+  switch (outcome.kind) {
+    case 'not-found':
+      return buildRequestNoteMessage(':grey_question: That request no longer exists.');
+    case 'own':
+      return buildRequestNoteMessage(':no_entry_sign: You can’t decide your own request; another license admin will.');
+    case 'already':
+      return buildRequestAlreadyMessage(outcome.request);
+    case 'denied':
+      return buildRequestNoteMessage(
+        `:no_entry_sign: Denied. <@${outcome.request.requester}> was told${outcome.request.denyReason ? ', with your reason' : ''}.`,
+      );
+    case 'assigned': {
+      const r = outcome.request;
+      const end = r.endDate ? `, ends ${day(r.endDate)}` : '';
+      return buildRequestNoteMessage(
+        `:white_check_mark: Approved: license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned to <@${r.requester}>${end}. They were told.`,
+      );
+    }
+    case 'full':
+      return buildFullPoolChoiceMessage(outcome.request, outcome);
+    case 'not-assigned': {
+      const emoji =
+        outcome.outcome.kind === 'refused'
+          ? ':no_entry_sign:'
+          : outcome.outcome.kind === 'failed'
+            ? ':x:'
+            : ':grey_question:';
+      const still = outcome.request.status === 'pending' ? ' The request is still pending.' : '';
+      return buildRequestNoteMessage(`${emoji} ${escapeMrkdwn(outcome.outcome.text)}${still}`);
+    }
+  }
+}
+
+/** "Add to the waitlist" came to this: the place, or why not. */
+export function buildRequestWaitlistedMessage(result: { ok: true; place: number } | { ok: false; text: string }) {
+  return buildRequestNoteMessage(
+    result.ok
+      ? `:white_check_mark: On the waitlist, number ${result.place}. The requester was told.`
+      : `:no_entry_sign: ${escapeMrkdwn(result.text)}`,
+  );
+}
+
+/** A requester's Cancel: their list as it is now, under what happened. */
+export function buildRequestCancelledMessage(requests: readonly CourseRequest[]): SlackMessage {
+  const list = buildMyRequestsMessage(requests);
+  return { text: list.text, blocks: [section(':heavy_multiplication_x: Request cancelled.'), ...list.blocks] };
 }

@@ -1,6 +1,7 @@
 /**
  * Self-service course requests: the shared types of the request flow (requests, decisions, the
- * waitlist interface) and the pure rules on them. Pure: every rule takes `now`.
+ * assign's outcome) and the pure rules on them. Pure: every rule takes `now`. The waitlist of approved
+ * requests for full pools is src/domain/waitlist.ts (its entries name a request by id).
  */
 import { DAY_MS } from './time.js';
 
@@ -74,25 +75,31 @@ export type RequestAssignOutcome =
   | { kind: 'assigned'; licenseId: string; endDate: string }
   /** The pool has no free seat: the approver chooses recycle (transferable pools) or the waitlist. */
   | { kind: 'full'; transferable: boolean }
-  /** A rule said no; `text` says what happened and what to do. */
-  | { kind: 'refused'; text: string }
+  /**
+   * A rule said no; `text` says what happened and what the approver can do, `why` is the short
+   * reason (for the waitlist's messages: "their e-mail domain is not allowed in this pool").
+   */
+  | { kind: 'refused'; text: string; why: string }
   /** A clear failure before anything changed: try again later. */
   | { kind: 'failed'; text: string }
   /** The answer was lost and reading back failed too. */
   | { kind: 'unknown'; text: string };
 
-/** The waitlist of approved requests for full pools, first in first out per pool. */
-export interface Waitlist {
-  add(requestId: string, poolId: string): Promise<{ place: number }>;
-  entries(poolId?: string): Promise<{ requestId: string; poolId: string }[]>;
-  move(requestId: string, toIndex: number): Promise<void>;
-  remove(requestId: string): Promise<void>;
-  /** A seat of `poolId` may have freed up: assign the first waitlisted request(s). */
-  seatFreed(poolId: string): Promise<void>;
-}
-
-/** Assigns a waitlisted request (already approved), tells the requester and approvers, marks it assigned. */
-export type AssignWaitlisted = (requestId: string) => Promise<RequestAssignOutcome>;
+/** What an approver's click came to (the approver is told; the card and the requester follow). */
+export type DecideOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'own'; request: CourseRequest }
+  | { kind: 'already'; request: CourseRequest }
+  | { kind: 'denied'; request: CourseRequest }
+  | { kind: 'assigned'; request: CourseRequest }
+  /** Approved, but the pool is full: the approver chooses recycle (transferable) or the waitlist. */
+  | { kind: 'full'; request: CourseRequest; transferable: boolean; waitlist: boolean }
+  /** Not assigned; the request is pending again (refused, failed) or approved and unknown. */
+  | {
+      kind: 'not-assigned';
+      request: CourseRequest;
+      outcome: Exclude<RequestAssignOutcome, { kind: 'assigned' | 'full' }>;
+    };
 
 export const MAX_REASON = 500;
 

@@ -3,7 +3,7 @@
  * Listeners never read process.env and never build a licensing client of their own.
  */
 import type { webApi } from '@slack/bolt';
-import type { RequestStore, RequestTimers, Waitlist as RequestWaitlist } from '../domain/requests.js';
+import type { RequestStore, RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
@@ -46,7 +46,7 @@ export interface AppDeps {
   auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
-  /** Approved requests waiting for a seat (src/slack/waitlist/start.ts); without it, `/licenses waitlist` says so. */
+  /** Approved requests waiting for a seat (src/slack/requests/start.ts); without it, `/licenses waitlist` says so. */
   waitlist?: Waitlist;
   /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
   requests?: RequestsDeps;
@@ -56,16 +56,13 @@ export interface AppDeps {
   shared?: SharedStore;
 }
 
-/** What the course-request surfaces need from the composition root (src/main.ts, the test harness). */
+/** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
 export interface RequestsDeps {
   store: RequestStore;
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
   channel?: string | undefined;
   timers: RequestTimers;
-  /** The waitlist of approved requests for full pools, when there is one. */
-  waitlist?: RequestWaitlist | undefined;
-  /** Filled in by registerRequests over the app's own client. */
-  service?: RequestService;
-  /** The reminder and expiry check; filled in by registerRequests, started by main.ts. */
-  check?: RequestCheck;
+  service: RequestService;
+  /** The reminder and expiry check (started by the composition root; tests call tick()). */
+  check: RequestCheck;
 }

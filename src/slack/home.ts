@@ -8,12 +8,12 @@
 import type { webApi } from '@slack/bolt';
 import { buildDashboardHomeView, buildNoticeHomeView, buildRefusalHomeView, type HomeView } from '../blocks/home.js';
 import type { RefreshResult } from '../services/dashboard.js';
-import type { AppDeps, Role } from './deps.js';
+import type { AppDeps } from './deps.js';
 import { authorize } from './gate.js';
 import { presentErrorTo } from './token-alarm.js';
 
-/** More of the Home view for this person (e.g. the waitlist section for license admins). */
-export type HomeSections = (deps: AppDeps, role: Role, view: HomeView) => Promise<HomeView>;
+/** More of the Home view for this person; `canChange` from the gate's verdict (the waitlist section shows to license admins). */
+export type HomeSections = (deps: AppDeps, canChange: boolean, view: HomeView) => Promise<HomeView>;
 
 export interface ShowHomeOptions {
   /** Refresh even when the snapshot is fresh (the Refresh button). */
@@ -46,7 +46,7 @@ export async function showHome(
   if (!verdict.allowed && verdict.reason === 'slack-busy')
     return publish(client, userId, buildNoticeHomeView(verdict.text, deps.sandbox), deps);
   if (!verdict.allowed) return publish(client, userId, buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox), deps);
-  const { role, canChange } = verdict;
+  const { canChange } = verdict;
   const desk = deps.desk;
   const base = { canChange, now: deps.now(), sandbox: deps.sandbox };
   if (!desk) {
@@ -72,5 +72,5 @@ export async function showHome(
       note: await presentErrorTo(deps, client, canChange, error),
     });
   }
-  await publish(client, userId, sections ? await sections(deps, role, view) : view, deps);
+  await publish(client, userId, sections ? await sections(deps, canChange, view) : view, deps);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
-import { type AssignWaitlisted, requestTimers, type Waitlist } from '../../src/domain/requests.js';
+import { requestTimers } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
@@ -22,35 +22,6 @@ const OUTSIDER = 'U0NOSUCH01';
 const WAITING_USER = 'U0WAIT0001';
 const RECYCLE_USER = 'U0RECY0001';
 
-/**
- * A first-in-first-out waitlist standing in for the waitlist work (not part of this change): enough to
- * drive the contract of domain/requests.ts, add() then seatFreed() -> assignWaitlisted().
- */
-function fifoWaitlist(assign: () => AssignWaitlisted): Waitlist {
-  const queue: { requestId: string; poolId: string }[] = [];
-  return {
-    async add(requestId, poolId) {
-      queue.push({ requestId, poolId });
-      return { place: queue.filter((e) => e.poolId === poolId).length };
-    },
-    async entries(poolId) {
-      return queue.filter((e) => poolId === undefined || e.poolId === poolId);
-    },
-    async move() {},
-    async remove(requestId) {
-      queue.splice(
-        queue.findIndex((e) => e.requestId === requestId),
-        1,
-      );
-    },
-    async seatFreed(poolId) {
-      const next = queue.find((e) => e.poolId === poolId);
-      if (!next) return;
-      queue.splice(queue.indexOf(next), 1);
-      await assign()(next.requestId);
-    },
-  };
-}
 let t: TestApp;
 let dir: string;
 let offsetMs = 0;
@@ -72,12 +43,8 @@ beforeAll(async () => {
       store: createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} }),
       channel: CHANNEL,
       timers: requestTimers(24, 7),
-      waitlist: fifoWaitlist(() => (id) => {
-        const service = t.deps.requests?.service;
-        if (!service) throw new Error('no request service');
-        return service.assignWaitlisted(id);
-      }),
     },
+    waitlist: { dataDir: dir },
   });
 });
 afterAll(async () => {
@@ -307,7 +274,7 @@ describe('course requests', () => {
     // A seat frees up (revoked elsewhere), and the waitlist hands it on.
     const held = t.sandbox.inspect.licenses({ poolId: '2003' }).find((l) => l.active && l.revokable);
     await t.licensing.licenses.revoke(String(held?.id));
-    await t.deps.requests?.waitlist?.seatFreed('2003');
+    await t.deps.waitlist?.seatFreed('2003');
     expect(posts('2003').length - before).toBe(1);
     await t.slack.waitForCall(
       'chat.postMessage',

@@ -6,8 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
+import { createRedisRequestStore, type RedisRequestStore } from '../../src/services/requests/redis-store.js';
+import type { Waitlist } from '../../src/services/waitlist.js';
 import { createRedisWaitlist } from '../../src/services/waitlist-redis.js';
-import { type RunningWaitlist, startWaitlist } from '../../src/slack/waitlist/start.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { callSandbox } from '../support/sandbox.js';
@@ -26,8 +28,26 @@ describe.skipIf(redisSkipReason !== undefined)('waitlist shared through Redis', 
   let dirB: string;
   let a: TestApp;
   let b: TestApp;
-  let wa: RunningWaitlist;
-  let wb: RunningWaitlist;
+  let wa: { waitlist: Waitlist };
+  let wb: { waitlist: Waitlist };
+  let stores: RedisRequestStore[] = [];
+  /** An approved request, stored as the request service stores it (shared through Redis). */
+  const approved = async (id: string, requester: string, email: string) => {
+    const r: CourseRequest = {
+      id,
+      requester,
+      requesterEmail: email,
+      poolId: POOL,
+      courseTitle: 'Optimizing DAX',
+      createdAt: new Date().toISOString(),
+      status: 'waitlisted',
+      decidedBy: TEST_USERS.admin,
+      source: 'command',
+      cards: [],
+    };
+    await stores[0]?.put(r);
+    return r;
+  };
 
   beforeAll(async () => {
     redis = await startTestRedis();
@@ -35,25 +55,41 @@ describe.skipIf(redisSkipReason !== undefined)('waitlist shared through Redis', 
     await redis.flush(url);
     dirA = await mkdtemp(join(tmpdir(), 'desk-wl-a-'));
     dirB = await mkdtemp(join(tmpdir(), 'desk-wl-b-'));
-    a = await startTestApp({ dataDir: dirA, slack: { users: USERS } });
-    b = await startTestApp({ dataDir: dirB, useSandbox: a.sandbox, useSlack: a.slack });
-    const opts = { rateLimit: { limit: 25, windowMs: 3000 }, share: 0.2, autoStart: false, redisUrl: url };
-    wa = startWaitlist(a.app.client, a.deps, { ...opts, dataDir: dirA });
-    wb = startWaitlist(b.app.client, b.deps, { ...opts, dataDir: dirB });
+    // Requests and lines both live in Redis, as with REDIS_URL in main.ts.
+    stores = [createRedisRequestStore(url), createRedisRequestStore(url)];
+    const requests = (i: number) => ({ store: stores[i] as RedisRequestStore, timers: requestTimers(24, 7) });
+    a = await startTestApp({
+      dataDir: dirA,
+      slack: { users: USERS },
+      requests: requests(0),
+      waitlist: { dataDir: dirA, redisUrl: url },
+    });
+    b = await startTestApp({
+      dataDir: dirB,
+      useSandbox: a.sandbox,
+      useSlack: a.slack,
+      requests: requests(1),
+      waitlist: { dataDir: dirB, redisUrl: url },
+    });
+    const of = (t: TestApp) => {
+      if (!t.deps.waitlist) throw new Error('no waitlist');
+      return { waitlist: t.deps.waitlist };
+    };
+    wa = of(a);
+    wb = of(b);
   });
 
   afterAll(async () => {
-    await wa?.stop();
-    await wb?.stop();
     await b?.close();
     await a?.close();
+    for (const store of stores) await store.close();
     await redis?.close();
     for (const d of [dirA, dirB]) if (d) await rm(d, { recursive: true, force: true });
   });
 
   it('one replica adds, the other sees the line; a seat both try to give at once is given once', async () => {
     for (const [i, u] of USERS.entries()) {
-      await wa.waitlist.add({ id: `RR${i + 1}`, poolId: POOL, requester: u.id, decidedBy: TEST_USERS.admin });
+      await wa.waitlist.add(await approved(`RR${i + 1}`, u.id, u.email));
     }
     expect((await wb.waitlist.entries(POOL)).map((e) => `${e.place}:${e.requestId}`)).toEqual(['1:RR1', '2:RR2']);
 
@@ -79,7 +115,7 @@ describe.skipIf(redisSkipReason !== undefined)('waitlist shared through Redis', 
     } finally {
       await fresh.close();
     }
-    await wb.waitlist.add({ id: 'RR3', poolId: POOL, requester: TEST_USERS.student });
+    await wb.waitlist.add(await approved('RR3', TEST_USERS.student, 'sam.student@contoso.com'));
     await wa.waitlist.move('RR3', 0, TEST_USERS.admin);
     expect((await wb.waitlist.entries(POOL)).map((e) => e.requestId)).toEqual(['RR3', 'RR2']);
   });

@@ -2,7 +2,9 @@
  * The waitlist end to end: approved requests wait in line for the full pool 2003 of the sandbox;
  * a revoke in License Desk (a signed click), or one made directly at the licensing service and found
  * by the background check (tick()), gives the seat to the first in line: one POST at the sandbox and
- * DMs in the fake Slack. Until course requests land, requests join the line through the service API.
+ * DMs in the fake Slack. Approved requests are stored as the request service stores them and join
+ * the line through the waitlist's API (the approval itself is driven end to end in
+ * waitlist-requests.test.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,9 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, WaitlistActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import type { CourseRequest } from '../../src/domain/requests.js';
 import { DAY_MS } from '../../src/domain/time.js';
-import { createFileWaitlistStore } from '../../src/services/waitlist.js';
-import { type RunningWaitlist, startWaitlist } from '../../src/slack/waitlist/start.js';
+import { createFileWaitlistStore, type Waitlist } from '../../src/services/waitlist.js';
+import type { WaitlistWatch } from '../../src/services/waitlist-watch.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
@@ -40,7 +43,6 @@ const EMAIL: Record<string, string> = {
 
 let t: TestApp;
 let dir: string;
-let running: RunningWaitlist;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-waitlist-'));
@@ -50,29 +52,44 @@ beforeAll(async () => {
     slack: {
       users: Object.entries(EMAIL).map(([id, email]) => ({ id, name: email.split('@')[0] ?? id, email })),
     },
-  });
-  running = startWaitlist(t.app.client, t.deps, {
-    dataDir: dir,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    share: 0.2,
-    autoStart: false,
+    waitlist: { dataDir: dir },
   });
 });
 
 afterAll(async () => {
-  await running?.stop();
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const waitlist = () => running.waitlist;
-const request = (id: string, requester: string) => ({
-  id,
-  poolId: POOL,
-  requester,
-  decidedBy: TEST_USERS.admin,
-  courseTitle: 'Optimizing DAX',
-});
+function waitlist(): Waitlist {
+  if (!t.deps.waitlist) throw new Error('no waitlist');
+  return t.deps.waitlist;
+}
+const running = {
+  get watch(): WaitlistWatch {
+    const watch = t.selfService?.watch;
+    if (!watch) throw new Error('no background check');
+    return watch;
+  },
+};
+/** An approved request for the full pool, stored as the request service stores it, ready to join the line. */
+async function request(id: string, requester: string) {
+  const r: CourseRequest = {
+    id,
+    requester,
+    requesterEmail: EMAIL[requester] ?? '',
+    poolId: POOL,
+    courseTitle: 'Optimizing DAX',
+    createdAt: new Date().toISOString(),
+    status: 'waitlisted',
+    decidedBy: TEST_USERS.admin,
+    decidedAt: new Date().toISOString(),
+    source: 'command',
+    cards: [],
+  };
+  await t.deps.requests?.store.put(r);
+  return r;
+}
 const posts = () => t.sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.url);
 const activeIn = (poolId: string) => (t.sandbox.inspect.licenses({ poolId }) ?? []).filter((l) => l.active);
 const holds = (email: string) => activeIn(POOL).some((l) => l.student.email === email);
@@ -95,8 +112,8 @@ async function revokeAtTheService(): Promise<string> {
 describe('waitlist', () => {
   it('a full pool: the first in line gets the seat a revoke in License Desk frees (one POST), and is told by DM', async () => {
     expect(t.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
-    expect(await waitlist().add(request('R1', U.wendy))).toBe(1);
-    expect(await waitlist().add(request('R2', U.walt))).toBe(2);
+    expect(await waitlist().add(await request('R1', U.wendy))).toBe(1);
+    expect(await waitlist().add(await request('R2', U.walt))).toBe(2);
 
     // /licenses waitlist 2003: both, in order, with the admin's buttons.
     const shown = await (await t.command(`waitlist ${POOL}`)).waitForResponse();
@@ -136,8 +153,8 @@ describe('waitlist', () => {
   });
 
   it('a first assign that fails passes the seat to the next in line, and the approver is told why', async () => {
-    await waitlist().add(request('R3', U.nina));
-    await waitlist().add(request('R4', U.olga));
+    await waitlist().add(await request('R3', U.nina));
+    await waitlist().add(await request('R4', U.olga));
     await revokeAtTheService();
     t.sandbox.clearRequests();
     const why = dm(TEST_USERS.admin, (s) => s.includes(`<@${U.nina}> could not take the freed seat`));
@@ -154,8 +171,8 @@ describe('waitlist', () => {
   });
 
   it('two seatFreed at once give one freed seat once', async () => {
-    await waitlist().add(request('R5', U.pat));
-    await waitlist().add(request('R6', U.quinn));
+    await waitlist().add(await request('R5', U.pat));
+    await waitlist().add(await request('R6', U.quinn));
     await revokeAtTheService();
     t.sandbox.clearRequests();
     const [a, b] = await Promise.all([waitlist().seatFreed(POOL), waitlist().seatFreed(POOL)]);
@@ -193,7 +210,7 @@ describe('waitlist', () => {
   });
 
   it('App Home shows admins the line; Move down reorders it, a viewer’s click changes nothing', async () => {
-    await waitlist().add(request('R7', U.olga));
+    await waitlist().add(await request('R7', U.olga));
     expect(await line()).toEqual(['R6', 'R7']);
     const before = t.slack.calls.length;
     await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'home' });

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
+import { type RequestStore, type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -20,11 +21,12 @@ import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js'
 import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
+import { createFileRequestStore } from '../../src/services/requests/store.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
-import type { RequestsDeps } from '../../src/slack/requests/deps.js';
+import { buildSelfService, type SelfService, type WaitlistSetup } from '../../src/slack/requests/start.js';
 import { createRoleResolver } from '../../src/slack/roles.js';
 import {
   type FakeSlack,
@@ -65,7 +67,14 @@ export interface TestAppOptions {
   /** Default 0.2. */
   homeBudgetShare?: number;
   /** Course requests (store, cards channel, timers); without it the request surfaces say they are off. */
-  requests?: RequestsDeps;
+  requests?: { store: RequestStore; channel?: string; timers: RequestTimers };
+  /**
+   * The waitlist of approved requests for full pools, connected to the requests (without `requests`,
+   * they get a file store in the waitlist's dataDir and the default timers). Default budget: 25
+   * requests per 3 s, share homeBudgetShare. Its background check never ticks on its own: call
+   * `selfService.watch.tick()`.
+   */
+  waitlist?: Partial<WaitlistSetup> & { dataDir: string };
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
@@ -111,6 +120,8 @@ export interface TestApp {
   work: WorkTracker;
   /** The started desk, when `dataDir` was given. */
   desk: RunningDesk | undefined;
+  /** Course requests and the waitlist as built before createApp, when `requests` or `waitlist` was given. */
+  selfService: SelfService | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -178,9 +189,36 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
-    ...(options.requests ? { requests: options.requests } : {}),
   };
   let created: CreatedApp | undefined;
+  let app: App | undefined;
+  const wl = options.waitlist;
+  const requests =
+    options.requests ??
+    (wl ? { store: createFileRequestStore(wl.dataDir, logger), timers: requestTimers(24, 7) } : undefined);
+  const selfService = requests
+    ? buildSelfService(deps, {
+        client: () => {
+          if (!app) throw new Error('the app is not built yet');
+          return app.client;
+        },
+        audit: () => created?.audit,
+        ...requests,
+        ...(wl
+          ? {
+              waitlist: {
+                rateLimit: { limit: 25, windowMs: 3000 },
+                share: options.homeBudgetShare ?? 0.2,
+                ...wl,
+              },
+            }
+          : {}),
+      })
+    : undefined;
+  if (selfService) {
+    deps.requests = selfService.requests;
+    if (selfService.waitlist) deps.waitlist = selfService.waitlist;
+  }
   if (options.dataDir) {
     deps.desk = await createDesk({
       licensing,
@@ -197,7 +235,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     retryConfig: { retries: 0 },
     auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
-  const { app, audit, work } = created;
+  app = created.app;
+  const { audit, work } = created;
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const desk = options.dataDir
@@ -260,6 +299,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     audit,
     work,
     desk,
+    selfService,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
@@ -358,8 +398,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return send(JSON.stringify(wrapped), { contentType: 'application/json' });
     },
     async close() {
-      await app.stop();
-      await deps.requests?.check?.stop();
+      await app?.stop();
+      await selfService?.stop();
       await desk?.stop();
       await audit.close(2000);
       await licensing.close();

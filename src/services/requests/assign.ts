@@ -1,25 +1,22 @@
 /**
- * The one place a course request becomes a license: today's assign service with every rule checked
- * on fresh reads (the pool still runs and has a seat, the allowed domains of a transferable pool, the
- * student holds no active license for the course, the end date within the pool), the write, the
- * read-back of an unclear answer, and the audit entry. The end date is the pool's end as read now,
- * and the license starts now: its duration counts from the approval, not from the request.
+ * The one place a course request becomes a license, for an approval and for a waitlisted request
+ * alike: the assign's rules on fresh reads (the pool still runs and has a seat, the allowed domains of
+ * a transferable pool, the student holds no active license for the course, the end date within the
+ * pool), then the assign use case of src/services/assign.ts (the write, the read-back of an unclear
+ * answer, the audit entry). The license starts when it is assigned, that is at the approval (or when
+ * the waitlist gives the seat), never at the request; its end is the pool's.
  */
 import { needsRecycle, poolBlocker } from '../../domain/assignment.js';
 import type { CourseRequest, RequestAssignOutcome } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
-import type { LicensingClient } from '../../licensing/types.js';
-import { assignLicense, newcomerProblem } from '../assign.js';
-import type { AuditLog } from '../audit.js';
-import { tracked, type WorkTracker } from '../work-tracker.js';
+import { assign, newcomerProblem } from '../assign.js';
+import type { ChangeContext } from '../change-context.js';
 
-export interface RequestAssignContext {
-  licensing: LicensingClient;
-  audit: Pick<AuditLog, 'record'>;
-  now: () => Date;
-  work?: WorkTracker | undefined;
-}
+export type RequestAssignContext = Pick<ChangeContext, 'licensing' | 'audit' | 'now' | 'work'>;
+
+/** The licensing service's refusal when the seat was taken in between (the sandbox and the real API). */
+const NO_SEAT = /no available license|no_license_available/i;
 
 export async function assignForRequest(
   ctx: RequestAssignContext,
@@ -27,30 +24,29 @@ export async function assignForRequest(
   approver: string,
 ): Promise<RequestAssignOutcome> {
   const now = ctx.now();
-  const facts = {
-    poolId: request.poolId,
-    courseTitle: request.courseTitle,
-    studentEmail: request.requesterEmail,
-    detail: `course request ${request.id} by <@${request.requester}>`,
-  };
-  const audit = (outcome: 'done' | 'refused' | 'failed' | 'unknown', more: { licenseId?: string; why?: string }) =>
-    ctx.audit.record({
+  const detail = `course request ${request.id} by <@${request.requester}>`;
+  const refuse = async (text: string, why: string): Promise<RequestAssignOutcome> => {
+    await ctx.audit.record({
       at: ctx.now().toISOString(),
       actor: approver,
       action: 'assign',
-      outcome,
-      ...facts,
-      ...(more.licenseId ? { licenseId: more.licenseId } : {}),
-      ...(more.why ? { detail: `${facts.detail}; ${more.why}` } : {}),
+      outcome: 'refused',
+      poolId: request.poolId,
+      courseTitle: request.courseTitle,
+      studentEmail: request.requesterEmail,
+      detail: `${detail}; ${why}`,
     });
+    return { kind: 'refused', text, why };
+  };
   let pool: Pool;
   try {
     pool = await ctx.licensing.pools.get(request.poolId, { priority: 'interactive', fresh: true });
   } catch (error) {
     if (isLicensingError(error) && error.kind === 'not-found') {
-      const text = `Pool \`${request.poolId}\` no longer exists, so no license was assigned. Deny the request and point the requester to another pool.`;
-      await audit('refused', { why: 'the pool no longer exists' });
-      return { kind: 'refused', text };
+      return refuse(
+        `Pool \`${request.poolId}\` no longer exists, so no license was assigned. Deny the request and point the requester to another pool.`,
+        'the pool no longer exists',
+      );
     }
     return {
       kind: 'failed',
@@ -59,11 +55,10 @@ export async function assignForRequest(
   }
   const blocker = poolBlocker(pool, now);
   if (blocker === 'ended') {
-    await audit('refused', { why: 'the pool has ended' });
-    return {
-      kind: 'refused',
-      text: `The pool \`${pool.id}\` has ended, so no license was assigned. Deny the request, or buy seats in a new pool and ask the requester to request again.`,
-    };
+    return refuse(
+      `The pool \`${pool.id}\` has ended, so no license was assigned. Deny the request, or buy seats in a new pool and ask the requester to request again.`,
+      'the pool has ended',
+    );
   }
   if (blocker === 'full-untransferable' || needsRecycle(pool)) return { kind: 'full', transferable: pool.transferable };
 
@@ -77,32 +72,34 @@ export async function assignForRequest(
     };
   }
   if (problem) {
-    const text = refusalOf(problem, request);
-    await audit('refused', { why: text });
-    return { kind: 'refused', text };
+    const { text, why } = refusalOf(problem, request);
+    return refuse(text, why);
   }
-  const result = await tracked(ctx.work, 'write', `request assign in pool ${pool.id}`, () =>
-    assignLicense(ctx.licensing, { poolId: pool.id, email: request.requesterEmail }),
-  );
+  const result = await assign(ctx, {
+    actor: approver,
+    params: { poolId: pool.id, email: request.requesterEmail },
+    pool,
+    action: 'assign',
+    detail,
+  });
   switch (result.kind) {
     case 'done':
-      await audit('done', { licenseId: result.value.id });
       return { kind: 'assigned', licenseId: result.value.id, endDate: result.value.end };
     case 'refused':
-      await audit('refused', { why: result.error.message });
+      // Someone took the seat between the read and the write: the pool is full again.
+      if (NO_SEAT.test(result.error.message)) return { kind: 'full', transferable: pool.transferable };
       return {
         kind: 'refused',
         text: `The licensing service refused the assign: ${result.error.message}. Nothing was assigned; check the pool with \`/licenses pool ${pool.id}\`, then approve again or deny.`,
+        why: `the licensing service refused it (${result.error.message})`,
       };
     case 'failed':
     case 'not-done':
-      await audit('failed', { why: describe(result.error) });
       return {
         kind: 'failed',
         text: `The assign did not go through (${describe(result.error)}); nothing was assigned. Please approve again in a minute.`,
       };
     case 'unknown':
-      await audit('unknown', { why: describe(result.error) });
       return {
         kind: 'unknown',
         text: `The licensing service did not answer and I could not check whether the license was assigned. Look with \`/licenses find ${request.requesterEmail}\` before doing anything else.`,
@@ -110,16 +107,33 @@ export async function assignForRequest(
   }
 }
 
-function refusalOf(problem: NonNullable<Awaited<ReturnType<typeof newcomerProblem>>>, r: CourseRequest): string {
+function refusalOf(
+  problem: NonNullable<Awaited<ReturnType<typeof newcomerProblem>>>,
+  r: CourseRequest,
+): { text: string; why: string } {
   switch (problem.kind) {
     case 'email':
-      return `The requester's Slack e-mail is not an address the licensing service accepts, so nothing was assigned. Assign by hand with \`/licenses assign ${r.poolId}\` and their address.`;
-    case 'domain':
-      return `Pool \`${r.poolId}\` is transferable, and its licenses may only go to addresses in ${problem.allowed.join(', ') || 'no domain yet'}; the requester's address is elsewhere. Deny the request, or choose an untransferable pool of the course.`;
+      return {
+        text: `The requester's Slack e-mail is not an address the licensing service accepts, so nothing was assigned. Assign by hand with \`/licenses assign ${r.poolId}\` and their address.`,
+        why: 'their Slack e-mail is not a valid address',
+      };
+    case 'domain': {
+      const allowed = problem.allowed.join(', ') || 'no domain yet';
+      return {
+        text: `Pool \`${r.poolId}\` is transferable, and its licenses may only go to addresses in ${allowed}; the requester's address is elsewhere. Deny the request, or choose an untransferable pool of the course.`,
+        why: `their e-mail domain is not allowed in this transferable pool (allowed: ${allowed})`,
+      };
+    }
     case 'end-date':
-      return `The pool's end date does not allow a new license now, so nothing was assigned. Deny the request or pick another pool.`;
+      return {
+        text: `The pool's end date does not allow a new license now, so nothing was assigned. Deny the request or pick another pool.`,
+        why: 'the pool’s end date allows no new license now',
+      };
     case 'enrolled':
-      return `The requester already holds license \`${problem.license.id}\` for this course, so nothing was assigned. Deny the request and tell them, or revoke the old license first.`;
+      return {
+        text: `The requester already holds license \`${problem.license.id}\` for this course, so nothing was assigned. Deny the request and tell them, or revoke the old license first.`,
+        why: `they already hold an active license for this course (license ${problem.license.id})`,
+      };
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The use cases of self-service course requests (docs/course-requests.md): create, approve, deny,
- * cancel, put on the waitlist, assign a waitlisted request, and the periodic reminder and expiry
- * check. Each owns its fresh reads, its rules, the write, the audit entry and a typed outcome; what
+ * cancel, put on the waitlist, assign a waitlisted request (the waitlist's assignWaitlisted: a freed
+ * seat goes to the first request in line through the same assign as an approval), and the periodic
+ * reminder and expiry check. Each owns its fresh reads, its rules, the write, the audit entry and a typed outcome; what
  * people are told goes through RequestEvents, which the Slack layer implements (no Slack types here).
  */
 import { randomBytes } from 'node:crypto';
@@ -9,23 +10,23 @@ import { poolBlocker } from '../../domain/assignment.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
 import {
   type CourseRequest,
+  type DecideOutcome,
   dueAction,
   isFinal,
   MAX_REASON,
   neededByProblem,
-  type RequestAssignOutcome,
   type RequestSource,
   type RequestStore,
   type RequestTimers,
-  type Waitlist,
 } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import type { LicensingClient, Logger } from '../../licensing/types.js';
 import { readBackAssign } from '../assign.js';
 import type { AuditLog } from '../audit.js';
+import type { Waitlist, WaitlistAssignOutcome, WaitlistEntry } from '../waitlist.js';
 import type { WorkTracker } from '../work-tracker.js';
-import { assignForRequest } from './assign.js';
+import { assignForRequest, type RequestAssignContext } from './assign.js';
 
 /** What the people involved are told; implemented by the Slack layer. Never throws (logs instead). */
 export interface RequestEvents {
@@ -35,9 +36,10 @@ export interface RequestEvents {
   reminder(request: CourseRequest): Promise<void>;
   /**
    * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
-   * waitlisted, expired, cancelled) and a workflow step completes (once).
+   * waitlisted, expired, cancelled) unless `toldElsewhere` (the waitlist's own DMs told them), and a
+   * workflow step completes (once).
    */
-  changed(request: CourseRequest, extra?: { place?: number }): Promise<void>;
+  changed(request: CourseRequest, extra?: { place?: number; toldElsewhere?: boolean }): Promise<void>;
 }
 
 export interface NewRequest {
@@ -50,32 +52,28 @@ export interface NewRequest {
   workflow?: { executionId: string };
 }
 
+export type { DecideOutcome };
+
 export type CreateOutcome = { ok: true; request: CourseRequest } | { ok: false; text: string };
 
-export type DecideOutcome =
-  | { kind: 'not-found' }
-  | { kind: 'own'; request: CourseRequest }
-  | { kind: 'already'; request: CourseRequest }
-  | { kind: 'denied'; request: CourseRequest }
-  | { kind: 'assigned'; request: CourseRequest }
-  /** Approved, but the pool is full: the approver chooses recycle (transferable) or the waitlist. */
-  | { kind: 'full'; request: CourseRequest; transferable: boolean; waitlist: boolean }
-  /** Not assigned; the request is pending again (refused, failed) or approved and unknown. */
-  | {
-      kind: 'not-assigned';
-      request: CourseRequest;
-      outcome: Exclude<RequestAssignOutcome, { kind: 'assigned' | 'full' }>;
-    };
+/**
+ * Is the requester still in the workspace, asked when the waitlist gives them a seat days after the
+ * approval: `gone` with the reason (the seat goes to the next in line), `unknown` when it cannot be
+ * told now (they keep their place), undefined when they are still here.
+ */
+export type RequesterPresence = (userId: string) => Promise<{ gone: string } | { unknown: string } | undefined>;
 
 export interface RequestServiceOptions {
   store: RequestStore;
   licensing: LicensingClient;
-  audit: () => Pick<AuditLog, 'record'> | undefined;
+  audit: AuditLog;
   events: RequestEvents;
   now: () => Date;
   logger: Logger;
   timers: RequestTimers;
-  waitlist?: Waitlist | undefined;
+  /** The waitlist of approved requests for full pools (src/services/waitlist.ts), when there is one. */
+  waitlist?: Pick<Waitlist, 'add' | 'remove'> | undefined;
+  presence?: RequesterPresence | undefined;
   work?: WorkTracker | undefined;
 }
 
@@ -88,8 +86,18 @@ export interface RequestService {
   cancel(id: string, userId: string): Promise<{ ok: true; request: CourseRequest } | { ok: false; text: string }>;
   /** The approver chose the waitlist for an approved request of a full pool. */
   toWaitlist(id: string, approver: string): Promise<{ ok: true; place: number } | { ok: false; text: string }>;
-  /** For the waitlist: assigns a waitlisted request with its approver as the actor. */
-  assignWaitlisted(requestId: string): Promise<RequestAssignOutcome>;
+  /**
+   * The waitlist's assign of the request first in line (it was approved already): the requester is
+   * still here, then the same assign as an approval with the approver as the actor; the request is
+   * marked assigned, or, when it can never take the seat, closed with the reason (the seat goes to
+   * the next in line). `held` keeps it in line.
+   */
+  assignWaitlisted(entry: WaitlistEntry): Promise<WaitlistAssignOutcome>;
+  /**
+   * A license admin takes a request out of the waitlist: it leaves the line and is closed (denied by
+   * that admin, "removed from the waitlist"); the requester is told. The entry removed, or undefined.
+   */
+  removeFromWaitlist(id: string, admin: string): Promise<WaitlistEntry | undefined>;
   mine(userId: string): Promise<CourseRequest[]>;
   get(id: string): Promise<CourseRequest | undefined>;
   /**
@@ -104,7 +112,7 @@ export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
 export function createRequestService(opts: RequestServiceOptions): RequestService {
   const { store, events, licensing } = opts;
   const audit = async (entry: Omit<AuditEntry, 'at'>) => {
-    await opts.audit()?.record({ at: opts.now().toISOString(), ...entry });
+    await opts.audit.record({ at: opts.now().toISOString(), ...entry });
   };
   const factsOf = (r: CourseRequest) => ({
     poolId: r.poolId,
@@ -112,7 +120,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     studentEmail: r.requesterEmail,
     ...(r.licenseId ? { licenseId: r.licenseId } : {}),
   });
-  const ctx = { licensing, now: opts.now, work: opts.work, audit: { record: (e: AuditEntry) => audit(e) } };
+  const ctx: RequestAssignContext = { licensing, now: opts.now, work: opts.work, audit: opts.audit };
 
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
     const outcome = await assignForRequest(ctx, request, approver);
@@ -149,7 +157,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         ...factsOf(request),
         detail: `request ${request.id}; pool full`,
       });
-      return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text } };
+      return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text, why: 'the pool is full' } };
     }
     if (outcome.kind === 'full') {
       await audit({
@@ -212,6 +220,24 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       await events.changed(done);
     }
     return settled;
+  }
+
+  /**
+   * A waitlisted request that can never take a seat leaves the line closed: denied by License Desk
+   * with the reason (the approval stays in the audit trail), every card updated, a workflow step
+   * completed; the waitlist tells the requester and the approvers.
+   */
+  async function closeSkipped(r: CourseRequest, why: string): Promise<WaitlistAssignOutcome> {
+    const closed =
+      (await store.update(r.id, (x) => {
+        if (x.status !== 'waitlisted') return;
+        x.status = 'denied';
+        x.decidedBy = 'license-desk';
+        x.decidedAt = opts.now().toISOString();
+        x.denyReason = `a seat freed up, but it could not be assigned: ${why}`;
+      })) ?? r;
+    await events.changed(closed, { toldElsewhere: true });
+    return { kind: 'skipped', reason: why };
   }
 
   return {
@@ -359,39 +385,84 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           ok: false,
           text: 'The waitlist is not available in this version of License Desk; free a seat instead, or deny.',
         };
-      const { place } = await opts.waitlist.add(id, current.poolId);
-      const updated =
-        (await store.update(id, (r) => {
-          r.status = 'waitlisted';
-        })) ?? current;
-      await audit({
-        actor: approver,
-        action: 'waitlisted',
-        outcome: 'done',
-        ...factsOf(updated),
-        detail: `request ${id}; place ${place}`,
+      // Marked first, so that a seat given at once finds the request waiting; the waitlist's add
+      // records the audit entry (with the place).
+      let mine = false;
+      const updated = await store.update(id, (r) => {
+        mine = r.status === 'approved';
+        if (mine) r.status = 'waitlisted';
       });
+      if (!mine || !updated) return { ok: false, text: 'That request was just handled by someone else.' };
+      let place: number;
+      try {
+        place = await opts.waitlist.add(
+          {
+            id,
+            poolId: updated.poolId,
+            requester: updated.requester,
+            decidedBy: updated.decidedBy ?? approver,
+            courseTitle: updated.courseTitle,
+          },
+          approver,
+        );
+      } catch (error) {
+        // Not in line after all: back to approved, so the approver can choose again.
+        await store.update(id, (r) => {
+          if (r.status === 'waitlisted') r.status = 'approved';
+        });
+        opts.logger.warn('could not add a course request to the waitlist', { request: id, error: String(error) });
+        return {
+          ok: false,
+          text: 'I could not add it to the waitlist just now; please click Add to the waitlist again.',
+        };
+      }
       await events.changed(updated, { place });
       return { ok: true, place };
     },
 
-    async assignWaitlisted(requestId) {
-      const r = await store.get(requestId);
-      if (r?.status !== 'waitlisted') {
-        return { kind: 'refused', text: `Request ${requestId} is not on the waitlist.` };
+    async assignWaitlisted(entry) {
+      const r = await store.get(entry.requestId);
+      if (!r) return { kind: 'skipped', reason: 'the request no longer exists' };
+      if (r.status !== 'waitlisted') return { kind: 'skipped', reason: `the request is ${r.status}, not waiting` };
+      const presence = await opts.presence?.(r.requester);
+      if (presence && 'unknown' in presence) return { kind: 'held', reason: presence.unknown };
+      if (presence && 'gone' in presence) return closeSkipped(r, presence.gone);
+      const outcome = await assignForRequest(ctx, r, r.decidedBy ?? entry.approver ?? 'license-desk');
+      switch (outcome.kind) {
+        case 'assigned': {
+          const done =
+            (await store.update(r.id, (x) => {
+              x.status = 'assigned';
+              x.licenseId = outcome.licenseId;
+              x.endDate = outcome.endDate;
+            })) ?? r;
+          // The waitlist tells the requester and the approvers; the cards and a workflow step follow here.
+          await events.changed(done, { toldElsewhere: true });
+          return { kind: 'assigned', licenseId: outcome.licenseId, endDate: outcome.endDate };
+        }
+        case 'refused':
+          return closeSkipped(r, outcome.why);
+        case 'full':
+          return { kind: 'held', reason: 'the seat was taken in between' };
+        case 'failed':
+        case 'unknown':
+          return { kind: 'held', reason: outcome.text };
       }
-      const approver = r.decidedBy ?? 'license-desk';
-      const outcome = await assignForRequest(ctx, r, approver);
-      if (outcome.kind === 'assigned') {
-        const done =
-          (await store.update(requestId, (x) => {
-            x.status = 'assigned';
-            x.licenseId = outcome.licenseId;
-            x.endDate = outcome.endDate;
-          })) ?? r;
-        await events.changed(done);
-      }
-      return outcome;
+    },
+
+    async removeFromWaitlist(id, admin) {
+      const removed = await opts.waitlist?.remove(id, admin);
+      let mine = false;
+      const closed = await store.update(id, (x) => {
+        mine = x.status === 'waitlisted';
+        if (!mine) return;
+        x.status = 'denied';
+        x.decidedBy = admin;
+        x.decidedAt = opts.now().toISOString();
+        x.denyReason = 'removed from the waitlist by a license admin';
+      });
+      if (mine && closed) await events.changed(closed);
+      return removed;
     },
 
     mine: (userId) => store.byRequester(userId),

@@ -1,174 +1,123 @@
 /**
- * The approvers' buttons (Approve, Deny…, the full-pool choice) and the requester's Cancel: parse the
- * request id, the one gate (deciding needs 'admin'), one use case, one message back to whoever
- * clicked (ephemeral: the card itself is updated on every copy by the service's events).
+ * The approvers' buttons (Approve, Deny…, Add to the waitlist) and the requester's Cancel: parse the
+ * request id (codec.ts), the one gate (deciding needs 'admin'; Cancel is the requester's own, checked
+ * by the service against the stored request), one use case, one builder back to whoever clicked
+ * (ephemeral: the card itself is updated on every copy by the service's events).
  */
-import type {
-  AllMiddlewareArgs,
-  BlockAction,
-  ButtonAction,
-  RespondFn,
-  SlackActionMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
-import { withSandboxMarker } from '../../blocks/common.js';
+
 import { RequestInputId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { section } from '../../blocks/kit.js';
-import { escapeMrkdwn, slackDate } from '../../blocks/mrkdwn.js';
+import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import {
   buildDenyReasonModal,
-  buildFullPoolChoiceMessage,
-  buildMyRequestsMessage,
+  buildRequestAlreadyMessage,
+  buildRequestCancelledMessage,
+  buildRequestDecisionMessage,
   buildRequestInfoModal,
+  buildRequestNoteMessage,
+  buildRequestWaitlistedMessage,
 } from '../../blocks/requests.js';
-import type { CourseRequest } from '../../domain/requests.js';
-import type { DecideOutcome } from '../../services/requests/service.js';
-import type { AppDeps } from '../deps.js';
-import { authorize } from '../gate.js';
-import { markedAck, openView, updateView } from '../slack-io.js';
+import type { AuditEntry } from '../../domain/audit-entry.js';
+import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
+import { createReplier } from '../reply.js';
+import { openView, updateView } from '../slack-io.js';
+import type { Surface } from '../state.js';
 import { parseRequestId } from './codec.js';
-import { notSetUp } from './form.js';
 
-type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+export const NO_REQUEST = buildRequestNoteMessage(
+  ':grey_question: That button does not name a request; open the card again.',
+);
 
-const note = (text: string): SlackMessage => ({ text, blocks: [section(text)] });
-
-async function tell(deps: AppDeps, respond: RespondFn, message: SlackMessage, replace = false): Promise<void> {
-  try {
-    await respond({
-      response_type: 'ephemeral',
-      replace_original: replace,
-      ...withSandboxMarker(message, deps.sandbox),
-    });
-  } catch (error) {
-    deps.logger.warn('respond failed', { error: String(error) });
-  }
-}
-
-const VERB: Record<CourseRequest['status'], string> = {
-  pending: 'is still pending',
-  approved: 'was already approved',
-  waitlisted: 'was already approved',
-  assigned: 'was already approved',
-  denied: 'was already denied',
-  expired: 'has already expired',
-  cancelled: 'was already cancelled by the requester',
+/** The refused attempt worth recording: which step, on which request (a well-formed id only). */
+const refusalOf = (action: AuditEntry['action']) => (args: ClickArgs) => {
+  const id = parseRequestId(args.action.value);
+  return { action, via: id ? `(request ${id})` : '' };
 };
 
-/** "This request was already approved by @x on …": what a late click learns. */
-export function alreadyText(r: CourseRequest): string {
-  const by =
-    r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) && r.status !== 'cancelled' ? ` by <@${r.decidedBy}>` : '';
-  const at = r.decidedAt ? ` on ${slackDate(r.decidedAt, '{date_short} {time}')}` : '';
-  return `:information_source: This request ${VERB[r.status]}${by}${at}.`;
+/** Approve: the first decision wins; the assign use case runs on fresh reads. */
+export function createApproveButtonHandler(s: Surface) {
+  return onClick(s, { need: 'admin', audit: refusalOf('approved') }, async (args) => {
+    const id = parseRequestId(args.action.value);
+    if (!id) return tellClicker(s, args, NO_REQUEST);
+    const outcome = await s.deps.requests?.service.approve(id, args.body.user.id);
+    await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome) : NO_REQUEST);
+  });
 }
 
-export function decideText(outcome: DecideOutcome): SlackMessage {
-  switch (outcome.kind) {
-    case 'not-found':
-      return note(':grey_question: That request no longer exists.');
-    case 'own':
-      return note(':no_entry_sign: You can’t decide your own request; another license admin will.');
-    case 'already':
-      return note(alreadyText(outcome.request));
-    case 'denied':
-      return note(
-        `:no_entry_sign: Denied. <@${outcome.request.requester}> was told${outcome.request.denyReason ? ', with your reason' : ''}.`,
-      );
-    case 'assigned': {
-      const r = outcome.request;
-      const end = r.endDate ? `, ends ${slackDate(r.endDate)}` : '';
-      return note(
-        `:white_check_mark: Approved: license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned to <@${r.requester}>${end}. They were told.`,
-      );
-    }
-    case 'full':
-      return buildFullPoolChoiceMessage(outcome.request, outcome);
-    case 'not-assigned': {
-      const emoji =
-        outcome.outcome.kind === 'refused'
-          ? ':no_entry_sign:'
-          : outcome.outcome.kind === 'failed'
-            ? ':x:'
-            : ':grey_question:';
-      const still = outcome.request.status === 'pending' ? ' The request is still pending.' : '';
-      return note(`${emoji} ${escapeMrkdwn(outcome.outcome.text)}${still}`);
-    }
-  }
+/** Add to the waitlist, after approving for a full pool. */
+export function createWaitlistButtonHandler(s: Surface) {
+  return onClick(s, { need: 'admin', audit: refusalOf('waitlisted') }, async (args) => {
+    const id = parseRequestId(args.action.value);
+    const service = s.deps.requests?.service;
+    if (!id || !service) return tellClicker(s, args, NO_REQUEST);
+    await tellClicker(s, args, buildRequestWaitlistedMessage(await service.toWaitlist(id, args.body.user.id)));
+  });
 }
 
-/** Approve, Deny…, Add to the waitlist: a license admin's clicks. */
-export function createDecideButtonHandler(deps: AppDeps, kind: 'approve' | 'deny' | 'waitlist') {
-  return async ({ ack, body, action, respond, client }: ButtonArgs): Promise<void> => {
-    await ack();
-    const service = deps.requests?.service;
-    if (!service) return tell(deps, respond, note(notSetUp(deps)));
-    const id = parseRequestId(action.value);
-    if (!id)
-      return tell(deps, respond, note(':grey_question: That button does not name a request; open the card again.'));
-    const verdict = await authorize(deps, client, body.user.id, 'admin');
-    if (!verdict.allowed) return tell(deps, respond, note(`:no_entry_sign: ${verdict.text}`));
-    if (kind === 'approve') return tell(deps, respond, decideText(await service.approve(id, body.user.id)));
-    if (kind === 'waitlist') {
-      const result = await service.toWaitlist(id, body.user.id);
-      return tell(
-        deps,
-        respond,
-        note(
-          result.ok
-            ? `:white_check_mark: On the waitlist, number ${result.place}. The requester was told.`
-            : `:no_entry_sign: ${escapeMrkdwn(result.text)}`,
-        ),
-        true,
+/** Deny…: the optional-reason modal, while the request is undecided and not the clicker's own. */
+export function createDenyButtonHandler(s: Surface) {
+  return onClick(s, { need: 'admin', audit: refusalOf('denied') }, async (args) => {
+    const id = parseRequestId(args.action.value);
+    const request = id ? await s.deps.requests?.service.get(id) : undefined;
+    if (!request) return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'not-found' }));
+    if (request.status !== 'pending') return tellClicker(s, args, buildRequestAlreadyMessage(request));
+    if (request.requester === args.body.user.id) {
+      return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'own', request }));
+    }
+    const opened = await openView(s.deps, args.client, args.body.trigger_id, buildDenyReasonModal(request));
+    if (!opened) {
+      await tellClicker(
+        s,
+        args,
+        buildRequestNoteMessage(':x: Slack would not open the form; please click Deny… again.'),
       );
     }
-    const request = await service.get(id);
-    if (!request) return tell(deps, respond, decideText({ kind: 'not-found' }));
-    if (request.status !== 'pending') return tell(deps, respond, note(alreadyText(request)));
-    if (request.requester === body.user.id) return tell(deps, respond, decideText({ kind: 'own', request }));
-    const opened = await openView(deps, client, body.trigger_id, buildDenyReasonModal(request));
-    if (!opened) await tell(deps, respond, note(':x: Slack would not open the form; please click Deny… again.'));
-  };
+  });
 }
 
 /** The deny modal's submission: the optional reason, then the use case. */
-export function createDenySubmitHandler(deps: AppDeps) {
-  return async ({ ack, view, body, client }: ViewArgs): Promise<void> => {
-    const answer = markedAck(deps, ack);
-    const id = parseRequestId(view.private_metadata);
-    const reason =
-      view.state.values[RequestInputId.denyReason.block]?.[RequestInputId.denyReason.action]?.value?.trim() ||
-      undefined;
-    await answer({ response_action: 'update', view: buildRequestInfoModal(':hourglass_flowing_sand: Denying…') });
-    const show = (text: string) => updateView(deps, client, view.id, buildRequestInfoModal(text));
-    const service = deps.requests?.service;
-    if (!service) return void (await show(notSetUp(deps)));
-    if (!id) return void (await show(':grey_question: That form does not name a request.'));
-    const verdict = await authorize(deps, client, body.user.id, 'admin');
-    if (!verdict.allowed) return void (await show(`:no_entry_sign: ${verdict.text}`));
-    await show(decideText(await service.deny(id, body.user.id, reason)).text);
+export function createDenySubmitHandler(s: Surface) {
+  const refused = (sentence: string) => ({
+    response_action: 'update' as const,
+    view: buildRequestInfoModal(`:no_entry_sign: ${escapeMrkdwn(sentence)}`),
+  });
+  return onSubmit(
+    s,
+    { need: 'admin', title: 'Deny the request', audit: { action: 'denied' }, view: refused },
+    async ({ ack, view, body, client }) => {
+      const id = parseRequestId(view.private_metadata);
+      const reason =
+        view.state.values[RequestInputId.denyReason.block]?.[RequestInputId.denyReason.action]?.value?.trim() ||
+        undefined;
+      await ack({ response_action: 'update', view: buildRequestInfoModal(':hourglass_flowing_sand: Denying…') });
+      const show = (text: string) => updateView(s.deps, client, view.id, buildRequestInfoModal(text));
+      const service = s.deps.requests?.service;
+      if (!id || !service) return void (await show(':grey_question: That form does not name a request.'));
+      await show(buildRequestDecisionMessage(await service.deny(id, body.user.id, reason)).text);
+    },
+  );
+}
+
+/**
+ * Cancel in `/licenses requests`: any member may click, so no role is asked; the service cancels
+ * only the clicker's own request, and only while it is undecided.
+ */
+export function createCancelButtonHandler(s: Surface) {
+  return async (args: ClickArgs): Promise<void> => {
+    await args.ack();
+    const id = parseRequestId(args.action.value);
+    const service = s.deps.requests?.service;
+    if (!id || !service) return tellClicker(s, args, NO_REQUEST);
+    const result = await service.cancel(id, args.body.user.id);
+    if (!result.ok) {
+      return tellClicker(s, args, buildRequestNoteMessage(`:no_entry_sign: ${escapeMrkdwn(result.text)}`));
+    }
+    await replaceList(s, args, buildRequestCancelledMessage(await service.mine(args.body.user.id)));
   };
 }
 
-/** Cancel in `/licenses requests`: only the requester, only while undecided. */
-export function createCancelButtonHandler(deps: AppDeps) {
-  return async ({ ack, body, action, respond }: ButtonArgs): Promise<void> => {
-    await ack();
-    const service = deps.requests?.service;
-    if (!service) return tell(deps, respond, note(notSetUp(deps)));
-    const id = parseRequestId(action.value);
-    if (!id) return tell(deps, respond, note(':grey_question: That button does not name a request.'));
-    const result = await service.cancel(id, body.user.id);
-    if (!result.ok) return tell(deps, respond, note(`:no_entry_sign: ${escapeMrkdwn(result.text)}`));
-    const list = buildMyRequestsMessage(await service.mine(body.user.id));
-    await tell(
-      deps,
-      respond,
-      { text: list.text, blocks: [section(':heavy_multiplication_x: Request cancelled.'), ...list.blocks] },
-      true,
-    );
-  };
+/** The list replaces the one clicked (or comes by DM without a response_url). */
+async function replaceList(s: Surface, args: ClickArgs, message: SlackMessage): Promise<void> {
+  if (!args.body.response_url) return tellClicker(s, args, message);
+  await createReplier(args.respond, s.deps, false).send(message);
 }

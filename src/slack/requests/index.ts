@@ -1,47 +1,39 @@
 /**
- * Registration of the course-request surfaces: the buttons, the modals, the shortcut, the Workflow
- * Builder step; and the service over the app's own client (its events post the cards and DMs).
+ * Registration only: the course-request surfaces (the approvers' buttons, the requester's Cancel, the
+ * form from App Home and the global shortcut, the deny modal, the Workflow Builder step). The service
+ * they call is built before createApp (src/slack/requests/start.ts) and reaches them in deps.requests.
  */
 import type { App, BlockAction, ButtonAction, GlobalShortcut } from '@slack/bolt';
 import { RequestActionId, RequestCallbackId } from '../../blocks/ids.js';
-import { createRequestCheck } from '../../services/requests/check.js';
-import { createRequestService } from '../../services/requests/service.js';
-import type { AppDeps } from '../deps.js';
-import { createCancelButtonHandler, createDecideButtonHandler, createDenySubmitHandler } from './decide.js';
+import type { ClickArgs } from '../gate.js';
+import type { Surface } from '../state.js';
+import {
+  createApproveButtonHandler,
+  createCancelButtonHandler,
+  createDenyButtonHandler,
+  createDenySubmitHandler,
+  createWaitlistButtonHandler,
+} from './decide.js';
 import { createRequestSubmitHandler, openRequestModal } from './form.js';
-import { createRequestEvents } from './notify.js';
 import { createRecycleButtonHandler } from './recycle.js';
 import { createRequestStepHandler } from './workflow.js';
 
-export function registerRequests(app: App, deps: AppDeps): void {
-  const requests = deps.requests;
-  if (requests && !requests.service) {
-    requests.service = createRequestService({
-      store: requests.store,
-      licensing: deps.licensing,
-      audit: () => deps.audit,
-      events: createRequestEvents(app.client, deps, requests),
-      now: deps.now,
-      logger: deps.logger,
-      timers: requests.timers,
-      waitlist: requests.waitlist,
-      work: deps.work,
-    });
-    requests.check = createRequestCheck(requests.service, deps.logger);
-  }
-  const button = (id: string, handler: ReturnType<typeof createDecideButtonHandler>) =>
+export function registerRequests(app: App, s: Surface): void {
+  const { deps } = s;
+  const button = (id: string, handler: (args: ClickArgs) => Promise<void>) =>
     app.action<BlockAction<ButtonAction>>(id, handler);
-  button(RequestActionId.approve, createDecideButtonHandler(deps, 'approve'));
-  button(RequestActionId.deny, createDecideButtonHandler(deps, 'deny'));
-  button(RequestActionId.waitlist, createDecideButtonHandler(deps, 'waitlist'));
-  button(RequestActionId.recycle, createRecycleButtonHandler(deps));
-  button(RequestActionId.cancel, createCancelButtonHandler(deps));
-  app.action<BlockAction<ButtonAction>>(RequestActionId.open, async ({ ack, body, client }) => {
+  button(RequestActionId.approve, createApproveButtonHandler(s));
+  button(RequestActionId.deny, createDenyButtonHandler(s));
+  button(RequestActionId.waitlist, createWaitlistButtonHandler(s));
+  button(RequestActionId.recycle, createRecycleButtonHandler(s));
+  button(RequestActionId.cancel, createCancelButtonHandler(s));
+  // Open to every member who may request: the requester check runs in openRequestModal.
+  button(RequestActionId.open, async ({ ack, body, client }) => {
     await ack();
     await openRequestModal(deps, client, body.trigger_id, body.user.id, 'home');
   });
   app.view(RequestCallbackId.form, createRequestSubmitHandler(deps));
-  app.view(RequestCallbackId.denyForm, createDenySubmitHandler(deps));
+  app.view(RequestCallbackId.denyForm, createDenySubmitHandler(s));
   app.shortcut<GlobalShortcut>(RequestCallbackId.shortcut, async ({ ack, shortcut, client }) => {
     await ack();
     await openRequestModal(deps, client, shortcut.trigger_id, shortcut.user.id, 'shortcut');

@@ -1,8 +1,11 @@
 /**
  * RequestEvents over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
- * Builder step's completion. Uses the app's own bot client: a step's workflow token expires 15 minutes
- * after the step starts (docs/course-requests.md), and a decision may come days later. Never throws.
+ * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
+ * the waitlist's DMs (src/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the
+ * app's own bot client, asked for when first used (it exists once createApp has run): a step's
+ * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
+ * may come days later. Never throws.
  */
 import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../blocks/common.js';
@@ -34,12 +37,17 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
   };
 }
 
-export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, requests: RequestsDeps): RequestEvents {
+export function createRequestEvents(
+  botClient: () => webApi.WebClient,
+  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles'>,
+  requests: Pick<RequestsDeps, 'store' | 'channel' | 'timers'>,
+): RequestEvents {
   const { logger } = deps;
   const marked = (m: SlackMessage) => withSandboxMarker(m, deps.sandbox);
 
   async function dm(user: string, message: SlackMessage): Promise<void> {
     try {
+      const client = botClient();
       const channel = await openDm(client, user);
       await client.chat.postMessage({ channel, ...marked(message) });
     } catch (error) {
@@ -49,6 +57,7 @@ export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, req
 
   async function updateCards(r: CourseRequest): Promise<void> {
     const message = marked(buildRequestCardMessage({ request: r }));
+    const client = botClient();
     for (const card of r.cards) {
       try {
         await client.chat.update({ channel: card.channel, ts: card.ts, ...message });
@@ -61,6 +70,7 @@ export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, req
   async function completeWorkflow(r: CourseRequest): Promise<void> {
     if (!r.workflow || r.workflow.completed) return;
     const function_execution_id = r.workflow.executionId;
+    const client = botClient();
     try {
       if (r.status === 'cancelled') {
         await client.functions.completeError({
@@ -93,6 +103,7 @@ export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, req
         );
       }
       const cards: RequestCard[] = [];
+      const client = botClient();
       for (const target of targets) {
         try {
           const channel = requests.channel ? target : await openDm(client, target);
@@ -112,6 +123,7 @@ export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, req
     async reminder(r) {
       const expiresAt = new Date(Date.parse(r.createdAt) + requests.timers.expireAfterMs).toISOString();
       const message = marked(buildRequestReminderMessage(r, expiresAt));
+      const client = botClient();
       for (const card of r.cards) {
         try {
           await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, ...message });
@@ -124,7 +136,8 @@ export function createRequestEvents(client: webApi.WebClient, deps: AppDeps, req
     async changed(r, extra) {
       const latest = (await requests.store.get(r.id)) ?? r;
       await updateCards(latest);
-      if (latest.status !== 'approved') await dm(latest.requester, buildRequestUpdateMessage(latest, extra));
+      if (latest.status !== 'approved' && !extra?.toldElsewhere)
+        await dm(latest.requester, buildRequestUpdateMessage(latest, extra));
       await completeWorkflow(latest);
     },
   };

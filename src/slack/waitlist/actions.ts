@@ -50,7 +50,8 @@ export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
     const actor = args.body.user.id;
     const value = parseValue(args.action.value);
     const waitlist = deps.waitlist;
-    if (!waitlist) return tellClicker(s, args, buildNoticeMessage(WAITLIST_NOT_SET_UP));
+    const requests = deps.requests?.service;
+    if (!waitlist || !requests) return tellClicker(s, args, buildNoticeMessage(WAITLIST_NOT_SET_UP));
     if (!value) {
       return tellClicker(
         s,
@@ -64,7 +65,7 @@ export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
     if (!current) {
       note = 'That request is no longer on the waitlist (it got a seat, or someone removed it).';
     } else if (click === 'remove') {
-      await waitlist.remove(value.r, actor);
+      await requests.removeFromWaitlist(value.r, actor);
       note = `Removed the request of the person who was number ${current.place} for pool ${current.poolId}.`;
     } else {
       const place = await waitlist.move(value.r, current.place - 1 + (click === 'up' ? -1 : 1), actor);

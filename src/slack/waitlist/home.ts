@@ -1,13 +1,12 @@
-/** The waitlist section under the App Home dashboard, for license admins (the gate's `permits`). */
+/** The waitlist section under the App Home dashboard, for license admins (the gate's verdict: `canChange`). */
 
 import type { HomeView } from '../../blocks/home.js';
 import { divider } from '../../blocks/kit.js';
 import { buildWaitlistHomeSection } from '../../blocks/waitlist.js';
-import type { AppDeps, Role } from '../deps.js';
-import { permits } from '../gate.js';
+import type { AppDeps } from '../deps.js';
 
-export async function withWaitlist(deps: AppDeps, role: Role, view: HomeView): Promise<HomeView> {
-  if (!deps.waitlist || !permits(role, 'admin')) return view;
+export async function withWaitlist(deps: AppDeps, canChange: boolean, view: HomeView): Promise<HomeView> {
+  if (!deps.waitlist || !canChange) return view;
   try {
     const entries = await deps.waitlist.entries();
     return { ...view, blocks: [...view.blocks, divider(), ...buildWaitlistHomeSection(entries)] };

@@ -14,9 +14,10 @@ function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
   return approvers.filter((u) => u !== entry.requester);
 }
 
-export function createSlackWaitlistNotifier(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
+export function createSlackWaitlistNotifier(botClient: () => webApi.WebClient, deps: AppDeps): WaitlistNotifier {
   return {
     async assigned(entry, outcome) {
+      const client = botClient();
       const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };
       await tellByDm(deps, client, entry.requester, buildWaitlistSeatMessage({ ...facts, to: 'requester' }));
       for (const admin of approversOf(deps, entry)) {
@@ -24,6 +25,7 @@ export function createSlackWaitlistNotifier(client: webApi.WebClient, deps: AppD
       }
     },
     async skipped(entry, reason, next) {
+      const client = botClient();
       const facts = { entry, reason, next };
       await tellByDm(deps, client, entry.requester, buildWaitlistSkippedMessage({ ...facts, to: 'requester' }));
       for (const admin of approversOf(deps, entry)) {

@@ -1,0 +1,22 @@
+/**
+ * Is the requester of a waitlisted request still a full member of the workspace? Asked when a seat
+ * frees up, which may be weeks after the approval (users.info, scope users:read). A deleted, unknown
+ * or now guest account can never take the seat; a Slack error only means "not now".
+ */
+import type { webApi } from '@slack/bolt';
+import type { RequesterPresence } from '../../services/requests/service.js';
+
+export function createRequesterPresence(client: () => webApi.WebClient): RequesterPresence {
+  return async (userId) => {
+    try {
+      const { user } = await client().users.info({ user: userId });
+      if (!user || user.deleted) return { gone: 'they are no longer in the Slack workspace' };
+      if (user.is_restricted || user.is_ultra_restricted) return { gone: 'they are now a guest of the workspace' };
+      return undefined;
+    } catch (error) {
+      const code = (error as { data?: { error?: unknown } }).data?.error;
+      if (code === 'user_not_found') return { gone: 'they are no longer in the Slack workspace' };
+      return { unknown: `Slack did not say who they are right now (${String(code ?? error)})` };
+    }
+  };
+}
