@@ -19,7 +19,6 @@ import { createWorkTracker, type WorkTracker } from './services/work-tracker.js'
 import { registerActions } from './slack/actions/index.js';
 import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
-import { registerCommands } from './slack/commands/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
@@ -27,9 +26,11 @@ import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
+import { createAppState, registerAppState } from './slack/state.js';
+import { registerCommands } from './slack/subcommands/register.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
-import { createAppState, registerAppState } from './slack/views/state.js';
+import { withWaitlist } from './slack/waitlist/home.js';
 import { registerWaitlist } from './slack/waitlist/index.js';
 
 export type SlackTransport =
@@ -126,9 +127,9 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerAppState(deps, state);
   app.use(createDrainingMiddleware(deps, state.work));
   const surface = { deps, state };
-  registerCommands(app, deps);
+  registerCommands(app, surface);
   registerActions(app, surface);
-  registerEvents(app, surface);
+  registerEvents(app, surface, { sections: withWaitlist });
   registerBulk(app, surface);
   registerViews(app, surface);
   registerShortcuts(app, surface);

@@ -4,6 +4,7 @@
  * its fix, and never repeats a secret's value.
  */
 import { z } from 'zod';
+import type { AlertsConfig } from './domain/alerts.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -54,14 +55,7 @@ export interface RequestsConfig {
   expiryDays: number;
 }
 
-export interface AlertsConfig {
-  /** ALERT_CHANNEL, else AUDIT_CHANNEL. */
-  channel?: string;
-  /** HH:MM, 24-hour, in timeZone. */
-  time: string;
-  /** IANA time zone name. */
-  timeZone: string;
-}
+export type { AlertsConfig };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 

@@ -3,7 +3,7 @@
  * the configuration gives each), and the channels shown (where commands are typed, the audit trail,
  * the alerts).
  */
-import type { Config } from '../config.js';
+import type { AlertsConfig } from '../domain/alerts.js';
 import type { Logger } from '../licensing/types.js';
 import { DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { LOCAL_BOT, LOCAL_TEAM, type LocalSlackUser } from '../slack/local-slack.js';
@@ -12,10 +12,19 @@ import type { ConsoleChannel } from './world.js';
 
 export const CONSOLE_OPS_CHANNEL = 'C0DEMOOPS1';
 
+/** The settings the console shows (src/config.ts's Config has them; passed in, never read here). */
+export interface ConsoleSettings {
+  admins: string[];
+  viewers: string[] | '*';
+  auditChannel?: string | undefined;
+  alerts: AlertsConfig;
+  requests?: { channel?: string | undefined } | undefined;
+}
+
 /** The four people the switcher offers, in order. */
 const SWITCHER = [DEMO_USERS.admin, DEMO_USERS.viewer, DEMO_USERS.member, DEMO_USERS.guest];
 
-function roleLabel(config: Pick<Config, 'admins' | 'viewers'>, u: LocalSlackUser): string {
+function roleLabel(config: Pick<ConsoleSettings, 'admins' | 'viewers'>, u: LocalSlackUser): string {
   if (config.admins.length === 0 ? u.isAdmin === true || u.isOwner === true : config.admins.includes(u.id)) {
     return 'license admin';
   }
@@ -25,7 +34,7 @@ function roleLabel(config: Pick<Config, 'admins' | 'viewers'>, u: LocalSlackUser
 }
 
 export function consoleChannels(
-  config: Pick<Config, 'auditChannel' | 'alerts'> & Partial<Pick<Config, 'requests'>>,
+  config: Pick<ConsoleSettings, 'auditChannel' | 'alerts' | 'requests'>,
 ): ConsoleChannel[] {
   const channels: ConsoleChannel[] = [
     { id: CONSOLE_OPS_CHANNEL, name: 'license-ops', kind: 'channel', purpose: 'Type /licenses help below to start.' },
@@ -61,7 +70,7 @@ export function consoleChannels(
   return channels;
 }
 
-export function consoleOptions(config: Config, logger: Logger, signingSecret: string): ConsoleOptions {
+export function consoleOptions(config: ConsoleSettings, logger: Logger, signingSecret: string): ConsoleOptions {
   const roleLabels: Record<string, string> = {};
   for (const id of SWITCHER) {
     const u = DEMO_SLACK_USERS.find((x) => x.id === id);

@@ -15,6 +15,16 @@ import { dayOf } from './end-date.js';
 import { DAY_MS } from './time.js';
 import type { License, Pool, StudentRef } from './types.js';
 
+/** When and where the daily alert check posts (ALERT_CHANNEL, ALERT_TIME, ALERT_TZ; src/config.ts). */
+export interface AlertsConfig {
+  /** ALERT_CHANNEL, else AUDIT_CHANNEL; none: alerts are off. */
+  channel?: string;
+  /** HH:MM, 24-hour, in timeZone. */
+  time: string;
+  /** IANA time zone name. */
+  timeZone: string;
+}
+
 export const NEARLY_FULL_RATIO = 0.9;
 /** Thresholds for a pool's end, widest first. Only the tightest one crossed is announced. */
 export const POOL_ENDING_DAYS = [60, 30, 7] as const;

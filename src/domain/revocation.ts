@@ -2,6 +2,7 @@
  * Revoking (DELETE /v1/license/{id}): when it is offered and what follows. Pure: rules take `now`.
  */
 import type { License, Pool } from './types.js';
+import type { WriteReport } from './write-report.js';
 
 export type RevokeBlocker = 'not-revokable' | 'inactive' | 'expired';
 
@@ -20,3 +21,17 @@ export function revokeBlocker(
 export function seatReturns(pool: Pick<Pool, 'transferable'> | undefined): boolean {
   return pool?.transferable === true;
 }
+
+/** The fresh read a revoke starts from, with the rule applied (services/revoke.ts `checkRevoke`). */
+export type RevokeCheck =
+  /** The read failed: `sentence` says why, plain text; nothing was sent. */
+  | { kind: 'unread'; licenseId: string; sentence: string }
+  /** The rule refuses (ended, expired, not revokable): nothing is sent. */
+  | { kind: 'blocked'; license: License; pool: Pool | undefined; blocker: RevokeBlocker }
+  | { kind: 'revokable'; license: License; pool: Pool | undefined };
+
+/** What became of "Revoke now" (services/revoke.ts `revoke`), for blocks/revoke.ts to word. */
+export type RevokeOutcome =
+  | Exclude<RevokeCheck, { kind: 'revokable' }>
+  /** The DELETE was sent: done, refused, failed or unknown, as the report says. */
+  | { kind: 'written'; license: License; pool: Pool | undefined; write: WriteReport<License> };

@@ -9,15 +9,8 @@ export interface CourseRef {
   title: string;
 }
 
-export interface Pool {
-  id: string;
+export interface Pool extends PoolSummary {
   course: CourseRef;
-  start: string;
-  end: string;
-  transferable: boolean;
-  licenses: number;
-  assignedLicenses: number;
-  availableLicenses: number;
 }
 
 export interface StudentRef {

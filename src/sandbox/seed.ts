@@ -13,7 +13,9 @@
  * | 2007 | Power Query Fundamentals   | yes          | 5     | new, nothing assigned                       |
  */
 import { dayOffset, endOfDay, startOfDay } from './dates.js';
-import type { SandboxData } from './types.js';
+import type { SandboxData, ScaleSeed } from './types.js';
+
+export type { ScaleSeed };
 
 export const DEMO_ME: SandboxData['me'] = {
   id: '77',
@@ -153,14 +155,6 @@ export function buildEmptyData(): SandboxData {
     licenses: [],
     progress: [],
   };
-}
-
-/** How big `buildScaleData` makes the account. */
-export interface ScaleSeed {
-  pools: number;
-  licenses: number;
-  /** One student (heavy@contoso.com) holds this many of the licenses, each in another pool and course. */
-  heavyStudentLicenses?: number;
 }
 
 /**

@@ -3,7 +3,6 @@
  * Tests start it on 127.0.0.1 with port 0; `npm run sandbox` starts it alone.
  */
 import type { License, Me, Pool, Student } from '../domain/types.js';
-import type { ScaleSeed } from './seed.js';
 
 export type RateLimitAlgorithm = 'fixed-window' | 'sliding-log' | 'token-bucket';
 
@@ -48,6 +47,14 @@ export interface RecordedRequest {
   status: number;
   /** Which token was used: 'admin', 'readonly', 'unknown' or 'none'. Never the token itself. */
   tokenKind: 'admin' | 'readonly' | 'unknown' | 'none';
+}
+
+/** How big `buildScaleData` makes the account. */
+export interface ScaleSeed {
+  pools: number;
+  licenses: number;
+  /** One student (heavy@contoso.com) holds this many of the licenses, each in another pool and course. */
+  heavyStudentLicenses?: number;
 }
 
 export interface SandboxData {

@@ -9,12 +9,11 @@ import type { AssignRequest, License, Pool, Student, StudentCourse } from '../do
 import { isLicensingError } from '../licensing/errors.js';
 import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient } from '../licensing/types.js';
-import { auditOf } from './audit-facts.js';
 import type { ChangeContext } from './change-context.js';
 import { isEndpointMissing } from './find-student.js';
 import { INTERACTIVE } from './interactive.js';
 import { tracked } from './work-tracker.js';
-import { runWrite, type WriteOutcome } from './write-outcome.js';
+import { auditOf, runWrite, type WriteOutcome } from './write-outcome.js';
 
 export interface AssignParams {
   poolId: string;

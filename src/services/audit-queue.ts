@@ -6,8 +6,8 @@
  * reaches the channel and when. Timers are injected, so tests need no real-time waits, and never keep
  * the process alive on their own. The behaviour is described in docs/audit-trail.md.
  */
+import type { AuditEntry } from '../domain/audit-entry.js';
 import type { Logger } from '../licensing/types.js';
-import type { AuditEntry } from './audit.js';
 
 /** The clock and timers the queue runs on. */
 export interface QueueTimers {

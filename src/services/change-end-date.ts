@@ -3,13 +3,12 @@ import type { EndDateRefusal } from '../domain/change-refusal.js';
 import { classifyNewEndDate, dayOf, endDateBlocker, today } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
-import { auditOf, studentFacts } from './audit-facts.js';
 import type { ChangeContext } from './change-context.js';
 import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { getLicenseDetails } from './licenses.js';
 import { tracked } from './work-tracker.js';
-import { runWrite, type WriteOutcome } from './write-outcome.js';
+import { auditOf, runWrite, studentFacts, type WriteOutcome } from './write-outcome.js';
 
 export function changeEndDate(
   licensing: LicensingClient,

@@ -20,13 +20,12 @@ import {
 import type { License, Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
 import { type AssignParams, assign, assignLicense, newcomerProblem } from './assign.js';
-import { auditOf, studentFacts } from './audit-facts.js';
 import type { ChangeContext } from './change-context.js';
 import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { revokeLicense } from './revoke.js';
 import { tracked } from './work-tracker.js';
-import type { WriteOutcome } from './write-outcome.js';
+import { auditOf, studentFacts, type WriteOutcome } from './write-outcome.js';
 
 /** Options in one static_select (platform.md section 5). */
 export const MAX_CANDIDATES = 100;

@@ -1,17 +1,19 @@
 /**
  * Revoking a license (DELETE /v1/license/{id}), as one use case: the fresh read, the rule, the write,
- * the read-back after an unclear answer and the audit entry. The caller words the typed outcome.
+ * the read-back after an unclear answer and the audit entry. The caller words the typed outcome
+ * (blocks/revoke.ts).
  */
-import { type RevokeBlocker, revokeBlocker } from '../domain/revocation.js';
+import { type RevokeCheck, type RevokeOutcome, revokeBlocker } from '../domain/revocation.js';
 import type { License, Pool } from '../domain/types.js';
+import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient } from '../licensing/types.js';
-import { auditOf, studentFacts } from './audit-facts.js';
 import type { ChangeContext } from './change-context.js';
 import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
-import { getLicenseDetails } from './licenses.js';
 import { tracked } from './work-tracker.js';
-import { runWrite, type WriteOutcome } from './write-outcome.js';
+import { auditOf, reportOf, runWrite, studentFacts, type WriteOutcome } from './write-outcome.js';
+
+export type { RevokeCheck, RevokeOutcome };
 
 /** `before` is the license as read just before (for the answer and the audit: DELETE returns nothing). */
 export function revokeLicense(licensing: LicensingClient, before: License): Promise<WriteOutcome<License>> {
@@ -27,13 +29,26 @@ export function revokeLicense(licensing: LicensingClient, before: License): Prom
   );
 }
 
-export type RevokeOutcome =
-  /** The fresh read failed: nothing was sent. */
-  | { kind: 'unread'; licenseId: string; error: unknown }
-  /** The rule refused on the fresh read (ended, expired, not revokable): nothing was sent. */
-  | { kind: 'blocked'; license: License; pool: Pool | undefined; blocker: RevokeBlocker }
-  /** The DELETE was sent: done, refused, failed or unknown, as the write says. */
-  | { kind: 'written'; license: License; pool: Pool | undefined; write: WriteOutcome<License> };
+/**
+ * The license read fresh (licenses.get is never cached) with its pool, and the rule on it: what the
+ * confirmation shows and what "Revoke now" checks again before it sends anything
+ * (docs/change-checks.md). A pool that is gone (404) leaves the license worth naming.
+ */
+export async function checkRevoke(licensing: LicensingClient, licenseId: string, now: Date): Promise<RevokeCheck> {
+  let license: License;
+  let pool: Pool | undefined;
+  try {
+    license = await licensing.licenses.get(licenseId, INTERACTIVE);
+    pool = await licensing.pools.get(license.poolId, INTERACTIVE).catch((error: unknown) => {
+      if (isLicensingError(error) && error.kind === 'not-found') return undefined;
+      throw error;
+    });
+  } catch (error) {
+    return { kind: 'unread', licenseId, sentence: errorSentence(error, 'license', 'admin') };
+  }
+  const blocker = revokeBlocker(license, now);
+  return blocker ? { kind: 'blocked', license, pool, blocker } : { kind: 'revokable', license, pool };
+}
 
 export interface RevokeRequest {
   /** The Slack user (or other caller) who asked, for the audit trail. */
@@ -41,27 +56,20 @@ export interface RevokeRequest {
   licenseId: string;
 }
 
-/**
- * Revokes `licenseId` once, audited. licenses.get is never cached, so a license ended since the
- * confirmation was shown is caught by the rule and nothing is sent (docs/change-checks.md).
- */
+/** Revokes `licenseId` once, audited; a license ended since the confirmation was shown sends nothing. */
 export async function revoke(ctx: ChangeContext, { actor, licenseId }: RevokeRequest): Promise<RevokeOutcome> {
   const now = ctx.now();
   const at = now.toISOString();
-  let details: Awaited<ReturnType<typeof getLicenseDetails>>;
-  try {
-    details = await getLicenseDetails(ctx.licensing, licenseId);
-  } catch (error) {
-    const detail = errorSentence(error, 'license', 'admin');
-    await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'failed', licenseId, detail });
-    return { kind: 'unread', licenseId, error };
+  const check = await checkRevoke(ctx.licensing, licenseId, now);
+  if (check.kind === 'unread') {
+    await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'failed', licenseId, detail: check.sentence });
+    return check;
   }
-  const { license, pool } = details;
-  const blocker = revokeBlocker(license, now);
-  if (blocker) {
-    const facts = { ...studentFacts(license), detail: `cannot be revoked (${blocker}); no DELETE sent` };
+  const { license, pool } = check;
+  if (check.kind === 'blocked') {
+    const facts = { ...studentFacts(license), detail: `cannot be revoked (${check.blocker}); no DELETE sent` };
     await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'refused', ...facts });
-    return { kind: 'blocked', license, pool, blocker };
+    return check;
   }
   const write = await tracked(ctx.work, 'write', `revoke license ${license.id}`, () =>
     revokeLicense(ctx.licensing, license),
@@ -69,5 +77,5 @@ export async function revoke(ctx: ChangeContext, { actor, licenseId }: RevokeReq
   const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
   await ctx.audit.record(auditOf('revoke', actor, write, facts, now, 'license'));
   if (write.kind === 'done') ctx.seats?.noticeSeat(license.poolId);
-  return { kind: 'written', license, pool, write };
+  return { kind: 'written', license, pool, write: reportOf(write, 'license') };
 }

@@ -3,13 +3,15 @@
  * Listeners never read process.env and never build a licensing client of their own.
  */
 import type { webApi } from '@slack/bolt';
+import type { RequestStore, RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { RequestCheck } from '../services/requests/check.js';
+import type { RequestService } from '../services/requests/service.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
-import type { RequestsDeps } from './requests/deps.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -52,4 +54,15 @@ export interface AppDeps {
   work?: WorkTracker;
   /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */
   shared?: SharedStore;
+}
+
+/** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
+export interface RequestsDeps {
+  store: RequestStore;
+  /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
+  channel?: string | undefined;
+  timers: RequestTimers;
+  service: RequestService;
+  /** The reminder and expiry check (started by the composition root; tests call tick()). */
+  check: RequestCheck;
 }

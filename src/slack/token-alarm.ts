@@ -10,9 +10,8 @@
 import type { webApi } from '@slack/bolt';
 import { buildErrorMessage, withSandboxMarker } from '../blocks/common.js';
 import { isLicensingError } from '../licensing/errors.js';
-import { openDm } from './bulk/notifier.js';
-import type { AppDeps, Role } from './deps.js';
-import { permits } from './gate.js';
+import { openDm } from './bulk-notifier.js';
+import type { AppDeps } from './deps.js';
 import { presentError, type Subject } from './present.js';
 
 /** At most one alarm an hour: a broken token fails every request until someone fixes it. */
@@ -91,17 +90,18 @@ export async function raiseTokenAlarm(deps: AppDeps, client: webApi.WebClient): 
 }
 
 /**
- * presentError for someone with `role`; a 401 also raises the alarm, and someone who is no license
- * admin hears that the admins have been told only when they have been.
+ * presentError for someone the gate let through (`canChange`: a license admin, from the verdict); a
+ * 401 also raises the alarm, and someone who is no license admin hears that the admins have been told
+ * only when they have been.
  */
 export async function presentErrorTo(
   deps: AppDeps,
   client: webApi.WebClient,
-  role: Role,
+  canChange: boolean,
   error: unknown,
   subject: Subject = 'other',
 ): Promise<string> {
-  const audience = permits(role, 'admin') ? 'admin' : 'other';
+  const audience = canChange ? 'admin' : 'other';
   if (isLicensingError(error) && error.kind === 'unauthorized') {
     const told = await raiseTokenAlarm(deps, client);
     if (told && audience === 'other') return TOLD;

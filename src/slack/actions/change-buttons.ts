@@ -4,9 +4,9 @@
  */
 import { buildErrorMessage } from '../../blocks/common.js';
 import { channelOf, idValue } from '../../blocks/values.js';
-import { BUTTON_GONE, type ClickArgs, onClick, tellClicker } from '../gate-bolt.js';
-import { openAssignModal, openExtendModal } from '../views/open-modal.js';
-import type { Surface } from '../views/state.js';
+import { BUTTON_GONE, type ClickArgs, onClick, tellClicker } from '../gate.js';
+import { openAssignModal, openExtendModal } from '../open-modal.js';
+import type { Surface } from '../state.js';
 
 /** views.open failed: most often the trigger_id's 3 seconds ran out while Slack or we were slow. */
 const NOT_OPENED = 'Slack did not open the window in time; nothing was changed. Please click again.';

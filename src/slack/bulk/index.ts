@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { DeskActionId, DeskCallbackId } from '../../blocks/ids.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { createBulkOpenHandler } from './open.js';
 import { registerPoolOptions } from './pool-options.js';
 import { createBulkConfirmSubmitHandler, createBulkFormSubmitHandler } from './submit.js';

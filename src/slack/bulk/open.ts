@@ -10,7 +10,7 @@ import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../gate.js';
 import { presentError } from '../present.js';
-import { tellByDm } from '../views/slack-io.js';
+import { tellByDm, updateView } from '../slack-io.js';
 
 export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
 
@@ -51,9 +51,7 @@ export async function openBulkModal(
     deps.logger.warn('bulk: reading pools failed', { error: String(error) });
     view = buildBulkNoticeModal(presentError(error, 'other', 'admin'));
   }
-  await client.views
-    .update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) })
-    .catch((error: unknown) => deps.logger.warn('views.update failed', { error: String(error) }));
+  await updateView(deps, client, viewId, view);
   return undefined;
 }
 

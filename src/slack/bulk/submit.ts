@@ -17,11 +17,11 @@ import { endDateProblem } from '../../domain/bulk-plan.js';
 import { count } from '../../domain/count.js';
 import { dryRunBulk, jobFromDraft } from '../../services/bulk.js';
 import type { Desk } from '../../services/desk.js';
-import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
+import { createBulkNotifier } from '../bulk-notifier.js';
+import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
-import { createBulkNotifier } from './notifier.js';
 import { ADMINS_ONLY } from './open.js';
 
 /** The bulk modal behind the gate: a refusal (bulk's own sentence) replaces the modal; not audited. */

@@ -12,9 +12,9 @@ import { dayOf } from '../../domain/end-date.js';
 import { ID_PATTERN } from '../../domain/ids.js';
 import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
-import { onClick } from '../gate-bolt.js';
+import { onClick } from '../gate.js';
 import { presentError } from '../present.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 
 /**
  * Posts one alert group; throws when Slack refuses, so the group is not remembered as sent. Resolves

@@ -4,10 +4,10 @@
  * end-to-end harness call it; stop() ends both before the licensing client closes.
  */
 import type { webApi } from '@slack/bolt';
-import type { AlertsConfig } from '../../config.js';
+import type { AlertsConfig } from '../../domain/alerts.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { createDailyScheduler, type DailyScheduler } from '../../services/scheduler.js';
-import { createBulkNotifier } from '../bulk/notifier.js';
+import { createBulkNotifier } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
 import { raiseTokenAlarm } from '../token-alarm.js';
 import { createAlertPoster } from './alerts.js';

@@ -6,8 +6,8 @@
 import type { SlashCommand, webApi } from '@slack/bolt';
 import { buildNoticeMessage } from '../../blocks/common.js';
 import { buildMyRequestsMessage } from '../../blocks/requests.js';
-import type { Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
+import type { Replier } from '../reply.js';
 import { notSetUp, nowhereToGo, openRequestModal } from './form.js';
 
 /** What the two subcommands need: the listener already asked the gate's requester check. */

@@ -18,10 +18,10 @@ import {
   buildRequestWaitlistedMessage,
 } from '../../blocks/requests.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
-import { createReplier } from '../commands/reply.js';
-import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate-bolt.js';
-import { openView, updateView } from '../views/slack-io.js';
-import type { Surface } from '../views/state.js';
+import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
+import { createReplier } from '../reply.js';
+import { openView, updateView } from '../slack-io.js';
+import type { Surface } from '../state.js';
 import { parseRequestId } from './codec.js';
 
 export const NO_REQUEST = buildRequestNoteMessage(

@@ -10,11 +10,11 @@ import { buildRequestFormModal, buildRequestInfoModal } from '../../blocks/reque
 import { isId } from '../../domain/ids.js';
 import { MAX_REASON, neededByProblem, type RequestSource } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
-import { resolveUserEmail } from '../commands/resolve-user.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
 import { presentError } from '../present.js';
-import { markedAck, openView, updateView } from '../views/slack-io.js';
+import { resolveUserEmail } from '../resolve-user.js';
+import { markedAck, openView, updateView } from '../slack-io.js';
 import { encodeFormMeta, parseFormMeta } from './codec.js';
 
 type Client = webApi.WebClient;

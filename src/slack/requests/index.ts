@@ -5,8 +5,8 @@
  */
 import type { App, BlockAction, ButtonAction, GlobalShortcut } from '@slack/bolt';
 import { RequestActionId, RequestCallbackId } from '../../blocks/ids.js';
-import type { ClickArgs } from '../gate-bolt.js';
-import type { Surface } from '../views/state.js';
+import type { ClickArgs } from '../gate.js';
+import type { Surface } from '../state.js';
 import {
   createApproveButtonHandler,
   createCancelButtonHandler,

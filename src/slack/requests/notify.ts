@@ -17,7 +17,7 @@ import {
 } from '../../blocks/requests.js';
 import type { CourseRequest, RequestCard } from '../../domain/requests.js';
 import type { RequestEvents } from '../../services/requests/service.js';
-import { openDm } from '../bulk/notifier.js';
+import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
 import type { RequestsDeps } from './deps.js';
 

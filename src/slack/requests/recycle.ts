@@ -4,9 +4,9 @@
  * recycle confirmation that names who loses the seat (the recycle flow of src/slack/views/).
  */
 import { buildRequestAlreadyMessage, buildRequestNoteMessage } from '../../blocks/requests.js';
-import { onClick, tellClicker } from '../gate-bolt.js';
-import { openAssignModal } from '../views/open-modal.js';
-import type { Surface } from '../views/state.js';
+import { onClick, tellClicker } from '../gate.js';
+import { openAssignModal } from '../open-modal.js';
+import type { Surface } from '../state.js';
 import { parseRequestId } from './codec.js';
 
 export function createRecycleButtonHandler(s: Surface) {

@@ -8,10 +8,10 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from '@slack/bolt';
 import { isId } from '../../domain/ids.js';
 import { MAX_REASON } from '../../domain/requests.js';
-import { resolveUserEmail } from '../commands/resolve-user.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
 import { presentError } from '../present.js';
+import { resolveUserEmail } from '../resolve-user.js';
 import { nowhereToGo } from './form.js';
 
 /** What Bolt passes a function listener (its own name for it is not exported by @slack/bolt's index). */

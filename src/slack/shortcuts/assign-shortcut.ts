@@ -1,11 +1,11 @@
 /**
  * The global shortcut "Assign a course license": ack, the gate, then the assign modal. A shortcut has
- * no channel and no response_url, so a refusal is a small modal of its own (gate-bolt.ts onShortcut).
+ * no channel and no response_url, so a refusal is a small modal of its own (gate.ts onShortcut).
  */
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
-import { onShortcut } from '../gate-bolt.js';
-import { openAssignModal } from '../views/open-modal.js';
-import type { Surface } from '../views/state.js';
+import { onShortcut } from '../gate.js';
+import { openAssignModal } from '../open-modal.js';
+import type { Surface } from '../state.js';
 
 export function createAssignShortcutHandler(s: Surface) {
   const gate = { need: 'admin' as const, title: ASSIGN_TITLE, audit: { action: 'assign' as const, via: '(shortcut)' } };

@@ -1,6 +1,6 @@
 import type { App, GlobalShortcut } from '@slack/bolt';
 import { CallbackId } from '../../blocks/ids.js';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { createAssignShortcutHandler } from './assign-shortcut.js';
 
 /** Registration only: the global shortcut of manifest.yml. */

@@ -4,7 +4,7 @@
  */
 
 import { ID_PATTERN, ID_RULE } from '../../domain/ids.js';
-import { runChangeCommand } from '../commands/change.js';
+import { runChangeCommand } from './change.js';
 import type { ChangeCommand } from './change-command.js';
 import { auditRefusedChange } from './change-refusal.js';
 import { problem, type Subcommand } from './types.js';

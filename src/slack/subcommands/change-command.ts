@@ -1,4 +1,4 @@
-/** What the change subcommands hand to runChangeCommand (src/slack/commands/change.ts). */
+/** What the change subcommands hand to runChangeCommand (src/slack/subcommands/change.ts). */
 import type { FindTarget } from './words.js';
 
 export type ChangeCommand =

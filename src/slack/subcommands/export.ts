@@ -1,5 +1,5 @@
 /** `/licenses export [poolId]`: a CSV of the licenses, sent to the requester in a DM (runExport). */
-import { runExport } from '../commands/export.js';
+import { runExport } from './export-file.js';
 import type { Subcommand } from './types.js';
 import { extra, parseId } from './words.js';
 
@@ -14,5 +14,5 @@ export const exportCsv: Subcommand<{ poolId?: string }> = {
     const poolId = parseId(words[0], 'pool', '`/licenses pool <poolId>`');
     return typeof poolId === 'string' ? { poolId } : poolId;
   },
-  run: (args, ctx) => runExport(ctx.deps, ctx.client, ctx.userId, args.poolId, ctx.reply, ctx.role),
+  run: (args, ctx) => runExport(ctx.deps, ctx.client, ctx.userId, args.poolId, ctx.reply, ctx.canChange),
 };

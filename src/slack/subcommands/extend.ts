@@ -1,5 +1,5 @@
 /** `/licenses extend <licenseId> [YYYY-MM-DD]`: opens the end-date form (runChangeCommand). */
-import { runChangeCommand } from '../commands/change.js';
+import { runChangeCommand } from './change.js';
 import type { ChangeCommand } from './change-command.js';
 import { auditRefusedChange } from './change-refusal.js';
 import type { Subcommand } from './types.js';

@@ -2,7 +2,7 @@
 import { buildNoticeMessage } from '../../blocks/common.js';
 import { buildStudentMessage, buildStudentNotFoundMessage } from '../../blocks/student.js';
 import { findStudent } from '../../services/find-student.js';
-import { resolveUserEmail } from '../commands/resolve-user.js';
+import { resolveUserEmail } from '../resolve-user.js';
 import { answerRead } from './read.js';
 import { problem, type Subcommand } from './types.js';
 import { extra, type FindTarget, parseFindTarget } from './words.js';

@@ -24,7 +24,7 @@ export async function answerRead(ctx: RunContext, name: string, read: ReadAnswer
     message = await read.answer();
   } catch (error) {
     ctx.deps.logger.warn('read failed', { question: name, error: String(error) });
-    message = buildErrorMessage(await presentErrorTo(ctx.deps, ctx.client, ctx.role, error, read.subject));
+    message = buildErrorMessage(await presentErrorTo(ctx.deps, ctx.client, ctx.canChange, error, read.subject));
   }
   await ctx.reply.send(message);
 }

@@ -7,9 +7,9 @@
 import type { webApi } from '@slack/bolt';
 import type { NavTargetOf, NavView } from '../../blocks/nav.js';
 import type { AuditLog } from '../../services/audit.js';
-import type { Replier } from '../commands/reply.js';
 import type { AppDeps, Role } from '../deps.js';
 import type { CommandNeed } from '../gate.js';
+import type { Replier } from '../reply.js';
 
 /** What was wrong with the words, as one sentence for help. */
 export interface Problem {

@@ -10,11 +10,11 @@ import { parseEmail } from '../../domain/email.js';
 import { dayOf, today } from '../../domain/end-date.js';
 import type { Pool } from '../../domain/types.js';
 import { findActiveEnrollment } from '../../services/assign.js';
-import { resolveUserEmail } from '../commands/resolve-user.js';
 import type { AppDeps } from '../deps.js';
+import { resolveUserEmail } from '../resolve-user.js';
+import type { Snapshot } from '../state.js';
 import { withinBudget } from './budget.js';
 import type { AssignForm } from './form.js';
-import type { Snapshot } from './state.js';
 
 /** Leaves room in Slack's 3 s for the role check, users.info and the answer itself. */
 export const ENROLLMENT_BUDGET_MS = 1200;

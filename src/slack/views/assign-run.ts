@@ -10,9 +10,9 @@ import { buildOutcomeModal, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
 import type { WriteOutcome } from '../../services/write-outcome.js';
+import { replyEphemeral, tellByDm, updateView } from '../slack-io.js';
+import { changeContext, type Surface } from '../state.js';
 import { describeWrite } from './outcome-text.js';
-import { replyEphemeral, tellByDm, updateView } from './slack-io.js';
-import { changeContext, type Surface } from './state.js';
 
 /** Where the result of a change goes: the modal, and the channel it was started from. */
 export interface ChangeRun {

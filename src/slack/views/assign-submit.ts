@@ -13,13 +13,13 @@ import { needsRecycle } from '../../domain/assignment.js';
 import type { Pool } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
-import { onSubmit } from '../gate-bolt.js';
+import { onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
+import { updateView } from '../slack-io.js';
+import type { Surface } from '../state.js';
 import { checkAssignForm } from './assign-checks.js';
 import { runAssign } from './assign-run.js';
 import { readAssignForm } from './form.js';
-import { updateView } from './slack-io.js';
-import type { Surface } from './state.js';
 
 export function createAssignSubmitHandler(s: Surface) {
   const { deps, state } = s;

@@ -15,12 +15,12 @@ import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
 import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
 import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
 import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
-import { type MarkedSubmitArgs, onSubmit } from '../gate-bolt.js';
+import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
+import { changeContext, type Surface } from '../state.js';
 import { finishChange } from './assign-run.js';
 import { readExtendForm } from './form.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
-import { changeContext, type Surface } from './state.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
 

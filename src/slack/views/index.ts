@@ -1,10 +1,10 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { CallbackId, ChangeActionId } from '../../blocks/ids.js';
+import type { Surface } from '../state.js';
 import { createAssignSubmitHandler } from './assign-submit.js';
 import { createExtendSubmitHandler, createPastConfirmSubmitHandler } from './extend-submit.js';
 import { createRecycleSubmitHandler } from './recycle-submit.js';
 import { createRetryAssignHandler } from './retry-assign.js';
-import type { Surface } from './state.js';
 
 /** Registration only: the submissions of the change modals, and the one button that lives in a modal. */
 export function registerViews(app: App, s: Surface): void {

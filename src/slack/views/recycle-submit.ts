@@ -20,12 +20,12 @@ import {
   recycleChosenSeat,
   recycleDefaultSeat,
 } from '../../services/recycle.js';
-import { onSubmit } from '../gate-bolt.js';
+import { onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
+import { changeContext, type Surface } from '../state.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
-import { changeContext, type Surface } from './state.js';
 
 export function paramsOf(meta: PendingAssignMeta): AssignParams {
   return {

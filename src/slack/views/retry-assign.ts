@@ -11,13 +11,13 @@ import { RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { retryRefusalOutcome } from '../../blocks/refusal-text.js';
 import { pendingAssignMeta } from '../../blocks/values.js';
 import { type RetryOutcome, retryAssign } from '../../services/recycle.js';
-import { type ClickGate, onClick } from '../gate-bolt.js';
+import { type ClickGate, onClick } from '../gate.js';
 import { presentError } from '../present.js';
+import { updateView } from '../slack-io.js';
+import { changeContext, type Surface } from '../state.js';
 import { assignWords, finishChange } from './assign-run.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
 import { paramsOf } from './recycle-submit.js';
-import { updateView } from './slack-io.js';
-import { changeContext, type Surface } from './state.js';
 
 export function createRetryAssignHandler(s: Surface) {
   const { deps } = s;

@@ -8,11 +8,12 @@ import { buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { WaitlistActionId } from '../../blocks/ids.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';
 import { ID_PATTERN } from '../../domain/ids.js';
-import { createReplier } from '../commands/reply.js';
-import { showHome } from '../events/home.js';
-import { onClick, tellClicker } from '../gate-bolt.js';
-import type { Surface } from '../views/state.js';
+import { onClick, tellClicker } from '../gate.js';
+import { showHome } from '../home.js';
+import { createReplier } from '../reply.js';
+import type { Surface } from '../state.js';
 import { WAITLIST_NOT_SET_UP } from './command.js';
+import { withWaitlist } from './home.js';
 
 const buttonValue = z.object({ r: z.string().regex(ID_PATTERN), f: z.string().regex(ID_PATTERN).optional() });
 
@@ -70,7 +71,7 @@ export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
       const place = await waitlist.move(value.r, current.place - 1 + (click === 'up' ? -1 : 1), actor);
       note = `Moved that request to number ${place ?? current.place} for pool ${current.poolId}.`;
     }
-    if (!args.body.response_url) return showHome(deps, args.client, actor);
+    if (!args.body.response_url) return showHome(deps, args.client, actor, { sections: withWaitlist });
     const entries = await waitlist.entries(value.f);
     await createReplier(args.respond, deps, false).send(
       buildWaitlistMessage({ entries, ...(value.f ? { poolId: value.f } : {}), canChange: true, note }),

@@ -5,8 +5,8 @@
  */
 import { buildNoticeMessage } from '../../blocks/common.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';
-import type { Replier } from '../commands/reply.js';
 import type { AppDeps } from '../deps.js';
+import type { Replier } from '../reply.js';
 
 export const WAITLIST_NOT_SET_UP =
   'The waitlist is not set up in this License Desk process (it needs DATA_DIR); ask whoever runs License Desk.';

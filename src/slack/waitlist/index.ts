@@ -1,5 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import type { Surface } from '../views/state.js';
+import type { Surface } from '../state.js';
 import { createWaitlistButtonHandler, WAITLIST_CLICKS, type WaitlistClick } from './actions.js';
 
 /** Registration only: the waitlist's buttons (App Home and `/licenses waitlist`). */

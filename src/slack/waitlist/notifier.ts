@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import { buildWaitlistSeatMessage, buildWaitlistSkippedMessage } from '../../blocks/waitlist.js';
 import type { WaitlistEntry, WaitlistNotifier } from '../../services/waitlist.js';
 import type { AppDeps } from '../deps.js';
-import { tellByDm } from '../views/slack-io.js';
+import { tellByDm } from '../slack-io.js';
 
 function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
   const approvers = entry.approver ? [entry.approver] : [...(deps.roles.adminUsers?.() ?? [])];

@@ -7,7 +7,7 @@ import {
 import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
 import { buildRecycleConfirmModal } from '../../../src/blocks/recycle-confirm.js';
-import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke-confirm.js';
+import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const hostile = makeLicense({

@@ -4,7 +4,7 @@
  * 429 (Slack busy: try again).
  */
 import type { webApi } from '@slack/bolt';
-import { slackRateLimit } from '../roles.js';
+import { slackRateLimit } from './roles.js';
 
 export type ResolvedUser = { email: string } | { problem: string };
 

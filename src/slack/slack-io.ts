@@ -4,12 +4,12 @@
  * chat:write and a channel the bot can post in (a failed reply is logged; the modal shows the result anyway).
  */
 import type { AckFn, ViewResponseAction, webApi } from '@slack/bolt';
-import { withSandboxMarker, withSandboxMarkerView } from '../../blocks/common.js';
-import type { SlackMessage } from '../../blocks/kit.js';
-import type { ModalView } from '../../blocks/modal-kit.js';
-import { buildOutcomeMessage, type Outcome } from '../../blocks/outcome.js';
-import { openDm } from '../bulk/notifier.js';
-import type { AppDeps } from '../deps.js';
+import { withSandboxMarker, withSandboxMarkerView } from '../blocks/common.js';
+import type { SlackMessage } from '../blocks/kit.js';
+import type { ModalView } from '../blocks/modal-kit.js';
+import { buildOutcomeMessage, type Outcome } from '../blocks/outcome.js';
+import { openDm } from './bulk-notifier.js';
+import type { AppDeps } from './deps.js';
 
 type Client = webApi.WebClient;
 

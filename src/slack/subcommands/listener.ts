@@ -6,11 +6,11 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../blocks/common.js';
 import type { AppDeps } from '../deps.js';
-import { authorize, authorizeRequester } from '../gate.js';
-import { helpMessage, resolveCommand } from '../subcommands/index.js';
-import { isProblem } from '../subcommands/types.js';
-import { changeState } from '../views/state.js';
-import { createReplier } from './reply.js';
+import { authorize, authorizeRequester, roleNeedOf } from '../gate.js';
+import { createReplier } from '../reply.js';
+import { changeState } from '../state.js';
+import { helpMessage, resolveCommand } from './index.js';
+import { isProblem } from './types.js';
 
 export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
@@ -32,7 +32,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     }
     // Help (for bad words too) needs only a look-in; someone without a role hears "no access" whatever
     // they asked for, a change included.
-    const verdict = await authorize(deps, client, command.user_id, need === 'admin' ? 'admin' : 'viewer', {
+    const verdict = await authorize(deps, client, command.user_id, roleNeedOf(need), {
       noRoleMeansNoAccess: true,
     });
     if (!verdict.allowed) {

@@ -4,10 +4,10 @@
  */
 import { buildErrorMessage } from '../../blocks/common.js';
 import { decodeNav } from '../../blocks/nav.js';
-import { createReplier } from '../commands/reply.js';
-import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../gate-bolt.js';
-import { resolveTarget } from '../subcommands/index.js';
-import type { Surface } from '../views/state.js';
+import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../gate.js';
+import { createReplier } from '../reply.js';
+import type { Surface } from '../state.js';
+import { resolveTarget } from './index.js';
 
 export type ButtonArgs = ClickArgs;
 

@@ -4,9 +4,9 @@
  * a non-2xx answer (an expired or used-up URL): logged, never thrown into Bolt, which would 500.
  */
 import type { RespondFn } from '@slack/bolt';
-import { withSandboxMarker } from '../../blocks/common.js';
-import type { SlackMessage } from '../../blocks/kit.js';
-import type { AppDeps } from '../deps.js';
+import { withSandboxMarker } from '../blocks/common.js';
+import type { SlackMessage } from '../blocks/kit.js';
+import type { AppDeps } from './deps.js';
 
 export interface Replier {
   /** Sends `message` (with the sandbox marker when in sandbox mode). Never throws. */

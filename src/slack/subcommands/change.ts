@@ -5,13 +5,14 @@
  * revoke answers with a confirmation message.
  */
 import type { webApi } from '@slack/bolt';
-import { buildNoticeMessage } from '../../blocks/common.js';
-import { showRevokeConfirmation } from '../actions/revoke.js';
+import { buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { buildRevokeCheckMessage } from '../../blocks/revoke.js';
+import { channelOf } from '../../blocks/values.js';
+import { checkRevoke } from '../../services/revoke.js';
 import type { AppDeps } from '../deps.js';
-import type { ChangeCommand } from '../subcommands/change-command.js';
-import { channelOf } from '../views/metadata.js';
-import { openAssignModal, openExtendModal } from '../views/open-modal.js';
-import type { Replier } from './reply.js';
+import { openAssignModal, openExtendModal } from '../open-modal.js';
+import type { Replier } from '../reply.js';
+import type { ChangeCommand } from './change-command.js';
 
 export interface ChangeCommandContext {
   deps: AppDeps;
@@ -25,7 +26,10 @@ const NOT_OPENED = 'Slack did not let me open the form in time; please run the c
 export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandContext): Promise<void> {
   const { deps, client, command, reply } = ctx;
   const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
-  if (cmd.kind === 'revoke') return showRevokeConfirmation(deps, cmd.licenseId, reply);
+  if (cmd.kind === 'revoke') {
+    await reply.send(buildWorkingMessage('reading the license'));
+    return reply.send(buildRevokeCheckMessage(await checkRevoke(deps.licensing, cmd.licenseId, deps.now())));
+  }
   const opened =
     cmd.kind === 'assign'
       ? await openAssignModal(deps, client, open, {

@@ -4,11 +4,11 @@
  * edited after a restart, and lives only 30 minutes), and the per-line results as thread replies.
  */
 import type { webApi } from '@slack/bolt';
-import { buildBulkProgressMessage, buildBulkResultMessages } from '../../blocks/bulk-progress.js';
-import { withSandboxMarker } from '../../blocks/common.js';
-import type { BulkJob } from '../../services/bulk-jobs.js';
-import type { BulkNotifier } from '../../services/bulk-runner.js';
-import type { AppDeps } from '../deps.js';
+import { buildBulkProgressMessage, buildBulkResultMessages } from '../blocks/bulk-progress.js';
+import { withSandboxMarker } from '../blocks/common.js';
+import type { BulkJob } from '../services/bulk-jobs.js';
+import type { BulkNotifier } from '../services/bulk-runner.js';
+import type { AppDeps } from './deps.js';
 
 export async function openDm(client: webApi.WebClient, userId: string): Promise<string> {
   const res = await client.conversations.open({ users: userId });

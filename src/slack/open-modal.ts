@@ -4,19 +4,19 @@
  * then views.update with the form. Callers have acknowledged and passed the gate already.
  */
 import type { webApi } from '@slack/bolt';
-import { ASSIGN_TITLE, type AssignPrefill, buildAssignModal } from '../../blocks/assign-modal.js';
-import { buildExtendBlockedModal, buildExtendModal, EXTEND_TITLE } from '../../blocks/extend-modal.js';
-import { CallbackId } from '../../blocks/ids.js';
-import { buildLoadingModal } from '../../blocks/modal-kit.js';
-import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
-import { buildOutcomeModal } from '../../blocks/outcome.js';
-import { assignFormMeta, endDateFormMeta } from '../../blocks/values.js';
-import { endDateBlocker } from '../../domain/end-date.js';
-import { getMe } from '../../services/account.js';
-import { getLicenseDetails } from '../../services/licenses.js';
-import { listPools } from '../../services/pools.js';
-import type { AppDeps } from '../deps.js';
-import { presentError, type Subject } from '../present.js';
+import { ASSIGN_TITLE, type AssignPrefill, buildAssignModal } from '../blocks/assign-modal.js';
+import { buildExtendBlockedModal, buildExtendModal, EXTEND_TITLE } from '../blocks/extend-modal.js';
+import { CallbackId } from '../blocks/ids.js';
+import { buildLoadingModal } from '../blocks/modal-kit.js';
+import { escapeMrkdwn } from '../blocks/mrkdwn.js';
+import { buildOutcomeModal } from '../blocks/outcome.js';
+import { assignFormMeta, endDateFormMeta } from '../blocks/values.js';
+import { endDateBlocker } from '../domain/end-date.js';
+import { getMe } from '../services/account.js';
+import { getLicenseDetails } from '../services/licenses.js';
+import { listPools } from '../services/pools.js';
+import type { AppDeps } from './deps.js';
+import { presentError, type Subject } from './present.js';
 import { openView, updateView } from './slack-io.js';
 import { type Surface, surfaceOf } from './state.js';
 

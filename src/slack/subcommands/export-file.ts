@@ -18,10 +18,10 @@ import { buildExportComment } from '../../blocks/export-comment.js';
 import { buildExportProgressMessage, type ExportProgressState } from '../../blocks/export-progress.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { type ExportProgress, exportLicenses, type LicenseExport } from '../../services/export.js';
-import { openDm } from '../bulk/notifier.js';
-import type { AppDeps, Role } from '../deps.js';
+import { openDm } from '../bulk-notifier.js';
+import type { AppDeps } from '../deps.js';
+import type { Replier } from '../reply.js';
 import { presentErrorTo } from '../token-alarm.js';
-import type { Replier } from './reply.js';
 
 /** The progress message changes at most this often (chat.update allows about 50 a minute). */
 export const PROGRESS_EVERY_MS = 5_000;
@@ -105,7 +105,8 @@ export async function runExport(
   userId: string,
   poolId: string | undefined,
   reply: Replier,
-  role: Role = 'viewer',
+  /** From the gate's verdict: a license admin is told which setting to fix. */
+  canChange = false,
 ): Promise<void> {
   const what = poolId ? `the licenses of pool ${poolId}` : 'every license';
   await reply.send(buildWorkingMessage(`exporting ${what}; progress in your DM with License Desk`));
@@ -132,7 +133,9 @@ export async function runExport(
   } catch (error) {
     deps.logger.warn('export failed', { error: String(error) });
     await progress.show({ kind: 'failed', what });
-    return reply.send(buildErrorMessage(await presentErrorTo(deps, client, role, error, poolId ? 'pool' : 'other')));
+    return reply.send(
+      buildErrorMessage(await presentErrorTo(deps, client, canChange, error, poolId ? 'pool' : 'other')),
+    );
   }
   const sent = `${result.rows} license${result.rows === 1 ? '' : 's'}${result.pool ? ` of pool ${result.pool.id} (${result.pool.course.title})` : ''}`;
   deps.logger.info('export done', {

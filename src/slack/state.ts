@@ -5,12 +5,12 @@
  * snapshot is missing (another process, a restart, a forged view id) skips those pre-checks: the
  * licensing API applies the same rules and its refusal is shown instead.
  */
-import type { License, Pool } from '../../domain/types.js';
-import type { AuditLog } from '../../services/audit.js';
-import type { ChangeContext } from '../../services/change-context.js';
-import { createOnceGuard, type OnceGuard } from '../../services/once.js';
-import type { WorkTracker } from '../../services/work-tracker.js';
-import type { AppDeps } from '../deps.js';
+import type { License, Pool } from '../domain/types.js';
+import type { AuditLog } from '../services/audit.js';
+import type { ChangeContext } from '../services/change-context.js';
+import { createOnceGuard, type OnceGuard } from '../services/once.js';
+import type { WorkTracker } from '../services/work-tracker.js';
+import type { AppDeps } from './deps.js';
 
 export type Snapshot =
   | { kind: 'assign'; pools: Pool[]; allowedDomains: string[] }
@@ -82,8 +82,9 @@ export function changeContext({ deps, state }: Surface): ChangeContext {
 }
 
 /**
- * Only for src/slack/commands/*, which still receive `deps` alone: the state createApp registered for
- * these deps. Every other listener gets its state as a parameter.
+ * Only for the `/licenses` listener and the subcommands it runs (src/slack/subcommands/), which still
+ * receive `deps` alone: the state createApp registered for these deps. Every other listener gets its
+ * state as a parameter.
  */
 const registered = new WeakMap<AppDeps, AppState>();
 
@@ -97,7 +98,7 @@ export function changeState(deps: AppDeps): AppState {
   return state;
 }
 
-/** Listeners pass their Surface; src/slack/commands/* still pass `deps` alone (see changeState). */
+/** Listeners pass their Surface; the subcommands still pass `deps` alone (see changeState). */
 export function surfaceOf(from: Surface | AppDeps): Surface {
   return 'state' in from && 'deps' in from ? from : { deps: from, state: changeState(from) };
 }

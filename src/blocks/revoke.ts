@@ -1,0 +1,86 @@
+/**
+ * Every message of a revoke, in one builder module. Revoking asks first: a message naming the
+ * student, course and pool, and what follows: access ends now; a transferable pool gets the seat
+ * back. Not offered where the license can't be revoked; then the message says why. "Revoke now"
+ * replaces it with the outcome; Cancel with "nothing was changed". Pure.
+ */
+import { type RevokeBlocker, type RevokeCheck, type RevokeOutcome, seatReturns } from '../domain/revocation.js';
+import type { License, Pool } from '../domain/types.js';
+import { studentWords } from './change-words.js';
+import { buildErrorMessage } from './common.js';
+import { ChangeActionId } from './ids.js';
+import { actions, button, type SlackMessage, section } from './kit.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { buildOutcomeMessage, describeReport } from './outcome.js';
+
+function subject(license: License, pool: Pool | undefined): string {
+  const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
+  return `license \`${escapeMrkdwn(license.id)}\` of *${escapeTruncated(license.student.name, 100)}* ${escapeTruncated(license.student.email, 254)} for ${course} (pool \`${escapeMrkdwn(license.poolId)}\`)`;
+}
+
+export function buildRevokeConfirmMessage(license: License, pool: Pool | undefined): SlackMessage {
+  const seat = seatReturns(pool)
+    ? 'The pool is transferable, so the seat goes back to it.'
+    : 'The pool is not transferable, so the seat does not come back.';
+  const text = `Revoke ${subject(license, pool)}?`;
+  return {
+    text,
+    blocks: [
+      section(`:warning: ${text}\nThe student loses access to the course *now*. ${seat}`),
+      actions([
+        button(ChangeActionId.revokeConfirm, 'Revoke now', license.id, 'danger'),
+        button(ChangeActionId.revokeCancel, 'Cancel', license.id),
+      ]),
+    ],
+  };
+}
+
+const WHY: Record<RevokeBlocker, string> = {
+  'not-revokable':
+    'the licensing service does not allow revoking it (licenses of untransferable pools cannot be returned)',
+  inactive: 'it is no longer active',
+  expired: 'it has already expired',
+};
+
+export function buildNotRevokableMessage(
+  license: License,
+  pool: Pool | undefined,
+  blocker: RevokeBlocker,
+): SlackMessage {
+  const text = `The ${subject(license, pool)} can't be revoked: ${WHY[blocker]}.`;
+  return { text, blocks: [section(`:information_source: ${text}`)] };
+}
+
+/** What the fresh read allows: the confirmation, why it can't be revoked, or why it could not be read. */
+export function buildRevokeCheckMessage(check: RevokeCheck): SlackMessage {
+  switch (check.kind) {
+    case 'unread':
+      return buildErrorMessage(check.sentence);
+    case 'blocked':
+      return buildNotRevokableMessage(check.license, check.pool, check.blocker);
+    case 'revokable':
+      return buildRevokeConfirmMessage(check.license, check.pool);
+  }
+}
+
+/** The answer to "Revoke now" (services/revoke.ts), replacing the confirmation. */
+export function buildRevokeOutcomeMessage(outcome: RevokeOutcome): SlackMessage {
+  if (outcome.kind === 'unread') return buildErrorMessage(`${outcome.sentence} Nothing was revoked.`);
+  const { license, pool } = outcome;
+  if (outcome.kind === 'blocked') return buildNotRevokableMessage(license, pool, outcome.blocker);
+  const id = escapeMrkdwn(license.id);
+  const seat = seatReturns(pool) ? ' The seat is back in the pool.' : '';
+  return buildOutcomeMessage(
+    describeReport(outcome.write, {
+      done: () => `Revoked license \`${id}\` of ${studentWords(license.student)}; their access ended now.${seat}`,
+      notDone: `license \`${id}\` was not revoked`,
+      check: `\`/licenses show ${id}\``,
+    }),
+  );
+}
+
+/** Cancel: the confirmation is replaced, and the license named when its id is a well-formed one. */
+export function buildRevokeCancelledMessage(licenseId: string | undefined): SlackMessage {
+  const id = licenseId ? ` \`${escapeMrkdwn(licenseId)}\`` : '';
+  return buildOutcomeMessage({ tone: 'info', headline: `Nothing was changed; license${id} stays as it was.` });
+}
