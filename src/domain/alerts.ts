@@ -145,21 +145,27 @@ export function alertsFromScan(scan: LicenseScan, { pools, now, sent }: Omit<Ale
     const ending = endingAlert(pool, scan.holders.get(pool.id) ?? [], (Date.parse(pool.end) - t) / DAY_MS);
     if (ending) found.push(ending);
   }
-  // One day string per pool, not one per license: a pool's holders all end with it.
-  const poolEndDays = new Map<string, string>();
-  const poolEndDay = (pool: Pool) => {
-    let known = poolEndDays.get(pool.id);
+  // One day string per end value: the holders of a pool mostly share its end, so a 40,000-license
+  // pool costs one dayOf, not 40,000.
+  const days = new Map<string, string>();
+  const dayOfEnd = (iso: string) => {
+    let known = days.get(iso);
     if (known === undefined) {
-      known = dayOf(pool.end);
-      poolEndDays.set(pool.id, known);
+      known = dayOf(iso);
+      days.set(iso, known);
     }
     return known;
   };
-  const endingLicenses = [...scan.ending].sort((a, b) => compare(a.end, b.end) || compare(a.id, b.id));
+  // A license that ends with its pool is told by the pool's own alert, with the other holders; those
+  // are left out before the sort, which then orders only the licenses that get their own line.
+  const endingLicenses = scan.ending
+    .filter((license) => {
+      const pool = poolsById.get(license.poolId);
+      return !pool || dayOfEnd(pool.end) !== dayOfEnd(license.end);
+    })
+    .sort((a, b) => compare(a.end, b.end) || compare(a.id, b.id));
   for (const license of endingLicenses) {
     const pool = poolsById.get(license.poolId);
-    // A license that ends with its pool is told by the pool's own alert, with the other holders.
-    if (pool && poolEndDay(pool) === dayOf(license.end)) continue;
     found.push({ kind: 'license-ending', key: alertKeys.licenseEnding(license), covers: [], license, pool });
   }
   return found.filter((a) => !sent(a.key));
