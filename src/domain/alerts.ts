@@ -98,50 +98,94 @@ function endingAlert(pool: Pool, holders: StudentRef[], daysLeft: number): Alert
 /** Code-unit order: ISO date-times and ids compare the same as with localeCompare, at a fraction of its cost. */
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function findAlerts({ pools, licenses, now, sent }: AlertInput): Alert[] {
+/**
+ * What one pass over the active licenses keeps: each pool's holders (in the order read) and the
+ * licenses ending within LICENSE_ENDING_DAYS. Filled a slice at a time (`scanLicenses`), so that the
+ * service can give the event loop a turn between slices of a 50,000-license account.
+ */
+export interface LicenseScan {
+  holders: Map<string, StudentRef[]>;
+  ending: License[];
+}
+
+export const newLicenseScan = (): LicenseScan => ({ holders: new Map(), ending: [] });
+
+/**
+ * Adds licenses[from, to) to `scan`; touches nothing else. One Date.parse per license: the end
+ * decides both whether it still runs and whether it ends soon.
+ */
+export function scanLicenses(
+  scan: LicenseScan,
+  licenses: readonly License[],
+  from: number,
+  to: number,
+  now: Date,
+): void {
+  const t = now.getTime();
+  const soon = t + LICENSE_ENDING_DAYS * DAY_MS;
+  const end = Math.min(to, licenses.length);
+  for (let i = from; i < end; i += 1) {
+    const l = licenses[i];
+    if (!l?.active) continue;
+    const at = Date.parse(l.end);
+    // NaN fails both comparisons: a license without a readable end is neither running nor ending.
+    if (!(at > t)) continue;
+    // Appending in place: copying the list per license made a 40k-license pool quadratic.
+    const list = scan.holders.get(l.poolId);
+    if (list) list.push(l.student);
+    else scan.holders.set(l.poolId, [l.student]);
+    if (at <= soon) scan.ending.push(l);
+  }
+}
+
+/** The alerts from a finished scan: pools by end then id, then the licenses ending soon, soonest first. */
+export function alertsFromScan(scan: LicenseScan, { pools, now, sent }: Omit<AlertInput, 'licenses'>): Alert[] {
   const t = now.getTime();
   const running = (iso: string) => {
     const at = Date.parse(iso);
     return !Number.isNaN(at) && at > t;
   };
   const poolsById = new Map(pools.map((p) => [p.id, p]));
-  // One pass, appending in place: copying the list per license made a 40k-license pool quadratic.
-  const holders = new Map<string, StudentRef[]>();
-  for (const l of licenses) {
-    if (!l.active || !running(l.end)) continue;
-    const list = holders.get(l.poolId);
-    if (list) list.push(l.student);
-    else holders.set(l.poolId, [l.student]);
-  }
   const found: Alert[] = [];
   const sorted = [...pools].sort((a, b) => compare(a.end, b.end) || compare(a.id, b.id));
   for (const pool of sorted) {
     if (!running(pool.end)) continue;
     const capacity = capacityAlert(pool);
     if (capacity) found.push(capacity);
-    const ending = endingAlert(pool, holders.get(pool.id) ?? [], (Date.parse(pool.end) - t) / DAY_MS);
+    const ending = endingAlert(pool, scan.holders.get(pool.id) ?? [], (Date.parse(pool.end) - t) / DAY_MS);
     if (ending) found.push(ending);
   }
-  // One day string per pool, not one per license: a pool's holders all end with it.
-  const poolEndDays = new Map<string, string>();
-  const poolEndDay = (pool: Pool) => {
-    let known = poolEndDays.get(pool.id);
+  // One day string per end value: the holders of a pool mostly share its end, so a 40,000-license
+  // pool costs one dayOf, not 40,000.
+  const days = new Map<string, string>();
+  const dayOfEnd = (iso: string) => {
+    let known = days.get(iso);
     if (known === undefined) {
-      known = dayOf(pool.end);
-      poolEndDays.set(pool.id, known);
+      known = dayOf(iso);
+      days.set(iso, known);
     }
     return known;
   };
-  const endingLicenses = licenses
-    .filter((l) => l.active && running(l.end) && Date.parse(l.end) - t <= LICENSE_ENDING_DAYS * DAY_MS)
+  // A license that ends with its pool is told by the pool's own alert, with the other holders; those
+  // are left out before the sort, which then orders only the licenses that get their own line.
+  const endingLicenses = scan.ending
+    .filter((license) => {
+      const pool = poolsById.get(license.poolId);
+      return !pool || dayOfEnd(pool.end) !== dayOfEnd(license.end);
+    })
     .sort((a, b) => compare(a.end, b.end) || compare(a.id, b.id));
   for (const license of endingLicenses) {
     const pool = poolsById.get(license.poolId);
-    // A license that ends with its pool is told by the pool's own alert, with the other holders.
-    if (pool && poolEndDay(pool) === dayOf(license.end)) continue;
     found.push({ kind: 'license-ending', key: alertKeys.licenseEnding(license), covers: [], license, pool });
   }
   return found.filter((a) => !sent(a.key));
+}
+
+/** Every alert at once: the scan over all licenses, then the alerts (the service does it in slices). */
+export function findAlerts({ licenses, ...rest }: AlertInput): Alert[] {
+  const scan = newLicenseScan();
+  scanLicenses(scan, licenses, 0, licenses.length, rest.now);
+  return alertsFromScan(scan, rest);
 }
 
 /** A group of alerts that goes out as one message. */

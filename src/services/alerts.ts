@@ -6,13 +6,14 @@
  */
 
 import type { AlertGroup } from '../domain/alerts.js';
-import { type Alert, alertKeys, findAlerts } from '../domain/alerts.js';
+import { type Alert, alertKeys, alertsFromScan, newLicenseScan, scanLicenses } from '../domain/alerts.js';
 import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
 import { createSharedJson, type SharedStore } from './shared-store.js';
 import { createJsonFile, type JsonFile } from './state-store.js';
+import { inSlices, yieldToLoop } from './turns.js';
 
 export type { AlertGroup };
 
@@ -141,7 +142,12 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       const licenses = await licensing.licenses.all({}, BACKGROUND);
       const state = await file.read();
       const at = now();
-      const alerts = findAlerts({ pools, licenses, now: at, sent: (key) => key in state.sent });
+      // The same rule as findAlerts, a slice of licenses per turn: at 50,000 licenses one pass held
+      // the event loop for over 50 ms.
+      const scan = newLicenseScan();
+      await inSlices(licenses.length, (from, to) => scanLicenses(scan, licenses, from, to, at));
+      await yieldToLoop();
+      const alerts = alertsFromScan(scan, { pools, now: at, sent: (key) => key in state.sent });
       let posted = 0;
       for (const group of groupAlerts(alerts)) {
         const where = await post(group);

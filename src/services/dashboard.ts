@@ -21,6 +21,7 @@ import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
 import type { SharedStore } from './shared-store.js';
+import { inSlices } from './turns.js';
 
 export type { DashboardData };
 
@@ -115,12 +116,17 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     if (pages <= allowance - spent()) {
       spend(pages);
       const t = clock();
-      ending = (await opts.licensing.licenses.all({}, BACKGROUND))
-        .filter((l) => {
+      const licenses = await opts.licensing.licenses.all({}, BACKGROUND);
+      const found: License[] = [];
+      // A slice per turn of the event loop: a big budget share can let the scan read 50,000 licenses.
+      await inSlices(licenses.length, (from, to) => {
+        for (let i = from; i < to; i += 1) {
+          const l = licenses[i] as License;
           const end = Date.parse(l.end);
-          return l.active && end > t && end - t <= ENDING_WITHIN_DAYS * DAY_MS;
-        })
-        .sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+          if (l.active && end > t && end - t <= ENDING_WITHIN_DAYS * DAY_MS) found.push(l);
+        }
+      });
+      ending = found.sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
     } else {
       // The window is spent for now: keep the previous scan (the view says "as of") rather than nothing.
       ending = snapshot?.ending;

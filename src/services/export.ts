@@ -29,6 +29,7 @@ import { licenseStatus } from '../domain/license-status.js';
 import type { License, Pool, Student } from '../domain/types.js';
 import { BadRequestError, NotFoundError } from '../licensing/errors.js';
 import type { CallOptions, LicensingClient } from '../licensing/types.js';
+import { inSlices, yieldToLoop } from './turns.js';
 
 export const EXPORT_HEADER = [
   'student',
@@ -89,7 +90,6 @@ const CHUNK = 500;
 const collator = new Intl.Collator('en', { numeric: true });
 
 const day = (iso: string | null | undefined) => (iso ? dayOf(iso) : '');
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Course progress by license id, kept small (a number per license; the completion day only for the
@@ -177,12 +177,20 @@ function createParking(dir: string, poolsInOrder: readonly string[]) {
     /** The group's lines in export order (pool, start, then the order read); its file is removed. */
     async take(group: number): Promise<string[]> {
       const file = fileOf(group);
-      const records = (await readFile(file, 'utf8'))
-        .split('\n')
-        .filter((r) => r !== '')
-        .map((r) => JSON.parse(r) as Parked);
+      const text = (await readFile(file, 'utf8')).split('\n');
       await rm(file, { force: true });
-      records.sort((x, y) => x[0] - y[0] || collator.compare(x[3], y[3]) || x[1] - y[1] || x[2] - y[2]);
+      // Parsed a slice per turn: a group holds every line of its pools (all of them when an account
+      // has fewer pools than groups).
+      const records: Parked[] = [];
+      await inSlices(text.length, (from, to) => {
+        for (let i = from; i < to; i += 1) if (text[i]) records.push(JSON.parse(text[i] as string) as Parked);
+      });
+      await yieldToLoop();
+      // The rank differs for every known pool; the collator only orders pools missing from the list.
+      records.sort(
+        (x, y) => x[0] - y[0] || (x[3] === y[3] ? 0 : collator.compare(x[3], y[3])) || x[1] - y[1] || x[2] - y[2],
+      );
+      await yieldToLoop();
       return records.map((r) => r[4]);
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertKeys, findAlerts } from '../../../src/domain/alerts.js';
+import { alertKeys, alertsFromScan, findAlerts, newLicenseScan, scanLicenses } from '../../../src/domain/alerts.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 const none = () => false;
@@ -84,5 +84,31 @@ describe('alertKeys', () => {
     expect(alertKeys.poolEnding(makePool({ id: '3', end: '2026-04-30T23:59:59+02:00' }), 7)).toBe(
       'pool-ending:3:2026-04-30:7',
     );
+  });
+
+  it('scanned a slice at a time, the licenses give the same alerts as in one pass, whatever the slice', () => {
+    const pools = [
+      makePool({ id: 'p1', end: inDays(5) }),
+      makePool({ id: 'p2', end: inDays(200), assignedLicenses: 50, availableLicenses: 0 }),
+      makePool({ id: 'p3', end: inDays(40) }),
+    ];
+    const licenses = Array.from({ length: 37 }, (_, i) =>
+      makeLicense({
+        id: `l${i}`,
+        poolId: `p${1 + (i % 3)}`,
+        end: i % 4 === 0 ? inDays(1 + (i % 6)) : (pools[i % 3]?.end ?? inDays(1)),
+        active: i % 5 !== 4,
+        student: { id: `s${i}`, name: `S${i}`, email: `s${i}@x.com` },
+      }),
+    );
+    const whole = findAlerts({ pools, licenses, now: NOW, sent: none });
+    expect(whole.map((a) => a.kind)).toEqual(
+      expect.arrayContaining(['pool-ending', 'license-ending', 'pool-capacity']),
+    );
+    for (const size of [1, 2, 5, 36, 37, 100]) {
+      const scan = newLicenseScan();
+      for (let from = 0; from < licenses.length; from += size) scanLicenses(scan, licenses, from, from + size, NOW);
+      expect(alertsFromScan(scan, { pools, now: NOW, sent: none })).toEqual(whole);
+    }
   });
 });

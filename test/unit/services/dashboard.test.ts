@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/licensing/types.js';
 import { createDashboard } from '../../../src/services/dashboard.js';
-import { makePool } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
@@ -48,5 +48,51 @@ describe('dashboard: the licenses scan estimate', () => {
     const fits = dashboardWith(19, 10, 3);
     await fits.dashboard.refresh();
     expect(fits.scanned()).toBe(true);
+  });
+});
+
+describe('dashboard: a big scan', () => {
+  it('gives the event loop turns while it picks the licenses ending soon out of 50,000, and finds them all', async () => {
+    const licenses = Array.from({ length: 50_000 }, (_, j) =>
+      makeLicense({
+        id: String(1_000_001 + j),
+        end: j % 97 === 0 ? inDays(j % 2 === 0 ? 3 + (j % 7) : -1) : inDays(60),
+      }),
+    );
+    const licensing = createFakeLicensing({
+      pools: [makePool({ assignedLicenses: 50_000 })],
+      licenses,
+      pageSize: 50_000,
+    });
+    const dashboard = createDashboard({
+      licensing,
+      now: () => new Date(Date.parse(inDays(0))),
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      limit: 10,
+      windowMs: 60_000,
+      share: 1,
+    });
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      turns += 1;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let afterRead = 0;
+    const all = licensing.licenses.all;
+    licensing.licenses.all = async (q, opts) => {
+      const read = await all(q, opts);
+      afterRead = turns;
+      return read;
+    };
+    const result = await dashboard.refresh();
+    const done = turns;
+    on = false;
+    // Without an audit or a shared store nothing else waits on I/O after the read: the turns are the scan's.
+    expect(done - afterRead).toBeGreaterThanOrEqual(10);
+    const ending = result.data?.ending ?? [];
+    expect(ending).toHaveLength(licenses.filter((_, j) => j % 97 === 0 && j % 2 === 0).length);
+    expect(ending.map((l) => l.end)).toEqual([...ending.map((l) => l.end)].sort());
   });
 });
