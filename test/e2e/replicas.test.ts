@@ -12,7 +12,7 @@ import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
-import { commandBody, interactionBody, slackHeaders } from '../support/slack-signing.js';
+import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { textOf, viewOf } from './change-support.js';
 
 const SECRET = 'replicas0signing0secret0for0tests';
@@ -117,26 +117,7 @@ async function startBulkJob(url: string, tag: string): Promise<string[]> {
     20_000,
   );
   const submit = (view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) =>
-    post(
-      url,
-      interactionBody({
-        type: 'view_submission',
-        team: { id: 'T0ACME0001', domain: 'acme-learning' },
-        user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-        api_app_id: 'A0LICBOT01',
-        trigger_id: `${Date.now()}.${++seq}.trigger`,
-        view: {
-          id: view.id,
-          team_id: 'T0ACME0001',
-          type: 'modal',
-          callback_id: view.callback_id,
-          private_metadata: view.private_metadata ?? '',
-          blocks: [],
-          state,
-          hash: `${Date.now()}.hash`,
-        },
-      }),
-    );
+    post(url, viewSubmissionBody(view, state, `${Date.now()}.${++seq}.trigger`));
   const lists = Object.fromEntries(
     [1, 2, 3, 4, 5].map((n) => {
       const id = BulkInputId.list(n);

@@ -16,7 +16,7 @@ import type { RunningSandbox } from '../../src/sandbox/types.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
-import { commandBody, interactionBody, slackHeaders } from '../support/slack-signing.js';
+import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { extendState, textOf, viewOf } from './change-support.js';
 
 const SECRET = 'shutdown0signing0secret0for0tests';
@@ -88,25 +88,7 @@ function submitView(
   view: { id: string; callback_id: string; private_metadata?: string; blocks?: unknown[] },
   state: unknown,
 ) {
-  return post(
-    interactionBody({
-      type: 'view_submission',
-      team: { id: 'T0ACME0001', domain: 'acme-learning' },
-      user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-      api_app_id: 'A0LICBOT01',
-      trigger_id: `${Date.now()}.${++seq}.trigger`,
-      view: {
-        id: view.id,
-        team_id: 'T0ACME0001',
-        type: 'modal',
-        callback_id: view.callback_id,
-        private_metadata: view.private_metadata ?? '',
-        blocks: view.blocks ?? [],
-        state,
-        hash: `${Date.now()}.hash`,
-      },
-    }),
-  );
+  return post(viewSubmissionBody(view, state, `${Date.now()}.${++seq}.trigger`));
 }
 
 /** Opens the change-end-date modal of `licenseId` and returns it once filled (loading view, then form). */

@@ -3,6 +3,7 @@
  * "v0:<timestamp>:<raw body>", with the exact Content-Type Bolt expects.
  */
 import { createHmac } from 'node:crypto';
+import { TEST_USERS } from './fake-slack.js';
 
 export const FORM = 'application/x-www-form-urlencoded';
 
@@ -34,4 +35,32 @@ export function commandBody(fields: Record<string, string>): string {
 /** An interaction's wire body: one form field `payload` holding the JSON. */
 export function interactionBody(payload: unknown): string {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/**
+ * A view_submission by the test workspace's admin (dana.lee), signed-ready: what a modal submits in a
+ * real process started by run-main.ts (the in-process harness has its own viewSubmission).
+ */
+export function viewSubmissionBody(
+  view: { id: string; callback_id: string; private_metadata?: string; blocks?: unknown[] },
+  state: unknown,
+  triggerId: string,
+): string {
+  return interactionBody({
+    type: 'view_submission',
+    team: { id: 'T0ACME0001', domain: 'acme-learning' },
+    user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+    api_app_id: 'A0LICBOT01',
+    trigger_id: triggerId,
+    view: {
+      id: view.id,
+      team_id: 'T0ACME0001',
+      type: 'modal',
+      callback_id: view.callback_id,
+      private_metadata: view.private_metadata ?? '',
+      blocks: view.blocks ?? [],
+      state,
+      hash: `${Date.now()}.hash`,
+    },
+  });
 }
