@@ -426,6 +426,15 @@ describe('course requests', () => {
     expect(String(failed.args.error)).toContain('is not a pool id');
   });
 
+  it('a member with no role who types another subcommand is refused and told how to ask for a course; a guest is not', async () => {
+    const member = await (await t.command('pools', { userId: TEST_USERS.nobody })).waitForResponse();
+    expect(textOf(member.body.blocks)).toContain("you don't have access to License Desk");
+    expect(textOf(member.body.blocks)).toContain('/licenses request');
+    const guest = await (await t.command('pools', { userId: TEST_USERS.guest })).waitForResponse();
+    expect(textOf(guest.body.blocks)).toContain("you don't have access to License Desk");
+    expect(textOf(guest.body.blocks)).not.toContain('/licenses request');
+  });
+
   it.each([
     ['a guest', TEST_USERS.guest, 'only full members'],
     ['someone outside the workspace', OUTSIDER, 'only full members'],

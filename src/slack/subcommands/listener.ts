@@ -12,6 +12,21 @@ import { changeState } from '../state.js';
 import { helpMessage, resolveCommand } from './index.js';
 import { isProblem } from './types.js';
 
+/**
+ * Someone without a role who may still ask for a course (REQUESTERS) is told how, so that "no access"
+ * is not the end of the road; nothing is added when requests are off or exclude them.
+ */
+async function requestHint(
+  deps: AppDeps,
+  client: Parameters<typeof authorizeRequester>[1],
+  userId: string,
+  verdict: { reason: string },
+): Promise<string> {
+  if (verdict.reason !== 'no-access' || !deps.requests) return '';
+  const asker = await authorizeRequester(deps, client, userId);
+  return asker.allowed ? ' To ask for a seat in a course, use `/licenses request`.' : '';
+}
+
 export function createLicensesCommandHandler(deps: AppDeps) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // Slack gives 3 s; the licensing queue may hold a request far longer (design.md section 2).
@@ -37,7 +52,9 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     });
     if (!verdict.allowed) {
       if (verdict.reason === 'slack-busy') return reply.send(buildErrorMessage(verdict.text));
-      await reply.send(buildLockedMessage(verdict.text));
+      await reply.send(
+        buildLockedMessage(`${verdict.text}${await requestHint(deps, client, command.user_id, verdict)}`),
+      );
       if (verdict.reason === 'admins-only' && !isProblem(resolved)) {
         await resolved.refused?.({ deps, userId: command.user_id, audit: changeState(deps).audit });
       }
