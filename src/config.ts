@@ -196,6 +196,9 @@ const schema = z.object({
   ),
 });
 
+/** Every setting License Desk reads from the environment (README's table and .env.example list each). */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
+
 function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });

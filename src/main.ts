@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type CreatedApp, createApp, type SlackTransport } from './app.js';
+import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { consoleOptions } from './console/demo.js';
 import { createConsole, type LocalConsole } from './console/server.js';
@@ -26,6 +27,7 @@ import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
+import { usageHint } from './slack/subcommands/index.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -75,7 +77,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
   let localConsole: LocalConsole | undefined;
   if (config.console) {
-    localConsole = createConsole(consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET));
+    localConsole = createConsole({
+      ...consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET),
+      usageHint: `${COMMAND} ${usageHint()}`,
+    });
   }
   let localSlackUrl: string | undefined;
   if (slack.mode === 'demo') {

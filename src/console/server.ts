@@ -27,6 +27,8 @@ export interface ConsoleOptions {
   team: { id: string; domain: string };
   appId: string;
   logger: Logger;
+  /** What the composer shows under a `/`: the slash command's usage hint, as the manifest declares it. */
+  usageHint?: string;
   /** The clock of the trigger-id expiry (tests). */
   now?: () => number;
 }
@@ -562,6 +564,11 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
           world.snapshot('').users.filter((u) => u.role !== ''),
         ),
       ),
+    },
+    {
+      path: '/console/usage',
+      method: ['GET'],
+      handler: get((_req, res) => sendJson(res, 200, { hint: options.usageHint ?? '' })),
     },
     { path: '/console/files/:id', method: ['GET'], handler: get(file) },
     { path: '/console/command', method: ['POST'], handler: post(command) },

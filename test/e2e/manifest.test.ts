@@ -147,12 +147,6 @@ describe('manifest.yml', () => {
       expect(usageHint()).toContain('| expiring [days] |');
     });
 
-    it('the local console shows the same usage hint as you type /', () => {
-      // console.js is served to the browser as it is (no build step), so it holds a copy of the hint.
-      const page = readFileSync(join(root, 'src/console/public/console.js'), 'utf8');
-      expect(/const USAGE =\s*'([^']*)'/.exec(page)?.[1]).toBe(`/licenses ${usageHint()}`);
-    });
-
     it('the global shortcut is the one the code listens for', () => {
       expect(manifest.features.shortcuts?.map((s) => s.callback_id)).toEqual([
         CallbackId.assignShortcut,

@@ -4,9 +4,6 @@
 import { renderBlocks, renderText } from './blocks.js';
 import { renderMrkdwn } from './mrkdwn.js';
 
-const USAGE =
-  '/licenses [help | pools [page] | pool <poolId> [all] | list [all] | expiring [days] | show <licenseId> | find <email | @user> | students [page] | courses | me | export [poolId] | waitlist [poolId] | assign [poolId] [email | @user] [YYYY-MM-DD] | extend <licenseId> [YYYY-MM-DD] | revoke <licenseId> | bulk | request [course words | poolId] | requests]';
-
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -381,7 +378,12 @@ function setupComposer() {
   const showHint = () => {
     hint.hidden = !box.value.startsWith('/');
   };
-  hint.textContent = USAGE;
+  // The slash command's usage hint, as the manifest declares it (the server derives it from the table).
+  void fetch('/console/usage')
+    .then((r) => r.json())
+    .then((u) => {
+      hint.textContent = u.hint;
+    });
   box.addEventListener('input', () => {
     showHint();
     store.historyAt = -1;
