@@ -26,7 +26,7 @@ import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
 import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
-import { createAppState, registerAppState } from './slack/state.js';
+import { createAppState } from './slack/state.js';
 import { registerCommands } from './slack/subcommands/register.js';
 import { acknowledgeUnhandled } from './slack/unhandled.js';
 import { registerViews } from './slack/views/index.js';
@@ -124,7 +124,6 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
     audit: deps.audit ?? createSlackAuditLog(app.client, deps, options.auditPosting),
     ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
   });
-  registerAppState(deps, state);
   app.use(createDrainingMiddleware(deps, state.work));
   const surface = { deps, state };
   registerCommands(app, surface);

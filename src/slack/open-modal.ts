@@ -18,7 +18,7 @@ import { listPools } from '../services/pools.js';
 import type { AppDeps } from './deps.js';
 import { presentError, type Subject } from './present.js';
 import { openView, updateView } from './slack-io.js';
-import { type Surface, surfaceOf } from './state.js';
+import type { Surface } from './state.js';
 
 type Client = webApi.WebClient;
 
@@ -36,12 +36,12 @@ async function failed(deps: AppDeps, client: Client, viewId: string, title: stri
 
 /** False when Slack would not open the modal (an expired trigger_id): the caller tells the person. */
 export async function openAssignModal(
-  from: Surface | AppDeps,
+  from: Surface,
   client: Client,
   ctx: OpenContext,
   prefill: AssignPrefill,
 ): Promise<boolean> {
-  const { deps, state } = surfaceOf(from);
+  const { deps, state } = from;
   const loading = buildLoadingModal(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
@@ -62,13 +62,13 @@ export async function openAssignModal(
 }
 
 export async function openExtendModal(
-  from: Surface | AppDeps,
+  from: Surface,
   client: Client,
   ctx: OpenContext,
   licenseId: string,
   initialDate: string | undefined,
 ): Promise<boolean> {
-  const { deps, state } = surfaceOf(from);
+  const { deps, state } = from;
   const loading = buildLoadingModal(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;

@@ -80,25 +80,3 @@ export function createAppState(parts: {
 export function changeContext({ deps, state }: Surface): ChangeContext {
   return { licensing: deps.licensing, audit: state.audit, now: deps.now, work: state.work, seats: deps.waitlist };
 }
-
-/**
- * Only for the `/licenses` listener and the subcommands it runs (src/slack/subcommands/), which still
- * receive `deps` alone: the state createApp registered for these deps. Every other listener gets its
- * state as a parameter.
- */
-const registered = new WeakMap<AppDeps, AppState>();
-
-export function registerAppState(deps: AppDeps, state: AppState): void {
-  registered.set(deps, state);
-}
-
-export function changeState(deps: AppDeps): AppState {
-  const state = registered.get(deps);
-  if (!state) throw new Error('createApp registered no state for these deps');
-  return state;
-}
-
-/** Listeners pass their Surface; the subcommands still pass `deps` alone (see changeState). */
-export function surfaceOf(from: Surface | AppDeps): Surface {
-  return 'state' in from && 'deps' in from ? from : { deps: from, state: changeState(from) };
-}

@@ -12,10 +12,12 @@ import { checkRevoke } from '../../services/revoke.js';
 import type { AppDeps } from '../deps.js';
 import { openAssignModal, openExtendModal } from '../open-modal.js';
 import type { Replier } from '../reply.js';
+import type { AppState } from '../state.js';
 import type { ChangeCommand } from './change-command.js';
 
 export interface ChangeCommandContext {
   deps: AppDeps;
+  state: AppState;
   client: webApi.WebClient;
   reply: Replier;
   command: { user_id: string; channel_id: string; trigger_id: string };
@@ -25,6 +27,7 @@ const NOT_OPENED = 'Slack did not let me open the form in time; please run the c
 
 export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandContext): Promise<void> {
   const { deps, client, command, reply } = ctx;
+  const surface = { deps, state: ctx.state };
   const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
   if (cmd.kind === 'revoke') {
     await reply.send(buildWorkingMessage('reading the license'));
@@ -32,12 +35,12 @@ export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandCon
   }
   const opened =
     cmd.kind === 'assign'
-      ? await openAssignModal(deps, client, open, {
+      ? await openAssignModal(surface, client, open, {
           ...(cmd.poolId ? { poolId: cmd.poolId } : {}),
           ...(cmd.student && 'email' in cmd.student ? { email: cmd.student.email } : {}),
           ...(cmd.student && 'userId' in cmd.student ? { userId: cmd.student.userId } : {}),
           ...(cmd.endDate ? { endDate: cmd.endDate } : {}),
         })
-      : await openExtendModal(deps, client, open, cmd.licenseId, cmd.endDate);
+      : await openExtendModal(surface, client, open, cmd.licenseId, cmd.endDate);
   if (!opened) await reply.send(buildNoticeMessage(NOT_OPENED));
 }

@@ -8,7 +8,7 @@ import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../..
 import type { AppDeps } from '../deps.js';
 import { authorize, authorizeRequester, roleNeedOf } from '../gate.js';
 import { createReplier } from '../reply.js';
-import { changeState } from '../state.js';
+import type { Surface } from '../state.js';
 import { helpMessage, resolveCommand } from './index.js';
 import { isProblem } from './types.js';
 
@@ -27,7 +27,7 @@ async function requestHint(
   return asker.allowed ? ' To ask for a seat in a course, use `/licenses request`.' : '';
 }
 
-export function createLicensesCommandHandler(deps: AppDeps) {
+export function createLicensesCommandHandler({ deps, state }: Surface) {
   return async ({ ack, command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // Slack gives 3 s; the licensing queue may hold a request far longer (design.md section 2).
     await ack();
@@ -38,7 +38,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
     const reply = createReplier(respond, deps, true);
     const resolved = resolveCommand(command.text ?? '');
     const need = isProblem(resolved) ? 'viewer' : resolved.entry.need;
-    const context = { deps, client, userId: command.user_id, reply, command };
+    const context = { deps, state, client, userId: command.user_id, reply, command };
     if (need === 'requester' && !isProblem(resolved)) {
       // Asking for a course needs no role: anyone REQUESTERS lets in (a full member by default).
       const asker = await authorizeRequester(deps, client, command.user_id);
@@ -56,7 +56,7 @@ export function createLicensesCommandHandler(deps: AppDeps) {
         buildLockedMessage(`${verdict.text}${await requestHint(deps, client, command.user_id, verdict)}`),
       );
       if (verdict.reason === 'admins-only' && !isProblem(resolved)) {
-        await resolved.refused?.({ deps, userId: command.user_id, audit: changeState(deps).audit });
+        await resolved.refused?.({ deps, userId: command.user_id, audit: state.audit });
       }
       return;
     }

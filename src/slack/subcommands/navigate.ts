@@ -25,6 +25,14 @@ export function createNavigationHandler(s: Surface) {
     const target = decodeNav(action.value);
     const bound = target ? resolveTarget(target) : undefined;
     if (!bound) return reply.send(buildErrorMessage(BUTTON_GONE));
-    await bound.run({ deps, client, userId: body.user.id, role: granted.role, canChange: granted.canChange, reply });
+    await bound.run({
+      deps,
+      state: s.state,
+      client,
+      userId: body.user.id,
+      role: granted.role,
+      canChange: granted.canChange,
+      reply,
+    });
   });
 }

@@ -6,7 +6,7 @@ import { createNavigationHandler } from './navigate.js';
 
 /** Registration only: `/licenses` and its navigation buttons (a table entry answered on click). */
 export function registerCommands(app: App, s: Surface): void {
-  app.command(COMMAND, createLicensesCommandHandler(s.deps));
+  app.command(COMMAND, createLicensesCommandHandler(s));
   const navigate = createNavigationHandler(s);
   for (const id of NAV_ACTION_IDS) app.action<BlockAction<ButtonAction>>(id, navigate);
 }

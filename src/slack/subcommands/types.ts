@@ -10,6 +10,7 @@ import type { AuditLog } from '../../services/audit.js';
 import type { AppDeps, Role } from '../deps.js';
 import type { CommandNeed } from '../gate.js';
 import type { Replier } from '../reply.js';
+import type { AppState } from '../state.js';
 
 /** What was wrong with the words, as one sentence for help. */
 export interface Problem {
@@ -25,6 +26,8 @@ export function isProblem(value: unknown): value is Problem {
 /** Everything a run needs, for a command and for a navigation click alike. */
 export interface RunContext {
   deps: AppDeps;
+  /** The per-app state createApp built (audit trail, once-guard, snapshots, work tracker). */
+  state: AppState;
   client: webApi.WebClient;
   userId: string;
   /** The role the gate let through ('none' only for asking for a course, which needs no role). */
