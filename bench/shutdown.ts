@@ -16,7 +16,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import type { RunningSandbox } from '../src/sandbox/types.js';
 import { extendState, viewOf } from '../test/e2e/change-support.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../test/support/fake-slack.js';
-import { runMain } from '../test/support/run-main.js';
+import { eventsUrlOf, localAppEnv, runMain } from '../test/support/run-main.js';
 import { commandBody, interactionBody, slackHeaders } from '../test/support/slack-signing.js';
 
 const SECRET = 'bench0shutdown0signing0secret';
@@ -30,20 +30,24 @@ async function once(
   change: 'none' | { latencyMs: number } | 'hang',
 ): Promise<{ stopMs: number; remainingMs: number; code: number | null }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-bench-'));
-  const main = runMain({
-    PORT: '0',
-    SLACK_BOT_TOKEN: BOT,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    LICENSING_API_URL: sandbox.url,
-    LICENSING_API_TOKEN: sandbox.adminToken,
-    LICENSE_ADMINS: TEST_USERS.admin,
-    DATA_DIR: dataDir,
-    SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
-  });
+  const main = runMain(
+    localAppEnv(
+      {
+        slackApiUrl: slack.apiUrl,
+        sandboxUrl: sandbox.url,
+        sandboxToken: sandbox.adminToken,
+        botToken: BOT,
+        signingSecret: SECRET,
+      },
+      {
+        LICENSE_ADMINS: TEST_USERS.admin,
+        DATA_DIR: dataDir,
+        SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
+      },
+    ),
+  );
   try {
-    const [, port] = await main.waitFor(/"message":"License Desk started".*?"port":(\d+)/);
-    const url = `http://127.0.0.1:${port}/slack/events`;
+    const url = await eventsUrlOf(main);
     const post = (body: string) => fetch(url, { method: 'POST', headers: slackHeaders(SECRET, body), body });
     let remainingMs = 0;
     if (change !== 'none') {

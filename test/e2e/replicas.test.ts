@@ -11,7 +11,7 @@ import { buildDemoData, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { textOf, viewOf } from './change-support.js';
 
@@ -53,23 +53,23 @@ async function startWorld(): Promise<void> {
 
 /** Two replicas on the same Redis, each with a DATA_DIR of its own; resolves with their events URLs. */
 async function startReplicas(extra: Record<string, string> = {}): Promise<string[]> {
-  const env = {
-    PORT: '0',
-    SLACK_BOT_TOKEN: BOT,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    LICENSING_API_URL: sandbox.url,
-    LICENSING_API_TOKEN: sandbox.adminToken,
-    LICENSING_RATE_LIMIT_PER_MINUTE: '600',
-    LICENSE_ADMINS: TEST_USERS.admin,
-    REDIS_URL: redis.url,
-    ...extra,
-  };
-  replicas = [runMain(env), runMain(env)];
-  const ports = await Promise.all(
-    replicas.map((r) => r.waitFor(/"message":"License Desk started".*?"port":(\d+)/, 30_000)),
+  const env = localAppEnv(
+    {
+      slackApiUrl: slack.apiUrl,
+      sandboxUrl: sandbox.url,
+      sandboxToken: sandbox.adminToken,
+      botToken: BOT,
+      signingSecret: SECRET,
+    },
+    {
+      LICENSING_RATE_LIMIT_PER_MINUTE: '600',
+      LICENSE_ADMINS: TEST_USERS.admin,
+      REDIS_URL: redis.url,
+      ...extra,
+    },
   );
-  return ports.map(([, port]) => `http://127.0.0.1:${port}/slack/events`);
+  replicas = [runMain(env), runMain(env)];
+  return Promise.all(replicas.map((r) => eventsUrlOf(r, 30_000)));
 }
 
 async function post(url: string, body: string): Promise<{ status: number; text: string }> {

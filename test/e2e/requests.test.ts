@@ -13,6 +13,7 @@ import { requestTimers } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { selfServiceIn } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -39,18 +40,29 @@ beforeAll(async () => {
         { id: RECYCLE_USER, name: 'rita.recycle', email: 'rita.recycle@contoso.com' },
       ],
     },
-    requests: {
-      store: createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} }),
-      channel: CHANNEL,
-      timers: requestTimers(24, 7),
-    },
-    waitlist: { dataDir: dir },
+    ...selfServiceIn(dir, CHANNEL),
   });
 });
 afterAll(async () => {
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Workflow Builder runs the step: function_executed number `n` with `inputs`, as Slack sends it. */
+const runStep = (n: number, inputs: Record<string, string>) =>
+  t.event({
+    type: 'function_executed',
+    function: {
+      id: 'Fn0REQUEST1',
+      callback_id: RequestCallbackId.workflowStep,
+      title: 'Request a course license',
+      type: 'app',
+    },
+    inputs,
+    function_execution_id: `Fx0REQUEST${n}`,
+    workflow_execution_id: `Wx0REQUEST${n}`,
+    bot_access_token: 'xwfp-test',
+  });
 
 const posts = (poolId: string) =>
   t.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/pool/${poolId}/license`));
@@ -375,19 +387,7 @@ describe('course requests', () => {
   });
 
   it('the Workflow Builder step: function_executed creates a request, the approval completes the step with its outputs', async () => {
-    const sent = await t.event({
-      type: 'function_executed',
-      function: {
-        id: 'Fn0REQUEST1',
-        callback_id: RequestCallbackId.workflowStep,
-        title: 'Request a course license',
-        type: 'app',
-      },
-      inputs: { requester: WORKFLOW_USER, pool_id: '2002', reason: 'New hire' },
-      function_execution_id: 'Fx0REQUEST1',
-      workflow_execution_id: 'Wx0REQUEST1',
-      bot_access_token: 'xwfp-test',
-    });
+    const sent = await runStep(1, { requester: WORKFLOW_USER, pool_id: '2002', reason: 'New hire' });
     expect(sent.status).toBe(200);
     const { call: card, id } = await cardFor(WORKFLOW_USER);
     expect(textOf(card.args.blocks)).toContain('New hire');
@@ -406,19 +406,7 @@ describe('course requests', () => {
   });
 
   it('the Workflow Builder step with a bad pool id completes with a readable error', async () => {
-    await t.event({
-      type: 'function_executed',
-      function: {
-        id: 'Fn0REQUEST1',
-        callback_id: RequestCallbackId.workflowStep,
-        title: 'Request a course license',
-        type: 'app',
-      },
-      inputs: { requester: WORKFLOW_USER, pool_id: 'no such pool!' },
-      function_execution_id: 'Fx0REQUEST2',
-      workflow_execution_id: 'Wx0REQUEST2',
-      bot_access_token: 'xwfp-test',
-    });
+    await runStep(2, { requester: WORKFLOW_USER, pool_id: 'no such pool!' });
     const failed = await t.slack.waitForCall(
       'functions.completeError',
       (c) => c.args.function_execution_id === 'Fx0REQUEST2',

@@ -15,7 +15,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { extendState, textOf, viewOf } from './change-support.js';
 
@@ -47,20 +47,24 @@ afterEach(async () => {
 });
 
 async function startMain(drainSeconds: number): Promise<void> {
-  main = runMain({
-    PORT: '0',
-    SLACK_BOT_TOKEN: BOT,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    LICENSING_API_URL: sandbox.url,
-    LICENSING_API_TOKEN: sandbox.adminToken,
-    LICENSE_ADMINS: TEST_USERS.admin,
-    LICENSE_VIEWERS: TEST_USERS.viewer,
-    DATA_DIR: dataDir,
-    SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
-  });
-  const [, port] = await main.waitFor(/"message":"License Desk started".*?"port":(\d+)/);
-  eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+  main = runMain(
+    localAppEnv(
+      {
+        slackApiUrl: slack.apiUrl,
+        sandboxUrl: sandbox.url,
+        sandboxToken: sandbox.adminToken,
+        botToken: BOT,
+        signingSecret: SECRET,
+      },
+      {
+        LICENSE_ADMINS: TEST_USERS.admin,
+        LICENSE_VIEWERS: TEST_USERS.viewer,
+        DATA_DIR: dataDir,
+        SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
+      },
+    ),
+  );
+  eventsUrl = await eventsUrlOf(main);
 }
 
 async function post(body: string): Promise<{ status: number; text: string }> {

@@ -17,10 +17,9 @@ import {
   RequestInputId,
   WaitlistActionId,
 } from '../../src/blocks/ids.js';
-import { requestTimers } from '../../src/domain/requests.js';
-import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { selfServiceIn } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -44,12 +43,7 @@ beforeAll(async () => {
   t = await startTestApp({
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
     slack: { users: Object.values(U).map((u) => ({ ...u })) },
-    requests: {
-      store: createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} }),
-      channel: CHANNEL,
-      timers: requestTimers(24, 7),
-    },
-    waitlist: { dataDir: dir },
+    ...selfServiceIn(dir, CHANNEL),
   });
 });
 

@@ -28,6 +28,31 @@ export interface RunMainOptions {
   cwd?: string;
 }
 
+/**
+ * The environment of an app process on the local doubles: HTTP mode on a free port, the recording
+ * Slack double, the sandbox with its admin token; `extra` adds or overrides settings.
+ */
+export function localAppEnv(
+  doubles: { slackApiUrl: string; sandboxUrl: string; sandboxToken: string; botToken: string; signingSecret: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PORT: '0',
+    SLACK_BOT_TOKEN: doubles.botToken,
+    SLACK_SIGNING_SECRET: doubles.signingSecret,
+    SLACK_API_URL: doubles.slackApiUrl,
+    LICENSING_API_URL: doubles.sandboxUrl,
+    LICENSING_API_TOKEN: doubles.sandboxToken,
+    ...extra,
+  };
+}
+
+/** The Slack events URL of a started app process, once its start line names the port. */
+export async function eventsUrlOf(main: MainProcess, timeoutMs?: number): Promise<string> {
+  const [, port] = await main.waitFor(/"message":"License Desk started".*?"port":(\d+)/, timeoutMs);
+  return `http://127.0.0.1:${port}/slack/events`;
+}
+
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).

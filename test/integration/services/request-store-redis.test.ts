@@ -3,21 +3,11 @@
  * taken once, and concurrent changes are all kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CourseRequest } from '../../../src/domain/requests.js';
 import { createRedisRequestStore, type RedisRequestStore } from '../../../src/services/requests/redis-store.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.js';
+import { sampleRequest } from '../../support/requests.js';
 
-const request = (id: string): CourseRequest => ({
-  id,
-  requester: 'U0NOROLE01',
-  requesterEmail: 'nora.quinn@acme-learning.example',
-  poolId: '2002',
-  courseTitle: 'Mastering DAX',
-  createdAt: '2026-11-23T08:00:00.000Z',
-  status: 'pending',
-  source: 'command',
-  cards: [],
-});
+const request = sampleRequest;
 
 describe.skipIf(redisSkipReason !== undefined)(
   `course requests shared through Redis${redisSkipReason === undefined ? '' : ` (skipped: ${redisSkipReason})`}`,

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CourseRequest } from '../../../src/domain/requests.js';
 import { createFileRequestStore } from '../../../src/services/requests/store.js';
+import { sampleRequest } from '../../support/requests.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 let dir: string;
@@ -13,17 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const request = (id: string): CourseRequest => ({
-  id,
-  requester: 'U0NOROLE01',
-  requesterEmail: 'nora.quinn@acme-learning.example',
-  poolId: '2002',
-  courseTitle: 'Mastering DAX',
-  createdAt: '2026-11-23T08:00:00.000Z',
-  status: 'pending',
-  source: 'command',
-  cards: [],
-});
+const request = sampleRequest;
 
 describe('file request store', () => {
   it('keeps requests across a restart (a new store on the same DATA_DIR)', async () => {
