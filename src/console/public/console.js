@@ -449,7 +449,14 @@ function setupSwitcher() {
     store.me = event.target.value;
     localStorage.setItem('console.me', store.me);
     store.values.clear();
-    store.modalKey = '';
+    // The previous person's forms and dialogs are theirs: put them away now (they are back when the
+    // switcher returns to that person, as Slack keeps a modal open on their own screen), and draw
+    // nothing of theirs until the new person's state arrives.
+    store.snapshot = undefined;
+    store.modalKey = undefined;
+    store.modalError = '';
+    $('modal-root').replaceChildren();
+    if ($('confirm').open) $('confirm').close();
     if (store.surface.type === 'home') void post('/console/home', {});
     connect();
   });

