@@ -75,4 +75,43 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
     await page.waitForTimeout(300);
     expect(await dialog().count()).toBe(0);
   });
+
+  it("the request form's course menu shows each option's description: the seats, or that the pool is full", async () => {
+    await become(MEMBER);
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    await send('/licenses request');
+    await dialog().waitFor({ timeout: 15_000 });
+    const courses = await dialog().getByLabel('Course').locator('option').allTextContents();
+    // Slack shows the option's description under its text; the console's menu shows it after the text.
+    expect(courses.filter((t) => /· pool \d+ — full: you'll join the waitlist$/.test(t)).length).toBeGreaterThan(0);
+    expect(courses.filter((t) => /· pool \d+ — \d+ free seats?$/.test(t)).length).toBeGreaterThan(0);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('draws a danger button solid red with white text, as Slack does', async () => {
+    await become(ADMIN);
+    await send('/licenses show 4001');
+    const revoke = lastMessage().getByRole('button', { name: /^Revoke/ });
+    await revoke.waitFor({ timeout: 15_000 });
+    const look = await revoke.evaluate((b) => {
+      const style = getComputedStyle(b);
+      return { background: style.backgroundColor, color: style.color };
+    });
+    expect(look).toEqual({ background: 'rgb(224, 30, 90)', color: 'rgb(255, 255, 255)' });
+  });
+
+  it('"You are" is wide enough for every person and role, "member, no role" included', async () => {
+    const labels = await page.locator('#who option').allTextContents();
+    expect(labels.some((l) => l.endsWith('member, no role'))).toBe(true);
+    const clipped = await page.locator('#who').evaluate((select: HTMLSelectElement) => {
+      const shown = select.getBoundingClientRect().width;
+      // A select's max-content width is what its longest option needs (text, padding and arrow).
+      select.style.width = 'max-content';
+      const needed = select.getBoundingClientRect().width;
+      select.style.width = '';
+      return needed - shown;
+    });
+    expect(clipped).toBeLessThanOrEqual(0.5);
+  });
 });
