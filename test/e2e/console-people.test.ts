@@ -12,6 +12,10 @@ import { type MainProcess, runMain } from '../support/run-main.js';
 const ADMIN = 'U0DEMOADM1';
 const VIEWER = 'U0DEMOVWR1';
 const MEMBER = 'U0DEMOMEM1';
+const GUEST = 'U0DEMOGST1';
+const AUDIT = 'C0DEMOAUDT';
+const PRIVATE = ['license-audit', 'license-alerts', 'license-requests'];
+const STUDENT = 'private.channel.check@contoso.com';
 
 describe.skipIf(chromiumSkipReason !== undefined)('the local console for each person', () => {
   let main: MainProcess;
@@ -95,7 +99,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
     const revoke = lastMessage().getByRole('button', { name: /^Revoke/ });
     await revoke.waitFor({ timeout: 15_000 });
     const look = await revoke.evaluate((b) => {
-      const style = getComputedStyle(b);
+      // Runs in the page; the test's own types know no DOM.
+      const style = (
+        globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+      ).getComputedStyle(b);
       return { background: style.backgroundColor, color: style.color };
     });
     expect(look).toEqual({ background: 'rgb(224, 30, 90)', color: 'rgb(255, 255, 255)' });
@@ -104,7 +111,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
   it('"You are" is wide enough for every person and role, "member, no role" included', async () => {
     const labels = await page.locator('#who option').allTextContents();
     expect(labels.some((l) => l.endsWith('member, no role'))).toBe(true);
-    const clipped = await page.locator('#who').evaluate((select: HTMLSelectElement) => {
+    const clipped = await page.locator('#who').evaluate((node) => {
+      const select = node as unknown as { getBoundingClientRect(): { width: number }; style: { width: string } };
       const shown = select.getBoundingClientRect().width;
       // A select's max-content width is what its longest option needs (text, padding and arrow).
       select.style.width = 'max-content';
@@ -113,5 +121,106 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
       return needed - shown;
     });
     expect(clipped).toBeLessThanOrEqual(0.5);
+  });
+
+  const channelNames = () => page.locator('#channels .nav-item').allTextContents();
+
+  it('shows the private channels (audit, alerts, requests) to license admins and viewers only', async () => {
+    for (const who of [ADMIN, VIEWER]) {
+      await become(who);
+      await expect.poll(channelNames).toEqual(expect.arrayContaining(['#license-ops', ...PRIVATE.map((n) => `#${n}`)]));
+    }
+    for (const who of [MEMBER, GUEST]) {
+      await become(who);
+      await expect.poll(channelNames).toContain('#license-ops');
+      expect((await channelNames()).filter((n) => PRIVATE.some((p) => n.includes(p)))).toEqual([]);
+    }
+  });
+
+  /** The first state the console streams to a person, as the page receives it. */
+  const stateOf = async (
+    user: string,
+  ): Promise<{ channels: { id: string }[]; messages: { ts: string; channel: string }[] }> => {
+    const res = await fetch(`${origin}/console/events?user=${user}`);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await reader.cancel();
+    return JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? 'null');
+  };
+  const postAs = async (path: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { ok: boolean; error?: string } };
+  };
+
+  it("refuses a private channel's content to a member at the console's HTTP boundary: state, typing, clicks, the alert check", async () => {
+    // The admin assigns a license: the audit channel gets a post with the student's e-mail.
+    await become(ADMIN);
+    await page.getByRole('button', { name: 'license-ops' }).click();
+    await send('/licenses assign 2004');
+    await dialog().waitFor({ timeout: 15_000 });
+    await dialog()
+      .getByLabel(/e-mail/i)
+      .fill(STUDENT);
+    await dialog().locator('.modal-buttons button[type=submit]').click();
+    await dialog()
+      .getByText(/Assigned license/)
+      .waitFor({ timeout: 15_000 });
+    await dialog().locator('.modal-buttons button').first().click();
+    await expect
+      .poll(async () => JSON.stringify((await stateOf(ADMIN)).messages.filter((m) => m.channel === AUDIT)), {
+        timeout: 15_000,
+      })
+      .toContain(STUDENT);
+    const auditPost = (await stateOf(ADMIN)).messages.find((m) => m.channel === AUDIT);
+
+    // The member's stream has neither the channel nor anything posted there.
+    const member = await stateOf(MEMBER);
+    expect(member.channels.map((c) => c.id)).not.toContain(AUDIT);
+    expect(JSON.stringify(member)).not.toContain(STUDENT);
+
+    // Typing there, clicking on its post and running its alert check are refused, with the reason.
+    const typed = await postAs('/console/command', { user: MEMBER, channel: AUDIT, text: 'hello' });
+    expect(typed.status).toBe(403);
+    expect(typed.body.error).toMatch(/#license-audit is a private channel you are not in/);
+    const clicked = await postAs('/console/action', {
+      user: MEMBER,
+      surface: { type: 'message', channel: AUDIT, ts: auditPost?.ts },
+      action: { type: 'button', action_id: 'anything' },
+    });
+    expect(clicked.status).toBe(404);
+    const alerts = await postAs('/console/alerts-now', { user: GUEST });
+    expect(alerts.status).toBe(403);
+    expect(alerts.body.error).toMatch(/#license-alerts is a private channel you are not in/);
+    expect(JSON.stringify(await stateOf(ADMIN))).not.toContain('hello');
+  });
+
+  it("hands a DM's file (the CSV export, with e-mails) to its person only", async () => {
+    await become(ADMIN);
+    await send('/licenses export');
+    let file: { id: string; url: string } | undefined;
+    await expect
+      .poll(
+        async () => {
+          const admin = (await stateOf(ADMIN)) as unknown as { messages: { file?: { id: string; url: string } }[] };
+          file = admin.messages.find((m) => m.file)?.file;
+          return file !== undefined;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const as = async (user?: string) => (await fetch(`${origin}${file?.url}${user ? `?user=${user}` : ''}`)).status;
+    expect(await as(ADMIN)).toBe(200);
+    expect(await as(MEMBER)).toBe(404);
+    expect(await as()).toBe(400);
   });
 });
