@@ -90,7 +90,7 @@ function seatWords(seat: SeatHandOn | undefined): string {
     case 'given':
       return `The seat went to ${whoOf(seat.to)} from the waitlist (license \`${escapeMrkdwn(seat.licenseId)}\`); they have been told by DM.`;
     case 'waiting':
-      return `The seat is kept for the waitlist: ${whoOf(seat.first)} is first in line and is told by DM once it is assigned.`;
+      return `${whoOf(seat.first)} is first on the waitlist for this pool but does not have the seat yet: the waitlist keeps trying, and tells them by DM once it is theirs.`;
     case 'ended':
       return 'The pool has ended, so no seat is freed for anybody; the requests waiting for it have left the waitlist.';
   }

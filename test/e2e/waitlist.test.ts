@@ -31,6 +31,7 @@ const U = {
   olga: 'U0WAIT0004',
   pat: 'U0WAIT0005',
   quinn: 'U0WAIT0006',
+  rita: 'U0WAIT0007',
 } as const;
 const EMAIL: Record<string, string> = {
   [U.wendy]: 'wendy.wait@contoso.com',
@@ -39,6 +40,7 @@ const EMAIL: Record<string, string> = {
   [U.olga]: 'olga.ok@contoso.com',
   [U.pat]: 'pat.one@contoso.com',
   [U.quinn]: 'quinn.two@fabrikam.com',
+  [U.rita]: 'rita.retry@contoso.com',
 };
 
 let t: TestApp;
@@ -325,6 +327,24 @@ describe('waitlist', () => {
     const closed = await t.deps.requests?.store.get('R8');
     expect(closed?.status).toBe('denied');
     expect(closed?.denyReason).not.toContain('freed up');
+  });
+
+  it('a seat the first in line could not get yet: the revoke says who is first, not that the seat is theirs or back in the pool', async () => {
+    await waitlist().add(await request('R10', U.rita));
+    const victim = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email))?.id ?? '';
+    t.sandbox.addFault({ kind: '500', method: 'POST', times: 10 });
+    const clicked = await t.clickButton(ChangeActionId.revokeConfirm, victim);
+    const answer = allText(
+      (await clicked.waitForResponse((p) => allText(p.body.blocks).includes('Revoked'))).body.blocks,
+    );
+    t.sandbox.clearFaults();
+    expect(answer).toContain(`<@${U.rita}> is first on the waitlist for this pool but does not have the seat yet`);
+    expect(answer).not.toMatch(/back in the pool|seat went to/);
+    expect(await line()).toEqual(['R10']);
+    // The next round gives it.
+    const told = dm(U.rita, (s) => s.includes('it is yours'));
+    expect((await waitlist().seatFreed(POOL)).assigned.map((a) => a.entry.requestId)).toEqual(['R10']);
+    await told;
   });
 
   it('bad input: a malformed pool id gets the help with the reason; a forged button value changes nothing', async () => {
