@@ -60,8 +60,7 @@ function licenseBlocks(a: Of<'license-ending'>, now: Date): Block[] {
   const buttons = [button(DeskActionId.alertLetEnd, 'Let it end', l.id)];
   // Extend only where the API would allow a later end (transferable pool, editable, ending before its
   // pool; one ending with its pool is told by the pool's alert): the end-date modal opens.
-  if (canExtend(l, a.pool, now))
-    buttons.unshift(button(ActionId.licenseChangeEndDate, 'Extend', l.id, 'primary'));
+  if (canExtend(l, a.pool, now)) buttons.unshift(button(ActionId.licenseChangeEndDate, 'Extend', l.id, 'primary'));
   return [
     section(
       `*${escapeTruncated(l.student.name, 80)}* · ${course} · license \`${escapeMrkdwn(l.id)}\` · ${endText(l.end, now)}`,
