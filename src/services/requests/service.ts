@@ -234,7 +234,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         x.status = 'denied';
         x.decidedBy = 'license-desk';
         x.decidedAt = opts.now().toISOString();
-        x.denyReason = `a seat freed up, but it could not be assigned: ${why}`;
+        x.denyReason = `it could not be assigned from the waitlist: ${why}`;
       })) ?? r;
     await events.changed(closed, { toldElsewhere: true });
     return { kind: 'skipped', reason: why };

@@ -61,7 +61,7 @@ export function createAssignSubmitHandler(s: Surface) {
 }
 
 async function showRecycleChoice(
-  { deps }: Surface,
+  { deps, state }: Surface,
   client: webApi.WebClient,
   viewId: string,
   pool: Pool,
@@ -79,6 +79,7 @@ async function showRecycleChoice(
       defaultLicenseId: choice.defaultLicense?.id,
     });
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
+    state.snapshots.set(viewId, { kind: 'recycle', choice, newStudent });
     await updateView(deps, client, viewId, buildRecycleConfirmModal({ ...choice, newStudent, privateMetadata }));
   } catch (error) {
     const headline = escapeMrkdwn(presentError(error, 'pool', 'admin'));
