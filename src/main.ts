@@ -213,16 +213,34 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
-/** Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. */
-function onShutdown(stopper: Stopper): void {
-  const stop = async (signal: string) => {
+/**
+ * Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. The handlers stay
+ * installed for the whole stop: under `npm start` a signal to the process group (systemd's default
+ * KillMode, Ctrl+C in a terminal) reaches this process twice, once directly and once forwarded by npm,
+ * and Node's default action for a signal nobody listens to would end the drain at once. A signal
+ * received again is logged and changes nothing; the way to stop at once is SIGKILL (docs/shutdown.md).
+ */
+function onShutdown(stopper: Stopper, logger: LevelledLogger): void {
+  let stopping: NodeJS.Signals | undefined;
+  let again = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping !== undefined) {
+      again += 1;
+      logger.warn('stopping: signal received again; the stop goes on', {
+        signal,
+        stopping,
+        again,
+        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once, unaudited',
+      });
+      return;
+    }
+    stopping = signal;
     // Every step is bounded; this is the backstop should one of them not be.
     setTimeout(() => process.exit(1), stopper.deadlineMs).unref();
-    await stopper.stop(signal);
-    process.exit(0);
+    void stopper.stop(signal).then(() => process.exit(0));
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function main(): Promise<void> {
@@ -245,7 +263,7 @@ async function main(): Promise<void> {
     logger.info(message, fields);
   }
   const stopper = createStopper({ logger, drainMs: config.drainMs });
-  onShutdown(stopper);
+  onShutdown(stopper, logger);
   try {
     await start(config, logger, stopper);
   } catch (error) {
