@@ -13,6 +13,7 @@ import { createConsole, type LocalConsole } from './console/server.js';
 import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
+import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
@@ -39,8 +40,25 @@ export function listenProblem(error: unknown, port: number): string | undefined 
   return undefined;
 }
 
+/** Why the local demo will not run on the licensing service at LICENSING_API_URL (config.ts's rule). */
+function demoLicensingProblem(probe: Exclude<SandboxProbe, 'sandbox'>): string {
+  const seen =
+    probe === 'unreachable'
+      ? 'LICENSING_API_URL could not be reached to check that it is a licensing sandbox'
+      : 'LICENSING_API_URL did not answer as a licensing sandbox (no x-licensing-sandbox: 1 header)';
+  return `${seen}, and the local demo accepts requests signed with a secret published in its source, so it runs on sandbox data only: start npm run sandbox at that URL, unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox, or set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app`;
+}
+
 async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
+  // The local demo's signing secret is public: a licensing service given by URL (on loopback, config.ts
+  // made sure) must prove to be a sandbox before anything is built or served.
+  let provenSandbox = false;
+  if (config.slack.mode === 'demo' && lic.mode === 'api') {
+    const probe = await probeSandbox(lic.url, Math.min(5000, lic.timeoutMs));
+    if (probe !== 'sandbox') throw new Error(demoLicensingProblem(probe));
+    provenSandbox = true;
+  }
   let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
   if (!licensingApi) {
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
@@ -114,7 +132,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     now: () => new Date(),
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
-      return lic.mode === 'sandbox' || licensing.isSandbox?.() === true;
+      return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
     },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
@@ -207,7 +225,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     startupMs: Math.round(performance.now()),
   });
   if (slack.mode === 'demo') {
-    const source = lic.mode === 'sandbox' ? 'in-process sandbox' : deps.sandbox ? 'sandbox by URL' : 'api';
+    const source = lic.mode === 'sandbox' ? 'in-process sandbox' : 'sandbox by URL';
     process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
   }
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
