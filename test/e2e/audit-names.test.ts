@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CallbackId,
   ChangeActionId,
+  InputId,
   RequestActionId,
   RequestCallbackId,
   RequestInputId,
@@ -30,6 +31,7 @@ const ADMIN = TEST_USERS.admin;
 const IVY = { id: 'U0NAMEIVY1', name: 'ivy.d', realName: 'Ivy Delacroix', email: 'ivy.delacroix@contoso.com' };
 const OLA = { id: 'U0NAMEOLA1', name: 'ola.wait', realName: 'Ola Nowak', email: 'ola.nowak@contoso.com' };
 const PIM = { id: 'U0NAMEPIM1', name: 'pim.pick', realName: 'Pim van Dijk', email: 'pim.vandijk@contoso.com' };
+const RIA = { id: 'U0NAMERIA1', name: 'ria.r', realName: 'Ria Recycler', email: 'ria.recycler@contoso.com' };
 const TYP = { id: 'U0NAMETYP1', name: 'typ.o', realName: 'Slack Name', email: 'typed.name@contoso.com' };
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -44,7 +46,7 @@ beforeAll(async () => {
     auditChannel: AUDIT,
     auditPosting: { paceMs: 0 },
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
-    slack: { users: [IVY, OLA, PIM, TYP] },
+    slack: { users: [IVY, OLA, PIM, RIA, TYP] },
     ...selfServiceIn(dir, CHANNEL),
   });
 });
@@ -157,6 +159,24 @@ describe('the names License Desk sends and records', () => {
     expectReadable(auditPosts().map(postText), requestIds);
   });
 
+  it('“Free a seat…” for a request opens the assign form with the requester’s Slack name filled in', async () => {
+    const id = await requestFrom(RIA.id, '2003');
+    requestIds.push(id);
+    const full = await (await click(RequestActionId.approve, id, ADMIN)).waitForResponse();
+    expect(allText(full.body.blocks)).toContain('is full');
+    await click(RequestActionId.recycle, id, ADMIN);
+    const form = await t.slack.waitForCall(
+      'views.update',
+      (c) =>
+        (c.args.view as { callback_id?: string }).callback_id === CallbackId.assignForm &&
+        JSON.stringify(c.args.view).includes(RIA.email),
+    );
+    const nameInput = (
+      form.args.view as { blocks: { block_id?: string; element?: { initial_value?: string } }[] }
+    ).blocks.find((b) => b.block_id === InputId.assignName.block);
+    expect(nameInput?.element?.initial_value).toBe('Ria Recycler');
+  });
+
   it('the assign form sends a picked member’s Slack name, and a typed name wins', async () => {
     const picked = await openModal(t, () => t.command('assign 2001'));
     expect(picked.callback_id).toBe(CallbackId.assignForm);
@@ -200,10 +220,8 @@ describe('the names License Desk sends and records', () => {
     );
     const text = allText(home.args.view);
     // The last eight changes, newest first.
-    expect(text).toContain(`<@${ADMIN}> approved <@${OLA.id}>’s request for *Optimizing DAX*`);
-    expect(text).toContain(
-      `<@${ADMIN}> put <@${OLA.id}>’s request for *Optimizing DAX* on the waitlist (number 1 in line)`,
-    );
+    expect(text).toContain(`<@${ADMIN}> approved <@${RIA.id}>’s request for *Optimizing DAX*`);
+    expect(text).toContain(`<@${RIA.id}> requested a license for *Optimizing DAX*`);
     expect(text).toContain(`<@${OLA.id}>’s request for *Optimizing DAX* got license`);
     expect(text).toContain('to *Pim van Dijk*');
     expect(text).toMatch(/changed the end date of \*[^*]+\*’s license `4002` for \*[^*]+\* from \d{4}-\d{2}-\d{2} to/);
