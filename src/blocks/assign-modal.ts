@@ -148,7 +148,10 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
         max_length: 200,
         ...(prefill.name ? { initial_value: Array.from(prefill.name).slice(0, 200).join('') } : {}),
       },
-      { optional: true, hint: 'Used only when the student is new to the licensing service.' },
+      {
+        optional: true,
+        hint: 'Used only when the student is new to the licensing service. Empty: the picked member’s Slack name.',
+      },
     ),
     input(
       InputId.assignEndDate.block,
