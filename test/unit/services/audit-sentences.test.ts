@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { homeRecentLine } from '../../../src/blocks/home-recent.js';
 import type { AuditEntry } from '../../../src/domain/audit-entry.js';
 import { auditMessage } from '../../../src/services/audit.js';
+import { triedOf } from '../../../src/services/audit-queue.js';
 
 const AT = '2026-11-25T09:30:00.000Z';
 const ADMIN = 'U0MGR00001';
@@ -338,5 +339,15 @@ describe('every kind of audit entry reads as a sentence of who did what to whom'
     const home = homeRecentLine(entry);
     expect(home).toContain('someone revoked *&lt;!here&gt; Eve*’s license `4001` for *A &amp; B*');
     expect(JSON.stringify(auditMessage(entry))).not.toContain('<!here>');
+  });
+
+  it('a burst of refusals names what was tried in words, not as an action name', () => {
+    const refused = (action: AuditEntry['action'], more: Partial<AuditEntry> = {}) =>
+      triedOf({ at: AT, actor: VIEWER, action, outcome: 'refused', ...more });
+    expect(refused('extend', { licenseId: '4001' })).toBe('extend license `4001`');
+    expect(refused('approved', { requestId: REQ })).toBe('approve a request');
+    expect(refused('waitlist-moved', { requestId: REQ })).toBe('move a request on the waitlist');
+    expect(refused('waitlist-removed')).toBe('remove a request from the waitlist');
+    expect(refused('bulk-assign', { poolId: '2002' })).toBe('bulk assign pool `2002`');
   });
 });
