@@ -20,7 +20,7 @@ import {
 } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { selfServiceIn } from '../support/requests.js';
+import { sampleRequest, selfServiceIn } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { assignState, extendState, openModal, settledView, submit } from './change-support.js';
 
@@ -135,6 +135,16 @@ describe('the names License Desk sends and records', () => {
     expectReadable(auditPosts().map(postText), requestIds);
     // The request's id stays in the log line, for whoever traces it.
     expect(t.logs.some((l) => l.message === 'audit' && l.action === 'approved' && l.requestId === id)).toBe(true);
+  });
+
+  it('a request stored before License Desk kept names gets the requester’s Slack name at the approval', async () => {
+    const legacy = sampleRequest('r0a1b2c3d4e5f');
+    expect(legacy.requesterName).toBeUndefined();
+    await t.deps.requests?.store.put(legacy);
+    requestIds.push(legacy.id);
+    const answer = await (await click(RequestActionId.approve, legacy.id, ADMIN)).waitForResponse();
+    expect(allText(answer.body.blocks)).toMatch(/Approved: license `\d+` assigned/);
+    expect(studentOf(legacy.requesterEmail)?.name).toBe('Nora Quinn');
   });
 
   it('the waitlist gives a freed seat with the requester’s Slack name, and says so in the channel', async () => {

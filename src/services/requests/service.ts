@@ -76,6 +76,11 @@ export interface RequestServiceOptions {
   /** The waitlist of approved requests for full pools (src/services/waitlist.ts), when there is one. */
   waitlist?: Pick<Waitlist, 'add' | 'remove'> | undefined;
   presence?: RequesterPresence | undefined;
+  /**
+   * The requester's Slack name, asked only for a request stored without one (made before License Desk
+   * kept it): the assign sends it, so the student is not created as "Student". Undefined when unknown.
+   */
+  nameOf?: ((userId: string) => Promise<string | undefined>) | undefined;
   work?: WorkTracker | undefined;
 }
 
@@ -135,8 +140,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   });
   const ctx: RequestAssignContext = { licensing, now: opts.now, work: opts.work, audit: opts.audit };
 
+  /** The request with its requester's Slack name, asked for when it was stored without one. */
+  async function named(r: CourseRequest): Promise<CourseRequest> {
+    if (r.requesterName || !opts.nameOf) return r;
+    const name = await opts.nameOf(r.requester).catch(() => undefined);
+    return name ? { ...r, requesterName: name } : r;
+  }
+
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
-    const outcome = await assignForRequest(ctx, request, approver);
+    const outcome = await assignForRequest(ctx, await named(request), approver);
     if (outcome.kind === 'assigned') {
       const done = await store.update(request.id, (r) => {
         r.status = 'assigned';
@@ -438,7 +450,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       const presence = await opts.presence?.(r.requester);
       if (presence && 'unknown' in presence) return { kind: 'held', reason: presence.unknown };
       if (presence && 'gone' in presence) return closeSkipped(r, presence.gone);
-      const outcome = await assignForRequest(ctx, r, r.decidedBy ?? entry.approver ?? 'license-desk');
+      const outcome = await assignForRequest(ctx, await named(r), r.decidedBy ?? entry.approver ?? 'license-desk');
       switch (outcome.kind) {
         case 'assigned': {
           const done =
