@@ -68,8 +68,12 @@ function day(d: string): string {
   return escapeMrkdwn(d.slice(0, 10));
 }
 
-/** The predicate after the actor, done or tried; for 'assigned' and 'expired' the whole sentence. */
-function sentenceOf(e: AuditEntry, style: SentenceStyle): string {
+/**
+ * "<@U0MGR> assigned license `4001` for *Power BI* to *Ada Lovelace*", "<@U0MGR> tried to revoke
+ * *Ada Lovelace*’s license `4001`": one sentence, without the outcome mark, the time or the reason.
+ * Most begin with the actor; a waitlist's seat and an expiry begin with the request.
+ */
+export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
   const who = personOf(e.actor);
   const done = e.outcome === 'done';
   const tried = (what: string) => `${who} ${done ? what.replace(/^(\S+)/, (v) => PAST[v] ?? v) : `tried to ${what}`}`;
@@ -144,11 +148,3 @@ const PAST: Record<string, string> = {
   remove: 'removed',
   cancel: 'cancelled',
 };
-
-/**
- * "<@U0MGR> assigned license `4001` for *Power BI* to *Ada Lovelace*", "<@U0MGR> tried to revoke
- * *Ada Lovelace*’s license `4001`": one sentence, no outcome mark, no time, no reason.
- */
-export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
-  return sentenceOf(e, style);
-}
