@@ -163,7 +163,12 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     }
   }
 
-  const describe = (e: WaitlistEntry) => `request ${e.requestId} of ${e.requester}`;
+  /** Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words. */
+  const whose = (e: Pick<WaitlistEntry, 'requestId' | 'requester' | 'courseTitle'>) => ({
+    requester: e.requester,
+    requestId: e.requestId,
+    ...(e.courseTitle ? { courseTitle: e.courseTitle } : {}),
+  });
 
   /** After a run that gave nothing: who still waits first (held), or the seat stayed in the pool. */
   async function headOrPool(poolId: string): Promise<SeatHandOn> {
@@ -204,11 +209,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
         break;
       }
       await store.update((lines) => removeEntry(lines, head.requestId));
-      const base = {
-        actor: head.approver ?? head.requester,
-        poolId,
-        ...(head.courseTitle ? { courseTitle: head.courseTitle } : {}),
-      };
+      const base = { actor: head.approver ?? head.requester, poolId, ...whose(head) };
       if (outcome.kind === 'assigned') {
         free -= 1;
         result.assigned.push({ entry: head, licenseId: outcome.licenseId });
@@ -217,7 +218,6 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           action: 'assigned',
           outcome: 'done',
           licenseId: outcome.licenseId,
-          detail: `from the waitlist: ${describe(head)} took a freed seat`,
         });
         await tell('the requester and the approver', () => opts.notifier?.assigned(head, outcome) ?? Promise.resolve());
       } else {
@@ -226,9 +226,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           ...base,
           action: 'assigned',
           outcome: 'failed',
-          detail: ended
-            ? `from the waitlist: ${describe(head)} left the line: the pool has ended, so no seat will free up for it (${outcome.reason})`
-            : `from the waitlist: ${describe(head)} could not take the freed seat and left the line: ${outcome.reason}`,
+          detail: ended ? `the pool has ended, so no seat will free up for it (${outcome.reason})` : outcome.reason,
         });
         const next = (await store.read())[poolId]?.[0];
         await tell('the approvers of a skipped request', () =>
@@ -250,8 +248,8 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           action: 'waitlisted',
           outcome: 'done',
           poolId: request.poolId,
-          ...(request.courseTitle ? { courseTitle: request.courseTitle } : {}),
-          detail: `${describe(entry)} is number ${place} in line`,
+          ...whose(entry),
+          place,
         });
       }
       return place;
@@ -262,13 +260,16 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     async move(requestId, toIndex, actor) {
       const place = await store.update((lines) => moveEntry(lines, requestId, toIndex));
       if (place !== undefined && actor) {
-        const poolId = poolOf(await store.read(), requestId);
+        const lines = await store.read();
+        const poolId = poolOf(lines, requestId);
+        const moved = poolId ? lines[poolId]?.find((e) => e.requestId === requestId) : undefined;
         await audit({
           actor,
-          action: 'waitlisted',
+          action: 'waitlist-moved',
           outcome: 'done',
           ...(poolId ? { poolId } : {}),
-          detail: `request ${requestId} moved to number ${place} in line`,
+          ...(moved ? whose(moved) : { requestId }),
+          place,
         });
       }
       return place;
@@ -278,11 +279,10 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       if (removed && actor) {
         await audit({
           actor,
-          action: 'cancelled',
+          action: 'waitlist-removed',
           outcome: 'done',
           poolId: removed.poolId,
-          ...(removed.courseTitle ? { courseTitle: removed.courseTitle } : {}),
-          detail: `${describe(removed)} removed from the waitlist`,
+          ...whose(removed),
         });
       }
       return removed;

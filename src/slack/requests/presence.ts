@@ -5,6 +5,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { RequesterPresence } from '../../services/requests/service.js';
+import { slackNameOf } from '../resolve-user.js';
 
 export function createRequesterPresence(client: () => webApi.WebClient): RequesterPresence {
   return async (userId) => {
@@ -17,6 +18,17 @@ export function createRequesterPresence(client: () => webApi.WebClient): Request
       const code = (error as { data?: { error?: unknown } }).data?.error;
       if (code === 'user_not_found') return { gone: 'they are no longer in the Slack workspace' };
       return { unknown: `Slack did not say who they are right now (${String(code ?? error)})` };
+    }
+  };
+}
+
+/** The member's Slack name (users.info: real name, else display name), or undefined when Slack does not say. */
+export function createRequesterName(client: () => webApi.WebClient): (userId: string) => Promise<string | undefined> {
+  return async (userId) => {
+    try {
+      return slackNameOf((await client().users.info({ user: userId })).user?.profile);
+    } catch {
+      return undefined;
     }
   };
 }

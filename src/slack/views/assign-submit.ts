@@ -28,15 +28,17 @@ export function createAssignSubmitHandler(s: Surface) {
     const actor = body.user.id;
     const channel = assignFormMeta.decode(view.private_metadata)?.channelId;
     const form = readAssignForm(view.state);
-    const { errors, email, pool } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
+    const { errors, email, pool, slackName } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
     if (Object.keys(errors).length > 0 || !email || !form.poolId) {
       await ack({ response_action: 'errors', errors });
       return;
     }
+    // A name typed in the form wins; else the picked member's Slack name (the service would say "Student").
+    const name = form.name ?? slackName;
     const params: AssignParams = {
       poolId: form.poolId,
       email,
-      ...(form.name ? { name: form.name } : {}),
+      ...(name ? { name } : {}),
       ...(form.endDate && form.endDate !== 'invalid' ? { endDate: form.endDate } : {}),
     };
     if (pool && needsRecycle(pool) && form.recycle) {
