@@ -3,6 +3,7 @@
  * API or from a user goes through escapeMrkdwn, so a student named `<!channel>` pings nobody.
  */
 
+import { dayText } from '../domain/end-date.js';
 import { escapeMrkdwn, escapeTruncated } from '../domain/mrkdwn.js';
 
 export { escapeMrkdwn, escapeTruncated, truncate } from '../domain/mrkdwn.js';
@@ -22,6 +23,17 @@ export function slackDate(iso: string, token = '{date_short}', fallback?: string
   if (Number.isNaN(at)) return escapeTruncated(iso, 40);
   const shown = escapeMrkdwn(fallback ?? isoDay(iso));
   return `<!date^${Math.floor(at / 1000)}^${token}|${shown}>`;
+}
+
+/**
+ * A moment (when something happened), in the reader's time zone: `Nov 25, 2026 at 16:28`, its date in
+ * the same style as dayText's calendar days; the fallback is the same in UTC.
+ */
+export function slackMoment(iso: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return escapeTruncated(iso, 40);
+  const fallback = `${dayText(iso)} at ${new Date(at).toISOString().slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(at / 1000)}^{date_short} at {time}|${fallback}>`;
 }
 
 /** A ten-cell bar of used seats: `▰▰▰▰▰▰▱▱▱▱`. Full cells round up so a nearly full pool never looks empty. */

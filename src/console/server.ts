@@ -41,8 +41,11 @@ export interface LocalConsole {
   onResponse: World['onResponse'];
   /** The Slack double the app talks to (its upload store and response_urls). */
   attach(local: LocalSlack): void;
-  /** What the page's "run the alert check now" does (the desk's scheduler, once it runs). */
-  setAlertCheck(run: () => Promise<string>): void;
+  /**
+   * What the page's "run the alert check now" does (the desk's scheduler, once it runs), for the
+   * person shown: told in the alert channel when nothing was new.
+   */
+  setAlertCheck(run: (userId: string) => Promise<string>): void;
   /** Ends the event streams (an open stream would keep the HTTP server from closing). */
   close(): void;
 }
@@ -412,14 +415,14 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     return { ok: true };
   }
 
-  let alertCheck: (() => Promise<string>) | undefined;
+  let alertCheck: ((userId: string) => Promise<string>) | undefined;
 
   /** Not Slack: a console control that runs the daily alert check now instead of at ALERT_TIME. */
   async function alertsNow(_req: IncomingMessage, b: Json): Promise<Json> {
-    userOf(b.user);
+    const u = userOf(b.user);
     if (!alertCheck) return { ok: false, error: 'Alerts are off: set ALERT_CHANNEL or AUDIT_CHANNEL.' };
     try {
-      const result = await alertCheck();
+      const result = await alertCheck(u.id);
       if (result === 'busy') return { ok: false, error: 'The alert check is already running.' };
       return { ok: true };
     } catch (error) {

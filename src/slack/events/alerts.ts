@@ -4,7 +4,7 @@
  * Extend is the change-end-date button, so its modal opens from the same listener as everywhere else.
  */
 import type { types, webApi } from '@slack/bolt';
-import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
+import { buildAlertMessage, buildNothingNewMessage, withLicenseSettled } from '../../blocks/alerts.js';
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
 import { alertLicenseBlockId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
@@ -26,6 +26,22 @@ export function createAlertPoster(client: webApi.WebClient, channel: string, dep
     const res = await client.chat.postMessage({ channel, ...message, unfurl_links: false });
     return typeof res.ts === 'string' ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
   };
+}
+
+/** The check run on demand posted nothing: the person who ran it is told so, only them. Never throws. */
+export async function tellNothingNew(
+  client: webApi.WebClient,
+  channel: string,
+  user: string,
+  deps: AppDeps,
+  lastAt: string | undefined,
+): Promise<void> {
+  const message = withSandboxMarker(buildNothingNewMessage(lastAt), deps.sandbox);
+  try {
+    await client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks });
+  } catch (error) {
+    deps.logger.warn('could not tell that the alert check found nothing new', { error: String(error) });
+  }
 }
 
 const ALERTS_NOT_SET_UP =
