@@ -9,7 +9,7 @@ import { buildPagerBlock, compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
 import { studentText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 import { PAGE_SIZE } from './nav.js';
 import { clampPage, pageCount, pageOf } from './page-label.js';
 
@@ -32,7 +32,7 @@ function row({ license, pool, daysLeft }: ExpiringLicense, canChange: boolean, n
   const course = pool ? escapeTruncated(pool.course.title, 80) : `course \`${escapeMrkdwn(license.courseId)}\``;
   const text = [
     `${studentText(license.student)} · ${course}`,
-    `*${endsInText(daysLeft)}* (${slackDate(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
+    `*${endsInText(daysLeft)}* (${dayText(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
   ].join('\n');
   const extendable = canChange && canChangeEndDate(license, pool, now);
   return section(text, extendable ? button(ActionId.licenseChangeEndDate, 'Extend', license.id) : undefined);

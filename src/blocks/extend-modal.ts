@@ -2,12 +2,12 @@
  * Changing an end date: the current end, the pool end, quick choices (+30 days, +90 days,
  * pool end) and a date picker; a past date asks a second, explicit confirmation. Pure.
  */
-import { dayOf, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
+import { dayOf, dayText, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export const EXTEND_TITLE = 'Change end date';
 
@@ -30,7 +30,7 @@ export function quickValue(day: string): string {
 }
 
 function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
-  const limit = `Not after the pool end (${dayOf(pool.end)}).`;
+  const limit = `Not after the pool end (${dayText(pool.end)}).`;
   if (hasChoices || dayOf(license.end) < dayOf(pool.end)) return limit;
   return `${limit} It already ends with its pool: only an earlier date can be picked.`;
 }
@@ -45,7 +45,7 @@ export function buildExtendModal({ license, pool, initialDate, privateMetadata, 
     privateMetadata,
     blocks: compactView([
       section(licenseLine(license, pool)),
-      section(`*Current end* ${slackDate(license.end)} · *Pool end* ${slackDate(pool.end)}`),
+      section(`*Current end* ${dayText(license.end)} · *Pool end* ${dayText(pool.end)}`),
       choices.length > 0
         ? input(
             InputId.extendQuick.block,

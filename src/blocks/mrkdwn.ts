@@ -4,26 +4,10 @@
  */
 
 import { dayText } from '../domain/end-date.js';
-import { escapeMrkdwn, escapeTruncated } from '../domain/mrkdwn.js';
+import { escapeTruncated } from '../domain/mrkdwn.js';
 
+export { dayText } from '../domain/end-date.js';
 export { escapeMrkdwn, escapeTruncated, truncate } from '../domain/mrkdwn.js';
-
-/** `2027-01-01T00:00:00+00:00` → `2027-01-01` (UTC), or '' when unparsable. */
-export function isoDay(iso: string): string {
-  const at = Date.parse(iso);
-  return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 10);
-}
-
-/**
- * Slack date formatting: every reader sees the date in their own time zone; the fallback (required)
- * is shown where rendering fails. An unparsable date is shown as escaped text instead.
- */
-export function slackDate(iso: string, token = '{date_short}', fallback?: string): string {
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return escapeTruncated(iso, 40);
-  const shown = escapeMrkdwn(fallback ?? isoDay(iso));
-  return `<!date^${Math.floor(at / 1000)}^${token}|${shown}>`;
-}
 
 /**
  * A moment (when something happened), in the reader's time zone: `Nov 25, 2026 at 16:28`, its date in

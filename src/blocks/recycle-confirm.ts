@@ -3,12 +3,12 @@
  * license that will end (by default the API's own pick) with its student, e-mail, start and progress,
  * and let the manager pick another active license of the pool instead. Pure.
  */
-import { dayOf } from '../domain/end-date.js';
+import { dayText } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export interface RecycleConfirmInput {
   pool: Pool;
@@ -24,13 +24,13 @@ export const RECYCLE_TITLE = 'Free a seat';
 
 function progressText(p: RecycleConfirmInput['defaultProgress']): string {
   if (!p) return 'progress not available';
-  if (p.completed) return `completed the course ${slackDate(p.completed)}`;
+  if (p.completed) return `completed the course ${dayText(p.completed)}`;
   return `${Math.round(p.progress)}% of the course done`;
 }
 
 export function candidateOption(license: License) {
   const name = license.student.name || 'Student';
-  return option(`${name} · since ${dayOf(license.start)}`, license.id, license.student.email);
+  return option(`${name} · since ${dayText(license.start)}`, license.id, license.student.email);
 }
 
 export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView {
@@ -63,7 +63,7 @@ export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView
         [
           'By default the licensing service ends its oldest active license:',
           `*${escapeTruncated(d.student.name, 100)}* ${escapeTruncated(d.student.email, 254)}`,
-          `license \`${escapeMrkdwn(d.id)}\` · started ${slackDate(d.start)} · ${progressText(input_.defaultProgress)}`,
+          `license \`${escapeMrkdwn(d.id)}\` · started ${dayText(d.start)} · ${progressText(input_.defaultProgress)}`,
         ].join('\n'),
       ),
       input(

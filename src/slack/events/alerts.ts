@@ -8,7 +8,7 @@ import { buildAlertMessage, buildNothingNewMessage, withLicenseSettled } from '.
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
 import { alertLicenseBlockId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { dayOf } from '../../domain/end-date.js';
+import { dayText } from '../../domain/end-date.js';
 import { ID_PATTERN } from '../../domain/ids.js';
 import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
@@ -54,7 +54,7 @@ function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
   if (refusal.kind === 'not-our-message') return NO_LONGER_WORKS;
   if (refusal.kind === 'ended')
     return `License ${licenseId} has already ended; there is nothing left to decide. Nothing was recorded.`;
-  const end = dayOf(refusal.license.end);
+  const end = dayText(refusal.license.end);
   return `No alert announced license ${licenseId} ending${end ? ` on ${end}` : ''} (its end may have moved since), so nothing was recorded. \`/licenses show ${licenseId}\` shows it as it is now.`;
 }
 
