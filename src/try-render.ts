@@ -91,10 +91,10 @@ const EMPHASIS = ['*', '_', '~'].map((m) => {
 export function mrkdwnToText(text: string): string {
   // Code spans and links are set aside first: nothing inside them is emphasis or an emoji.
   const kept: string[] = [];
-  const keep = (piece: string) => `\u0000${kept.push(piece) - 1}\u0000`;
+  const keep = (piece: string) => `\uE000${kept.push(piece) - 1}\uE000`;
   let out = text.replace(/`[^`\n]+`/g, keep).replace(/<([^<>]+)>/g, (_whole, inner: string) => keep(linkText(inner)));
   for (const pattern of EMPHASIS) out = out.replace(pattern, '$1$2');
-  out = emojify(out).replace(/\u0000(\d+)\u0000/g, (_whole, i: string) => kept[Number(i)] ?? '');
+  out = emojify(out).replace(/\uE000(\d+)\uE000/g, (_whole, i: string) => kept[Number(i)] ?? '');
   return unescapeEntities(out);
 }
 
