@@ -174,6 +174,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     work,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
+    // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
+    sandboxRun: lic.mode !== 'api',
   });
   // With REDIS_URL the replicas share the repeat guard and the audit's recent list (docs/deployment.md).
   if (deps.desk.shared.shared) deps.shared = deps.desk.shared;
@@ -193,8 +195,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
-  const scheduler = desk.scheduler;
-  if (scheduler) localConsole?.setAlertCheck(() => scheduler.runNow());
+  if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();

@@ -1,10 +1,12 @@
 /**
  * Slack messages and modals as plain text for a terminal (`npm run try`): Block Kit read the way a
  * person would (headers, sections, fields, context, lists, inputs), mrkdwn made readable (entities
- * unescaped, `<url|label>` as `label (url)`, `<!date^…>` as a date), and each button with what it does,
+ * unescaped, `<url|label>` as `label (url)`, `<!date^…>` as a date, *bold* without its asterisks,
+ * `:emoji:` as the emoji), and each button with what it does,
  * including the command that shows the same thing. Pure, and total: any payload gives some text.
  */
 import { format, formatDistanceToNowStrict } from 'date-fns';
+import { gemoji } from 'gemoji';
 import { ActionId } from './blocks/ids.js';
 import { decodeNav, type NavTarget } from './blocks/nav.js';
 
@@ -42,27 +44,65 @@ export function unescapeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** mrkdwn -> readable text. Links and mentions first (they use raw < >), entities last. */
+/** Emoji by shortcode: gemoji's names (as the console uses), plus Slack's own where GitHub spells them differently. */
+const EMOJI = new Map<string, string>();
+for (const g of gemoji) for (const name of g.names) EMOJI.set(name, g.emoji);
+for (const [alias, name] of [
+  ['large_green_circle', 'green_circle'],
+  ['large_yellow_circle', 'yellow_circle'],
+  ['large_orange_circle', 'orange_circle'],
+  ['large_red_circle', 'red_circle'],
+  ['thumbsup', '+1'],
+  ['thumbsdown', '-1'],
+] as const) {
+  const emoji = EMOJI.get(name);
+  if (!EMOJI.has(alias) && emoji) EMOJI.set(alias, emoji);
+}
+
+/** `:tada:` -> 🎉; a shortcode nobody knows stays as typed. */
+export function emojify(text: string): string {
+  return text.replace(/:([a-z0-9_+'-]+):/g, (whole, name: string) => EMOJI.get(name) ?? whole);
+}
+
+function linkText(inner: string): string {
+  const bar = inner.indexOf('|');
+  const target = bar === -1 ? inner : inner.slice(0, bar);
+  const label = bar === -1 ? undefined : inner.slice(bar + 1);
+  if (target.startsWith('!date^')) return slackDateText(target.slice('!date^'.length), label ?? target);
+  if (target.startsWith('!subteam^')) return label ?? '@group';
+  if (target.startsWith('!')) return `@${target.slice(1)}`;
+  if (target.startsWith('@')) return `@${label ?? target.slice(1)}`;
+  if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+  if (target.startsWith('mailto:')) return label ?? target.slice('mailto:'.length);
+  return label && label !== target ? `${label} (${target})` : target;
+}
+
+/** *bold*, _italic_ and ~struck~ as Slack reads them (markers at word edges), without the markers. */
+const EMPHASIS = ['*', '_', '~'].map((m) => {
+  const e = `\\${m}`;
+  return new RegExp(`(^|[^\\w${e}])${e}(?=\\S)([^${e}\\n]*?\\S)${e}(?=[^\\w${e}]|$)`, 'g');
+});
+
+/**
+ * mrkdwn -> readable text for a terminal: links and mentions as words (`<@U…|ada>` as @ada,
+ * `<url|text>` as `text (url)`, `<!date^…>` as a date), emphasis markers gone, `:emoji:` as the emoji,
+ * entities unescaped. Inline `code` is kept as it is, backticks included.
+ */
 export function mrkdwnToText(text: string): string {
-  const linked = text.replace(/<([^<>]+)>/g, (_whole, inner: string) => {
-    const bar = inner.indexOf('|');
-    const target = bar === -1 ? inner : inner.slice(0, bar);
-    const label = bar === -1 ? undefined : inner.slice(bar + 1);
-    if (target.startsWith('!date^')) return slackDateText(target.slice('!date^'.length), label ?? target);
-    if (target.startsWith('!subteam^')) return label ?? '@group';
-    if (target.startsWith('!')) return `@${target.slice(1)}`;
-    if (target.startsWith('@')) return `@${label ?? target.slice(1)}`;
-    if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
-    if (target.startsWith('mailto:')) return label ?? target.slice('mailto:'.length);
-    return label && label !== target ? `${label} (${target})` : target;
-  });
-  return unescapeEntities(linked);
+  // Code spans and links are set aside first: nothing inside them is emphasis or an emoji.
+  const kept: string[] = [];
+  const keep = (piece: string) => `\uE000${kept.push(piece) - 1}\uE000`;
+  let out = text.replace(/`[^`\n]+`/g, keep).replace(/<([^<>]+)>/g, (_whole, inner: string) => keep(linkText(inner)));
+  for (const pattern of EMPHASIS) out = out.replace(pattern, '$1$2');
+  out = emojify(out).replace(/\uE000(\d+)\uE000/g, (_whole, i: string) => kept[Number(i)] ?? '');
+  return unescapeEntities(out);
 }
 
 function textOf(value: unknown): string {
   const t = asObject(value);
   const raw = asString(t.text);
-  return t.type === 'mrkdwn' ? mrkdwnToText(raw) : raw;
+  // plain_text shows :shortcodes: as emoji too, unless it says emoji: false.
+  return t.type === 'mrkdwn' ? mrkdwnToText(raw) : t.emoji === false ? raw : emojify(raw);
 }
 
 function navCommand(target: NavTarget): string {
@@ -178,7 +218,7 @@ function richText(value: unknown): string {
     case 'channel':
       return `#${asString(el.channel_id)}`;
     case 'emoji':
-      return `:${asString(el.name)}:`;
+      return emojify(`:${asString(el.name)}:`);
     case 'broadcast':
       return `@${asString(el.range)}`;
     case 'date':

@@ -8,7 +8,7 @@ import { sectionsOf } from './home.js';
 import { ActionId, alertLicenseBlockId, DeskActionId } from './ids.js';
 import { actions, type Block, button, context, type SlackMessage, section } from './kit.js';
 import { endText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated, slackMoment } from './mrkdwn.js';
 import { seatsText } from './pool-text.js';
 
 /** Names listed for a pool that ends; the rest are counted. */
@@ -100,4 +100,16 @@ export function withLicenseSettled(blocks: readonly unknown[], licenseId: string
       ? { ...context(`:white_check_mark: ${who} chose to let it end.`), block_id: id }
       : b,
   );
+}
+
+/**
+ * The alert check run on demand found nothing that was not announced before: said to the person who
+ * ran it, with when the last alerts went out (`lastAt`, ISO; shown in the reader's time zone).
+ */
+export function buildNothingNewMessage(lastAt: string | undefined): SlackMessage {
+  const last = lastAt
+    ? `The last alerts went out ${slackMoment(lastAt)}.`
+    : 'No alert has gone out yet: no pool is full or about to end, and no license ends within 7 days.';
+  const text = `The alert check found nothing new to announce. ${last}`;
+  return { text, blocks: [section(`:white_check_mark: ${text}`), context(FOOTER)] };
 }

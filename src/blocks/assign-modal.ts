@@ -3,7 +3,7 @@
  * date, and, when a listed pool is full but transferable, the offer to free a seat. Pure.
  */
 import { needsRecycle, poolBlocker } from '../domain/assignment.js';
-import { dayOf, today } from '../domain/end-date.js';
+import { dayText, today } from '../domain/end-date.js';
 import type { Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
@@ -41,7 +41,7 @@ export const ASSIGN_TITLE = 'Assign a license';
 function poolFacts(pool: Pool): string {
   const seats = pool.availableLicenses > 0 ? `${pool.availableLicenses}/${pool.licenses} free` : 'full';
   const kind = pool.transferable ? 'transferable' : 'not transferable';
-  return `${seats} · ${kind} · ends ${dayOf(pool.end) || '?'}`;
+  return `${seats} · ${kind} · ends ${dayText(pool.end) || '?'}`;
 }
 
 /** The pool id is in the option's text, not only in its description: two pools of one course look alike otherwise. */
@@ -162,7 +162,7 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
         placeholder: { type: 'plain_text', text: 'The pool end' },
         ...(prefill.endDate ? { initial_date: prefill.endDate } : {}),
       },
-      { optional: true, hint: `Empty: the pool end. Never after the pool end, never before ${today(now)}.` },
+      { optional: true, hint: `Empty: the pool end. Never after the pool end, never before ${dayText(today(now))}.` },
     ),
     listed.some(needsRecycle)
       ? input(

@@ -11,7 +11,7 @@ import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
 import { buildLoadingModal, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
-import { escapeTruncated, isoDay } from './mrkdwn.js';
+import { dayText, escapeTruncated } from './mrkdwn.js';
 import { buildPoolSuggestions, needsTypeAhead, poolSelectElement } from './pool-select.js';
 
 export const LIST_BOXES = 5;
@@ -42,7 +42,7 @@ export function buildBulkPoolSuggestions(pools: readonly Pool[], query: string, 
 function poolOption(p: Pool) {
   const seats = `${Math.max(0, p.availableLicenses)} of ${p.licenses} free`;
   const kind = p.transferable ? 'transferable' : 'not transferable';
-  return option(`${courseLabel(p.course)} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${isoDay(p.end)}`);
+  return option(`${courseLabel(p.course)} · pool ${p.id}`, p.id, `${seats} · ${kind} · ends ${dayText(p.end)}`);
 }
 
 function listBox(n: number) {

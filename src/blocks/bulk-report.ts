@@ -8,7 +8,7 @@ import { BULK_TITLE } from './bulk-form.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { type Block, context, divider, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, isoDay } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export const VERDICT_TEXT: Record<RowVerdict, string> = {
   ready: ':white_check_mark: ready',
@@ -48,7 +48,7 @@ export function buildBulkReportModal(draft: BulkDraft, problem?: string): ModalV
   const seats = `*Seats:* ${plan.ready} needed · ${plan.seatsFree} free in the pool`;
   const head = [
     section(
-      `*${escapeTruncated(pool.course.title, 100)}* · pool \`${escapeMrkdwn(pool.id)}\`${draft.endDate ? ` · licenses end ${draft.endDate}` : ` · licenses end with the pool (${isoDay(pool.end)})`}\n${counts}\n${seats}`,
+      `*${escapeTruncated(pool.course.title, 100)}* · pool \`${escapeMrkdwn(pool.id)}\`${draft.endDate ? ` · licenses end ${dayText(draft.endDate)}` : ` · licenses end with the pool (${dayText(pool.end)})`}\n${counts}\n${seats}`,
     ),
   ];
   const canStart = plan.ready > 0 && plan.seats !== 'blocked';
@@ -62,7 +62,7 @@ export function buildBulkReportModal(draft: BulkDraft, problem?: string): ModalV
           section(
             `:warning: The pool is ${plan.shortfall} seat${plan.shortfall === 1 ? '' : 's'} short. Recycling ends the ${plan.shortfall} oldest license${plan.shortfall === 1 ? '' : 's'} of the pool; these students lose access:\n${plan.toFree
               .slice(0, 30)
-              .map((l) => `• ${escapeTruncated(l.student.name, 60)} (since ${isoDay(l.start)})`)
+              .map((l) => `• ${escapeTruncated(l.student.name, 60)} (since ${dayText(l.start)})`)
               .join('\n')}${plan.toFree.length > 30 ? `\n• and ${plan.toFree.length - 30} more` : ''}`,
           ),
           input(BulkInputId.recycle.block, 'Free seats', {

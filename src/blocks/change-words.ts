@@ -1,6 +1,6 @@
 /** How a change names the license and the student in the sentences a person reads (escaped mrkdwn). */
 import type { License, Pool } from '../domain/types.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 /** "license `5001` of *Course* (pool `2003`)": the course by its title when the pool is known. */
 export function licenseName(license: License, pool: Pool | undefined): string {
@@ -9,7 +9,7 @@ export function licenseName(license: License, pool: Pool | undefined): string {
 }
 
 export function licenseFacts(license: License, pool: Pool | undefined): string {
-  return `${licenseName(license, pool)}, ends ${slackDate(license.end)}`;
+  return `${licenseName(license, pool)}, ends ${dayText(license.end)}`;
 }
 
 export function studentWords(student: { name?: string | undefined; email: string }): string {

@@ -10,7 +10,7 @@ import { buildPagerBlock, compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
 import { studentText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 import { PAGE_SIZE } from './nav.js';
 import { clampPage, pageCount, pageOf } from './page-label.js';
 
@@ -35,7 +35,7 @@ function row({ license, pool, daysLeft }: ExpiringLicense, canChange: boolean, n
   const withPool = canChange && !extendable && canChangeEndDate(license, pool, now);
   const text = [
     `${studentText(license.student)} · ${course}`,
-    `*${endsInText(daysLeft)}* (${slackDate(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
+    `*${endsInText(daysLeft)}* (${dayText(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
     ...(withPool ? ['_Ends with its pool, so it cannot be extended._'] : []),
   ].join('\n');
   return section(text, extendable ? button(ActionId.licenseChangeEndDate, 'Extend', license.id) : undefined);

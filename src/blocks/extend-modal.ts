@@ -2,12 +2,12 @@
  * Changing an end date: the current end, the pool end, quick choices (+30 days, +90 days,
  * pool end) and a date picker; a past date asks a second, explicit confirmation. Pure.
  */
-import { dayOf, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
+import { dayOf, dayText, type EndDateBlocker, quickChoices } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export const EXTEND_TITLE = 'Change end date';
 
@@ -30,9 +30,9 @@ export function quickValue(day: string): string {
 }
 
 function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
-  const limit = `Not after the pool end (${dayOf(pool.end)}).`;
+  const limit = `Not after the pool end (${dayText(pool.end)}).`;
   if (hasChoices || dayOf(license.end) < dayOf(pool.end)) return limit;
-  return `Before the current end (${dayOf(license.end)}), which is the pool end: no later date is possible.`;
+  return `Before the current end (${dayText(license.end)}), which is the pool end: no later date is possible.`;
 }
 
 /**
@@ -43,7 +43,7 @@ function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
 export function extendNothingPickedText(known: { license: License; pool: Pool } | undefined, now: Date): string {
   if (!known) return 'Pick a new end date.';
   if (quickChoices(known.license, known.pool, now).length > 0) return 'Pick a quick choice or a date.';
-  return `Pick a date before ${dayOf(known.license.end)}: the license already ends with its pool, so no later date is possible.`;
+  return `Pick a date before ${dayText(known.license.end)}: the license already ends with its pool, so no later date is possible.`;
 }
 
 export function buildExtendModal({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
@@ -57,7 +57,7 @@ export function buildExtendModal({ license, pool, initialDate, privateMetadata, 
     privateMetadata,
     blocks: compactView([
       section(licenseLine(license, pool)),
-      section(`*Current end* ${slackDate(license.end)} · *Pool end* ${slackDate(pool.end)}`),
+      section(`*Current end* ${dayText(license.end)} · *Pool end* ${dayText(pool.end)}`),
       earlierOnly
         ? section(
             ':information_source: This license already ends with its pool, so it cannot be extended: only an earlier end date is possible.',

@@ -1,7 +1,8 @@
 /**
  * `/licenses help`: what the caller may do, with examples; also the answer to bad input. The lines come
  * from the table of subcommands (src/slack/subcommands/index.ts): usage and summary of each, the admin
- * ones only for someone who can change licenses.
+ * ones only for someone who can change licenses, only the course requests for someone without a role
+ * who may ask for a course.
  */
 import { compact } from './common.js';
 import { context, header, type SlackMessage, section } from './kit.js';
@@ -49,6 +50,31 @@ export function buildHelpMessage(entries: readonly HelpEntry[], canChange: boole
       canChange ? section(change.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
       section(ask.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
       context(EXAMPLES),
+    ]),
+  };
+}
+
+/**
+ * Help for someone without a role who may ask for a course: those lines only, and whom to ask for more.
+ * `whoToAsk` is mrkdwn from the role resolver (mentions), so it is not escaped; `reason` is escaped.
+ */
+export function buildRequesterHelpMessage(
+  entries: readonly HelpEntry[],
+  whoToAsk: string,
+  reason?: string,
+): SlackMessage {
+  const ask = [...entries.filter((e) => e.listed !== false && e.need === 'requester').map(line), REQUEST_SHORTCUT];
+  const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
+  return {
+    text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
+    blocks: compact([
+      problem ? section(`:warning: ${problem}`) : undefined,
+      header('License Desk: /licenses'),
+      section(
+        `You can ask the license admins for a seat in a course. Pools and licenses are for license viewers and admins: to see them, ask ${whoToAsk}.`,
+      ),
+      section(ask.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
+      context('_Examples:_ `/licenses request Mastering DAX`, `/licenses request 2001`, `/licenses requests`'),
     ]),
   };
 }

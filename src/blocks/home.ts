@@ -35,6 +35,8 @@ export interface HomeInput {
   note?: string;
   /** The data is being read now (shown with the cached data, or alone). */
   refreshing?: boolean;
+  /** May this person ask for a course (requests set up, REQUESTERS lets them in)? Default true. */
+  canRequest?: boolean;
 }
 
 function asOf(at: Date): string {
@@ -64,9 +66,9 @@ export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECT
   return out;
 }
 
-function quickActions(canChange: boolean): Block {
+function quickActions(canChange: boolean, canRequest: boolean): Block {
   const els = [
-    button(RequestActionId.open, 'Request a course', 'request'),
+    ...(canRequest ? [button(RequestActionId.open, 'Request a course', 'request')] : []),
     button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh'),
   ];
   if (canChange) {
@@ -144,7 +146,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
   const top: Block[] = [
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
-    quickActions(input.canChange),
+    quickActions(input.canChange, input.canRequest !== false),
   ];
   if (!data) {
     return { type: 'home', blocks: [...top, section(':hourglass_flowing_sand: Reading your pools and licenses…')] };
@@ -163,18 +165,20 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
   };
 }
 
-/** For people without a role: who to ask, and no data at all. `whoToAsk` is mrkdwn from the role resolver. */
-export function buildRefusalHomeView(whoToAsk: string, sandbox: boolean): HomeView {
+/**
+ * For people without a role: who to ask, and no data at all. `whoToAsk` is mrkdwn from the role
+ * resolver. "Request a course" only for someone who may ask for one (`canRequest`).
+ */
+export function buildRefusalHomeView(whoToAsk: string, sandbox: boolean, canRequest = false): HomeView {
   return {
     type: 'home',
     blocks: [
       header('License Desk'),
       ...(sandbox ? [context(SANDBOX_MARKER)] : []),
       section(
-        `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.`,
+        `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.${canRequest ? ' You can ask for a seat in a course meanwhile.' : ''}`,
       ),
-      // Members may still ask for a course (REQUESTERS decides when the button is clicked).
-      actions([button(RequestActionId.open, 'Request a course', 'request')], 'home_actions'),
+      ...(canRequest ? [actions([button(RequestActionId.open, 'Request a course', 'request')], 'home_actions')] : []),
     ],
   };
 }

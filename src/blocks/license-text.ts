@@ -2,7 +2,7 @@
 import { type LicenseStatus, licenseStatus } from '../domain/license-status.js';
 import { relativeHint } from '../domain/relative-time.js';
 import type { License } from '../domain/types.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 const STATUS_TEXT: Record<LicenseStatus, string> = {
   active: ':large_green_circle: Active',
@@ -18,7 +18,7 @@ export function statusText(status: LicenseStatus): string {
 export function endText(end: string, now: Date): string {
   const hint = relativeHint(end, now);
   const verb = Date.parse(end) <= now.getTime() ? 'ended' : 'ends';
-  return `${verb} ${slackDate(end)}${hint ? ` (${hint})` : ''}`;
+  return `${verb} ${dayText(end)}${hint ? ` (${hint})` : ''}`;
 }
 
 /** Where the licensing service sent no student name (licensing/schemas.ts reads it as ''). */

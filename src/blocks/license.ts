@@ -5,7 +5,7 @@ import { compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type ActionsBlock, actions, button, context, header, mrkdwn, type SlackMessage } from './kit.js';
 import { endText, statusText, studentNameText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
 
 export interface LicenseMessageInput {
@@ -42,14 +42,14 @@ export function buildLicenseMessage({ license, pool, canChange, now }: LicenseMe
   const status = licenseStatus(license, now);
   const course = pool ? escapeTruncated(pool.course.title, 500) : `course \`${escapeMrkdwn(license.courseId)}\``;
   const poolLine = pool
-    ? `\`${escapeMrkdwn(pool.id)}\` · ${pool.transferable ? 'transferable' : 'not transferable'} · ends ${slackDate(pool.end)}`
+    ? `\`${escapeMrkdwn(pool.id)}\` · ${pool.transferable ? 'transferable' : 'not transferable'} · ends ${dayText(pool.end)}`
     : `\`${escapeMrkdwn(license.poolId)}\``;
   const fields = [
     `*Student*\n${studentNameText(license.student.name, 200)}\n${escapeTruncated(license.student.email, 254)}`,
     `*Course*\n${course}`,
     `*Pool*\n${poolLine}`,
     `*Status*\n${statusText(status)}`,
-    `*Start*\n${slackDate(license.start)}`,
+    `*Start*\n${dayText(license.start)}`,
     `*End*\n${endText(license.end, now)}`,
   ].map(mrkdwn);
 

@@ -3,25 +3,21 @@
  * API or from a user goes through escapeMrkdwn, so a student named `<!channel>` pings nobody.
  */
 
-import { escapeMrkdwn, escapeTruncated } from '../domain/mrkdwn.js';
+import { dayText } from '../domain/end-date.js';
+import { escapeTruncated } from '../domain/mrkdwn.js';
 
+export { dayText } from '../domain/end-date.js';
 export { escapeMrkdwn, escapeTruncated, truncate } from '../domain/mrkdwn.js';
 
-/** `2027-01-01T00:00:00+00:00` → `2027-01-01` (UTC), or '' when unparsable. */
-export function isoDay(iso: string): string {
-  const at = Date.parse(iso);
-  return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 10);
-}
-
 /**
- * Slack date formatting: every reader sees the date in their own time zone; the fallback (required)
- * is shown where rendering fails. An unparsable date is shown as escaped text instead.
+ * A moment (when something happened), in the reader's time zone: `Nov 25, 2026 at 16:28`, its date in
+ * the same style as dayText's calendar days; the fallback is the same in UTC.
  */
-export function slackDate(iso: string, token = '{date_short}', fallback?: string): string {
+export function slackMoment(iso: string): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return escapeTruncated(iso, 40);
-  const shown = escapeMrkdwn(fallback ?? isoDay(iso));
-  return `<!date^${Math.floor(at / 1000)}^${token}|${shown}>`;
+  const fallback = `${dayText(iso)} at ${new Date(at).toISOString().slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(at / 1000)}^{date_short} at {time}|${fallback}>`;
 }
 
 /** A ten-cell bar of used seats: `▰▰▰▰▰▰▱▱▱▱`. Full cells round up so a nearly full pool never looks empty. */

@@ -8,7 +8,7 @@ import { type CountField, courseLabel, type PoolOddity, poolOddities, shownCount
 import { type PoolWarning, poolWarnings } from '../domain/pool-warnings.js';
 import { relativeHint } from '../domain/relative-time.js';
 import type { Pool } from '../domain/types.js';
-import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { availabilityBar, dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 /** Raw characters of a course title kept in a list row; the full title shows on the pool's own page. */
 export const TITLE_MAX = 120;
@@ -22,13 +22,13 @@ const WARNING_TEXT: Record<PoolWarning, string> = {
 export function validityText(pool: Pick<Pool, 'start' | 'end'>, now: Date): string {
   const end = Date.parse(pool.end);
   const hint = relativeHint(pool.end, now);
-  if (!Number.isNaN(end) && end <= now.getTime()) return `Ended ${slackDate(pool.end)}${hint ? ` (${hint})` : ''}`;
+  if (!Number.isNaN(end) && end <= now.getTime()) return `Ended ${dayText(pool.end)}${hint ? ` (${hint})` : ''}`;
   const ends = hint ? ` (ends ${hint})` : '';
   const start = Date.parse(pool.start);
   if (!Number.isNaN(start) && start > now.getTime()) {
-    return `Starts ${slackDate(pool.start)}, valid until ${slackDate(pool.end)}${ends}`;
+    return `Starts ${dayText(pool.start)}, valid until ${dayText(pool.end)}${ends}`;
   }
-  return `Valid ${slackDate(pool.start)} – ${slackDate(pool.end)}${ends}`;
+  return `Valid ${dayText(pool.start)} – ${dayText(pool.end)}${ends}`;
 }
 
 export function seatsText(reported: Pick<Pool, 'licenses' | 'assignedLicenses' | 'availableLicenses'>): string {

@@ -5,12 +5,12 @@
  * start (progress would cost one read per license); a pick is sent back at once (dispatch_action)
  * and the confirmation is rebuilt to name the license picked, with its progress. Pure.
  */
-import { dayOf } from '../domain/end-date.js';
+import { dayText } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
 import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate } from './mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export interface RecycleConfirmInput {
   pool: Pool;
@@ -28,20 +28,20 @@ export const RECYCLE_TITLE = 'Free a seat';
 
 function progressText(p: RecycleConfirmInput['defaultProgress']): string {
   if (!p) return 'progress not available';
-  if (p.completed) return `completed the course ${slackDate(p.completed)}`;
+  if (p.completed) return `completed the course ${dayText(p.completed)}`;
   return `${Math.round(p.progress)}% of the course done`;
 }
 
 export function candidateOption(license: License, isDefault = false) {
   const name = license.student.name || 'Student';
   const own = isDefault ? ' · the service’s pick' : '';
-  return option(`${name} · since ${dayOf(license.start)}${own}`, license.id, license.student.email);
+  return option(`${name} · since ${dayText(license.start)}${own}`, license.id, license.student.email);
 }
 
 function licenseLines(license: License, progress: RecycleConfirmInput['defaultProgress']): string[] {
   return [
     `*${escapeTruncated(license.student.name, 100)}* ${escapeTruncated(license.student.email, 254)}`,
-    `license \`${escapeMrkdwn(license.id)}\` · started ${slackDate(license.start)} · ${progressText(progress)}`,
+    `license \`${escapeMrkdwn(license.id)}\` · started ${dayText(license.start)} · ${progressText(progress)}`,
   ];
 }
 

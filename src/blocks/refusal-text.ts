@@ -4,7 +4,7 @@
  * refusal comes from a rule applied to fresh reads when the form or button came back.
  */
 import type { EndDateRefusal, NewcomerProblem, RecycleRefusal, RetryRefusal } from '../domain/change-refusal.js';
-import { dayOf } from '../domain/end-date.js';
+import { dayText } from '../domain/end-date.js';
 import { studentWords } from './change-words.js';
 import { endDateBlockerText } from './extend-modal.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
@@ -22,7 +22,7 @@ function newcomerText(p: NewcomerProblem, email: string): string {
       return `This pool is transferable: its licenses can only go to addresses at ${escapeMrkdwn(p.allowed.join(', '))}, and ${who} is not one.`;
     case 'end-date':
       if (p.problem === 'past') return 'The end date is in the past.';
-      if (p.problem === 'after-pool-end') return `The end date is after the pool ends (${dayOf(p.poolEnd)}).`;
+      if (p.problem === 'after-pool-end') return `The end date is after the pool ends (${dayText(p.poolEnd)}).`;
       return 'The end date is before the pool starts.';
     case 'enrolled':
       return `${who} already holds an active license for this course (license ${code(p.license.id)}, pool ${code(p.license.poolId)}).`;
@@ -113,7 +113,7 @@ export function endDateRefusalOutcome(refusal: EndDateRefusal, licenseId: string
   const id = `\`${escapeMrkdwn(licenseId)}\``;
   const why =
     refusal.kind === 'after-pool-end'
-      ? `that day is after the pool ends (${dayOf(refusal.poolEnd)})`
+      ? `that day is after the pool ends (${dayText(refusal.poolEnd)})`
       : refusal.kind === 'unchanged'
         ? 'the license already ends on that day'
         : endDateBlockerText(refusal.kind);

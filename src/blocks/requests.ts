@@ -10,12 +10,12 @@ import { RequestActionId, RequestCallbackId, RequestInputId } from './ids.js';
 import { actions, type Block, button, context, header, type SlackMessage, section } from './kit.js';
 import { LIMITS } from './limits.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
-import { escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated, slackMoment, truncate } from './mrkdwn.js';
 
 export const REQUEST_TITLE = 'Request a course';
 
-const when = (iso: string) => slackDate(iso, '{date_short} {time}');
-const day = (iso: string) => slackDate(iso);
+const when = (iso: string) => slackMoment(iso);
+const day = (iso: string) => dayText(iso) || escapeTruncated(iso, 40);
 
 function seatsWords(pool: Pool): string {
   if (pool.availableLicenses <= 0) return "full: you'll join the waitlist";
@@ -154,11 +154,7 @@ export function buildRequestCardMessage({ request: r, freeSeats }: RequestCardIn
     section(`${who} asks for *${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`)${seats}`),
     r.reason ? section(`*Why:* ${escapeTruncated(r.reason, MAX_REASON)}`) : undefined,
     context(
-      [
-        `Requested ${when(r.createdAt)}`,
-        r.neededBy ? `needed by ${escapeMrkdwn(r.neededBy)}` : undefined,
-        `request ${r.id}`,
-      ]
+      [`Requested ${when(r.createdAt)}`, r.neededBy ? `needed by ${day(r.neededBy)}` : undefined, `request ${r.id}`]
         .filter(Boolean)
         .join(' · '),
     ),

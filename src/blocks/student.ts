@@ -6,14 +6,14 @@ import { compact } from './common.js';
 import { ActionId } from './ids.js';
 import { button, context, header, type SlackMessage, section } from './kit.js';
 import { endText, statusText, studentText } from './license-text.js';
-import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate, truncate } from './mrkdwn.js';
+import { availabilityBar, dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
 
 /** Courses shown at most; a student with more is pointed to `list`, which pages. */
 export const STUDENT_ROWS_MAX = 20;
 
 function progressText(row: StudentReportRow): string {
-  if (row.completed) return `:white_check_mark: Completed ${slackDate(row.completed)}`;
+  if (row.completed) return `:white_check_mark: Completed ${dayText(row.completed)}`;
   if (row.progress === null) return 'progress not available';
   const pct = Math.round(Math.min(100, Math.max(0, row.progress)));
   return `\`${availabilityBar(pct, 100)}\` ${pct}% done`;

@@ -20,7 +20,7 @@ import {
   type SlackMessage,
   section,
 } from './kit.js';
-import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export type PlacedEntry = WaitlistEntry & { place: number };
 
@@ -150,7 +150,7 @@ export function buildWaitlistSeatMessage(input: {
 }): SlackMessage {
   const { entry } = input;
   const license = `license \`${escapeMrkdwn(input.licenseId)}\``;
-  const ends = input.endDate ? `, until ${escapeTruncated(input.endDate.slice(0, 10), 10)}` : '';
+  const ends = input.endDate ? `, until ${dayText(input.endDate) || escapeTruncated(input.endDate, 10)}` : '';
   const text =
     input.to === 'requester'
       ? `:white_check_mark: A seat freed up and it is yours: ${courseOf(entry)}, ${license}${ends}. Your approved request was on the waitlist; nothing more to do.`

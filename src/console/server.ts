@@ -41,8 +41,11 @@ export interface LocalConsole {
   onResponse: World['onResponse'];
   /** The Slack double the app talks to (its upload store and response_urls). */
   attach(local: LocalSlack): void;
-  /** What the page's "run the alert check now" does (the desk's scheduler, once it runs). */
-  setAlertCheck(run: () => Promise<string>): void;
+  /**
+   * What the page's "run the alert check now" does (the desk's scheduler, once it runs), for the
+   * person shown: told in the alert channel when nothing was new.
+   */
+  setAlertCheck(run: (userId: string) => Promise<string>): void;
   /** Ends the event streams (an open stream would keep the HTTP server from closing). */
   close(): void;
 }
@@ -414,7 +417,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     return { ok: true };
   }
 
-  let alertCheck: (() => Promise<string>) | undefined;
+  let alertCheck: ((userId: string) => Promise<string>) | undefined;
 
   /** Not Slack: a console control that runs the daily alert check now instead of at ALERT_TIME. */
   async function alertsNow(_req: IncomingMessage, b: Json): Promise<Json> {
@@ -424,7 +427,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     const alerts = options.channels.find((c) => c.alerts);
     if (alerts && !world.inChannel(u.id, alerts.id)) throw notInChannel(alerts);
     try {
-      const result = await alertCheck();
+      const result = await alertCheck(u.id);
       if (result === 'busy') return { ok: false, error: 'The alert check is already running.' };
       return { ok: true };
     } catch (error) {

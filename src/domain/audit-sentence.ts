@@ -6,6 +6,7 @@
  * escaped. Internal ids (a course request's, a bulk job's) stay out: they are in the log and file only.
  */
 import type { AuditEntry } from './audit-entry.js';
+import { dayText } from './end-date.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export interface SentenceStyle {
@@ -64,8 +65,9 @@ function viaRequest(e: AuditEntry): string {
   return e.studentName && e.requester && USER_ID.test(e.requester) ? ` (course request of <@${e.requester}>)` : '';
 }
 
+/** A day as every other surface writes it ("Jan 31, 2027"); an unreadable one as it came, escaped. */
 function day(d: string): string {
-  return escapeMrkdwn(d.slice(0, 10));
+  return dayText(d.slice(0, 10)) || escapeMrkdwn(d.slice(0, 10));
 }
 
 /**

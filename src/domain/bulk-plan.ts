@@ -8,7 +8,7 @@
 import { type BulkLine, isEmail } from './bulk-list.js';
 import { count } from './count.js';
 import { isDomainAllowed } from './email.js';
-import { type AssignDateProblem, checkAssignEndDate, dayOf, parseDay } from './end-date.js';
+import { type AssignDateProblem, checkAssignEndDate, dayText, parseDay } from './end-date.js';
 import { recycleOrder } from './recycle.js';
 import type { License, Pool } from './types.js';
 
@@ -100,8 +100,8 @@ export function planBulk(input: PlanInput): BulkPlan {
 
 const ASSIGN_DATE_PROBLEM: Record<AssignDateProblem, (pool: Pick<Pool, 'start' | 'end'>) => string> = {
   past: () => 'The end date is in the past; pick today or later, or leave it empty for the pool end.',
-  'after-pool-end': (pool) => `The pool ends on ${dayOf(pool.end)}; a license cannot end after its pool.`,
-  'before-pool-start': (pool) => `The pool starts on ${dayOf(pool.start)}; pick a later date.`,
+  'after-pool-end': (pool) => `The pool ends on ${dayText(pool.end)}; a license cannot end after its pool.`,
+  'before-pool-start': (pool) => `The pool starts on ${dayText(pool.start)}; pick a later date.`,
 };
 
 /** The optional end date: a real day, not in the past, within the pool's validity. Undefined when fine. */

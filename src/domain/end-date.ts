@@ -12,6 +12,18 @@ export function dayOf(iso: string): string {
   return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 10);
 }
 
+const DAY_TEXT = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+
+/**
+ * The one way a calendar day is shown to a person (messages, modals, App Home, `try`): `Jul 28, 2027`,
+ * the UTC day License Desk counts in and the date pickers pick, so it reads the same for everyone.
+ * ISO days stay where a person types a date, in CSV and in logs. '' when `iso` cannot be read.
+ */
+export function dayText(iso: string): string {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? '' : DAY_TEXT.format(at);
+}
+
 export function today(now: Date): string {
   return now.toISOString().slice(0, 10);
 }

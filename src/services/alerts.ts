@@ -71,6 +71,8 @@ export interface AlertService {
     at: PostedAt,
   ): Promise<{ ok: true; license: License } | { ok: false; refusal: LetEndRefusal }>;
   state(): Promise<AlertState>;
+  /** When the last alerts went out (ISO), from what is remembered; undefined when none ever did. */
+  lastPostedAt(): Promise<string | undefined>;
   lastRunDay(): Promise<string | undefined>;
   setLastRunDay(day: string): Promise<void>;
 }
@@ -190,6 +192,13 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       return { ok: true, license };
     },
     state: () => file.read(),
+    async lastPostedAt() {
+      let last: string | undefined;
+      for (const at of Object.values((await file.read()).sent)) {
+        if (last === undefined || Date.parse(at) > Date.parse(last)) last = at;
+      }
+      return last;
+    },
     lastRunDay: async () => (await file.read()).lastRunDay,
     setLastRunDay: async (day) => {
       await file.update((s) => {

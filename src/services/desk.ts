@@ -1,12 +1,14 @@
 /**
  * The services behind App Home, alerts and bulk assignment, built once by the composition
  * root (src/main.ts, and the end-to-end harness) over one DATA_DIR: DATA_DIR/alerts.json (what was
- * announced, survives restarts) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
+ * announced, survives restarts; DATA_DIR/sandbox-alerts.json, fresh at each start, on the in-process
+ * sandbox's data) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
  * replicas share these through Redis instead (docs/deployment.md): the alert memory and the daily
  * check's lease, the App Home snapshot, the bulk jobs (a BullMQ queue and their rows), the repeat
  * guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { LicensingClient, Logger } from '../licensing/types.js';
@@ -54,6 +56,12 @@ export interface DeskOptions {
   redisUrl?: string;
   /** With redisUrl: how long a dead replica's bulk job waits before another takes it; default 30 s. */
   bulkTakeoverMs?: number;
+  /**
+   * The licensing data is the in-process sandbox's, seeded afresh at each start: without REDIS_URL its
+   * alert memory is a file of its own (DATA_DIR/sandbox-alerts.json), emptied here, so a demo on fresh
+   * data starts with fresh memory and a real deployment's alerts.json is never touched.
+   */
+  sandboxRun?: boolean;
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
@@ -77,6 +85,11 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
   } else {
     bulk = { store: createBulkJobStore(join(opts.dataDir, 'bulk')) };
   }
+  let alertFile = join(opts.dataDir, 'alerts.json');
+  if (opts.sandboxRun && !shared.shared) {
+    alertFile = join(opts.dataDir, 'sandbox-alerts.json');
+    await rm(alertFile, { force: true });
+  }
   return {
     dataDir: opts.dataDir,
     shared,
@@ -97,7 +110,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     }),
     alerts: createAlertService({
       licensing: opts.licensing,
-      file: shared.shared ? sharedAlertState(shared) : alertStateFile(join(opts.dataDir, 'alerts.json'), logger),
+      file: shared.shared ? sharedAlertState(shared) : alertStateFile(alertFile, logger),
       now: opts.now,
       logger,
     }),

@@ -86,6 +86,27 @@ export function refusalText(deps: Pick<AppDeps, 'roles'>, reason: Exclude<Refusa
     : `Only license admins can change licenses. Please ask ${who} if you need to.`;
 }
 
+/**
+ * Help for someone who may neither look nor ask for a course (a guest, or a member when requests are
+ * off or leave them out): one sentence, naming whom to ask.
+ */
+export function nothingForYouText(deps: Pick<AppDeps, 'roles'>): string {
+  return `Sorry, there is nothing you can do in License Desk yet: please ask ${deps.roles.whoToAsk()} if you need access or a course license.`;
+}
+
+/**
+ * Is asking for a course open to `userId` here: requests set up, and REQUESTERS lets them in? Decides
+ * whether a surface offers it (help, App Home); the request itself is checked again when made.
+ */
+export async function mayAskForCourse(
+  deps: Pick<AppDeps, 'roles' | 'logger' | 'requests'>,
+  client: webApi.WebClient,
+  userId: string,
+): Promise<boolean> {
+  if (!deps.requests) return false;
+  return (await authorizeRequester(deps, client, userId)).allowed;
+}
+
 /** May `userId` request a course? Asked fresh, never from a payload; fails closed like the roles. */
 export async function authorizeRequester(
   deps: Pick<AppDeps, 'roles' | 'logger'>,
@@ -169,7 +190,7 @@ export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewa
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs;
 /** A verdict that let the person through. */
 export type Allowed = Extract<Verdict, { allowed: true }>;
-type Refused = Extract<Verdict, { allowed: false }>;
+export type Refused = Extract<Verdict, { allowed: false }>;
 
 /** A refused attempt worth recording: which change, on what (a well-formed id only), and how asked. */
 export interface RefusalAudit {
@@ -233,7 +254,7 @@ export interface SubmitGate {
   /** The modal's title for the refusal view. */
   title: string;
   audit?: RefusalAudit;
-  /** A surface's own refusal sentence instead of the gate's (bulk assignment keeps its own). */
+  /** A surface's own refusal sentence instead of the gate's. */
   text?: string;
   /** How the refusal replaces the modal; default an outcome view under `title`. */
   view?: (sentence: string, busy: boolean) => Parameters<AckFn<ViewResponseAction>>[0];

@@ -9,7 +9,7 @@ import type { webApi } from '@slack/bolt';
 import { buildDashboardHomeView, buildNoticeHomeView, buildRefusalHomeView, type HomeView } from '../blocks/home.js';
 import type { RefreshResult } from '../services/dashboard.js';
 import type { AppDeps } from './deps.js';
-import { authorize } from './gate.js';
+import { authorize, mayAskForCourse } from './gate.js';
 import { presentErrorTo } from './token-alarm.js';
 
 /** More of the Home view for this person; `canChange` from the gate's verdict (the waitlist section shows to license admins). */
@@ -45,10 +45,14 @@ export async function showHome(
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
   if (!verdict.allowed && verdict.reason === 'slack-busy')
     return publish(client, userId, buildNoticeHomeView(verdict.text, deps.sandbox), deps);
-  if (!verdict.allowed) return publish(client, userId, buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox), deps);
+  // "Request a course" only for someone who may ask for one (never a guest's dead end).
+  const canRequest = await mayAskForCourse(deps, client, userId);
+  if (!verdict.allowed) {
+    return publish(client, userId, buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest), deps);
+  }
   const { canChange } = verdict;
   const desk = deps.desk;
-  const base = { canChange, now: deps.now(), sandbox: deps.sandbox };
+  const base = { canChange, canRequest, now: deps.now(), sandbox: deps.sandbox };
   if (!desk) {
     return publish(
       client,

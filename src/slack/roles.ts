@@ -34,6 +34,9 @@ interface Cached<T> {
 
 const isGroup = (id: string) => id.startsWith('S');
 
+/** Whom to ask when LICENSE_ADMINS is unset: the workspace's admins and owners are the license admins. */
+const WORKSPACE_ADMINS = "one of this workspace's admins or owners";
+
 /**
  * Slack rate-limited a call the role check needs (HTTP 429): the role is unknown, not "none". The
  * person is told Slack is busy and to try again, never that they have no access; nothing is cached.
@@ -145,9 +148,10 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
       return options.admins.filter((id) => /^[UW]/.test(id));
     },
     whoToAsk() {
-      if (options.admins.length === 0) return 'a workspace admin';
+      // Without LICENSE_ADMINS the license admins are the workspace's admins and owners: say so.
+      if (options.admins.length === 0) return WORKSPACE_ADMINS;
       const mentions = options.admins.slice(0, 5).map((id) => (isGroup(id) ? `<!subteam^${id}>` : `<@${id}>`));
-      if (mentions.length === 1) return mentions[0] ?? 'a workspace admin';
+      if (mentions.length === 1) return mentions[0] ?? WORKSPACE_ADMINS;
       return `${mentions.slice(0, -1).join(', ')} or ${mentions.at(-1)}`;
     },
   };

@@ -18,6 +18,7 @@ import {
   RequestCallbackId,
   RequestInputId,
 } from '../../src/blocks/ids.js';
+import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { sampleRequest, selfServiceIn } from '../support/requests.js';
@@ -211,7 +212,7 @@ describe('the names License Desk sends and records', () => {
     await submit(t, view, extendState({ date: day(20) }));
     await settledView(t, view.id, from);
     const post = await auditPost(`<@${ADMIN}> changed the end date of`, 'license `4002`');
-    expect(postText(post)).toContain(`from ${before} to ${day(20)}`);
+    expect(postText(post)).toContain(`from ${dayText(before ?? '')} to ${dayText(day(20))}`);
     const line = t.logs.find((l) => l.message === 'audit' && l.action === 'extend' && l.licenseId === '4002');
     expect(line).toMatchObject({ previousEndDate: before, endDate: day(20) });
   });
@@ -234,7 +235,9 @@ describe('the names License Desk sends and records', () => {
     expect(text).toContain(`<@${RIA.id}> requested a license for *Optimizing DAX*`);
     expect(text).toContain(`<@${OLA.id}>’s request for *Optimizing DAX* got license`);
     expect(text).toContain('to *Pim van Dijk*');
-    expect(text).toMatch(/changed the end date of \*[^*]+\*’s license `4002` for \*[^*]+\* from \d{4}-\d{2}-\d{2} to/);
+    expect(text).toMatch(
+      /changed the end date of \*[^*]+\*’s license `4002` for \*[^*]+\* from [A-Z][a-z]{2} \d{1,2}, \d{4} to/,
+    );
     // No sentence left hanging: "request of ·", "for ·", "waitlist ·".
     expect(text).not.toMatch(/ (of|for|waitlist|assigned|assign) ·/);
     expect(text).not.toMatch(/@contoso\.com/);

@@ -47,7 +47,7 @@ describe('every subcommand', () => {
     expect(admin.text).toContain('Ends within 30 days');
     expect(admin.text).toContain('(ends in 3 weeks)');
     expect(admin.text).toContain('Ended');
-    expect(admin.text).toMatch(/<!date\^\d+\^\{date_short\}\|\d{4}-\d\d-\d\d>/);
+    expect(admin.text).toMatch(/Valid [A-Z][a-z]{2} \d{1,2}, \d{4} – [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     // The demo's seven pools: six still run and get Assign; the ended one (2006) comes last without it.
     expect(admin.ids.filter((id) => id === ActionId.poolAssign)).toHaveLength(6);
     expect(admin.ids.filter((id) => id === ActionId.poolLicenses)).toHaveLength(7);

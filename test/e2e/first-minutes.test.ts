@@ -166,6 +166,18 @@ describe('npm run try against the local demo', () => {
     expect(stdout).not.toMatch(/&lt;|&gt;/);
   });
 
+  it('prints mrkdwn as terminal text: no *bold* markers or :emoji: codes; --json keeps the payload raw', async () => {
+    const { code, stdout } = await runTry(port, ['pools']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Mastering DAX  ·  pool `2001`');
+    expect(stdout).not.toMatch(/\*Mastering DAX\*|\*\d+\* of \d+ available/);
+    expect(stdout).not.toMatch(/:(repeat|lock|test_tube|red_circle|hourglass_flowing_sand):/);
+    expect(stdout).toContain('🔁 Transferable');
+    const raw = await runTry(port, ['--json', 'pools']);
+    expect(raw.stdout).toContain(':repeat: Transferable');
+    expect(raw.stdout).toContain('*Mastering DAX*');
+  });
+
   it('shows the assign form the app opened, and stops once it is there', async () => {
     const { code, stdout, stderr } = await runTry(port, ['assign', '2001']);
     expect(stderr).toBe('');

@@ -10,6 +10,7 @@ import { ActionId, DeskActionId, RequestActionId } from '../../src/blocks/ids.js
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { selfServiceIn } from '../support/requests.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -17,7 +18,8 @@ let t: TestApp;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-home-'));
-  t = await startTestApp({ dataDir: dir });
+  // Course requests set up: "Request a course" is offered to whoever may ask for one.
+  t = await startTestApp({ dataDir: dir, ...selfServiceIn(dir, 'C0REQUESTS1') });
 });
 afterAll(async () => {
   await t.close();

@@ -176,7 +176,7 @@ describe('course requests', () => {
       (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('is yours'),
     );
     expect(textOf(dm.args.blocks)).toContain(`license \`${license?.id}\``);
-    expect(textOf(dm.args.blocks)).toMatch(/until <!date\^/);
+    expect(textOf(dm.args.blocks)).toMatch(/until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     const updated = await cardUpdate(member, 'Approved by');
     expect(textOf(updated.args.blocks)).toContain(`Approved by <@${TEST_USERS.admin}>`);
     expect(buttons(updated.args).map((b) => b.action_id)).not.toContain(RequestActionId.approve);

@@ -17,6 +17,7 @@ import {
   RequestInputId,
   WaitlistActionId,
 } from '../../src/blocks/ids.js';
+import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { selfServiceIn } from '../support/requests.js';
@@ -163,7 +164,7 @@ describe('course requests meet the waitlist', () => {
     expect(request?.licenseId).toBe(license?.id);
     // The DM names the license and its end date.
     expect(message).toContain(`license \`${license?.id}\``);
-    expect(message).toContain(`until ${license?.end.slice(0, 10)}`);
+    expect(message).toContain(`until ${dayText(license?.end ?? '')}`);
     // Every copy of the card shows it; the line is empty.
     await cardUpdate(U.ada.id, 'assigned');
     expect(await line()).toEqual([]);

@@ -82,12 +82,27 @@ describe('blocks as text', () => {
     expect(lines).toEqual([
       '  1. first',
       '  2. second',
-      '  *Pool*',
+      '  Pool',
       '  2001',
       'End date (optional): [date picker: 2027-01-01]',
       '[video block]',
       '[unknown block]',
     ]);
+  });
+
+  it('reads mrkdwn as a person does: no emphasis markers, emoji for shortcodes, code and names left alone', () => {
+    expect(mrkdwnToText('*Mastering DAX* · pool `2004` · *3* of 12 · _soon_ · ~gone~')).toBe(
+      'Mastering DAX · pool `2004` · 3 of 12 · soon · gone',
+    );
+    expect(mrkdwnToText(':repeat: Transferable :large_green_circle: :no_such_emoji:')).toBe(
+      '🔁 Transferable 🟢 :no_such_emoji:',
+    );
+    expect(mrkdwnToText('`*kept*` snake_case a_b@x.com 2 * 3 * 4 at 09:00:00')).toBe(
+      '`*kept*` snake_case a_b@x.com 2 * 3 * 4 at 09:00:00',
+    );
+    expect(mrkdwnToText('*<https://x.com/a_b|docs>* by <@U0DEMOSTU1|alberto.rossi>')).toBe(
+      'docs (https://x.com/a_b) by @alberto.rossi',
+    );
   });
 
   it('frames a modal with its title and buttons, and knows a loading one', () => {
@@ -99,7 +114,7 @@ describe('blocks as text', () => {
     };
     const lines = viewToText(loading).split('\n');
     expect(lines[0]).toMatch(/^┌─ Assign a license ─{3,}$/);
-    expect(lines.slice(1)).toEqual(['│ :hourglass_flowing_sand: Reading your pools…', '└─ [Close]']);
+    expect(lines.slice(1)).toEqual(['│ ⏳ Reading your pools…', '└─ [Close]']);
     expect(isInProgress(loading)).toBe(true);
     const form = {
       ...loading,

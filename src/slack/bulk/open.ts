@@ -6,18 +6,21 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { buildBulkFormModal, buildBulkLoadingModal, buildBulkNoticeModal } from '../../blocks/bulk-form.js';
 import { buildNoticeMessage, withSandboxMarkerView } from '../../blocks/common.js';
+import { buildOutcomeModal } from '../../blocks/outcome.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
-import { authorize } from '../gate.js';
+import { authorize, type Refused, refusalMessage } from '../gate.js';
 import { presentError } from '../present.js';
 import { tellByDm, updateView } from '../slack-io.js';
 
-export const ADMINS_ONLY = 'Only license admins can assign licenses; please ask one if you need to.';
+export const BULK_NOT_SET_UP = 'Bulk assignment is not set up in this License Desk process.';
 
 /** Why the modal did not open; `triggerUsed`: views.open was tried and failed, so the trigger_id is spent. */
 export interface BulkOpenProblem {
   sentence: string;
   triggerUsed: boolean;
+  /** The gate refused (its sentence is mrkdwn: it names whom to ask); told as the gate tells it. */
+  refused?: Refused;
 }
 
 /** Resolves with a problem for the caller to show when the modal could not be opened. */
@@ -28,10 +31,9 @@ export async function openBulkModal(
   userId: string,
 ): Promise<BulkOpenProblem | undefined> {
   const verdict = await authorize(deps, client, userId, 'admin');
-  if (!verdict.allowed)
-    return { sentence: verdict.reason === 'slack-busy' ? verdict.text : ADMINS_ONLY, triggerUsed: false };
-  if (!deps.desk)
-    return { sentence: 'Bulk assignment is not set up in this License Desk process.', triggerUsed: false };
+  // The gate's sentence: it names whom to ask (or says Slack was too busy to tell).
+  if (!verdict.allowed) return { sentence: verdict.text, triggerUsed: false, refused: verdict };
+  if (!deps.desk) return { sentence: BULK_NOT_SET_UP, triggerUsed: false };
   let viewId: string | undefined;
   try {
     const opened = await client.views.open({
@@ -69,13 +71,25 @@ export function createBulkOpenHandler(deps: AppDeps) {
       (await client.views
         .open({
           trigger_id: body.trigger_id,
-          view: withSandboxMarkerView(buildBulkNoticeModal(problem.sentence), deps.sandbox),
+          view: withSandboxMarkerView(
+            problem.refused
+              ? buildOutcomeModal({
+                  title: 'Bulk assign',
+                  tone: problem.refused.reason === 'slack-busy' ? 'failed' : 'refused',
+                  headline: problem.sentence,
+                })
+              : buildBulkNoticeModal(problem.sentence),
+            deps.sandbox,
+          ),
         })
         .then(() => true)
         .catch((error: unknown) => {
           deps.logger.warn('views.open failed', { error: String(error) });
           return false;
         }));
-    if (!shown) await tellByDm(deps, client, body.user.id, buildNoticeMessage(problem.sentence));
+    if (!shown) {
+      const message = problem.refused ? refusalMessage(problem.refused) : buildNoticeMessage(problem.sentence);
+      await tellByDm(deps, client, body.user.id, message);
+    }
   };
 }

@@ -22,13 +22,14 @@ import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
 import type { Surface } from '../state.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
-import { ADMINS_ONLY } from './open.js';
+import { BULK_NOT_SET_UP } from './open.js';
 
-/** The bulk modal behind the gate: a refusal (bulk's own sentence) replaces the modal; not audited. */
+/** The bulk modal behind the gate: a refusal (the gate's sentence) replaces the modal; not audited. */
 function gated(s: Surface, handler: (args: MarkedSubmitArgs, desk: Desk) => Promise<void>) {
   const view = (sentence: string) => ({ response_action: 'update' as const, view: buildBulkNoticeModal(sentence) });
-  return onSubmit(s, { need: 'admin', title: 'Bulk assign', text: ADMINS_ONLY, view }, async (args) => {
-    if (!s.deps.desk) return args.ack(view(ADMINS_ONLY));
+  // A refusal: the gate's own modal (its sentence names whom to ask, in mrkdwn).
+  return onSubmit(s, { need: 'admin', title: 'Bulk assign' }, async (args) => {
+    if (!s.deps.desk) return args.ack(view(BULK_NOT_SET_UP));
     await handler(args, s.deps.desk);
   });
 }

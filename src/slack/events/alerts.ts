@@ -4,11 +4,11 @@
  * Extend is the change-end-date button, so its modal opens from the same listener as everywhere else.
  */
 import type { types, webApi } from '@slack/bolt';
-import { buildAlertMessage, withLicenseSettled } from '../../blocks/alerts.js';
+import { buildAlertMessage, buildNothingNewMessage, withLicenseSettled } from '../../blocks/alerts.js';
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
 import { alertLicenseBlockId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { dayOf } from '../../domain/end-date.js';
+import { dayText } from '../../domain/end-date.js';
 import { ID_PATTERN } from '../../domain/ids.js';
 import type { AlertGroup, LetEndRefusal, PostedAt } from '../../services/alerts.js';
 import type { AppDeps } from '../deps.js';
@@ -28,6 +28,22 @@ export function createAlertPoster(client: webApi.WebClient, channel: string, dep
   };
 }
 
+/** The check run on demand posted nothing: the person who ran it is told so, only them. Never throws. */
+export async function tellNothingNew(
+  client: webApi.WebClient,
+  channel: string,
+  user: string,
+  deps: AppDeps,
+  lastAt: string | undefined,
+): Promise<void> {
+  const message = withSandboxMarker(buildNothingNewMessage(lastAt), deps.sandbox);
+  try {
+    await client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks });
+  } catch (error) {
+    deps.logger.warn('could not tell that the alert check found nothing new', { error: String(error) });
+  }
+}
+
 const ALERTS_NOT_SET_UP =
   'Alerts are not set up in this License Desk process (it has no data directory), so nothing was recorded; the license ends on its date either way.';
 
@@ -38,7 +54,7 @@ function letEndRefusalText(refusal: LetEndRefusal, licenseId: string): string {
   if (refusal.kind === 'not-our-message') return NO_LONGER_WORKS;
   if (refusal.kind === 'ended')
     return `License ${licenseId} has already ended; there is nothing left to decide. Nothing was recorded.`;
-  const end = dayOf(refusal.license.end);
+  const end = dayText(refusal.license.end);
   return `No alert announced license ${licenseId} ending${end ? ` on ${end}` : ''} (its end may have moved since), so nothing was recorded. \`/licenses show ${licenseId}\` shows it as it is now.`;
 }
 

@@ -10,11 +10,17 @@ import { createDailyScheduler, type DailyScheduler } from '../../services/schedu
 import { createBulkNotifier } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
 import { raiseTokenAlarm } from '../token-alarm.js';
-import { createAlertPoster } from './alerts.js';
+import { createAlertPoster, tellNothingNew } from './alerts.js';
 
 export interface RunningDesk {
   /** Undefined when alerts are off (no ALERT_CHANNEL or AUDIT_CHANNEL). */
   scheduler: DailyScheduler | undefined;
+  /**
+   * Runs the daily alert check now (the local console's button): 'off' without an alert channel. When
+   * it ran and found nothing new, `userId` is told so in the alert channel (ephemeral), with when the
+   * last alerts went out; throws when the check fails.
+   */
+  checkNow(userId: string): Promise<'ran' | 'busy' | 'stopped' | 'off'>;
   /** Unfinished bulk jobs found and resumed at start. */
   resumed: number;
   /** Stops the alert check and the bulk jobs; a running job stops after its current line, waited for
@@ -32,10 +38,12 @@ export interface StartDeskOptions {
 
 export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: StartDeskOptions): Promise<RunningDesk> {
   const desk = deps.desk;
-  if (!desk) return { scheduler: undefined, resumed: 0, stop: async () => undefined };
+  if (!desk) return { scheduler: undefined, resumed: 0, checkNow: async () => 'off', stop: async () => undefined };
   const log = deps.logger;
   let scheduler: DailyScheduler | undefined;
   const channel = opts.alerts.channel;
+  // Messages the last run posted: a run on demand that posted none says so.
+  let lastPosted = 0;
   if (channel) {
     const post = createAlertPoster(client, channel, deps);
     scheduler = createDailyScheduler({
@@ -46,7 +54,7 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
       ...(desk.alertLock ? { lock: desk.alertLock } : {}),
       run: async () => {
         try {
-          await desk.alerts.check(post);
+          lastPosted = await desk.alerts.check(post);
         } catch (error) {
           // Nobody is waiting on the daily check, so a refused token would otherwise only be logged.
           if (isLicensingError(error) && error.kind === 'unauthorized') void raiseTokenAlarm(deps, client);
@@ -65,6 +73,14 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
   return {
     scheduler,
     resumed,
+    async checkNow(userId) {
+      if (!scheduler || !channel) return 'off';
+      const result = await scheduler.runNow();
+      if (result === 'ran' && lastPosted === 0) {
+        await tellNothingNew(client, channel, userId, deps, await desk.alerts.lastPostedAt());
+      }
+      return result;
+    },
     async stop(bulkLineMs) {
       await Promise.all([scheduler?.stop(), desk.runner.stop(bulkLineMs)]);
     },

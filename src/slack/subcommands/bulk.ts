@@ -1,6 +1,7 @@
 /** `/licenses bulk`: the bulk-assign modal (openBulkModal), opened with the command's trigger_id. */
 import { buildNoticeMessage } from '../../blocks/common.js';
 import { openBulkModal } from '../bulk/open.js';
+import { refusalMessage } from '../gate.js';
 import type { Subcommand } from './types.js';
 import { extra } from './words.js';
 
@@ -12,6 +13,8 @@ export const bulk: Subcommand<Record<string, never>> = {
   parse: (words) => (words.length > 0 ? extra('bulk', words) : {}),
   async run(_args, ctx) {
     const opened = await openBulkModal(ctx.deps, ctx.client, ctx.command.trigger_id, ctx.userId);
-    if (opened) await ctx.reply.send(buildNoticeMessage(opened.sentence));
+    if (opened) {
+      await ctx.reply.send(opened.refused ? refusalMessage(opened.refused) : buildNoticeMessage(opened.sentence));
+    }
   },
 };

@@ -3,7 +3,7 @@
  * line in SUBCOMMANDS: the slash command, help, navigation buttons (entries with a `view`), README's
  * command table and manifest.yml's usage hint (both checked against this table) follow from it.
  */
-import { buildHelpMessage } from '../../blocks/help.js';
+import { buildHelpMessage, buildRequesterHelpMessage } from '../../blocks/help.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import type { NavTarget, NavView } from '../../blocks/nav.js';
 import { assign } from './assign.js';
@@ -71,6 +71,11 @@ export function usageHint(): string {
 /** Help for someone the gate let in; `reason`: the one sentence on what was wrong. */
 export function helpMessage(canChange: boolean, reason?: string): SlackMessage {
   return buildHelpMessage(SUBCOMMANDS, canChange, reason);
+}
+
+/** Help for someone without a role who may ask for a course; `whoToAsk` is mrkdwn (mentions). */
+export function requesterHelpMessage(whoToAsk: string, reason?: string): SlackMessage {
+  return buildRequesterHelpMessage(SUBCOMMANDS, whoToAsk, reason);
 }
 
 /** The entry the first word names and the words after it, or what was wrong. */

@@ -6,10 +6,10 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../blocks/common.js';
 import type { AppDeps } from '../deps.js';
-import { authorize, authorizeRequester, roleNeedOf } from '../gate.js';
+import { authorize, authorizeRequester, mayAskForCourse, nothingForYouText, roleNeedOf } from '../gate.js';
 import { createReplier } from '../reply.js';
 import type { Surface } from '../state.js';
-import { helpMessage, resolveCommand } from './index.js';
+import { helpMessage, requesterHelpMessage, resolveCommand } from './index.js';
 import { isProblem } from './types.js';
 
 /**
@@ -18,13 +18,14 @@ import { isProblem } from './types.js';
  */
 async function requestHint(
   deps: AppDeps,
-  client: Parameters<typeof authorizeRequester>[1],
+  client: Parameters<typeof mayAskForCourse>[1],
   userId: string,
   verdict: { reason: string },
 ): Promise<string> {
-  if (verdict.reason !== 'no-access' || !deps.requests) return '';
-  const asker = await authorizeRequester(deps, client, userId);
-  return asker.allowed ? ' To ask for a seat in a course, use `/licenses request`.' : '';
+  if (verdict.reason !== 'no-access') return '';
+  return (await mayAskForCourse(deps, client, userId))
+    ? ' To ask for a seat in a course, use `/licenses request`.'
+    : '';
 }
 
 export function createLicensesCommandHandler({ deps, state }: Surface) {
@@ -52,6 +53,15 @@ export function createLicensesCommandHandler({ deps, state }: Surface) {
     });
     if (!verdict.allowed) {
       if (verdict.reason === 'slack-busy') return reply.send(buildErrorMessage(verdict.text));
+      // Help (asked for, or the answer to bad words) from someone without a role: what they may do.
+      if (verdict.reason === 'no-access' && (isProblem(resolved) || resolved.entry.name === 'help')) {
+        if (await mayAskForCourse(deps, client, command.user_id)) {
+          return reply.send(
+            requesterHelpMessage(deps.roles.whoToAsk(), isProblem(resolved) ? resolved.problem : undefined),
+          );
+        }
+        return reply.send(buildLockedMessage(nothingForYouText(deps)));
+      }
       await reply.send(
         buildLockedMessage(`${verdict.text}${await requestHint(deps, client, command.user_id, verdict)}`),
       );

@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import { InputId } from '../../blocks/ids.js';
 import { type AssignmentProblem, validateAssignment } from '../../domain/assignment.js';
 import { parseEmail } from '../../domain/email.js';
-import { dayOf, today } from '../../domain/end-date.js';
+import { dayText, today } from '../../domain/end-date.js';
 import type { Pool } from '../../domain/types.js';
 import { findActiveEnrollment } from '../../services/assign.js';
 import type { AppDeps } from '../deps.js';
@@ -38,9 +38,9 @@ function problemText(p: AssignmentProblem, now: Date): string {
     case 'domain':
       return `This pool is transferable: its licenses can only go to addresses at ${p.allowed.join(', ')}.`;
     case 'past':
-      return `The end date can't be in the past (today is ${today(now)}).`;
+      return `The end date can't be in the past (today is ${dayText(today(now))}).`;
     case 'after-pool-end':
-      return `The end date can't be after the pool ends (${dayOf(p.poolEnd)}).`;
+      return `The end date can't be after the pool ends (${dayText(p.poolEnd)}).`;
     case 'before-pool-start':
       return 'The end date is before the pool starts.';
   }
@@ -90,7 +90,7 @@ export async function checkAssignForm(
       errors[block] ??= problemText(p, now);
     }
   } else if (endDate !== undefined && endDate < today(now)) {
-    errors[InputId.assignEndDate.block] = `The end date can't be in the past (today is ${today(now)}).`;
+    errors[InputId.assignEndDate.block] = `The end date can't be in the past (today is ${dayText(today(now))}).`;
   }
   // The one licensing read before an ack in the app: inline errors exist only in the ack, and
   // "already enrolled" is worth showing there, where the API lets us see it cheaply. Only when the
@@ -105,7 +105,7 @@ export async function checkAssignForm(
     const license = enrolled?.value;
     if (license) {
       errors[emailBlock] =
-        `${license.student.name || email} already holds an active license for this course (license ${license.id}, pool ${license.poolId}, ends ${dayOf(license.end)}).`;
+        `${license.student.name || email} already holds an active license for this course (license ${license.id}, pool ${license.poolId}, ends ${dayText(license.end)}).`;
     }
   }
   return { errors, email, pool, ...(slackName ? { slackName } : {}) };

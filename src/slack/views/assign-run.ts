@@ -5,7 +5,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import { licenseName, studentWords } from '../../blocks/change-words.js';
-import { escapeTruncated, slackDate } from '../../blocks/mrkdwn.js';
+import { dayText, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeModal, type Outcome } from '../../blocks/outcome.js';
 import type { License, Pool } from '../../domain/types.js';
 import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
@@ -26,7 +26,7 @@ export function assignWords(params: AssignParams, pool: Pool | undefined, freed?
   const email = escapeTruncated(params.email, 254);
   return {
     done: (license: License) =>
-      `${freed ?? ''}Assigned ${licenseName(license, pool)} to ${studentWords({ name: license.student.name, email: params.email })}; it ends ${slackDate(license.end)}.`,
+      `${freed ?? ''}Assigned ${licenseName(license, pool)} to ${studentWords({ name: license.student.name, email: params.email })}; it ends ${dayText(license.end)}.`,
     notDone: `no license was assigned to ${email}`,
     check: `\`/licenses find ${email}\``,
     subject: 'pool' as const,

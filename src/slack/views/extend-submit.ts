@@ -13,7 +13,7 @@ import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingModal, type Outcome } from '../../blocks/outcome.js';
 import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
 import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
-import { classifyNewEndDate, dayOf, today } from '../../domain/end-date.js';
+import { classifyNewEndDate, dayText, today } from '../../domain/end-date.js';
 import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
 import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
@@ -57,7 +57,7 @@ export function createExtendSubmitHandler(s: Surface) {
       return ack({
         response_action: 'errors',
         errors: {
-          [DATE_BLOCK]: `That is after the pool ends (${dayOf(known.pool.end)}); pick ${dayOf(known.pool.end)} or earlier.`,
+          [DATE_BLOCK]: `That is after the pool ends (${dayText(known.pool.end)}); pick ${dayText(known.pool.end)} or earlier.`,
         },
       });
     }

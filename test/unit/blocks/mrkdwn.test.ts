@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityBar, escapeMrkdwn, escapeTruncated, slackDate, truncate } from '../../../src/blocks/mrkdwn.js';
+import {
+  availabilityBar,
+  dayText,
+  escapeMrkdwn,
+  escapeTruncated,
+  slackMoment,
+  truncate,
+} from '../../../src/blocks/mrkdwn.js';
 
 describe('escapeMrkdwn', () => {
   it.each([
@@ -26,17 +33,19 @@ describe('truncate', () => {
   });
 });
 
-describe('slackDate', () => {
-  it('renders a Slack date with a YYYY-MM-DD fallback', () => {
-    expect(slackDate('2027-01-01T00:00:00+00:00')).toBe('<!date^1798761600^{date_short}|2027-01-01>');
+describe('dayText and slackMoment', () => {
+  it('shows a calendar day as its UTC day, Jul 28, 2027, whatever the time of day', () => {
+    expect(dayText('2027-07-28T23:59:59+00:00')).toBe('Jul 28, 2027');
+    expect(dayText('2027-07-28')).toBe('Jul 28, 2027');
+    expect(dayText('not a date')).toBe('');
   });
-  it('takes a token and a fallback', () => {
-    expect(slackDate('2027-01-01T00:00:00+00:00', '{date_long}', 'New Year')).toBe(
-      '<!date^1798761600^{date_long}|New Year>',
+  it("shows a moment in the reader's time zone, with a fallback in the same style", () => {
+    expect(slackMoment('2027-01-01T09:30:00Z')).toBe(
+      '<!date^1798795800^{date_short} at {time}|Jan 1, 2027 at 09:30 UTC>',
     );
   });
-  it('shows an unparsable date as escaped text', () => {
-    expect(slackDate('<!here>')).toBe('&lt;!here&gt;');
+  it('shows an unparsable moment as escaped text', () => {
+    expect(slackMoment('<!here>')).toBe('&lt;!here&gt;');
   });
 });
 

@@ -70,7 +70,7 @@ describe('buildPoolsMessage', () => {
     expect(viewer[0]?.value).toBe('{"v":"pool","p":"101","n":1,"i":0}');
   });
 
-  it('shows counts, a bar, transferability, a Slack date with a relative hint, and warnings', () => {
+  it('shows counts, a bar, transferability, the day with a relative hint, and warnings', () => {
     const text = allText(
       buildPoolsMessage({
         pools: [
@@ -84,7 +84,8 @@ describe('buildPoolsMessage', () => {
     );
     expect(text).toContain('*0* of 50 available · 50 assigned');
     expect(text).toContain('▰▰▰▰▰▰▰▰▰▰');
-    expect(text).toMatch(/<!date\^\d+\^\{date_short\}\|2026-03-22>/);
+    // The calendar day as everyone reads it (the UTC day License Desk counts in).
+    expect(text).toContain('Mar 22, 2026');
     expect(text).toContain('(ends in 3 weeks)');
     expect(text).toContain('Full: no seats left');
     expect(text).toContain('Ends within 30 days');
@@ -198,7 +199,7 @@ describe('buildLicenseMessage', () => {
     const text = allText(view);
     expect(text).toContain('Ending soon');
     expect(text).toContain('&lt;!channel&gt; &amp; Co');
-    expect(text).toMatch(/\*Start\*\n<!date\^\d+\^\{date_short\}\|\d{4}-\d\d-\d\d>/);
+    expect(text).toMatch(/\*Start\*\n[A-Z][a-z]{2} \d{1,2}, \d{4}/);
   });
 });
 

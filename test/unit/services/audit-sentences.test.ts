@@ -92,8 +92,8 @@ const CASES: Case[] = [
       endDate: '2027-01-31',
     },
     {
-      post: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from 2026-12-31 to 2027-01-31$/,
-      home: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from 2026-12-31 to 2027-01-31$/,
+      post: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
+      home: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
     },
   ],
   [

@@ -58,7 +58,7 @@ describe('createRoleResolver against the fake Slack Web API', () => {
     expect(await r.roleOf(client, 'U0UNKNOWN1')).toBe('none');
     expect(await r.roleOf(client, U.workspaceAdmin)).toBe('admin');
     expect(count('users.info')).toBe(3);
-    expect(r.whoToAsk()).toBe('a workspace admin');
+    expect(r.whoToAsk()).toBe("one of this workspace's admins or owners");
   });
 
   it('caches users.info briefly, so a demoted admin loses access within 30 s', async () => {
