@@ -15,7 +15,7 @@ import {
   buildRequestReminderMessage,
   buildRequestUpdateMessage,
 } from '../../blocks/requests.js';
-import type { CourseRequest, RequestCard } from '../../domain/requests.js';
+import { type CourseRequest, type RequestCard, waitingSince } from '../../domain/requests.js';
 import type { RequestEvents } from '../../services/requests/service.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
@@ -39,7 +39,7 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
 
 export function createRequestEvents(
   botClient: () => webApi.WebClient,
-  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles'>,
+  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>,
   requests: Pick<RequestsDeps, 'store' | 'channel' | 'timers'>,
 ): RequestEvents {
   const { logger } = deps;
@@ -55,8 +55,12 @@ export function createRequestEvents(
     }
   }
 
+  /** When an undecided (or approved, seatless) request expires. */
+  const expiresAt = (r: CourseRequest) =>
+    new Date(Date.parse(waitingSince(r)) + requests.timers.expireAfterMs).toISOString();
+
   async function updateCards(r: CourseRequest): Promise<void> {
-    const message = marked(buildRequestCardMessage({ request: r }));
+    const message = marked(buildRequestCardMessage({ request: r, now: deps.now() }));
     const client = botClient();
     for (const card of r.cards) {
       try {
@@ -92,11 +96,17 @@ export function createRequestEvents(
 
   return {
     async received(r, facts) {
-      const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats }));
-      const targets = requests.channel ? [requests.channel] : [...(deps.roles.adminUsers?.() ?? [])];
+      const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats, now: deps.now() }));
+      // Without a channel, each license admin by DM: the users listed, and the members of the user
+      // groups listed (an admin through a group is an admin too).
+      const targets = requests.channel
+        ? [requests.channel]
+        : deps.roles.adminRecipients
+          ? await deps.roles.adminRecipients(botClient())
+          : [...(deps.roles.adminUsers?.() ?? [])];
       if (targets.length === 0) {
         logger.warn(
-          'course request: nobody to send the card to; set REQUESTS_CHANNEL or list user ids in LICENSE_ADMINS',
+          'course request: nobody to send the card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
           {
             request: r.id,
           },
@@ -121,8 +131,7 @@ export function createRequestEvents(
     },
 
     async reminder(r) {
-      const expiresAt = new Date(Date.parse(r.createdAt) + requests.timers.expireAfterMs).toISOString();
-      const message = marked(buildRequestReminderMessage(r, expiresAt));
+      const message = marked(buildRequestReminderMessage(r, expiresAt(r)));
       const client = botClient();
       for (const card of r.cards) {
         try {
@@ -131,13 +140,27 @@ export function createRequestEvents(
           logger.warn('could not post a course request reminder', { channel: card.channel, error: String(error) });
         }
       }
+      // Approved for a full pool: the approver, whose own message had the choice, hears it by DM too.
+      if (r.status === 'approved' && r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy)) {
+        await dm(r.decidedBy, message);
+      }
     },
 
     async changed(r, extra) {
       const latest = (await requests.store.get(r.id)) ?? r;
       await updateCards(latest);
-      if (latest.status !== 'approved' && !extra?.toldElsewhere)
-        await dm(latest.requester, buildRequestUpdateMessage(latest, extra));
+      // Approved with no seat yet (a full pool) is told too: where it stands and when it would expire.
+      // Approved without that choice (an unclear assign being checked) waits for the outcome.
+      const untold = latest.status === 'approved' && !latest.seatChoice;
+      if (!untold && !extra?.toldElsewhere) {
+        await dm(
+          latest.requester,
+          buildRequestUpdateMessage(latest, {
+            ...extra,
+            ...(latest.status === 'approved' ? { expiresAt: expiresAt(latest) } : {}),
+          }),
+        );
+      }
       await completeWorkflow(latest);
     },
   };
