@@ -320,98 +320,93 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     }
   }
 
-  async function createOne(input: NewRequest): Promise<CreateOutcome> {
-    const mine = await store.byRequester(input.requester);
-    if (input.workflow) {
-      // Slack delivers function_executed again when it did not see the answer in time: the same
-      // execution id is the same step, whose request already exists.
-      const executionId = input.workflow.executionId;
-      const same = mine.find((r) => r.workflow?.executionId === executionId);
-      if (same) return { ok: true, request: same, repeat: true };
-    }
-    const reason = input.reason?.trim();
-    const tooLong = reason ? reasonProblem(reason) : undefined;
-    if (tooLong) return { ok: false, text: tooLong };
-    if (input.neededBy) {
-      const problem = neededByProblem(input.neededBy, opts.now());
-      if (problem) return { ok: false, text: `Needed by: ${problem}` };
-    }
-    const limited = requestLimitProblem(mine, limits, opts.now());
-    if (limited) {
-      await audit({
-        actor: input.requester,
-        action: 'requested',
-        outcome: 'refused',
-        poolId: input.poolId,
-        detail: `too many requests (${input.source})`,
-      });
-      return { ok: false, text: limited };
-    }
-
-    let pool: Pool;
-    try {
-      pool = await licensing.pools.get(input.poolId, { priority: 'interactive' });
-    } catch (error) {
-      if (isLicensingError(error) && error.kind === 'not-found') {
-        return {
-          ok: false,
-          text: `There is no pool \`${input.poolId}\`. Pick a course from the list in \`/licenses request\`.`,
-        };
-      }
-      throw error;
-    }
-    const now = opts.now();
-    if (poolBlocker(pool, now) === 'ended' || Date.parse(pool.start) > now.getTime()) {
-      return {
-        ok: false,
-        text: `Pool \`${pool.id}\` (${pool.course.title}) is not running now, so it takes no requests. Pick another pool of the course.`,
-      };
-    }
-    const open = mine.find((r) => r.poolId === pool.id && !isFinal(r.status));
-    if (open) {
-      return {
-        ok: false,
-        text: `You already asked for ${pool.course.title} (request ${open.id}, ${open.status}). See \`/licenses requests\`.`,
-      };
-    }
-    const afterEnd = input.neededBy ? neededByProblem(input.neededBy, now, pool.end) : undefined;
-    if (afterEnd) return { ok: false, text: `Needed by: ${afterEnd}` };
-    const request: CourseRequest = {
-      id: newRequestId(),
-      requester: input.requester,
-      requesterEmail: input.requesterEmail,
-      poolId: pool.id,
-      courseTitle: pool.course.title,
-      ...(reason ? { reason } : {}),
-      ...(input.neededBy ? { neededBy: input.neededBy } : {}),
-      createdAt: now.toISOString(),
-      status: 'pending',
-      source: input.source,
-      ...(input.workflow ? { workflow: input.workflow } : {}),
-      cards: [],
-      poolEnd: pool.end,
-    };
-    await store.put(request);
-    await audit({
-      actor: input.requester,
-      action: 'requested',
-      outcome: 'done',
-      ...factsOf(request),
-      detail: `request ${request.id} (${input.source})`,
-    });
-    await events.received(request, { freeSeats: pool.availableLicenses });
-    return { ok: true, request: (await store.get(request.id)) ?? request };
-  }
-
-  return {
+  const api: RequestService = {
     async pools() {
       const pools = await licensing.pools.list({ priority: 'interactive' });
       const now = opts.now();
       return pools.filter((p) => poolBlocker(p, now) !== 'ended' && Date.parse(p.start) <= now.getTime());
     },
 
-    create(input) {
-      return oneAtATime(input.requester, () => createOne(input));
+    async create(input) {
+      const mine = await store.byRequester(input.requester);
+      if (input.workflow) {
+        // Slack delivers function_executed again when it did not see the answer in time: the same
+        // execution id is the same step, whose request already exists.
+        const executionId = input.workflow.executionId;
+        const same = mine.find((r) => r.workflow?.executionId === executionId);
+        if (same) return { ok: true, request: same, repeat: true };
+      }
+      const reason = input.reason?.trim();
+      const tooLong = reason ? reasonProblem(reason) : undefined;
+      if (tooLong) return { ok: false, text: tooLong };
+      if (input.neededBy) {
+        const problem = neededByProblem(input.neededBy, opts.now());
+        if (problem) return { ok: false, text: `Needed by: ${problem}` };
+      }
+      const limited = requestLimitProblem(mine, limits, opts.now());
+      if (limited) {
+        await audit({
+          actor: input.requester,
+          action: 'requested',
+          outcome: 'refused',
+          poolId: input.poolId,
+          detail: `too many requests (${input.source})`,
+        });
+        return { ok: false, text: limited };
+      }
+      let pool: Pool;
+      try {
+        pool = await licensing.pools.get(input.poolId, { priority: 'interactive' });
+      } catch (error) {
+        if (isLicensingError(error) && error.kind === 'not-found') {
+          return {
+            ok: false,
+            text: `There is no pool \`${input.poolId}\`. Pick a course from the list in \`/licenses request\`.`,
+          };
+        }
+        throw error;
+      }
+      const now = opts.now();
+      if (poolBlocker(pool, now) === 'ended' || Date.parse(pool.start) > now.getTime()) {
+        return {
+          ok: false,
+          text: `Pool \`${pool.id}\` (${pool.course.title}) is not running now, so it takes no requests. Pick another pool of the course.`,
+        };
+      }
+      const open = mine.find((r) => r.poolId === pool.id && !isFinal(r.status));
+      if (open) {
+        return {
+          ok: false,
+          text: `You already asked for ${pool.course.title} (request ${open.id}, ${open.status}). See \`/licenses requests\`.`,
+        };
+      }
+      const afterEnd = input.neededBy ? neededByProblem(input.neededBy, now, pool.end) : undefined;
+      if (afterEnd) return { ok: false, text: `Needed by: ${afterEnd}` };
+      const request: CourseRequest = {
+        id: newRequestId(),
+        requester: input.requester,
+        requesterEmail: input.requesterEmail,
+        poolId: pool.id,
+        courseTitle: pool.course.title,
+        ...(reason ? { reason } : {}),
+        ...(input.neededBy ? { neededBy: input.neededBy } : {}),
+        createdAt: now.toISOString(),
+        status: 'pending',
+        source: input.source,
+        ...(input.workflow ? { workflow: input.workflow } : {}),
+        cards: [],
+        poolEnd: pool.end,
+      };
+      await store.put(request);
+      await audit({
+        actor: input.requester,
+        action: 'requested',
+        outcome: 'done',
+        ...factsOf(request),
+        detail: `request ${request.id} (${input.source})`,
+      });
+      await events.received(request, { freeSeats: pool.availableLicenses });
+      return { ok: true, request: (await store.get(request.id)) ?? request };
     },
 
     async approve(id, approver) {
@@ -631,4 +626,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       };
     },
   };
+  // One create at a time per requester: the limits and a repeated workflow delivery see the one before.
+  const createNow = api.create;
+  api.create = (input) => oneAtATime(input.requester, () => createNow(input));
+  return api;
 }
