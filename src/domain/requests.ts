@@ -125,7 +125,11 @@ export const MAX_REASON = 500;
  */
 export const MAX_REASON_RAW = 3000;
 
-const SHORTCODE = /:[a-z0-9_+'-]+(?:::skin-tone-[2-6])?:/gi;
+/**
+ * `:smile:`, `:wave::skin-tone-3:`: a name with at least one letter, so "10:30:" is no emoji; and the
+ * few without one (`:+1:`, `:-1:`, `:100:`, `:1234:`).
+ */
+const SHORTCODE = /:(?:(?=[a-z0-9_+'-]*[a-z])[a-z0-9_+'-]+|[+-]1|100|1234)(?:::skin-tone-[2-6])?:/gi;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
