@@ -39,6 +39,16 @@ export function licenseRunWords(poolEnd: string, now: Date): string {
   return `license runs to ${endDay} (${days === 1 ? '1 day' : `${days} days`})`;
 }
 
+/**
+ * A reason as mrkdwn, whole: it holds at most MAX_REASON characters as a person counts them, but its
+ * emoji shortcodes take more code points, and escaping may lengthen it; kept well inside a section's
+ * 3,000 characters, cut only in the unlikely case it would not fit.
+ */
+function shownReason(text: string): string {
+  const escaped = escapeTruncated(text, 2000);
+  return escaped.length <= 2400 ? escaped : escapeTruncated(text, MAX_REASON);
+}
+
 /** A license this short is worth a warning on the card: the approver may prefer another pool. */
 const SHORT_DAYS = 30;
 
@@ -141,7 +151,7 @@ export function buildDenyReasonModal(request: CourseRequest): ModalView {
           max_length: MAX_REASON_RAW,
           placeholder: { type: 'plain_text', text: 'Told to the requester (optional)' },
         },
-        { optional: true, hint: `${MAX_REASON} characters at most (an emoji counts as one); a longer one is cut.` },
+        { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
       ),
     ],
   });
@@ -162,7 +172,7 @@ function statusLine(r: CourseRequest): string {
     case 'assigned':
       return `:white_check_mark: Approved by ${by}${at}; license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned${r.endDate ? `, ends ${day(r.endDate)}` : ''}.`;
     case 'denied':
-      return `:no_entry_sign: Denied by ${by}${at}${r.denyReason ? `: “${escapeTruncated(r.denyReason, MAX_REASON)}”` : '.'}`;
+      return `:no_entry_sign: Denied by ${by}${at}${r.denyReason ? `: “${shownReason(r.denyReason)}”` : '.'}`;
     case 'expired':
       return r.noSeatFound
         ? `:alarm_clock: Expired${at}: approved by ${by}, but the pool stayed full and no seat was found in time.`
@@ -215,7 +225,7 @@ export function buildRequestCardMessage({ request: r, freeSeats, now }: RequestC
     header('Course request'),
     section(`${who} asks for *${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`)${seats}`),
     workflowLine(r) ? context(workflowLine(r) ?? '') : undefined,
-    r.reason ? section(`*Why:* ${escapeTruncated(r.reason, 2800)}`) : undefined,
+    r.reason ? section(`*Why:* ${shownReason(r.reason)}`) : undefined,
     run ? section(run) : undefined,
     context(
       [
@@ -280,7 +290,7 @@ export function buildRequestUpdateMessage(
       text = `:tada: Your request for ${course} was approved by ${by}: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is yours${r.endDate ? ` until ${day(r.endDate)}` : ''}. Check your e-mail (${escapeTruncated(r.requesterEmail, 254)}) for access.`;
       break;
     case 'denied':
-      text = `:no_entry_sign: Your request for ${course} was denied by ${by}${r.denyReason ? `: “${escapeTruncated(r.denyReason, MAX_REASON)}”` : '.'}`;
+      text = `:no_entry_sign: Your request for ${course} was denied by ${by}${r.denyReason ? `: “${shownReason(r.denyReason)}”` : '.'}`;
       break;
     case 'expired':
       text = r.noSeatFound

@@ -148,8 +148,13 @@ export function visibleLength(text: string): number {
 /** Why a reason cannot be taken, if it cannot: a sentence that says the limit and how it is counted. */
 export function reasonProblem(reason: string): string | undefined {
   const length = visibleLength(reason);
-  if (length <= MAX_REASON && reason.length <= MAX_REASON_RAW) return undefined;
-  return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${length}.`;
+  if (length > MAX_REASON) {
+    return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${length}.`;
+  }
+  if (reason.length > MAX_REASON_RAW) {
+    return `Please shorten the reason: written out, its emoji take ${reason.length} characters, and ${MAX_REASON_RAW} is the most.`;
+  }
+  return undefined;
 }
 
 /** Cuts a reason to MAX_REASON characters as visibleLength counts them (a denial's reason). */

@@ -257,8 +257,37 @@ describe('course requests with a requests channel', () => {
     );
     const fine = await d.submit(EMOJI.id, '2005', { reason: `Team offsite ${':tada:'.repeat(100)} 👩‍👩‍👧‍👦` });
     expect(JSON.parse(fine.body).response_action).toBe('update');
-    const { call } = await d.cardFor(EMOJI.id);
+    const { call, id } = await d.cardFor(EMOJI.id);
     expect(textOf(call.args.blocks)).toContain(':tada::tada:');
+    // A denial's reason is counted the same way.
+    const deny = (reason: string) =>
+      d.t.viewSubmission(
+        {
+          view: {
+            id: 'VDENYEMO01',
+            callback_id: RequestCallbackId.denyForm,
+            private_metadata: id,
+            state: {
+              values: {
+                [RequestInputId.denyReason.block]: {
+                  [RequestInputId.denyReason.action]: { type: 'plain_text_input', value: reason },
+                },
+              },
+            },
+          },
+        },
+        { userId: TEST_USERS.admin },
+      );
+    const long = JSON.parse((await deny(':no_entry:'.repeat(501))).body) as { errors: Record<string, string> };
+    expect(long.errors[RequestInputId.denyReason.block]).toContain('an emoji counts as one); it has 501.');
+    expect((await d.store().get(id))?.status).toBe('pending');
+    await deny(':no_entry:'.repeat(100));
+    const denied = await d.t.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === dmChannel(EMOJI.id) && textOf(c.args.blocks).includes('was denied'),
+    );
+    expect(textOf(denied.args.blocks)).toContain(`“${':no_entry:'.repeat(100)}”`);
+    expect((await d.store().get(id))?.denyReason).toBe(':no_entry:'.repeat(100));
   });
 
   it('the deny form’s refusal is titled for denying, not for requesting', async () => {

@@ -19,6 +19,7 @@ import {
   DENY_TITLE,
 } from '../../blocks/requests.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
+import { reasonProblem } from '../../domain/requests.js';
 import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
 import { createReplier } from '../reply.js';
 import { openView, updateView } from '../slack-io.js';
@@ -90,6 +91,11 @@ export function createDenySubmitHandler(s: Surface) {
       const reason =
         view.state.values[RequestInputId.denyReason.block]?.[RequestInputId.denyReason.action]?.value?.trim() ||
         undefined;
+      const tooLong = reason ? reasonProblem(reason) : undefined;
+      if (tooLong) {
+        await ack({ response_action: 'errors', errors: { [RequestInputId.denyReason.block]: tooLong } });
+        return;
+      }
       await ack({
         response_action: 'update',
         view: buildRequestInfoModal(':hourglass_flowing_sand: Denying…', DENY_TITLE),

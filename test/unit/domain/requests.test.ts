@@ -38,6 +38,7 @@ describe('visibleLength: what a person sees', () => {
       'Please keep the reason to 500 characters (an emoji counts as one); it has 501.',
     );
     expect(visibleLength(cutReason('👍🏽'.repeat(600)))).toBe(MAX_REASON);
+    expect(reasonProblem(':man-woman-girl-boy:'.repeat(200))).toContain('written out, its emoji take 4000 characters');
   });
 });
 
