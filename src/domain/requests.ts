@@ -52,6 +52,8 @@ export interface CourseRequest {
   seatChoice?: { transferable: boolean; waitlist: boolean };
   /** Expired after its approval: the pool stayed full and no seat was found in time. */
   noSeatFound?: boolean;
+  /** The requester's "received" DM, which a request they make right after cancelling this one reuses. */
+  requesterDm?: RequestCard;
 }
 
 /** What an approver (or the expiry check) decides about a pending request. */

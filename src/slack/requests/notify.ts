@@ -37,6 +37,12 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
   };
 }
 
+/**
+ * A request made within this time after the same person cancelled one takes over that request's
+ * messages: a request → cancel loop edits one card per approver and one DM, instead of posting more.
+ */
+export const FOLD_MS = 10 * 60_000;
+
 export function createRequestEvents(
   botClient: () => webApi.WebClient,
   deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>,
@@ -45,13 +51,35 @@ export function createRequestEvents(
   const { logger } = deps;
   const marked = (m: SlackMessage) => withSandboxMarker(m, deps.sandbox);
 
-  async function dm(user: string, message: SlackMessage): Promise<void> {
+  /** Sends a DM; where it went, or undefined when it failed (logged). */
+  async function dm(user: string, message: SlackMessage): Promise<RequestCard | undefined> {
     try {
       const client = botClient();
       const channel = await openDm(client, user);
-      await client.chat.postMessage({ channel, ...marked(message) });
+      const res = await client.chat.postMessage({ channel, ...marked(message) });
+      return res.ts ? { channel, ts: res.ts } : undefined;
     } catch (error) {
       logger.warn('could not send a course request DM', { user, error: String(error) });
+      return undefined;
+    }
+  }
+
+  /** The requester's newest request cancelled within FOLD_MS, whose messages a new request takes over. */
+  async function justCancelled(r: CourseRequest): Promise<CourseRequest | undefined> {
+    const since = deps.now().getTime() - FOLD_MS;
+    return (await requests.store.byRequester(r.requester))
+      .filter((x) => x.id !== r.id && x.status === 'cancelled' && Date.parse(x.decidedAt ?? '') > since)
+      .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0];
+  }
+
+  /** Rewrites a message in place (no new notification); its ts, or undefined when Slack refused. */
+  async function replaced(where: RequestCard, message: SlackMessage): Promise<string | undefined> {
+    try {
+      await botClient().chat.update({ channel: where.channel, ts: where.ts, ...message });
+      return where.ts;
+    } catch (error) {
+      logger.warn('could not reuse a course request message', { channel: where.channel, error: String(error) });
+      return undefined;
     }
   }
 
@@ -114,20 +142,42 @@ export function createRequestEvents(
       }
       const cards: RequestCard[] = [];
       const client = botClient();
+      // Folded: a request following one the same person cancelled a moment ago takes over that
+      // request's messages (its card copies and the requester's "received" DM) instead of new ones.
+      const previous = await justCancelled(r);
+      const reused = new Set<string>();
       for (const target of targets) {
         try {
           const channel = requests.channel ? target : await openDm(client, target);
-          const res = await client.chat.postMessage({ channel, ...card });
-          if (res.ts) cards.push({ channel: res.channel ?? channel, ts: res.ts });
+          const old = previous?.cards.find((c) => c.channel === channel);
+          const ts = (old && (await replaced(old, card))) || (await client.chat.postMessage({ channel, ...card })).ts;
+          if (ts) cards.push({ channel, ts });
+          if (old && ts === old.ts) reused.add(old.ts);
         } catch (error) {
           logger.warn('could not post a course request card', { target, error: String(error) });
         }
       }
+      // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
+      const received = marked(buildRequestUpdateMessage(r));
+      const oldDm = previous?.requesterDm;
+      const dmTs = oldDm ? await replaced(oldDm, received) : undefined;
       await requests.store.update(r.id, (x) => {
         x.cards = cards;
+        if (oldDm && dmTs) x.requesterDm = oldDm;
       });
-      // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
-      await dm(r.requester, buildRequestUpdateMessage(r));
+      if (previous && (reused.size > 0 || dmTs)) {
+        await requests.store.update(previous.id, (x) => {
+          x.cards = x.cards.filter((c) => !reused.has(c.ts));
+          if (dmTs) delete x.requesterDm;
+        });
+      }
+      if (dmTs) return;
+      const sent = await dm(r.requester, buildRequestUpdateMessage(r));
+      if (sent) {
+        await requests.store.update(r.id, (x) => {
+          x.requesterDm = sent;
+        });
+      }
     },
 
     async reminder(r) {
