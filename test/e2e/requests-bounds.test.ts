@@ -193,6 +193,21 @@ describe('course requests with a requests channel', () => {
     );
     expect(cards).toHaveLength(1);
     expect(d.t.slack.calls.filter((c) => c.method.startsWith('functions.'))).toEqual([]);
+    // After a restart (another process on the same DATA_DIR), a late retry finds the stored request.
+    const restarted = await startTestApp({
+      useSlack: d.t.slack,
+      useSandbox: d.t.sandbox,
+      admins: [TEST_USERS.admin],
+      requests: { store: createFileRequestStore(dir, quiet), channel: CHANNEL, timers: requestTimers(24, 7) },
+    });
+    try {
+      expect((await restarted.event(event)).status).toBe(200);
+      await restarted.settled();
+      expect(await restarted.deps.requests?.store.byRequester(FLOW.id)).toHaveLength(1);
+    } finally {
+      await restarted.close();
+    }
+    expect(d.t.slack.calls.filter((c) => c.method.startsWith('functions.'))).toEqual([]);
     // The card says a workflow chose the requester, and which.
     expect(textOf(card.args.blocks)).toContain('Sent by the Workflow Builder workflow “New hire onboarding”');
     expect(textOf(card.args.blocks)).toContain('`Wx0BOUNDS01`');
@@ -405,6 +420,47 @@ describe('an approval after REQUESTERS changed', () => {
       expect((await second.deps.requests?.store.get(id))?.status).toBe('pending');
     } finally {
       await second.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('course requests when LICENSE_ADMINS names only a user group', () => {
+  it('requests are taken and each member of the group gets the card by DM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'requests-onlygroup-'));
+    const t = await startTestApp({
+      admins: [ADMIN_GROUP],
+      slack: { users: [GROUP_ADMIN], usergroups: { [ADMIN_GROUP]: [TEST_USERS.admin, GROUP_ADMIN.id] } },
+      requests: { store: createFileRequestStore(dir, quiet), timers: requestTimers(24, 7) },
+    });
+    try {
+      // The form opens: no "nobody to go to" refusal.
+      await t.command('request 2002', { userId: TEST_USERS.nobody });
+      await t.slack.waitForCall('views.update', (c) => textOf(c.args.view).includes('Mastering DAX · pool 2002'));
+      await t.viewSubmission(
+        {
+          view: {
+            id: 'VREQGRP001',
+            callback_id: RequestCallbackId.form,
+            state: {
+              values: {
+                [RequestInputId.pool.block]: {
+                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: '2002' } },
+                },
+              },
+            },
+          },
+        },
+        { userId: TEST_USERS.nobody },
+      );
+      const isCard = (c: SlackCall) => buttons(c.args).some((b) => b.action_id === RequestActionId.approve);
+      await Promise.all(
+        [TEST_USERS.admin, GROUP_ADMIN.id].map((admin) =>
+          t.slack.waitForCall('chat.postMessage', (c) => c.args.channel === dmChannel(admin) && isCard(c)),
+        ),
+      );
+    } finally {
+      await t.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
