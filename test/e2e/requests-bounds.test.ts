@@ -345,11 +345,12 @@ describe('course requests with a requests channel', () => {
         textOf(c.args.blocks).includes('no seat has been found'),
     );
     expect(buttons(reminder.args).map((b) => b.action_id)).toEqual([RequestActionId.recycle, RequestActionId.waitlist]);
-    // The approver, whose own message had the two buttons, is reminded by DM too.
-    await d.t.slack.waitForCall(
+    // The approver, whose own message had the two buttons, is reminded by DM too (one sandbox marker).
+    const toApprover = await d.t.slack.waitForCall(
       'chat.postMessage',
       (c) => c.args.channel === dmChannel(TEST_USERS.admin) && textOf(c.args.blocks).includes('no seat has been found'),
     );
+    expect(String(toApprover.args.text).match(/\[Sandbox\]/g)).toHaveLength(1);
 
     d.offsetMs += 7 * DAY;
     await check?.tick();

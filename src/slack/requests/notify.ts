@@ -181,7 +181,8 @@ export function createRequestEvents(
     },
 
     async reminder(r) {
-      const message = marked(buildRequestReminderMessage(r, expiresAt(r)));
+      const reminder = buildRequestReminderMessage(r, expiresAt(r));
+      const message = marked(reminder);
       const client = botClient();
       for (const card of r.cards) {
         try {
@@ -192,7 +193,7 @@ export function createRequestEvents(
       }
       // Approved for a full pool: the approver, whose own message had the choice, hears it by DM too.
       if (r.status === 'approved' && r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy)) {
-        await dm(r.decidedBy, message);
+        await dm(r.decidedBy, reminder);
       }
     },
 
