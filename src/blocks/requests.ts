@@ -215,11 +215,13 @@ export function buildRequestCardMessage({ request: r, freeSeats, now }: RequestC
         ? ' · *full*'
         : ` · ${freeSeats} free seat${freeSeats === 1 ? '' : 's'}`;
   const who = `<@${r.requester}> (${escapeTruncated(r.requesterEmail, 254)})`;
-  const undecided = r.status === 'pending' || r.status === 'approved';
+  // While no license is assigned: how long one would run, from now to the pool's end.
   const days = r.poolEnd && now ? daysUntil(r.poolEnd, now) : undefined;
+  const start =
+    r.status === 'pending' ? 'If approved now' : r.status === 'approved' ? 'Once a seat is found' : undefined;
   const run =
-    undecided && r.poolEnd && days !== undefined
-      ? `${days < SHORT_DAYS ? ':warning: ' : ''}If approved now, the license runs to the pool’s end, ${day(r.poolEnd)}: *${days === 1 ? '1 day' : `${days} days`}*.`
+    start && r.poolEnd && days !== undefined
+      ? `${days < SHORT_DAYS ? ':warning: ' : ''}${start}, the license runs to the pool’s end, ${day(r.poolEnd)}: *${days === 1 ? '1 day' : `${days} days`}*.`
       : undefined;
   const blocks: (Block | undefined)[] = [
     header('Course request'),
