@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { AlertsConfig } from './domain/alerts.js';
+import { DEMO_SIGNING_SECRET } from './slack/demo.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -209,6 +210,17 @@ const schema = z.object({
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
 export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
 
+/** A URL whose host is this machine's loopback interface (127.0.0.0/8, ::1 or localhost). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url.trim()).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
@@ -244,6 +256,32 @@ export function parseConfig(env: Env): ConfigResult {
     const missing = set('LICENSING_API_URL') ? 'LICENSING_API_TOKEN' : 'LICENSING_API_URL';
     problems.push(
       `${missing} is missing: set both LICENSING_API_URL and LICENSING_API_TOKEN for the real licensing API, or neither for the sandbox with demo data`,
+    );
+  }
+  // The local demo accepts requests signed with DEMO_SIGNING_SECRET, which anyone can read in the
+  // source: whatever the demo reaches, anyone on this machine can change. So it reaches stand-ins only
+  // (the sandbox, the local Slack double, its own DATA_DIR), never shared or real state. A licensing
+  // service given by URL must be on loopback here, and main.ts checks at start-up that it answers as
+  // a sandbox (x-licensing-sandbox: 1) before anything is served.
+  if (!set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
+    const why =
+      'with no SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET the app is the local demo, which accepts requests signed with a secret published in its source';
+    if (set('REDIS_URL')) {
+      problems.push(
+        `REDIS_URL cannot be used by the local demo: ${why}, so anyone on this machine could change the state kept in that Redis. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset REDIS_URL`,
+      );
+    }
+    // CONSOLE=1 refuses any LICENSING_API_URL below, in its own words.
+    const consoleSays = (env.CONSOLE ?? '').trim() === '1';
+    if (set('LICENSING_API_URL') && !consoleSays && !isLoopbackUrl(env.LICENSING_API_URL ?? '')) {
+      problems.push(
+        `LICENSING_API_URL cannot be used by the local demo: ${why}, so anyone could change real licenses. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox (a sandbox of npm run sandbox on 127.0.0.1 is also allowed)`,
+      );
+    }
+  }
+  if ((env.SLACK_SIGNING_SECRET ?? '').trim() === DEMO_SIGNING_SECRET) {
+    problems.push(
+      "SLACK_SIGNING_SECRET is the local demo's published secret: copy your Slack app's own from Basic Information > App Credentials > Signing Secret",
     );
   }
   if (set('LICENSE_ADMINS') && (env.LICENSE_ADMINS ?? '').includes('*')) {

@@ -13,6 +13,7 @@ import { createConsole, type LocalConsole } from './console/server.js';
 import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
+import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
@@ -39,8 +40,25 @@ export function listenProblem(error: unknown, port: number): string | undefined 
   return undefined;
 }
 
+/** Why the local demo will not run on the licensing service at LICENSING_API_URL (config.ts's rule). */
+function demoLicensingProblem(probe: Exclude<SandboxProbe, 'sandbox'>): string {
+  const seen =
+    probe === 'unreachable'
+      ? 'LICENSING_API_URL could not be reached to check that it is a licensing sandbox'
+      : 'LICENSING_API_URL did not answer as a licensing sandbox (no x-licensing-sandbox: 1 header)';
+  return `${seen}, and the local demo accepts requests signed with a secret published in its source, so it runs on sandbox data only: start npm run sandbox at that URL, unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox, or set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app`;
+}
+
 async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
+  // The local demo's signing secret is public: a licensing service given by URL (on loopback, config.ts
+  // made sure) must prove to be a sandbox before anything is built or served.
+  let provenSandbox = false;
+  if (config.slack.mode === 'demo' && lic.mode === 'api') {
+    const probe = await probeSandbox(lic.url, Math.min(5000, lic.timeoutMs));
+    if (probe !== 'sandbox') throw new Error(demoLicensingProblem(probe));
+    provenSandbox = true;
+  }
   let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
   if (!licensingApi) {
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
@@ -114,7 +132,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     now: () => new Date(),
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
-      return lic.mode === 'sandbox' || licensing.isSandbox?.() === true;
+      return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
     },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
@@ -208,22 +226,40 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     startupMs: Math.round(performance.now()),
   });
   if (slack.mode === 'demo') {
-    const source = lic.mode === 'sandbox' ? 'in-process sandbox' : deps.sandbox ? 'sandbox by URL' : 'api';
+    const source = lic.mode === 'sandbox' ? 'in-process sandbox' : 'sandbox by URL';
     process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
   }
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
 }
 
-/** Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. */
-function onShutdown(stopper: Stopper): void {
-  const stop = async (signal: string) => {
+/**
+ * Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. The handlers stay
+ * installed for the whole stop: under `npm start` a signal to the process group (systemd's default
+ * KillMode, Ctrl+C in a terminal) reaches this process twice, once directly and once forwarded by npm,
+ * and Node's default action for a signal nobody listens to would end the drain at once. A signal
+ * received again is logged and changes nothing; the way to stop at once is SIGKILL (docs/shutdown.md).
+ */
+function onShutdown(stopper: Stopper, logger: LevelledLogger): void {
+  let stopping: NodeJS.Signals | undefined;
+  let again = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping !== undefined) {
+      again += 1;
+      logger.warn('stopping: signal received again; the stop goes on', {
+        signal,
+        stopping,
+        again,
+        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once, unaudited',
+      });
+      return;
+    }
+    stopping = signal;
     // Every step is bounded; this is the backstop should one of them not be.
     setTimeout(() => process.exit(1), stopper.deadlineMs).unref();
-    await stopper.stop(signal);
-    process.exit(0);
+    void stopper.stop(signal).then(() => process.exit(0));
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function main(): Promise<void> {
@@ -246,7 +282,7 @@ async function main(): Promise<void> {
     logger.info(message, fields);
   }
   const stopper = createStopper({ logger, drainMs: config.drainMs });
-  onShutdown(stopper);
+  onShutdown(stopper, logger);
   try {
     await start(config, logger, stopper);
   } catch (error) {

@@ -3,7 +3,7 @@
  * students are named, never their e-mails. Pure; one builder per alert group (services/alerts.ts).
  */
 import type { Alert, AlertGroup } from '../domain/alerts.js';
-import { canChangeEndDate } from '../domain/license-status.js';
+import { canExtend } from '../domain/license-status.js';
 import { sectionsOf } from './home.js';
 import { ActionId, alertLicenseBlockId, DeskActionId } from './ids.js';
 import { actions, type Block, button, context, type SlackMessage, section } from './kit.js';
@@ -58,9 +58,9 @@ function licenseBlocks(a: Of<'license-ending'>, now: Date): Block[] {
   const l = a.license;
   const course = a.pool ? escapeTruncated(a.pool.course.title, 80) : `course ${escapeMrkdwn(l.courseId)}`;
   const buttons = [button(DeskActionId.alertLetEnd, 'Let it end', l.id)];
-  // Extend only where the API would allow it (transferable pool, editable): the end-date modal opens.
-  if (canChangeEndDate(l, a.pool, now))
-    buttons.unshift(button(ActionId.licenseChangeEndDate, 'Extend', l.id, 'primary'));
+  // Extend only where the API would allow a later end (transferable pool, editable, ending before its
+  // pool; one ending with its pool is told by the pool's alert): the end-date modal opens.
+  if (canExtend(l, a.pool, now)) buttons.unshift(button(ActionId.licenseChangeEndDate, 'Extend', l.id, 'primary'));
   return [
     section(
       `*${escapeTruncated(l.student.name, 80)}* · ${course} · license \`${escapeMrkdwn(l.id)}\` · ${endText(l.end, now)}`,

@@ -24,6 +24,8 @@ export interface AssignPrefill {
   poolId?: string;
   email?: string;
   userId?: string;
+  /** The student's name, e.g. a course requester's Slack name. */
+  name?: string;
   endDate?: string;
 }
 
@@ -140,8 +142,16 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
     input(
       InputId.assignName.block,
       'Name',
-      { type: 'plain_text_input', action_id: InputId.assignName.action, max_length: 200 },
-      { optional: true, hint: 'Used only when the student is new to the licensing service.' },
+      {
+        type: 'plain_text_input',
+        action_id: InputId.assignName.action,
+        max_length: 200,
+        ...(prefill.name ? { initial_value: Array.from(prefill.name).slice(0, 200).join('') } : {}),
+      },
+      {
+        optional: true,
+        hint: 'Used only when the student is new to the licensing service. Empty: the picked member’s Slack name.',
+      },
     ),
     input(
       InputId.assignEndDate.block,

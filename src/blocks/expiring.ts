@@ -1,10 +1,11 @@
 /**
  * `/licenses expiring [days]`: active licenses ending within the days asked, soonest first, ten a page,
- * each with its student, course, pool and end; admins get Extend where the license's end can change.
+ * each with its student, course, pool and end; admins get Extend where a later end is possible (a
+ * license that already ends with its pool says so instead).
  */
 import { count } from '../domain/count.js';
 import type { ExpiringLicense } from '../domain/expiring.js';
-import { canChangeEndDate } from '../domain/license-status.js';
+import { canChangeEndDate, canExtend } from '../domain/license-status.js';
 import { buildPagerBlock, compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
@@ -30,11 +31,13 @@ export function endsInText(daysLeft: number): string {
 
 function row({ license, pool, daysLeft }: ExpiringLicense, canChange: boolean, now: Date): Block {
   const course = pool ? escapeTruncated(pool.course.title, 80) : `course \`${escapeMrkdwn(license.courseId)}\``;
+  const extendable = canChange && canExtend(license, pool, now);
+  const withPool = canChange && !extendable && canChangeEndDate(license, pool, now);
   const text = [
     `${studentText(license.student)} · ${course}`,
     `*${endsInText(daysLeft)}* (${slackDate(license.end)}) · pool \`${escapeMrkdwn(license.poolId)}\` · license \`${escapeMrkdwn(license.id)}\``,
+    ...(withPool ? ['_Ends with its pool, so it cannot be extended._'] : []),
   ].join('\n');
-  const extendable = canChange && canChangeEndDate(license, pool, now);
   return section(text, extendable ? button(ActionId.licenseChangeEndDate, 'Extend', license.id) : undefined);
 }
 

@@ -32,11 +32,23 @@ export function quickValue(day: string): string {
 function dateHint(license: License, pool: Pool, hasChoices: boolean): string {
   const limit = `Not after the pool end (${dayOf(pool.end)}).`;
   if (hasChoices || dayOf(license.end) < dayOf(pool.end)) return limit;
-  return `${limit} It already ends with its pool: only an earlier date can be picked.`;
+  return `Before the current end (${dayOf(license.end)}), which is the pool end: no later date is possible.`;
+}
+
+/**
+ * The inline error when the form comes back with nothing picked: what can be picked, as the form
+ * showed it (quick choices, or only an earlier date for a license that already ends with its pool).
+ * Without the form's snapshot, only that a date is needed.
+ */
+export function extendNothingPickedText(known: { license: License; pool: Pool } | undefined, now: Date): string {
+  if (!known) return 'Pick a new end date.';
+  if (quickChoices(known.license, known.pool, now).length > 0) return 'Pick a quick choice or a date.';
+  return `Pick a date before ${dayOf(known.license.end)}: the license already ends with its pool, so no later date is possible.`;
 }
 
 export function buildExtendModal({ license, pool, initialDate, privateMetadata, now }: ExtendFormInput): ModalView {
   const choices = quickChoices(license, pool, now);
+  const earlierOnly = choices.length === 0 && dayOf(pool.end) !== '' && dayOf(license.end) >= dayOf(pool.end);
   return modal({
     callbackId: CallbackId.extendForm,
     title: EXTEND_TITLE,
@@ -46,6 +58,11 @@ export function buildExtendModal({ license, pool, initialDate, privateMetadata, 
     blocks: compactView([
       section(licenseLine(license, pool)),
       section(`*Current end* ${slackDate(license.end)} · *Pool end* ${slackDate(pool.end)}`),
+      earlierOnly
+        ? section(
+            ':information_source: This license already ends with its pool, so it cannot be extended: only an earlier end date is possible.',
+          )
+        : undefined,
       choices.length > 0
         ? input(
             InputId.extendQuick.block,
@@ -61,7 +78,7 @@ export function buildExtendModal({ license, pool, initialDate, privateMetadata, 
       input(
         InputId.extendDate.block,
         // "Or" only when there is something above to choose instead.
-        choices.length > 0 ? 'Or a date' : 'New end date',
+        choices.length > 0 ? 'Or a date' : earlierOnly ? 'Earlier end date' : 'New end date',
         {
           type: 'datepicker',
           action_id: InputId.extendDate.action,

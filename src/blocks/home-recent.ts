@@ -1,36 +1,7 @@
 /** One line of "Recent changes" on the Home tab, from an audit entry. Names, never e-mails. */
 import type { AuditEntry } from '../domain/audit-entry.js';
-import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
-
-const DONE: Record<AuditEntry['action'], string> = {
-  assign: 'assigned',
-  recycle: 'freed a seat and assigned',
-  extend: 'changed the end date of',
-  revoke: 'revoked',
-  'bulk-assign': 'bulk-assigned',
-  requested: 'requested a course for',
-  approved: 'approved a course request of',
-  denied: 'denied a course request of',
-  waitlisted: 'put on the waitlist',
-  assigned: 'gave a waitlisted request a seat:',
-  expired: 'let a course request expire:',
-  cancelled: 'cancelled a course request:',
-};
-
-const TRIED: Record<AuditEntry['action'], string> = {
-  assign: 'tried to assign',
-  recycle: 'tried to free a seat for',
-  extend: 'tried to change the end date of',
-  revoke: 'tried to revoke',
-  'bulk-assign': 'tried to bulk-assign',
-  requested: 'tried to request a course for',
-  approved: 'tried to approve a course request of',
-  denied: 'tried to deny a course request of',
-  waitlisted: 'tried to put on the waitlist',
-  assigned: 'could not give a waitlisted request a seat:',
-  expired: 'tried to expire a course request:',
-  cancelled: 'tried to cancel a course request:',
-};
+import { auditSentence } from '../domain/audit-sentence.js';
+import { escapeTruncated } from './mrkdwn.js';
 
 const OUTCOME: Record<AuditEntry['outcome'], string> = {
   done: ':white_check_mark:',
@@ -39,19 +10,12 @@ const OUTCOME: Record<AuditEntry['outcome'], string> = {
   unknown: ':grey_question:',
 };
 
+/** ":white_check_mark: <date> · <@U0MGR> revoked *Ada Lovelace*’s license `4001` for *Power BI*". */
 export function homeRecentLine(e: AuditEntry): string {
   const at = Date.parse(e.at);
   const when = Number.isNaN(at)
     ? escapeTruncated(e.at, 30)
     : `<!date^${Math.floor(at / 1000)}^{date_short} {time}|${e.at.slice(0, 16)}>`;
-  // A mention only from a well-formed user id: the entry came from a file.
-  const who = /^[UW][A-Z0-9]{2,20}$/.test(e.actor) ? `<@${e.actor}>` : 'someone';
-  const verb = e.outcome === 'done' ? DONE[e.action] : TRIED[e.action];
-  const whom = e.studentName
-    ? ` *${escapeTruncated(e.studentName, 60)}*`
-    : e.licenseId
-      ? ` license \`${escapeMrkdwn(e.licenseId)}\``
-      : '';
-  const course = e.courseTitle ? ` · ${escapeTruncated(e.courseTitle, 60)}` : '';
-  return `${OUTCOME[e.outcome]} ${when} · ${who} ${verb}${whom}${course}`;
+  // The entry may come from a file: the sentence builds mentions only from well-formed user ids.
+  return `${OUTCOME[e.outcome]} ${when} · ${auditSentence(e, { emails: false })}`;
 }

@@ -1,5 +1,5 @@
 /** `/licenses show <id>`: one license in full, with the change buttons its flags and the rules allow. */
-import { canChangeEndDate, canRevoke, licenseStatus } from '../domain/license-status.js';
+import { canChangeEndDate, canRevoke, endsWithPool, licenseStatus } from '../domain/license-status.js';
 import type { License, Pool } from '../domain/types.js';
 import { compact } from './common.js';
 import { ActionId } from './ids.js';
@@ -27,6 +27,8 @@ function whyNoChanges(license: License, pool: Pool | undefined, now: Date): stri
           ? 'the licensing service marks it as not editable'
           : 'it no longer runs';
     notes.push(`The end date can't be changed: ${reason}.`);
+  } else if (endsWithPool(license, pool)) {
+    notes.push('It already ends with its pool, so its end date can only move earlier, not later.');
   }
   if (!canRevoke(license, now)) {
     notes.push(

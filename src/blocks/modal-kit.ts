@@ -82,6 +82,8 @@ export interface InputBlock {
   element: InputElement;
   hint?: PlainText;
   optional?: boolean;
+  /** Slack sends block_actions when the element changes (for a form that answers a pick at once). */
+  dispatch_action?: boolean;
 }
 
 export type ViewBlock = Block | InputBlock;
@@ -112,11 +114,12 @@ export function input(
   blockId: string,
   label: string,
   element: InputElement,
-  extra: { hint?: string; optional?: boolean } = {},
+  extra: { hint?: string; optional?: boolean; dispatchAction?: boolean } = {},
 ): InputBlock {
   const block: InputBlock = { type: 'input', block_id: blockId, label: plain(truncate(label, 2000)), element };
   if (extra.hint) block.hint = plain(truncate(extra.hint, 2000));
   if (extra.optional) block.optional = true;
+  if (extra.dispatchAction) block.dispatch_action = true;
   return block;
 }
 

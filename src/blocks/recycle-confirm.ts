@@ -1,7 +1,9 @@
 /**
  * Freeing a seat in a full transferable pool: before anything is sent, name the
  * license that will end (by default the API's own pick) with its student, e-mail, start and progress,
- * and let the manager pick another active license of the pool instead. Pure.
+ * and let the manager pick another active license of the pool instead. The picker lists name and
+ * start (progress would cost one read per license); a pick is sent back at once (dispatch_action)
+ * and the confirmation is rebuilt to name the license picked, with its progress. Pure.
  */
 import { dayOf } from '../domain/end-date.js';
 import type { License, Pool } from '../domain/types.js';
@@ -15,6 +17,8 @@ export interface RecycleConfirmInput {
   candidates: License[];
   defaultLicense: License | undefined;
   defaultProgress: { progress: number; completed: string | null } | undefined;
+  /** A license the manager picked instead of the default, with its progress when told. */
+  picked?: { license: License; progress: { progress: number; completed: string | null } | undefined } | undefined;
   /** Who gets the freed seat (the actor's own modal: the e-mail may show). */
   newStudent: { email: string; name?: string };
   privateMetadata: string;
@@ -28,9 +32,17 @@ function progressText(p: RecycleConfirmInput['defaultProgress']): string {
   return `${Math.round(p.progress)}% of the course done`;
 }
 
-export function candidateOption(license: License) {
+export function candidateOption(license: License, isDefault = false) {
   const name = license.student.name || 'Student';
-  return option(`${name} · since ${dayOf(license.start)}`, license.id, license.student.email);
+  const own = isDefault ? ' · the service’s pick' : '';
+  return option(`${name} · since ${dayOf(license.start)}${own}`, license.id, license.student.email);
+}
+
+function licenseLines(license: License, progress: RecycleConfirmInput['defaultProgress']): string[] {
+  return [
+    `*${escapeTruncated(license.student.name, 100)}* ${escapeTruncated(license.student.email, 254)}`,
+    `license \`${escapeMrkdwn(license.id)}\` · started ${slackDate(license.start)} · ${progressText(progress)}`,
+  ];
 }
 
 export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView {
@@ -47,8 +59,16 @@ export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView
     });
   }
   const d = defaultLicense;
-  const options = candidates.map(candidateOption);
-  const initial = options.find((o) => o.value === d.id);
+  const options = candidates.map((c) => candidateOption(c, c.id === d.id));
+  const picked = input_.picked && input_.picked.license.id !== d.id ? input_.picked : undefined;
+  const initial = options.find((o) => o.value === (picked?.license.id ?? d.id));
+  const named = picked
+    ? [
+        'The license that ends, as you picked:',
+        ...licenseLines(picked.license, picked.progress),
+        `_Instead of the licensing service's own pick, its oldest active license: ${escapeTruncated(d.student.name, 100)}, license \`${escapeMrkdwn(d.id)}\`._`,
+      ]
+    : ['By default the licensing service ends its oldest active license:', ...licenseLines(d, input_.defaultProgress)];
   return modal({
     callbackId: CallbackId.recycleConfirm,
     title: RECYCLE_TITLE,
@@ -59,13 +79,7 @@ export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView
       section(
         `Pool \`${escapeMrkdwn(pool.id)}\` (*${course}*) is full. To give a seat to ${who}, one license of the pool must end *now*.`,
       ),
-      section(
-        [
-          'By default the licensing service ends its oldest active license:',
-          `*${escapeTruncated(d.student.name, 100)}* ${escapeTruncated(d.student.email, 254)}`,
-          `license \`${escapeMrkdwn(d.id)}\` · started ${slackDate(d.start)} · ${progressText(input_.defaultProgress)}`,
-        ].join('\n'),
-      ),
+      section(named.join('\n')),
       input(
         InputId.recycleChoice.block,
         'License that ends',
@@ -75,7 +89,10 @@ export function buildRecycleConfirmModal(input_: RecycleConfirmInput): ModalView
           options,
           ...(initial ? { initial_option: initial } : {}),
         },
-        { hint: 'Pick another license of this pool instead, for example one whose course is completed.' },
+        {
+          hint: 'Oldest first, by name and start. Pick another license of this pool to end instead: its course progress then shows above.',
+          dispatchAction: true,
+        },
       ),
       context(
         'That student loses access to the course at once; the freed seat goes to the new student. Nothing is sent before you confirm.',

@@ -6,12 +6,14 @@
  */
 import { type RevokeBlocker, type RevokeCheck, type RevokeOutcome, seatReturns } from '../domain/revocation.js';
 import type { License, Pool } from '../domain/types.js';
+import type { SeatHandOn } from '../domain/waitlist.js';
 import { studentWords } from './change-words.js';
 import { buildErrorMessage } from './common.js';
 import { ChangeActionId } from './ids.js';
 import { actions, button, type SlackMessage, section } from './kit.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 import { buildOutcomeMessage, describeReport } from './outcome.js';
+import { whoOf } from './waitlist.js';
 
 function subject(license: License, pool: Pool | undefined): string {
   const course = pool ? `*${escapeTruncated(pool.course.title, 200)}*` : `course \`${escapeMrkdwn(license.courseId)}\``;
@@ -69,7 +71,7 @@ export function buildRevokeOutcomeMessage(outcome: RevokeOutcome): SlackMessage 
   const { license, pool } = outcome;
   if (outcome.kind === 'blocked') return buildNotRevokableMessage(license, pool, outcome.blocker);
   const id = escapeMrkdwn(license.id);
-  const seat = seatReturns(pool) ? ' The seat is back in the pool.' : '';
+  const seat = seatReturns(pool) ? ` ${seatWords(outcome.seat)}` : '';
   return buildOutcomeMessage(
     describeReport(outcome.write, {
       done: () => `Revoked license \`${id}\` of ${studentWords(license.student)}; their access ended now.${seat}`,
@@ -77,6 +79,21 @@ export function buildRevokeOutcomeMessage(outcome: RevokeOutcome): SlackMessage 
       check: `\`/licenses show ${id}\``,
     }),
   );
+}
+
+/** Where the freed seat went (the waitlist's answer; this reply is the revoking admin's own). */
+function seatWords(seat: SeatHandOn | undefined): string {
+  switch (seat?.kind) {
+    case undefined:
+    case 'pool':
+      return 'The seat is back in the pool.';
+    case 'given':
+      return `The seat went to ${whoOf(seat.to)} from the waitlist (license \`${escapeMrkdwn(seat.licenseId)}\`); they have been told by DM.`;
+    case 'waiting':
+      return `${whoOf(seat.first)} is first on the waitlist for this pool but does not have the seat yet: the waitlist keeps trying, and tells them by DM once it is theirs.`;
+    case 'ended':
+      return 'The pool has ended, so no seat is freed for anybody; the requests waiting for it have left the waitlist.';
+  }
 }
 
 /** Cancel: the confirmation is replaced, and the license named when its id is a well-formed one. */

@@ -34,7 +34,8 @@ export interface WaitlistButtonValue {
   f?: string;
 }
 
-function whoOf(userId: string): string {
+/** A Slack user as Slack renders one (a mention), or the escaped id when it is not a user id. */
+export function whoOf(userId: string): string {
   return /^[UW][A-Z0-9]{2,20}$/.test(userId) ? `<@${userId}>` : escapeTruncated(userId, 40);
 }
 
@@ -166,9 +167,19 @@ export function buildWaitlistSkippedMessage(input: {
   reason: string;
   next: WaitlistEntry | undefined;
   to: 'requester' | 'approver';
+  /** The pool has ended: no seat was freed, and nobody in line can get one. */
+  poolEnded?: boolean;
 }): SlackMessage {
   const { entry } = input;
   const why = escapeTruncated(input.reason, 500);
+  if (input.poolEnded) {
+    const pool = `Pool \`${escapeMrkdwn(entry.poolId)}\`${entry.courseTitle ? ` (*${escapeTruncated(entry.courseTitle, 120)}*)` : ''}`;
+    const ended =
+      input.to === 'requester'
+        ? `:x: ${pool} has ended, so no seat will free up in it: your request has left the waitlist. Ask a license admin if you still need the course.`
+        : `:x: ${pool} has ended, so no seat will free up in it for anybody: the request of ${whoOf(entry.requester)} has left the waitlist.`;
+    return { text: ended, blocks: [section(ended)] };
+  }
   const text =
     input.to === 'requester'
       ? `:x: A seat freed up in ${courseOf(entry)}, but it could not be assigned to you: ${why}. Your request has left the waitlist; ask a license admin if you still need the course.`

@@ -33,8 +33,25 @@ function roleLabel(config: Pick<ConsoleSettings, 'admins' | 'viewers'>, u: Local
   return 'member, no role';
 }
 
+/**
+ * Who is in the private channels (audit, alerts, requests): the license admins and viewers. The audit
+ * trail holds student e-mails, and in Slack those channels are private, with the people the admins
+ * invite; viewers may read the same data with their own commands (find, show, export), members with
+ * no role and guests may not.
+ */
+export function privateChannelMembers(
+  config: Pick<ConsoleSettings, 'admins' | 'viewers'>,
+  users: readonly LocalSlackUser[],
+): string[] {
+  return users
+    .filter((u) => !u.isBot && ['license admin', 'license viewer'].includes(roleLabel(config, u)))
+    .map((u) => u.id);
+}
+
+/** The channels shown: #license-ops, open to everyone, and the private ones, for `members` only. */
 export function consoleChannels(
   config: Pick<ConsoleSettings, 'auditChannel' | 'alerts' | 'requests'>,
+  members: readonly string[],
 ): ConsoleChannel[] {
   const channels: ConsoleChannel[] = [
     { id: CONSOLE_OPS_CHANNEL, name: 'license-ops', kind: 'channel', purpose: 'Type /licenses help below to start.' },
@@ -46,6 +63,7 @@ export function consoleChannels(
       id: config.auditChannel,
       name: 'license-audit',
       kind: 'channel',
+      members: [...members],
       purpose: `License Desk posts every change and every refused attempt here${alerts === config.auditChannel ? `, and ${alertNote}` : ''}.`,
       ...(alerts === config.auditChannel ? { alerts: true } : {}),
     });
@@ -55,6 +73,7 @@ export function consoleChannels(
       id: alerts,
       name: 'license-alerts',
       kind: 'channel',
+      members: [...members],
       purpose: `License Desk posts ${alertNote} here.`,
       alerts: true,
     });
@@ -64,6 +83,7 @@ export function consoleChannels(
       id: config.requests.channel,
       name: 'license-requests',
       kind: 'channel',
+      members: [...members],
       purpose: 'Course requests land here for the license admins to approve or deny.',
     });
   }
@@ -79,7 +99,7 @@ export function consoleOptions(config: ConsoleSettings, logger: Logger, signingS
   return {
     users: DEMO_SLACK_USERS,
     roleLabels,
-    channels: consoleChannels(config),
+    channels: consoleChannels(config, privateChannelMembers(config, DEMO_SLACK_USERS)),
     signingSecret,
     botUserId: LOCAL_BOT.userId,
     team: { id: LOCAL_TEAM.id, domain: LOCAL_TEAM.domain },

@@ -226,6 +226,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     const channel = world.channelOf(b.channel) ?? options.channels[0];
     const text = typeof b.text === 'string' ? b.text.trim() : '';
     if (!channel) throw new BadRequest(400, 'No channel to type in.');
+    if (!world.inChannel(u.id, channel.id)) throw notInChannel(channel);
     if (text.length > 4000) throw new BadRequest(400, 'That message is longer than Slack allows (4,000 characters).');
     const m = /^(\/\S+)\s*([\s\S]*)$/.exec(text);
     if (!m) {
@@ -278,7 +279,8 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     };
     let payload: Json;
     if (surface.type === 'message') {
-      const msg = world.message(String(surface.channel), String(surface.ts));
+      // Only a message the person may see: not one of a private channel they are not in, nor someone's ephemeral.
+      const msg = world.message(u.id, String(surface.channel), String(surface.ts));
       if (!msg) throw new BadRequest(404, 'That message is gone.');
       const ch = world.channelOf(msg.channel);
       const responseId = world.newResponseContext({ userId: u.id, channel: msg.channel, originalTs: msg.ts });
@@ -416,8 +418,11 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
 
   /** Not Slack: a console control that runs the daily alert check now instead of at ALERT_TIME. */
   async function alertsNow(_req: IncomingMessage, b: Json): Promise<Json> {
-    userOf(b.user);
+    const u = userOf(b.user);
     if (!alertCheck) return { ok: false, error: 'Alerts are off: set ALERT_CHANNEL or AUDIT_CHANNEL.' };
+    // The control sits in the alerts channel: only the people in it have it.
+    const alerts = options.channels.find((c) => c.alerts);
+    if (alerts && !world.inChannel(u.id, alerts.id)) throw notInChannel(alerts);
     try {
       const result = await alertCheck();
       if (result === 'busy') return { ok: false, error: 'The alert check is already running.' };
@@ -482,9 +487,11 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     });
   }
 
+  /** A file, for a person who may see the message that carries it (a DM is its person's only). */
   function file(req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): void {
     const id = req.params?.id ?? '';
-    const up = local?.uploads.find((u) => u.fileId === id);
+    const me = userOf(new URL(req.url ?? '/', 'http://localhost').searchParams.get('user'));
+    const up = world.fileMessage(me.id, id) ? local?.uploads.find((u) => u.fileId === id) : undefined;
     if (!up) {
       sendJson(res, 404, { ok: false, error: 'No such file in the local console.' });
       return;
@@ -596,6 +603,14 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
       streams.clear();
     },
   };
+}
+
+/** What Slack would not let a person do in a private channel they are not in: it is not theirs to see. */
+function notInChannel(channel: ConsoleChannel): BadRequest {
+  return new BadRequest(
+    403,
+    `#${channel.name} is a private channel you are not in: switch "You are" to someone who is.`,
+  );
 }
 
 function isObject(v: unknown): v is Json {

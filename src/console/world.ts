@@ -21,6 +21,11 @@ export interface ConsoleChannel {
   purpose?: string;
   /** The daily alerts are posted here (the page offers to run the check now). */
   alerts?: boolean;
+  /**
+   * A private channel: only these people are in it. Nobody else sees it, its messages or its files, and
+   * the console refuses them what happens there. Unset: a public channel, open to everyone.
+   */
+  members?: string[];
 }
 
 export interface ConsoleFile {
@@ -167,6 +172,18 @@ export function createWorld(options: WorldOptions) {
       channels.set(id, { id, name: id.toLowerCase(), kind: 'channel' });
     }
     return channels.get(id);
+  }
+
+  /** Whether a person is in a channel: a public one, a private one that lists them, or their own DM. */
+  function inChannel(userId: string, channel: ConsoleChannel | undefined): boolean {
+    if (!channel) return false;
+    if (channel.kind === 'dm') return channel.userId === userId;
+    return channel.members === undefined || channel.members.includes(userId);
+  }
+
+  /** What a person may see of a message: it is in their channel, and if ephemeral, it is theirs. */
+  function seesMessage(userId: string, m: ConsoleMessage): boolean {
+    return (m.ephemeralFor === undefined || m.ephemeralFor === userId) && inChannel(userId, channels.get(m.channel));
   }
 
   function addMessage(m: ConsoleMessage): ConsoleMessage {
@@ -465,7 +482,14 @@ export function createWorld(options: WorldOptions) {
     notice,
     channelOf,
     user: (id: string) => users.get(id),
-    message: (channel: string, ts: string) => messages.find((x) => x.channel === channel && x.ts === ts),
+    /** A message the person may see (a private channel's only for its members, an ephemeral only for its owner). */
+    message: (userId: string, channel: string, ts: string) =>
+      messages.find((x) => x.channel === channel && x.ts === ts && seesMessage(userId, x)),
+    /** Whether the person is in the channel (public, their own DM, or a private channel listing them). */
+    inChannel: (userId: string, channelId: string) => inChannel(userId, channels.get(channelId)),
+    /** The message carrying an uploaded file, if the person may see it. */
+    fileMessage: (userId: string, fileId: string) =>
+      messages.find((x) => x.file?.id === fileId && seesMessage(userId, x)),
     view: (id: string) => views.get(id),
     topView: (userId: string) => {
       const stack = stacks.get(userId) ?? [];
@@ -551,7 +575,6 @@ export function createWorld(options: WorldOptions) {
     },
     snapshot(me: string): Snapshot {
       dmOf(me);
-      const visibleChannel = (c: ConsoleChannel) => c.kind === 'channel' || c.userId === me;
       return {
         me,
         botUserId: options.botUserId,
@@ -563,14 +586,8 @@ export function createWorld(options: WorldOptions) {
             realName: u.realName ?? u.name,
             role: options.roleLabels[u.id] ?? '',
           })),
-        channels: [...channels.values()].filter(visibleChannel),
-        messages: latestPerChannel(
-          messages.filter(
-            (x) =>
-              (x.ephemeralFor === undefined || x.ephemeralFor === me) &&
-              visibleChannel(channels.get(x.channel) ?? { id: '', name: '', kind: 'dm' }),
-          ),
-        ),
+        channels: [...channels.values()].filter((c) => inChannel(me, c)),
+        messages: latestPerChannel(messages.filter((x) => seesMessage(me, x))),
         modals: (stacks.get(me) ?? []).flatMap((id) => views.get(id) ?? []),
         home: (homes.has(me) ? views.get(homes.get(me) ?? '') : undefined) ?? null,
         notices: [...notices],

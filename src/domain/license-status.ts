@@ -3,6 +3,7 @@
  * (licensing-api.md, PATCH and DELETE rules). Pure: every rule takes `now`.
  */
 
+import { dayOf } from './end-date.js';
 import { DAY_MS } from './time.js';
 import type { License, Pool } from './types.js';
 
@@ -34,6 +35,26 @@ export function canChangeEndDate(
   now: Date,
 ): boolean {
   return license.editable && pool?.transferable === true && isRunning(licenseStatus(license, now));
+}
+
+/**
+ * A later end is possible: the end can change and the license ends before its pool does (the end
+ * can never pass the pool end). A license that already ends with its pool can only end earlier, so
+ * "Extend" is not offered for it.
+ */
+export function canExtend(
+  license: Pick<License, 'active' | 'end' | 'editable'>,
+  pool: Pick<Pool, 'transferable' | 'end'> | undefined,
+  now: Date,
+): boolean {
+  return canChangeEndDate(license, pool, now) && !endsWithPool(license, pool);
+}
+
+/** The license ends on its pool's last day (or after it): no later end date is possible. */
+export function endsWithPool(license: Pick<License, 'end'>, pool: Pick<Pool, 'end'> | undefined): boolean {
+  const end = dayOf(license.end);
+  const poolEnd = pool ? dayOf(pool.end) : '';
+  return end !== '' && poolEnd !== '' && end >= poolEnd;
 }
 
 /** DELETE /v1/license/{id}: offered only where `revokable` is true and the license still runs. */

@@ -21,6 +21,8 @@ export interface CourseRequest {
   requester: string;
   /** Their Slack e-mail: the license goes to it. */
   requesterEmail: string;
+  /** Their Slack name when they asked (real, else display name): the student's name the assign sends. */
+  requesterName?: string;
   poolId: string;
   courseTitle: string;
   reason?: string;

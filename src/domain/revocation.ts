@@ -2,6 +2,7 @@
  * Revoking (DELETE /v1/license/{id}): when it is offered and what follows. Pure: rules take `now`.
  */
 import type { License, Pool } from './types.js';
+import type { SeatHandOn } from './waitlist.js';
 import type { WriteReport } from './write-report.js';
 
 export type RevokeBlocker = 'not-revokable' | 'inactive' | 'expired';
@@ -34,4 +35,11 @@ export type RevokeCheck =
 export type RevokeOutcome =
   | Exclude<RevokeCheck, { kind: 'revokable' }>
   /** The DELETE was sent: done, refused, failed or unknown, as the report says. */
-  | { kind: 'written'; license: License; pool: Pool | undefined; write: WriteReport<License> };
+  | {
+      kind: 'written';
+      license: License;
+      pool: Pool | undefined;
+      write: WriteReport<License>;
+      /** Where the freed seat went, when a waitlist was asked (a done revoke in a transferable pool). */
+      seat?: SeatHandOn;
+    };

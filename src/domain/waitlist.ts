@@ -44,6 +44,20 @@ export type WaitlistAssignOutcome =
    *  the request keeps its place and the round stops. */
   | { kind: 'held'; reason: string };
 
+/**
+ * Where the seat a revoke freed went, when License Desk keeps a waitlist (services/waitlist.ts
+ * `handOn`), so that the revoke's answer says what is true.
+ */
+export type SeatHandOn =
+  /** Nobody waits for the pool (or nobody in line could take it): the seat is back in the pool. */
+  | { kind: 'pool' }
+  /** The first in line who could take it got it: the requester's Slack user id and their license. */
+  | { kind: 'given'; to: string; licenseId: string }
+  /** Somebody waits but has no seat yet (the assign is still running, or was held): who is first. */
+  | { kind: 'waiting'; first: string }
+  /** The pool has ended: no seat is free for anybody, and nobody in line can ever get one. */
+  | { kind: 'ended' };
+
 export function entryOf(request: WaitlistedRequest, at: Date): WaitlistEntry {
   return {
     requestId: request.id,

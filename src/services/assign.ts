@@ -3,6 +3,7 @@
  * at interactive priority: a person is waiting in Slack.
  */
 import { activeEnrollment, validateAssignment } from '../domain/assignment.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import type { NewcomerProblem } from '../domain/change-refusal.js';
 import { parseEmail } from '../domain/email.js';
 import type { AssignRequest, License, Pool, Student, StudentCourse } from '../domain/types.js';
@@ -139,6 +140,8 @@ export interface AssignCall {
   action: 'assign' | 'recycle';
   /** Extra words for the audit entry (e.g. which license was revoked to free the seat). */
   detail?: string | undefined;
+  /** Extra facts for the audit entry (e.g. whose course request it carries out). */
+  facts?: Pick<AuditEntry, 'requester' | 'requestId'>;
 }
 
 /**
@@ -159,6 +162,7 @@ export async function assign(ctx: ChangeContext, req: AssignCall): Promise<Write
     ...(req.pool ? { courseTitle: req.pool.course.title } : {}),
     ...(license?.student.name || params.name ? { studentName } : {}),
     studentEmail: params.email,
+    ...req.facts,
     ...(req.detail ? { detail: req.detail } : {}),
   };
   await ctx.audit.record(auditOf(req.action, req.actor, write, facts, ctx.now(), 'pool'));

@@ -85,9 +85,23 @@ export interface AuditPostQueue {
 
 const MAX_TRY_KINDS = 10;
 
+/** The short verb of a refused attempt, where the action's name is not one already. */
+const TRIED_WORDS: Partial<Record<AuditEntry['action'], string>> = {
+  'bulk-assign': 'bulk assign',
+  requested: 'request a course',
+  approved: 'approve a request',
+  denied: 'deny a request',
+  waitlisted: 'put a request on the waitlist',
+  'waitlist-moved': 'move a request on the waitlist',
+  'waitlist-removed': 'remove a request from the waitlist',
+  assigned: 'give a waitlisted request a seat',
+  expired: 'expire a request',
+  cancelled: 'cancel a request',
+};
+
 /** "extend license `4001`": the short form of what a refused entry tried. */
 export function triedOf(entry: AuditEntry): string {
-  const what = entry.action === 'bulk-assign' ? 'bulk assign' : entry.action;
+  const what = TRIED_WORDS[entry.action] ?? entry.action;
   const target = entry.licenseId ? ` license \`${entry.licenseId}\`` : entry.poolId ? ` pool \`${entry.poolId}\`` : '';
   return `${what}${target}`;
 }

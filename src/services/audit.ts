@@ -8,6 +8,7 @@
 import { appendFile, mkdir, open, rename, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { AUDIT_ACTIONS, type AuditEntry } from '../domain/audit-entry.js';
+import { auditSentence } from '../domain/audit-sentence.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import { escapeTruncated } from '../domain/mrkdwn.js';
 import type { Logger } from '../licensing/types.js';
@@ -308,22 +309,6 @@ function messageOf(item: QueuedPost): { text: string; blocks: unknown[] } {
   }
 }
 
-/** [what was done, what was tried]. */
-const VERB: Record<AuditEntry['action'], [string, string]> = {
-  assign: ['assigned a license', 'assign a license'],
-  recycle: ['freed a seat and assigned it', 'free a seat and assign it'],
-  extend: ['changed an end date', 'change an end date'],
-  revoke: ['revoked a license', 'revoke a license'],
-  'bulk-assign': ['assigned licenses in bulk', 'assign licenses in bulk'],
-  requested: ['requested a course license', 'request a course license'],
-  approved: ['approved a course request', 'approve a course request'],
-  denied: ['denied a course request', 'deny a course request'],
-  waitlisted: ['put a course request on the waitlist', 'put a course request on the waitlist'],
-  assigned: ['assigned a seat to a waitlisted request', 'assign a seat to a waitlisted request'],
-  expired: ['let a course request expire', 'expire a course request'],
-  cancelled: ['cancelled a course request', 'cancel a course request'],
-};
-
 const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {
   done: ':white_check_mark: done',
   refused: ':no_entry_sign: refused',
@@ -332,14 +317,6 @@ const OUTCOME_TEXT: Record<AuditEntry['outcome'], string> = {
 };
 
 const esc = (s: string, max = 300): string => escapeTruncated(s, max);
-
-function studentText(entry: AuditEntry): string | undefined {
-  const parts = [
-    entry.studentName ? `*${esc(entry.studentName, 200)}*` : undefined,
-    entry.studentEmail ? esc(entry.studentEmail, 254) : undefined,
-  ].filter((p): p is string => p !== undefined);
-  return parts.length > 0 ? `student ${parts.join(' ')}` : undefined;
-}
 
 function whoOf(actor: string): string {
   return /^[UW][A-Z0-9]{2,20}$/.test(actor) ? `<@${actor}>` : esc(actor, 40);
@@ -382,28 +359,28 @@ export function droppedMessage(count: number, firstAt: string, lastAt: string): 
 }
 
 /**
- * The channel message: who (a mention built only from a well-formed Slack id), what, which student,
- * license and pool, the outcome and when (Slack date formatting with the ISO time as fallback).
- * Everything from the API or a form is escaped (domain/mrkdwn.ts). Kept here, not in blocks/, so the audit log stays
- * usable without Slack; the shape is plain Block Kit JSON.
+ * The channel message: one sentence of who did what to whom (domain/audit-sentence.ts: people as
+ * mentions built only from well-formed Slack ids, or names), the facts the sentence does not hold
+ * (the student's e-mail, pool and license ids), the reason, and when (Slack date formatting with the
+ * ISO time as fallback). Everything from the API or a form is escaped (domain/mrkdwn.ts). Kept here,
+ * not in blocks/, so the audit log stays usable without Slack; the shape is plain Block Kit JSON.
  */
 export function auditMessage(entry: AuditEntry): { text: string; blocks: unknown[] } {
-  const who = whoOf(entry.actor);
   const when = dateOf(entry.at);
+  const sentence = auditSentence(entry, { emails: true });
+  const email = entry.studentEmail ? esc(entry.studentEmail, 254) : undefined;
   const facts = [
-    studentText(entry),
-    entry.courseTitle ? `course *${esc(entry.courseTitle, 200)}*` : undefined,
+    email && !sentence.includes(email) ? `student ${email}` : undefined,
     entry.poolId ? `pool \`${esc(entry.poolId, 64)}\`` : undefined,
     entry.licenseId ? `license \`${esc(entry.licenseId, 64)}\`` : undefined,
-  ].filter((f): f is string => f !== undefined);
-  const [did, tried] = VERB[entry.action];
-  const head = `${OUTCOME_TEXT[entry.outcome]} · ${who} ${entry.outcome === 'done' ? did : `tried to ${tried}`}`;
+  ].filter((f): f is string => f !== undefined && !sentence.includes(f));
+  const head = `${OUTCOME_TEXT[entry.outcome]} · ${sentence}`;
   const body = [facts.join(' · '), entry.detail ? `_${esc(entry.detail, 1500)}_` : undefined]
     .filter((l): l is string => Boolean(l))
     .join('\n');
   const text = `${head}${facts.length > 0 ? `: ${facts.join(' · ')}` : ''}`;
   const blocks = [
-    { type: 'section', text: { type: 'mrkdwn', text: body ? `${head}\n${body}` : head } },
+    { type: 'section', text: { type: 'mrkdwn', text: (body ? `${head}\n${body}` : head).slice(0, 2900) } },
     { type: 'context', elements: [{ type: 'mrkdwn', text: `License Desk audit · ${when}` }] },
   ];
   return { text: text.slice(0, 3900), blocks };

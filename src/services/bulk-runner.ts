@@ -89,7 +89,8 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       studentEmail: row.email,
       ...(row.name ? { studentName: row.name } : {}),
       ...(row.licenseId ? { licenseId: row.licenseId } : {}),
-      ...(row.detail ? { detail: `bulk job ${job.id}, line ${row.line}: ${row.detail}` } : {}),
+      jobId: job.id,
+      ...(row.detail ? { detail: `line ${row.line}: ${row.detail}` } : {}),
       quiet: true,
     });
   }
@@ -107,7 +108,8 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       outcome: counts.has('unknown') ? 'unknown' : assigned > 0 ? 'done' : 'failed',
       poolId: job.poolId,
       courseTitle: job.courseTitle,
-      detail: `bulk job ${job.id} finished, ${count(job.rows.length, 'line')}: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
+      jobId: job.id,
+      detail: `finished, ${count(job.rows.length, 'line')}: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
     });
   }
 

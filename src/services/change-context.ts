@@ -3,6 +3,7 @@
  * console, a self-service request): the licensing client, the audit trail, the clock and the work
  * tracker a stop waits for. No Slack types: the caller turns the typed outcome into words.
  */
+import type { SeatHandOn } from '../domain/waitlist.js';
 import type { LicensingClient } from '../licensing/types.js';
 import type { AuditLog } from './audit.js';
 import type { WorkTracker } from './work-tracker.js';
@@ -17,5 +18,11 @@ export interface ChangeContext {
    * Told when a change may have freed a seat in a pool (a revoke, an end date moved to today or
    * earlier), so that a waitlist can fill it at once; absent when nothing waits for seats.
    */
-  seats?: { noticeSeat(poolId: string): void } | undefined;
+  seats?:
+    | {
+        noticeSeat(poolId: string): void;
+        /** A revoke freed a seat: give it to the first in line, and say where it went (a bounded wait). */
+        handOn?(poolId: string): Promise<SeatHandOn>;
+      }
+    | undefined;
 }

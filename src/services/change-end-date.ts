@@ -71,7 +71,13 @@ export interface EndDateRequest {
 export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateRequest): Promise<EndDateOutcome> {
   const now = ctx.now();
   const day = req.endDate;
-  const base = { at: now.toISOString(), actor: req.actor, action: 'extend' as const, licenseId: req.licenseId };
+  const base = {
+    at: now.toISOString(),
+    actor: req.actor,
+    action: 'extend' as const,
+    licenseId: req.licenseId,
+    endDate: day,
+  };
   let checked: Awaited<ReturnType<typeof checkEndDateChange>>;
   try {
     checked = await checkEndDateChange(ctx.licensing, req.licenseId, day, now);
@@ -80,9 +86,17 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     await ctx.audit.record({ ...base, outcome: 'failed', detail: `could not re-check the license: ${why}` });
     return { kind: 'unread', error };
   }
+  // The end the license had before: admins see what the new date replaced.
+  const previousEndDate = dayOf(checked.license.end);
+  const was = {
+    ...studentFacts(checked.license),
+    ...(checked.pool ? { courseTitle: checked.pool.course.title } : {}),
+    ...(previousEndDate ? { previousEndDate } : {}),
+    endDate: day,
+  };
   if (checked.refusal) {
-    const detail = `${checked.refusal.kind}: refused on a fresh read; nothing sent (end date ${day})`;
-    await ctx.audit.record({ ...base, ...studentFacts(checked.license), outcome: 'refused', detail });
+    const detail = `${checked.refusal.kind}: refused on a fresh read; nothing sent`;
+    await ctx.audit.record({ ...base, ...was, outcome: 'refused', detail });
     return { kind: 'refused', refusal: checked.refusal, license: checked.license };
   }
   const past = day < today(now);
@@ -90,8 +104,12 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     changeEndDate(ctx.licensing, req.licenseId, day, now),
   );
   const license = write.kind === 'done' ? write.value : checked.license;
-  const detail = past ? `end date ${day} (in the past: ends the license now)` : `end date ${day}`;
-  await ctx.audit.record(auditOf('extend', req.actor, write, { ...studentFacts(license), detail }, now, 'license'));
+  const facts = {
+    ...was,
+    ...studentFacts(license),
+    ...(past ? { detail: 'a day in the past: ends the license now' } : {}),
+  };
+  await ctx.audit.record(auditOf('extend', req.actor, write, facts, now, 'license'));
   // An end moved to today or earlier ends the license now: its seat may be free for whoever waits.
   if (write.kind === 'done' && past) ctx.seats?.noticeSeat(checked.license.poolId);
   return { kind: 'written', write, license: checked.license, pool: checked.pool, past };

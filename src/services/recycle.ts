@@ -1,7 +1,8 @@
 /**
  * Freeing a seat in a full transferable pool. The confirmation needs the pool's active licenses
  * (one request per 100) and the course progress of the default candidate (one GET /v1/student; per
- * candidate it would cost one request each, so the others show name, e-mail and start only).
+ * candidate it would cost one request each, so the picker shows name and start only, and a license
+ * the manager picks gets its progress read then, one request per pick).
  * The default goes through the API's own `recycle: true` (one atomic write); a chosen license is
  * revoked first and the seat then assigned, two writes, with the exact state told if the second fails.
  *
@@ -50,17 +51,23 @@ export async function loadRecycleChoice(licensing: LicensingClient, poolId: stri
   const active = await licensing.pools.allLicenses(poolId, { includeInactive: false }, INTERACTIVE);
   const candidates = recycleCandidates(active, now).slice(0, MAX_CANDIDATES);
   const defaultLicense = defaultRecycleCandidate(active, now);
-  let defaultProgress: Progress | undefined;
-  if (defaultLicense) {
-    try {
-      const student = await licensing.students.find({ email: defaultLicense.student.email }, INTERACTIVE);
-      const row = student.courses.find((c) => c.licenseId === defaultLicense.id);
-      if (row) defaultProgress = { progress: row.progress, completed: row.completed };
-    } catch {
-      // Progress is a courtesy: the confirmation still names the license without it.
-    }
-  }
+  const defaultProgress = defaultLicense ? await loadProgress(licensing, defaultLicense) : undefined;
   return { pool, candidates, defaultLicense, defaultProgress };
+}
+
+/**
+ * The course progress of one license's student (one GET /v1/student), for the confirmation: the
+ * default's when it opens, another license's when the manager picks it. Undefined when not told.
+ */
+export async function loadProgress(licensing: LicensingClient, license: License): Promise<Progress | undefined> {
+  try {
+    const student = await licensing.students.find({ email: license.student.email }, INTERACTIVE);
+    const row = student.courses.find((c) => c.licenseId === license.id);
+    return row ? { progress: row.progress, completed: row.completed } : undefined;
+  } catch {
+    // Progress is a courtesy: the confirmation still names the license without it.
+    return undefined;
+  }
 }
 
 export type { RecycleRefusal, RetryRefusal };

@@ -3,8 +3,9 @@
  * the read-back after an unclear answer and the audit entry. The caller words the typed outcome
  * (blocks/revoke.ts).
  */
-import { type RevokeCheck, type RevokeOutcome, revokeBlocker } from '../domain/revocation.js';
+import { type RevokeCheck, type RevokeOutcome, revokeBlocker, seatReturns } from '../domain/revocation.js';
 import type { License, Pool } from '../domain/types.js';
+import type { SeatHandOn } from '../domain/waitlist.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient } from '../licensing/types.js';
 import type { ChangeContext } from './change-context.js';
@@ -76,6 +77,24 @@ export async function revoke(ctx: ChangeContext, { actor, licenseId }: RevokeReq
   );
   const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
   await ctx.audit.record(auditOf('revoke', actor, write, facts, now, 'license'));
-  if (write.kind === 'done') ctx.seats?.noticeSeat(license.poolId);
-  return { kind: 'written', license, pool, write: reportOf(write, 'license') };
+  const seat = write.kind === 'done' ? await handOn(ctx, license.poolId, seatReturns(pool)) : undefined;
+  return { kind: 'written', license, pool, write: reportOf(write, 'license'), ...(seat ? { seat } : {}) };
+}
+
+/**
+ * A done revoke told the waitlist. A seat that came back is given to the first in line at once and
+ * the answer says who got it; otherwise the waitlist is only told (it checks the pool itself).
+ */
+async function handOn(ctx: ChangeContext, poolId: string, returns: boolean): Promise<SeatHandOn | undefined> {
+  if (!ctx.seats) return undefined;
+  if (!returns || !ctx.seats.handOn) {
+    ctx.seats.noticeSeat(poolId);
+    return undefined;
+  }
+  try {
+    return await ctx.seats.handOn(poolId);
+  } catch {
+    ctx.seats.noticeSeat(poolId);
+    return undefined;
+  }
 }

@@ -9,6 +9,8 @@
  * it, so one freed seat is never given twice. The store and the lock are narrow interfaces, so that a
  * shared store (Redis) can stand in for the file with several replicas.
  */
+
+import { poolBlocker } from '../domain/assignment.js';
 import {
   addEntry,
   entriesOf,
@@ -17,6 +19,7 @@ import {
   parseLines,
   poolOf,
   removeEntry,
+  type SeatHandOn,
   type WaitlistAssignOutcome,
   type WaitlistEntry,
   type WaitlistedRequest,
@@ -27,7 +30,7 @@ import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
 import { createJsonFile } from './state-store.js';
 
-export type { WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
+export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
 
 /** Where the lines live: read them, or change them atomically (the change's result is returned). */
 export interface WaitlistStore {
@@ -44,8 +47,16 @@ export interface PoolLock {
 export interface WaitlistNotifier {
   /** The request got a seat; `passedOver` are the requests ahead of it that could not take it. */
   assigned(entry: WaitlistEntry, outcome: Extract<WaitlistAssignOutcome, { kind: 'assigned' }>): Promise<void>;
-  /** The request left the line without a seat (its assign failed for good). */
-  skipped(entry: WaitlistEntry, reason: string, nextInLine: WaitlistEntry | undefined): Promise<void>;
+  /**
+   * The request left the line without a seat (its assign failed for good). `poolEnded`: no seat was
+   * freed at all, the pool has ended, and the whole line leaves with it (nothing goes to the next).
+   */
+  skipped(
+    entry: WaitlistEntry,
+    reason: string,
+    nextInLine: WaitlistEntry | undefined,
+    poolEnded?: boolean,
+  ): Promise<void>;
 }
 
 export interface SeatFreedResult {
@@ -55,6 +66,8 @@ export interface SeatFreedResult {
   skipped: { entry: WaitlistEntry; reason: string }[];
   /** Why the round stopped with seats still free and requests waiting. */
   held?: string;
+  /** The pool has ended: no seat was free for anybody, and the requests in line left it. */
+  ended?: boolean;
 }
 
 export interface Waitlist {
@@ -73,6 +86,12 @@ export interface Waitlist {
    * seatFreed in the background when somebody waits for that pool, and does nothing otherwise.
    */
   noticeSeat(poolId: string | undefined): void;
+  /**
+   * A revoke made in License Desk freed a seat of `poolId`: like noticeSeat, but says where the seat
+   * went, waiting at most `waitMs` (default 5 s) for the run; a run still going keeps going in the
+   * background and the answer is who is first in line.
+   */
+  handOn(poolId: string, waitMs?: number): Promise<SeatHandOn>;
   /** Pools with somebody waiting. */
   waitingPools(): Promise<string[]>;
   /** Waits for the background seatFreed runs started by noticeSeat (at most `timeoutMs`, default 5 s). */
@@ -144,16 +163,34 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     }
   }
 
-  const describe = (e: WaitlistEntry) => `request ${e.requestId} of ${e.requester}`;
+  /** Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words. */
+  const whose = (e: Pick<WaitlistEntry, 'requestId' | 'requester' | 'courseTitle'>) => ({
+    requester: e.requester,
+    requestId: e.requestId,
+    ...(e.courseTitle ? { courseTitle: e.courseTitle } : {}),
+  });
+
+  /** After a run that gave nothing: who still waits first (held), or the seat stayed in the pool. */
+  async function headOrPool(poolId: string): Promise<SeatHandOn> {
+    const head = await store
+      .read()
+      .then((lines) => lines[poolId]?.[0])
+      .catch(() => undefined);
+    return head ? { kind: 'waiting', first: head.requester } : { kind: 'pool' };
+  }
 
   async function giveSeats(poolId: string, priority: Priority): Promise<SeatFreedResult> {
     const result: SeatFreedResult = { free: 0, assigned: [], skipped: [] };
     if (((await store.read())[poolId] ?? []).length === 0) return result;
     // Inside the lock and never from the cache: a seat seen free here is free now.
     const pool = await opts.licensing.pools.get(poolId, { priority, fresh: true });
-    result.free = Math.max(0, pool.availableLicenses);
+    // An ended pool shows its seats as available, but none can be given: nobody in line ever gets
+    // one, so each request leaves the line (the assign refuses it and closes it) and is told why.
+    const ended = poolBlocker(pool, opts.now()) === 'ended';
+    if (ended) result.ended = true;
+    result.free = ended ? 0 : Math.max(0, pool.availableLicenses);
     let free = result.free;
-    while (free > 0) {
+    while (free > 0 || ended) {
       const head = (await store.read())[poolId]?.[0];
       if (!head) break;
       let outcome: WaitlistAssignOutcome;
@@ -172,11 +209,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
         break;
       }
       await store.update((lines) => removeEntry(lines, head.requestId));
-      const base = {
-        actor: head.approver ?? head.requester,
-        poolId,
-        ...(head.courseTitle ? { courseTitle: head.courseTitle } : {}),
-      };
+      const base = { actor: head.approver ?? head.requester, poolId, ...whose(head) };
       if (outcome.kind === 'assigned') {
         free -= 1;
         result.assigned.push({ entry: head, licenseId: outcome.licenseId });
@@ -185,7 +218,6 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           action: 'assigned',
           outcome: 'done',
           licenseId: outcome.licenseId,
-          detail: `from the waitlist: ${describe(head)} took a freed seat`,
         });
         await tell('the requester and the approver', () => opts.notifier?.assigned(head, outcome) ?? Promise.resolve());
       } else {
@@ -194,11 +226,11 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           ...base,
           action: 'assigned',
           outcome: 'failed',
-          detail: `from the waitlist: ${describe(head)} could not take the freed seat and left the line: ${outcome.reason}`,
+          detail: ended ? `the pool has ended, so no seat will free up for it (${outcome.reason})` : outcome.reason,
         });
         const next = (await store.read())[poolId]?.[0];
         await tell('the approvers of a skipped request', () =>
-          opts.notifier ? opts.notifier.skipped(head, outcome.reason, next) : Promise.resolve(),
+          opts.notifier ? opts.notifier.skipped(head, outcome.reason, next, ended) : Promise.resolve(),
         );
       }
     }
@@ -216,8 +248,8 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           action: 'waitlisted',
           outcome: 'done',
           poolId: request.poolId,
-          ...(request.courseTitle ? { courseTitle: request.courseTitle } : {}),
-          detail: `${describe(entry)} is number ${place} in line`,
+          ...whose(entry),
+          place,
         });
       }
       return place;
@@ -228,13 +260,16 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     async move(requestId, toIndex, actor) {
       const place = await store.update((lines) => moveEntry(lines, requestId, toIndex));
       if (place !== undefined && actor) {
-        const poolId = poolOf(await store.read(), requestId);
+        const lines = await store.read();
+        const poolId = poolOf(lines, requestId);
+        const moved = poolId ? lines[poolId]?.find((e) => e.requestId === requestId) : undefined;
         await audit({
           actor,
-          action: 'waitlisted',
+          action: 'waitlist-moved',
           outcome: 'done',
           ...(poolId ? { poolId } : {}),
-          detail: `request ${requestId} moved to number ${place} in line`,
+          ...(moved ? whose(moved) : { requestId }),
+          place,
         });
       }
       return place;
@@ -244,11 +279,10 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       if (removed && actor) {
         await audit({
           actor,
-          action: 'cancelled',
+          action: 'waitlist-removed',
           outcome: 'done',
           poolId: removed.poolId,
-          ...(removed.courseTitle ? { courseTitle: removed.courseTitle } : {}),
-          detail: `${describe(removed)} removed from the waitlist`,
+          ...whose(removed),
         });
       }
       return removed;
@@ -275,6 +309,42 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       });
       running.add(run);
       void run.finally(() => running.delete(run));
+    },
+    async handOn(poolId, waitMs = 5000) {
+      const first = (await store.read())[poolId]?.[0];
+      if (!first) return { kind: 'pool' };
+      const run = waitlist.seatFreed(poolId).then(
+        (result): SeatHandOn | Promise<SeatHandOn> => {
+          logger.info('waitlist: seat notice handled', {
+            poolId,
+            free: result.free,
+            assigned: result.assigned.length,
+            skipped: result.skipped.length,
+          });
+          if (result.ended) return { kind: 'ended' };
+          const given = result.assigned[0];
+          if (given) return { kind: 'given', to: given.entry.requester, licenseId: given.licenseId };
+          return headOrPool(poolId);
+        },
+        (error: unknown): Promise<SeatHandOn> => {
+          logger.warn('waitlist: could not give the freed seat; the background check tries again', {
+            poolId,
+            error: String(error),
+          });
+          return headOrPool(poolId);
+        },
+      );
+      running.add(run);
+      void run.finally(() => running.delete(run));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<SeatHandOn>((resolve) => {
+        timer = setTimeout(() => resolve({ kind: 'waiting', first: first.requester }), waitMs);
+      });
+      try {
+        return await Promise.race([run, late]);
+      } finally {
+        if (timer) clearTimeout(timer);
+      }
     },
     async waitingPools() {
       return Object.keys(await store.read()).sort();

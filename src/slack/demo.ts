@@ -1,7 +1,8 @@
 /**
  * The local demo (npm start with no Slack settings): the app runs in HTTP mode on loopback against
  * the local Slack double, so a newcomer can try every command with `npm run try -- pools`.
- * The secret below is public on purpose: demo mode only listens on 127.0.0.1.
+ * The secret below is public on purpose: demo mode only listens on 127.0.0.1, and reaches nothing
+ * real (no licensing API but a sandbox, no REDIS_URL; src/config.ts refuses the rest).
  */
 import type { LocalSlackUser } from './local-slack.js';
 
@@ -35,8 +36,11 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
   },
 ];
 
-/** Where licensing data comes from: the in-process sandbox, a sandbox given by URL, or the real API. */
-export type LicensingSource = 'in-process sandbox' | 'sandbox by URL' | 'api';
+/**
+ * Where licensing data comes from: the in-process sandbox, or a sandbox given by URL. Never the real
+ * API: the secret above is public, so the demo refuses to start against it (src/config.ts, src/main.ts).
+ */
+export type LicensingSource = 'in-process sandbox' | 'sandbox by URL';
 
 export function demoBanner(appUrl: string, licensing: LicensingSource): string {
   // try talks to PORT (default 3000): on any other port the lines must carry it to work as pasted.
@@ -48,9 +52,7 @@ export function demoBanner(appUrl: string, licensing: LicensingSource): string {
     `  Slack's side is played by a local double; the app listens on ${appUrl}/slack/events.`,
     licensing === 'in-process sandbox'
       ? '  Licensing data comes from the in-process SANDBOX (demo data, nothing real).'
-      : licensing === 'sandbox by URL'
-        ? '  Licensing data comes from a licensing SANDBOX at LICENSING_API_URL (it says so; nothing real).'
-        : '  Licensing data comes from the REAL licensing API (LICENSING_API_URL).',
+      : '  Licensing data comes from a licensing SANDBOX at LICENSING_API_URL (it says so; nothing real).',
     '',
     'Try a command in another terminal (signed exactly as Slack signs it):',
     `  ${run} help`,

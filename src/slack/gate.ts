@@ -174,7 +174,8 @@ type Refused = Extract<Verdict, { allowed: false }>;
 /** A refused attempt worth recording: which change, on what (a well-formed id only), and how asked. */
 export interface RefusalAudit {
   action: AuditEntry['action'];
-  target?: { licenseId?: string; poolId?: string };
+  /** What it was tried on; a course request's id is kept in the log and file, never shown. */
+  target?: { licenseId?: string; poolId?: string; requestId?: string };
   /** Appended to "not a license admin", e.g. "(shortcut)". */
   via?: string;
 }

@@ -1,19 +1,30 @@
 /**
- * `find @user`: the Slack member's e-mail via users.info (scope users:read.email). Slack hides it for
- * bots, for some guests, and when the scope is missing; each case gets its own sentence, and so does a
- * 429 (Slack busy: try again).
+ * `find @user`: the Slack member's e-mail via users.info (scope users:read.email), and their name as
+ * Slack shows it (`profile.real_name`, else `profile.display_name`), which an assign sends as the
+ * student's name. Slack hides the e-mail for bots, for some guests, and when the scope is missing;
+ * each case gets its own sentence, and so does a 429 (Slack busy: try again).
  */
 import type { webApi } from '@slack/bolt';
 import { slackRateLimit } from './roles.js';
 
-export type ResolvedUser = { email: string } | { problem: string };
+/** `name`: absent when the member's profile has neither a real nor a display name. */
+export type ResolvedUser = { email: string; name?: string } | { problem: string };
+
+/** The member's name as Slack shows it: the profile's real name, else its display name. */
+export function slackNameOf(profile: { real_name?: string; display_name?: string } | undefined): string | undefined {
+  const name = profile?.real_name?.trim() || profile?.display_name?.trim();
+  return name ? Array.from(name).slice(0, 200).join('') : undefined;
+}
 
 export async function resolveUserEmail(client: webApi.WebClient, userId: string): Promise<ResolvedUser> {
   try {
     const answer = await client.users.info({ user: userId });
     const email = answer.user?.profile?.email;
     const name = answer.user?.profile?.display_name || answer.user?.real_name || answer.user?.name || 'That member';
-    if (email) return { email };
+    if (email) {
+      const slackName = slackNameOf(answer.user?.profile);
+      return slackName ? { email, name: slackName } : { email };
+    }
     return { problem: `${name} has no e-mail address I can see; try \`/licenses find their@email\` instead.` };
   } catch (error) {
     const code =

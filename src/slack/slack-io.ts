@@ -30,9 +30,20 @@ export async function openView(
 }
 
 /** False when Slack would not update the view (e.g. not_found: the person closed the modal). */
-export async function updateView(deps: AppDeps, client: Client, viewId: string, view: ModalView): Promise<boolean> {
+export async function updateView(
+  deps: AppDeps,
+  client: Client,
+  viewId: string,
+  view: ModalView,
+  /** The hash of the view as it was read: Slack refuses the update when the view changed since. */
+  hash?: string,
+): Promise<boolean> {
   try {
-    await client.views.update({ view_id: viewId, view: withSandboxMarkerView(view, deps.sandbox) });
+    await client.views.update({
+      view_id: viewId,
+      view: withSandboxMarkerView(view, deps.sandbox),
+      ...(hash ? { hash } : {}),
+    });
     return true;
   } catch (error) {
     deps.logger.warn('views.update failed', { viewId, error: String(error) });

@@ -9,12 +9,15 @@ import type { License, Pool } from '../domain/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { ChangeContext } from '../services/change-context.js';
 import { createOnceGuard, type OnceGuard } from '../services/once.js';
+import type { RecycleChoice } from '../services/recycle.js';
 import type { WorkTracker } from '../services/work-tracker.js';
 import type { AppDeps } from './deps.js';
 
 export type Snapshot =
   | { kind: 'assign'; pools: Pool[]; allowedDomains: string[] }
-  | { kind: 'extend'; license: License; pool: Pool };
+  | { kind: 'extend'; license: License; pool: Pool }
+  /** The recycle confirmation: what it was built from, so a pick in it costs only the progress read. */
+  | { kind: 'recycle'; choice: RecycleChoice; newStudent: { email: string; name?: string } };
 
 export interface Snapshots {
   set(viewId: string, snapshot: Snapshot): void;

@@ -12,6 +12,7 @@ import { chromiumPath, chromiumSkipReason, screenshotDir } from '../support/chro
 import { type MainProcess, runMain } from '../support/run-main.js';
 
 const STUDENT = 'console.newcomer@contoso.com';
+const STUDENT_NAME = 'Carla Newcomer';
 let licenseId = '';
 
 describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browser', () => {
@@ -91,6 +92,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     expect(await modal.locator('.input-error').first().textContent()).toMatch(/e-mail|address/i);
     await shot('console-assign-form');
     await modal.getByLabel(/e-mail/i).fill(STUDENT);
+    await modal.getByLabel(/^Name/).fill(STUDENT_NAME);
     await modal
       .getByRole('button', { name: /Assign|Submit|Next/ })
       .last()
@@ -99,6 +101,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browse
     await modal.getByText(/Assigned license/).waitFor({ timeout: 15_000 });
     const outcome = (await modal.textContent()) ?? '';
     expect(outcome).toContain(STUDENT);
+    expect(outcome).toContain(STUDENT_NAME);
     licenseId = /Assigned license (\d+)/.exec(outcome)?.[1] ?? '';
     await shot('console-assigned');
     await modal.locator('.modal-buttons').getByRole('button', { name: 'Close' }).click();

@@ -63,7 +63,7 @@ describe('change end date', () => {
   });
 
   it.each([
-    ['nothing picked', {}, 'Pick a quick choice or a date'],
+    ['nothing picked (it ends with its pool: no quick choice shown)', {}, 'Pick a date before'],
     ['both, different', { quick: day(40), date: day(50) }, 'not both'],
     ['after the pool end', { date: day(200) }, 'after the pool ends'],
   ])('inline error without a write: %s', async (_name, values, words) => {
@@ -81,8 +81,19 @@ describe('change end date', () => {
     expect(quickValues(view)).toEqual([]);
     const text = textOf(view.blocks);
     expect(text).not.toContain('Or a date');
-    expect(text).toContain('New end date');
-    expect(text).toContain('It already ends with its pool: only an earlier date can be picked.');
+    expect(text).toContain('Earlier end date');
+    expect(text).toContain(
+      'already ends with its pool, so it cannot be extended: only an earlier end date is possible',
+    );
+  });
+
+  it('nothing picked where quick choices are shown: pick one of them or a date', async () => {
+    const view = await openModal(t, () => t.command('extend 4002'));
+    expect(quickValues(view).length).toBeGreaterThan(0);
+    const { ack } = await send(view, extendState({}));
+    expect(String((ack.errors as Record<string, string>)[InputId.extendDate.block])).toContain(
+      'Pick a quick choice or a date.',
+    );
   });
 
   it('a past date asks a second, explicit confirmation; only then the license ends', async () => {

@@ -58,6 +58,64 @@ describe('recycle', () => {
     expect(choiceBlock(view).element.options).toHaveLength(8);
   });
 
+  it('picking another license: the confirmation then names that one, with its progress; the picker promises only what it shows', async () => {
+    const view = await confirmation('picker@contoso.com');
+    const hint = textOf(view.blocks.find((b) => b.block_id === InputId.recycleChoice.block));
+    expect(hint).not.toContain('whose course is completed');
+    expect(hint).toContain('its course progress then shows above');
+    const other =
+      choiceBlock(view)
+        .element.options.map((o) => o.value)
+        .find((v) => v !== '4024') ?? '';
+    const license = t.sandbox.inspect.license(other);
+    const row = t.sandbox.inspect
+      .student({ email: license?.student.email ?? '' })
+      ?.courses.find((c) => c.licenseId === other);
+    expect(row).toBeDefined();
+    t.sandbox.clearRequests();
+    const from = t.slack.calls.length;
+    await t.action({
+      container: { type: 'view', view_id: view.id },
+      response_url: undefined,
+      view: {
+        id: view.id,
+        hash: 'h-confirm',
+        callback_id: CallbackId.recycleConfirm,
+        private_metadata: view.private_metadata,
+      },
+      actions: [
+        {
+          action_id: InputId.recycleChoice.action,
+          block_id: InputId.recycleChoice.block,
+          type: 'static_select',
+          selected_option: { value: other, text: { type: 'plain_text', text: 'x' } },
+          action_ts: '1',
+        },
+      ],
+    });
+    const update = await t.slack.waitForCall(
+      'views.update',
+      (c) => t.slack.calls.indexOf(c) >= from && c.args.view_id === view.id,
+    );
+    expect(update.args.hash).toBe('h-confirm');
+    const shown = textOf((update.args.view as ShownView).blocks);
+    expect(shown).toContain('The license that ends, as you picked:');
+    expect(shown).toContain(license?.student.name ?? '?');
+    expect(shown).toContain(`license \`${other}\``);
+    expect(shown).toContain(
+      row?.completed ? 'completed the course' : `${Math.round(row?.progress ?? -1)}% of the course done`,
+    );
+    // The default is named only as what was picked instead of (the sections; the picker lists everyone).
+    const sections = textOf(
+      ((update.args.view as ShownView).blocks ?? []).filter((b) => b.block_id !== InputId.recycleChoice.block),
+    );
+    expect(sections).not.toContain('By default the licensing service ends');
+    expect(sections).not.toContain('alberto.rossi@contoso.com');
+    expect(choiceBlock(update.args.view as ShownView).element.initial_option?.value).toBe(other);
+    // One read for the progress, nothing written.
+    expect(t.sandbox.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /v1/student']);
+  });
+
   it('the default: one POST with recycle, the oldest license ends, the newcomer holds a seat', async () => {
     const view = await confirmation('newcomer@contoso.com');
     t.sandbox.clearRequests();

@@ -31,6 +31,7 @@ const U = {
   olga: 'U0WAIT0004',
   pat: 'U0WAIT0005',
   quinn: 'U0WAIT0006',
+  rita: 'U0WAIT0007',
 } as const;
 const EMAIL: Record<string, string> = {
   [U.wendy]: 'wendy.wait@contoso.com',
@@ -39,6 +40,7 @@ const EMAIL: Record<string, string> = {
   [U.olga]: 'olga.ok@contoso.com',
   [U.pat]: 'pat.one@contoso.com',
   [U.quinn]: 'quinn.two@fabrikam.com',
+  [U.rita]: 'rita.retry@contoso.com',
 };
 
 let t: TestApp;
@@ -61,6 +63,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Polls `done` every 20 ms for up to 10 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i += 1) await new Promise((r) => setTimeout(r, 20));
+}
+
 function waitlist(): Waitlist {
   if (!t.deps.waitlist) throw new Error('no waitlist');
   return t.deps.waitlist;
@@ -73,12 +80,12 @@ const running = {
   },
 };
 /** An approved request for the full pool, stored as the request service stores it, ready to join the line. */
-async function request(id: string, requester: string) {
+async function request(id: string, requester: string, poolId = POOL) {
   const r: CourseRequest = {
     id,
     requester,
     requesterEmail: EMAIL[requester] ?? '',
-    poolId: POOL,
+    poolId,
     courseTitle: 'Optimizing DAX',
     createdAt: new Date().toISOString(),
     status: 'waitlisted',
@@ -125,8 +132,14 @@ describe('waitlist', () => {
     const victim = activeIn(POOL)[0]?.id ?? '';
     t.sandbox.clearRequests();
     const told = dm(U.wendy, (s) => s.includes('it is yours'));
-    await t.clickButton(ChangeActionId.revokeConfirm, victim);
+    const clicked = await t.clickButton(ChangeActionId.revokeConfirm, victim);
     const message = await told;
+    // The revoking admin's (ephemeral) answer says who got the seat, not that it is back in the pool.
+    const answer = allText(
+      (await clicked.waitForResponse((p) => allText(p.body.blocks).includes('Revoked'))).body.blocks,
+    );
+    expect(answer).toContain(`The seat went to <@${U.wendy}> from the waitlist`);
+    expect(answer).not.toContain('back in the pool');
     expect(allText(message.args.blocks)).toContain('Optimizing DAX');
     expect(posts()).toEqual([`/v1/pool/${POOL}/license`]);
     expect(holds(EMAIL[U.wendy] ?? '')).toBe(true);
@@ -277,6 +290,61 @@ describe('waitlist', () => {
     ]);
     expect(holds(EMAIL[U.quinn] ?? '')).toBe(true);
     expect(await line()).toEqual([]);
+  });
+
+  it('a pool that has ended frees no seat: its line is closed and nobody is told "a seat freed up"', async () => {
+    const ENDED = '2006';
+    expect(t.sandbox.inspect.pool(ENDED)?.availableLicenses).toBeGreaterThan(0);
+    await waitlist().add(await request('R8', U.pat, ENDED));
+    await waitlist().add(await request('R9', U.olga, ENDED));
+    t.sandbox.clearRequests();
+    const approverDms = () =>
+      t.slack.calls.filter(
+        (c) => c.method === 'chat.postMessage' && c.args.channel === `D${TEST_USERS.admin.slice(1)}`,
+      );
+    const seen = approverDms().length;
+    const toPat = dm(U.pat, (s) => s.includes('has ended'));
+    const toOlga = dm(U.olga, (s) => s.includes('has ended'));
+    const round = await running.watch.tick({ force: true });
+    expect(round).toMatchObject({ ran: true });
+    for (const told of [await toPat, await toOlga]) {
+      const text = allText(told.args.blocks);
+      expect(text).toContain('Pool `2006`');
+      expect(text).toContain('no seat will free up');
+      expect(text).not.toMatch(/seat freed up|freed seat/);
+    }
+    await until(() => approverDms().length >= seen + 2);
+    const toApprover = approverDms()
+      .slice(seen)
+      .map((c) => allText(c.args.blocks));
+    expect(toApprover).toHaveLength(2);
+    for (const text of toApprover) {
+      expect(text).toContain('has ended, so no seat will free up in it for anybody');
+      expect(text).not.toMatch(/freed seat|next in line|stays free/);
+    }
+    expect(posts()).toEqual([]);
+    expect(await waitlist().entries(ENDED)).toEqual([]);
+    const closed = await t.deps.requests?.store.get('R8');
+    expect(closed?.status).toBe('denied');
+    expect(closed?.denyReason).not.toContain('freed up');
+  });
+
+  it('a seat the first in line could not get yet: the revoke says who is first, not that the seat is theirs or back in the pool', async () => {
+    await waitlist().add(await request('R10', U.rita));
+    const victim = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email))?.id ?? '';
+    t.sandbox.addFault({ kind: '500', method: 'POST', times: 10 });
+    const clicked = await t.clickButton(ChangeActionId.revokeConfirm, victim);
+    const answer = allText(
+      (await clicked.waitForResponse((p) => allText(p.body.blocks).includes('Revoked'))).body.blocks,
+    );
+    t.sandbox.clearFaults();
+    expect(answer).toContain(`<@${U.rita}> is first on the waitlist for this pool but does not have the seat yet`);
+    expect(answer).not.toMatch(/back in the pool|seat went to/);
+    expect(await line()).toEqual(['R10']);
+    // The next round gives it.
+    const told = dm(U.rita, (s) => s.includes('it is yours'));
+    expect((await waitlist().seatFreed(POOL)).assigned.map((a) => a.entry.requestId)).toEqual(['R10']);
+    await told;
   });
 
   it('bad input: a malformed pool id gets the help with the reason; a forged button value changes nothing', async () => {

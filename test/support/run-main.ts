@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SETTING_NAMES } from '../../src/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,6 +27,14 @@ export interface RunMainOptions {
   nodeArgs?: string[];
   /** The working directory; default a fresh temporary one (never the repository). */
   cwd?: string;
+  /**
+   * Start the app as README says and production does: `npm start` in the repository (npm, then
+   * scripts/bootstrap.mjs, then dist/main.js in that node process), in a process group of its own, so
+   * that `process.kill(-child.pid, signal)` reaches npm and node both, as systemd's default KillMode
+   * and a terminal's Ctrl+C do. dist/ must be built first (`node scripts/bootstrap.mjs build`). Every
+   * setting `env` leaves out is passed empty, so that a `.env` in the checkout cannot add one.
+   */
+  npmStart?: boolean;
 }
 
 /**
@@ -53,21 +62,39 @@ export async function eventsUrlOf(main: MainProcess, timeoutMs?: number): Promis
   return `http://127.0.0.1:${port}/slack/events`;
 }
 
+/** What npm itself needs (its PATH and home), and every other setting empty so `.env` adds none. */
+function npmStartEnv(env: Record<string, string>): Record<string, string> {
+  const blank = Object.fromEntries(SETTING_NAMES.filter((n) => n !== 'REQUESTERS').map((n) => [n, '']));
+  return {
+    ...blank,
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    REQUESTERS: '*',
+    ...env,
+  };
+}
+
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).
   const dataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'license-desk-main-')) : undefined;
   const childEnv = dataDir === undefined ? env : { ...env, DATA_DIR: dataDir };
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'license-desk-cwd-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(root, 'src/main.ts')],
-    {
-      cwd,
-      env: childEnv,
-      stdio: 'pipe',
-    },
-  );
+  const ownCwd = options.cwd === undefined && !options.npmStart;
+  const cwd = options.npmStart ? root : (options.cwd ?? mkdtempSync(join(tmpdir(), 'license-desk-cwd-')));
+  const child = options.npmStart
+    ? spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start'], {
+        cwd,
+        env: npmStartEnv(childEnv),
+        stdio: 'pipe',
+        detached: true,
+      })
+    : spawn(process.execPath, ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(root, 'src/main.ts')], {
+        cwd,
+        env: childEnv,
+        stdio: 'pipe',
+      });
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -81,7 +108,7 @@ export function runMain(env: Record<string, string>, options: RunMainOptions = {
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-      if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
+      if (ownCwd) rmSync(cwd, { recursive: true, force: true });
       resolve(code);
     }),
   );

@@ -78,6 +78,30 @@ describe('parseConfig', () => {
     expect(parseConfig({ CONSOLE: '1' })).toMatchObject({ ok: true, config: { console: true } });
   });
 
+  it('the local demo (its signing secret is published) reaches no real state: no REDIS_URL, a licensing URL on loopback only', () => {
+    const fix = /Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset/;
+    expect(problems({ REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual([
+      expect.stringMatching(/^REDIS_URL cannot be used by the local demo: .*published in its source/),
+    ]);
+    expect(problems({ REDIS_URL: 'redis://127.0.0.1:6379' })[0]).toMatch(fix);
+    const api = { LICENSING_API_URL: full.LICENSING_API_URL, LICENSING_API_TOKEN: LIC };
+    expect(problems(api)).toEqual([expect.stringMatching(/^LICENSING_API_URL cannot be used by the local demo/)]);
+    expect(problems(api)[0]).toMatch(fix);
+    // A sandbox of `npm run sandbox` on this machine: allowed here; main.ts checks that it says it is one.
+    for (const url of ['http://127.0.0.1:4010', 'http://localhost:4010/', 'http://[::1]:4010', 'http://127.0.0.2:1']) {
+      expect(parseConfig({ LICENSING_API_URL: url, LICENSING_API_TOKEN: LIC })).toMatchObject({ ok: true });
+    }
+    for (const url of ['http://127.0.0.1.nip.io:4010', 'http://10.0.0.5:4010', 'http://0.0.0.0:4010']) {
+      expect(problems({ LICENSING_API_URL: url, LICENSING_API_TOKEN: LIC })).toHaveLength(1);
+    }
+    // With real Slack credentials, both are the ordinary production settings.
+    expect(parseConfig({ ...full, REDIS_URL: 'redis://10.0.0.7:6379' })).toMatchObject({ ok: true });
+    // The demo's published secret is no Slack app's secret.
+    expect(problems({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: 'license-desk-local-demo-signing-secret' })).toEqual([
+      expect.stringMatching(/^SLACK_SIGNING_SECRET is the local demo's published secret/),
+    ]);
+  });
+
   it('treats empty values (a copied .env.example) as unset', () => {
     const r = parseConfig({ SLACK_BOT_TOKEN: '', SLACK_SIGNING_SECRET: ' ', PORT: '', LICENSE_VIEWERS: '' });
     expect(r.ok && r.config.slack.mode).toBe('demo');
@@ -194,6 +218,7 @@ describe('parseConfig', () => {
     expect(problems({ LICENSING_API_TOKEN: LIC })).toEqual([expect.stringMatching(/^LICENSING_API_URL is missing/)]);
     expect(problems({ LICENSING_API_URL: 'https://x.example' })).toEqual([
       expect.stringMatching(/^LICENSING_API_TOKEN is missing/),
+      expect.stringMatching(/^LICENSING_API_URL cannot be used by the local demo/),
     ]);
     expect(problems({ SLACK_APP_TOKEN: APP })).toEqual([expect.stringMatching(/Socket Mode needs all three/)]);
   });

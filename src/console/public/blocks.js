@@ -268,6 +268,7 @@ function renderElement(e, block, ctx, inInput, id = nextId('el')) {
       for (const o of e.options ?? []) {
         const item = el('li');
         const choose = el('button', 'menu-item', plain(o.text));
+        if (o.description) choose.append(el('small', 'menu-description', plain(o.description)));
         choose.type = 'button';
         choose.setAttribute('role', 'menuitem');
         choose.addEventListener('click', async () => {
@@ -289,11 +290,7 @@ function renderElement(e, block, ctx, inInput, id = nextId('el')) {
       select.id = id;
       const state = stateOf(ctx, block, e);
       select.append(placeholderOption(e));
-      for (const o of options(e)) {
-        const opt = el('option', '', plain(o.text));
-        opt.value = o.value;
-        select.append(opt);
-      }
+      for (const o of options(e)) select.append(optionNode(o));
       select.value = state.selected_option?.value ?? '';
       select.addEventListener('change', async () => {
         const o = options(e).find((x) => x.value === select.value) ?? null;
@@ -415,11 +412,7 @@ function externalSelect(e, block, ctx, inInput, id) {
     const chosen = state.selected_option;
     const shown = chosen && !list.some((o) => o.value === chosen.value) ? [chosen, ...list] : list;
     select.replaceChildren(placeholderOption(e));
-    for (const o of shown) {
-      const opt = el('option', '', plain(o.text));
-      opt.value = o.value;
-      select.append(opt);
-    }
+    for (const o of shown) select.append(optionNode(o));
     select.value = chosen?.value ?? '';
   };
   fill(suggested.get(key) ?? []);
@@ -440,6 +433,16 @@ function externalSelect(e, block, ctx, inInput, id) {
   });
   wrapEl.append(query, select);
   return wrapEl;
+}
+
+/**
+ * One option of a select menu. Slack draws its description on a line below the text; a native menu
+ * has one line per option, so the description follows the text there.
+ */
+function optionNode(o) {
+  const opt = el('option', '', o.description ? `${plain(o.text)} — ${plain(o.description)}` : plain(o.text));
+  opt.value = o.value;
+  return opt;
 }
 
 function placeholderOption(e) {

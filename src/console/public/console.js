@@ -250,7 +250,8 @@ function renderMessage(m, s) {
     card.append(el('span', 'file-icon', 'CSV'));
     const info = el('div');
     const a = el('a', 'file-name', m.file.name);
-    a.href = m.file.url;
+    // The console hands a file only to a person who may see its message.
+    a.href = `${m.file.url}?user=${encodeURIComponent(store.me)}`;
     a.download = m.file.name;
     info.append(a, el('div', 'file-size', `${(m.file.size / 1024).toFixed(1)} kB · Download`));
     card.append(info);
@@ -449,7 +450,14 @@ function setupSwitcher() {
     store.me = event.target.value;
     localStorage.setItem('console.me', store.me);
     store.values.clear();
-    store.modalKey = '';
+    // The previous person's forms and dialogs are theirs: put them away now (they are back when the
+    // switcher returns to that person, as Slack keeps a modal open on their own screen), and draw
+    // nothing of theirs until the new person's state arrives.
+    store.snapshot = undefined;
+    store.modalKey = undefined;
+    store.modalError = '';
+    $('modal-root').replaceChildren();
+    if ($('confirm').open) $('confirm').close();
     if (store.surface.type === 'home') void post('/console/home', {});
     connect();
   });

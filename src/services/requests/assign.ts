@@ -24,7 +24,8 @@ export async function assignForRequest(
   approver: string,
 ): Promise<RequestAssignOutcome> {
   const now = ctx.now();
-  const detail = `course request ${request.id} by <@${request.requester}>`;
+  // Whose request it is, as structured facts: the audit shows a mention, never an id in a sentence.
+  const of = { requester: request.requester, requestId: request.id };
   const refuse = async (text: string, why: string): Promise<RequestAssignOutcome> => {
     await ctx.audit.record({
       at: ctx.now().toISOString(),
@@ -33,8 +34,10 @@ export async function assignForRequest(
       outcome: 'refused',
       poolId: request.poolId,
       courseTitle: request.courseTitle,
+      ...(request.requesterName ? { studentName: request.requesterName } : {}),
       studentEmail: request.requesterEmail,
-      detail: `${detail}; ${why}`,
+      ...of,
+      detail: why,
     });
     return { kind: 'refused', text, why };
   };
@@ -77,10 +80,14 @@ export async function assignForRequest(
   }
   const result = await assign(ctx, {
     actor: approver,
-    params: { poolId: pool.id, email: request.requesterEmail },
+    params: {
+      poolId: pool.id,
+      email: request.requesterEmail,
+      ...(request.requesterName ? { name: request.requesterName } : {}),
+    },
     pool,
     action: 'assign',
-    detail,
+    facts: of,
   });
   switch (result.kind) {
     case 'done':

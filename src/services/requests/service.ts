@@ -52,6 +52,8 @@ export interface RequestEvents {
 export interface NewRequest {
   requester: string;
   requesterEmail: string;
+  /** Their Slack name, sent with the assign so that the student is not created as "Student". */
+  requesterName?: string;
   poolId: string;
   reason?: string;
   neededBy?: string;
@@ -82,6 +84,11 @@ export interface RequestServiceOptions {
   /** The waitlist of approved requests for full pools (src/services/waitlist.ts), when there is one. */
   waitlist?: Pick<Waitlist, 'add' | 'remove'> | undefined;
   presence?: RequesterPresence | undefined;
+  /**
+   * The requester's Slack name, asked only for a request stored without one (made before License Desk
+   * kept it): the assign sends it, so the student is not created as "Student". Undefined when unknown.
+   */
+  nameOf?: ((userId: string) => Promise<string | undefined>) | undefined;
   work?: WorkTracker | undefined;
   /** How many requests one person may have open and make a day; default 3 and 10. */
   limits?: RequestLimits | undefined;
@@ -117,6 +124,14 @@ export interface RequestService {
   check(): Promise<{ reminded: number; expired: number; settled?: number; pruned?: number }>;
 }
 
+/** How the request was made, for its audit entry. */
+const SOURCE_WORDS: Record<RequestSource, string> = {
+  command: 'asked with /licenses request',
+  home: 'asked from App Home',
+  shortcut: 'asked with the shortcut',
+  workflow: 'asked through a workflow',
+};
+
 export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
 
 export function createRequestService(opts: RequestServiceOptions): RequestService {
@@ -124,10 +139,13 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   const audit = async (entry: Omit<AuditEntry, 'at'>) => {
     await opts.audit.record({ at: opts.now().toISOString(), ...entry });
   };
+  // Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words.
   const factsOf = (r: CourseRequest) => ({
     poolId: r.poolId,
     courseTitle: r.courseTitle,
     studentEmail: r.requesterEmail,
+    requester: r.requester,
+    requestId: r.id,
     ...(r.licenseId ? { licenseId: r.licenseId } : {}),
   });
   const ctx: RequestAssignContext = { licensing, now: opts.now, work: opts.work, audit: opts.audit };
@@ -146,8 +164,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     return mine;
   };
 
+  /** The request with its requester's Slack name, asked for when it was stored without one. */
+  async function named(r: CourseRequest): Promise<CourseRequest> {
+    if (r.requesterName || !opts.nameOf) return r;
+    const name = await opts.nameOf(r.requester).catch(() => undefined);
+    return name ? { ...r, requesterName: name } : r;
+  }
+
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
-    const outcome = await assignForRequest(ctx, request, approver);
+    const outcome = await assignForRequest(ctx, await named(request), approver);
     if (outcome.kind === 'assigned') {
       const done = await store.update(request.id, (r) => {
         r.status = 'assigned';
@@ -160,7 +185,6 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'approved',
         outcome: 'done',
         ...factsOf(final),
-        detail: `request ${request.id}`,
       });
       await events.changed(final);
       return { kind: 'assigned', request: final };
@@ -179,7 +203,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'approved',
         outcome: 'refused',
         ...factsOf(request),
-        detail: `request ${request.id}; pool full`,
+        detail: 'the pool is full and cannot free a seat',
       });
       return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text, why: 'the pool is full' } };
     }
@@ -197,7 +221,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'approved',
         outcome: 'done',
         ...factsOf(request),
-        detail: `request ${request.id}; the pool is full: recycle or waitlist next`,
+        detail: 'the pool is full: next, the approver frees a seat or puts the request on the waitlist',
       });
       await events.changed(waiting);
       return { kind: 'full', request: waiting, ...seatChoice };
@@ -217,7 +241,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       action: 'approved',
       outcome: outcome.kind === 'refused' ? 'refused' : outcome.kind,
       ...factsOf(request),
-      detail: `request ${request.id}; ${outcome.text}`,
+      detail: outcome.kind === 'refused' ? outcome.why : outcome.text,
     });
     return { kind: 'not-assigned', request: back, outcome };
   }
@@ -266,7 +290,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         x.status = 'denied';
         x.decidedBy = 'license-desk';
         x.decidedAt = opts.now().toISOString();
-        x.denyReason = `a seat freed up, but it could not be assigned: ${why}`;
+        x.denyReason = `it could not be assigned from the waitlist: ${why}`;
       })) ?? r;
     await events.changed(closed, { toldElsewhere: true });
     return { kind: 'skipped', reason: why };
@@ -386,6 +410,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         id: newRequestId(),
         requester: input.requester,
         requesterEmail: input.requesterEmail,
+        ...(input.requesterName ? { requesterName: input.requesterName } : {}),
         poolId: pool.id,
         courseTitle: pool.course.title,
         ...(reason ? { reason } : {}),
@@ -403,7 +428,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'requested',
         outcome: 'done',
         ...factsOf(request),
-        detail: `request ${request.id} (${input.source})`,
+        detail: SOURCE_WORDS[input.source],
       });
       await events.received(request, { freeSeats: pool.availableLicenses });
       return { ok: true, request: (await store.get(request.id)) ?? request };
@@ -418,7 +443,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           action: 'approved',
           outcome: 'refused',
           ...factsOf(current),
-          detail: `request ${id}; own request`,
+          detail: 'nobody may decide their own request',
         });
         return { kind: 'own', request: current };
       }
@@ -465,7 +490,6 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'denied',
         outcome: 'done',
         ...factsOf(result.request),
-        detail: `request ${id}`,
       });
       await events.changed(result.request);
       return { kind: 'denied', request: result.request };
@@ -486,7 +510,6 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         action: 'cancelled',
         outcome: 'done',
         ...factsOf(result.request),
-        detail: `request ${id}`,
       });
       // The requester clicked Cancel and sees their list change in place: no DM about it too.
       await events.changed(result.request, { toldElsewhere: true });
@@ -545,7 +568,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       const presence = await opts.presence?.(r.requester);
       if (presence && 'unknown' in presence) return { kind: 'held', reason: presence.unknown };
       if (presence && 'gone' in presence) return closeSkipped(r, presence.gone);
-      const outcome = await assignForRequest(ctx, r, r.decidedBy ?? entry.approver ?? 'license-desk');
+      const outcome = await assignForRequest(ctx, await named(r), r.decidedBy ?? entry.approver ?? 'license-desk');
       switch (outcome.kind) {
         case 'assigned': {
           const done =
@@ -609,7 +632,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
             action: 'expired',
             outcome: 'done',
             ...factsOf(result.request),
-            detail: `request ${r.id}; nobody decided in time`,
+            detail: 'nobody decided in time',
           });
           await events.changed(result.request);
         } else if (due === 'remind' && (await remindOnce(r, 'pending'))) {

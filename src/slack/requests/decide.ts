@@ -33,7 +33,7 @@ export const NO_REQUEST = buildRequestNoteMessage(
 /** The refused attempt worth recording: which step, on which request (a well-formed id only). */
 const refusalOf = (action: AuditEntry['action']) => (args: ClickArgs) => {
   const id = parseRequestId(args.action.value);
-  return { action, via: id ? `(request ${id})` : '' };
+  return { action, ...(id ? { target: { requestId: id } } : {}) };
 };
 
 /** Approve: the first decision wins; the assign use case runs on fresh reads. */

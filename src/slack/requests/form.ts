@@ -130,6 +130,7 @@ export function createRequestSubmitHandler(deps: AppDeps) {
       const result = await service.create({
         requester: userId,
         requesterEmail: email.email,
+        ...(email.name ? { requesterName: email.name } : {}),
         poolId,
         ...(reason ? { reason } : {}),
         ...(neededBy ? { neededBy } : {}),

@@ -7,6 +7,7 @@
 import type { webApi } from '@slack/bolt';
 import type { RequesterPresence } from '../../services/requests/service.js';
 import type { RoleResolver } from '../deps.js';
+import { slackNameOf } from '../resolve-user.js';
 
 export function createRequesterPresence(
   client: () => webApi.WebClient,
@@ -32,6 +33,17 @@ export function createRequesterPresence(
       return undefined;
     } catch (error) {
       return { unknown: `Slack did not say whether REQUESTERS lists them right now (${String(error)})` };
+    }
+  };
+}
+
+/** The member's Slack name (users.info: real name, else display name), or undefined when Slack does not say. */
+export function createRequesterName(client: () => webApi.WebClient): (userId: string) => Promise<string | undefined> {
+  return async (userId) => {
+    try {
+      return slackNameOf((await client().users.info({ user: userId })).user?.profile);
+    } catch {
+      return undefined;
     }
   };
 }

@@ -1,6 +1,6 @@
 /**
  * "Free a seat…" after approving a request for a full transferable pool: the existing assign form,
- * prefilled with the pool and the requester's e-mail, where ticking "Free a seat" leads to the
+ * prefilled with the pool and the requester's e-mail and Slack name, where ticking "Free a seat" leads to the
  * recycle confirmation that names who loses the seat (the recycle flow of src/slack/views/).
  */
 import { buildRequestAlreadyMessage, buildRequestNoteMessage } from '../../blocks/requests.js';
@@ -20,7 +20,11 @@ export function createRecycleButtonHandler(s: Surface) {
       s,
       args.client,
       { triggerId: args.body.trigger_id, channelId: args.body.channel?.id },
-      { poolId: request.poolId, email: request.requesterEmail },
+      {
+        poolId: request.poolId,
+        email: request.requesterEmail,
+        ...(request.requesterName ? { name: request.requesterName } : {}),
+      },
     );
     if (!opened) {
       await tellClicker(

@@ -25,7 +25,7 @@ import type { AppDeps } from '../deps.js';
 import { createSlackWaitlistNotifier } from '../waitlist/notifier.js';
 import type { RequestsDeps } from './deps.js';
 import { createRequestEvents } from './notify.js';
-import { createRequesterPresence } from './presence.js';
+import { createRequesterName, createRequesterPresence } from './presence.js';
 
 export interface WaitlistSetup {
   dataDir: string;
@@ -120,6 +120,7 @@ export function buildSelfService(deps: AppDeps, opts: SelfServiceOptions): SelfS
     timers: opts.timers,
     waitlist,
     presence: createRequesterPresence(opts.client, deps.roles),
+    nameOf: createRequesterName(opts.client),
     limits: opts.limits,
     work: deps.work,
   });

@@ -73,6 +73,7 @@ export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.
       const result = await service.create({
         requester,
         requesterEmail: email.email,
+        ...(email.name ? { requesterName: email.name } : {}),
         poolId,
         ...(reason ? { reason } : {}),
         source: 'workflow',

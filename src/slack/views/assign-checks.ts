@@ -23,6 +23,8 @@ export interface CheckedAssign {
   errors: Record<string, string>;
   email: string | undefined;
   pool: Pool | undefined;
+  /** The picked Slack member's name (real, else display name), sent as the student's name unless one was typed. */
+  slackName?: string;
 }
 
 function problemText(p: AssignmentProblem, now: Date): string {
@@ -59,6 +61,7 @@ export async function checkAssignForm(
   const errors: Record<string, string> = {};
   const now = deps.now();
   let email: string | undefined;
+  let slackName: string | undefined;
   const emailBlock = form.userId && !form.emailText ? InputId.assignUser.block : InputId.assignEmail.block;
   if (form.emailText && form.userId) {
     errors[InputId.assignUser.block] = 'Type an e-mail or pick a member, not both.';
@@ -68,7 +71,10 @@ export async function checkAssignForm(
   } else if (form.userId) {
     const resolved = await resolveUserEmail(client, form.userId);
     if ('problem' in resolved) errors[InputId.assignUser.block] = resolved.problem.replace(/`/g, '');
-    else email = resolved.email;
+    else {
+      email = resolved.email;
+      slackName = resolved.name;
+    }
   } else {
     errors[InputId.assignEmail.block] = 'Type the student’s e-mail, or pick a Slack member below.';
   }
@@ -102,5 +108,5 @@ export async function checkAssignForm(
         `${license.student.name || email} already holds an active license for this course (license ${license.id}, pool ${license.poolId}, ends ${dayOf(license.end)}).`;
     }
   }
-  return { errors, email, pool };
+  return { errors, email, pool, ...(slackName ? { slackName } : {}) };
 }

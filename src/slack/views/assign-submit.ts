@@ -28,15 +28,17 @@ export function createAssignSubmitHandler(s: Surface) {
     const actor = body.user.id;
     const channel = assignFormMeta.decode(view.private_metadata)?.channelId;
     const form = readAssignForm(view.state);
-    const { errors, email, pool } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
+    const { errors, email, pool, slackName } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
     if (Object.keys(errors).length > 0 || !email || !form.poolId) {
       await ack({ response_action: 'errors', errors });
       return;
     }
+    // A name typed in the form wins; else the picked member's Slack name (the service would say "Student").
+    const name = form.name ?? slackName;
     const params: AssignParams = {
       poolId: form.poolId,
       email,
-      ...(form.name ? { name: form.name } : {}),
+      ...(name ? { name } : {}),
       ...(form.endDate && form.endDate !== 'invalid' ? { endDate: form.endDate } : {}),
     };
     if (pool && needsRecycle(pool) && form.recycle) {
@@ -61,7 +63,7 @@ export function createAssignSubmitHandler(s: Surface) {
 }
 
 async function showRecycleChoice(
-  { deps }: Surface,
+  { deps, state }: Surface,
   client: webApi.WebClient,
   viewId: string,
   pool: Pool,
@@ -79,6 +81,7 @@ async function showRecycleChoice(
       defaultLicenseId: choice.defaultLicense?.id,
     });
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
+    state.snapshots.set(viewId, { kind: 'recycle', choice, newStudent });
     await updateView(deps, client, viewId, buildRecycleConfirmModal({ ...choice, newStudent, privateMetadata }));
   } catch (error) {
     const headline = escapeMrkdwn(presentError(error, 'pool', 'admin'));

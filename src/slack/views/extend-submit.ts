@@ -7,7 +7,7 @@
  */
 
 import { licenseFacts, studentWords } from '../../blocks/change-words.js';
-import { buildPastDateConfirmView, EXTEND_TITLE } from '../../blocks/extend-modal.js';
+import { buildPastDateConfirmView, EXTEND_TITLE, extendNothingPickedText } from '../../blocks/extend-modal.js';
 import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import { buildWorkingModal, type Outcome } from '../../blocks/outcome.js';
@@ -42,10 +42,12 @@ export function createExtendSubmitHandler(s: Surface) {
     if (form.date && form.quick && form.date !== form.quick) {
       return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date, not both.' } });
     }
-    const day = form.date ?? form.quick;
-    if (!day) return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: 'Pick a quick choice or a date.' } });
     const snap = s.state.snapshots.get(view.id);
     const known = snap?.kind === 'extend' && snap.license.id === meta.licenseId ? snap : undefined;
+    const day = form.date ?? form.quick;
+    if (!day) {
+      return ack({ response_action: 'errors', errors: { [DATE_BLOCK]: extendNothingPickedText(known, now) } });
+    }
     const kind = known
       ? classifyNewEndDate(day, known.license, known.pool, now).kind
       : day < today(now)

@@ -41,8 +41,8 @@ export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
     audit: (args: { action: { value?: string } }) => {
       const value = parseValue(args.action.value);
       return {
-        action: click === 'remove' ? ('cancelled' as const) : ('waitlisted' as const),
-        via: value ? `(request ${value.r})` : '',
+        action: click === 'remove' ? ('waitlist-removed' as const) : ('waitlist-moved' as const),
+        ...(value ? { target: { requestId: value.r } } : {}),
       };
     },
   };

@@ -24,9 +24,9 @@ export function createSlackWaitlistNotifier(botClient: () => webApi.WebClient, d
         await tellByDm(deps, client, admin, buildWaitlistSeatMessage({ ...facts, to: 'approver' }));
       }
     },
-    async skipped(entry, reason, next) {
+    async skipped(entry, reason, next, poolEnded) {
       const client = botClient();
-      const facts = { entry, reason, next };
+      const facts = { entry, reason, next, ...(poolEnded ? { poolEnded } : {}) };
       await tellByDm(deps, client, entry.requester, buildWaitlistSkippedMessage({ ...facts, to: 'requester' }));
       for (const admin of approversOf(deps, entry)) {
         await tellByDm(deps, client, admin, buildWaitlistSkippedMessage({ ...facts, to: 'approver' }));

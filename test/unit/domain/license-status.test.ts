@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { canChangeEndDate, canRevoke, licenseStatus } from '../../../src/domain/license-status.js';
+import {
+  canChangeEndDate,
+  canExtend,
+  canRevoke,
+  endsWithPool,
+  licenseStatus,
+} from '../../../src/domain/license-status.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('licenseStatus', () => {
@@ -36,5 +42,18 @@ describe('canRevoke', () => {
     expect(canRevoke(makeLicense({ revokable: false }), NOW)).toBe(false);
     expect(canRevoke(makeLicense({ active: false }), NOW)).toBe(false);
     expect(canRevoke(makeLicense({ end: inDays(-1) }), NOW)).toBe(false);
+  });
+});
+
+describe('canExtend', () => {
+  it('needs a change of end date to be possible and the license to end before its pool', () => {
+    const pool = makePool({ end: inDays(60) });
+    expect(canExtend(makeLicense({ end: inDays(30) }), pool, NOW)).toBe(true);
+    expect(canExtend(makeLicense({ end: inDays(60) }), pool, NOW)).toBe(false);
+    expect(endsWithPool(makeLicense({ end: inDays(60) }), pool)).toBe(true);
+    expect(canExtend(makeLicense({ end: inDays(30), editable: false }), pool, NOW)).toBe(false);
+    expect(canExtend(makeLicense({ end: inDays(30) }), undefined, NOW)).toBe(false);
+    // An end that cannot be read does not hide Extend: the form and the API still check it.
+    expect(endsWithPool(makeLicense({ end: 'soon' }), pool)).toBe(false);
   });
 });

@@ -1,0 +1,150 @@
+/**
+ * One audit entry as one sentence in Slack mrkdwn: who did what to whom (the person, the course, the
+ * license). The audit channel's post and App Home's "Recent changes" both say it this way
+ * (services/audit.ts, blocks/home-recent.ts). People are Slack mentions built from well-formed user
+ * ids (Slack shows their names), or names in bold; every string from the API, a form or a file is
+ * escaped. Internal ids (a course request's, a bulk job's) stay out: they are in the log and file only.
+ */
+import type { AuditEntry } from './audit-entry.js';
+import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+
+export interface SentenceStyle {
+  /** The channel may show a student's e-mail when no name is known; App Home never does. */
+  emails: boolean;
+}
+
+const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+
+/** A person as Slack renders them: a mention of a well-formed user id, License Desk itself, or "someone". */
+export function personOf(id: string | undefined): string {
+  if (id === 'license-desk') return 'License Desk';
+  return id && USER_ID.test(id) ? `<@${id}>` : 'someone';
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The student: their name, else the requester's mention, else (channel only) their e-mail. */
+function studentOf(e: AuditEntry, style: SentenceStyle): string | undefined {
+  if (e.studentName) return `*${escapeTruncated(e.studentName, 80)}*`;
+  if (e.requester && USER_ID.test(e.requester)) return `<@${e.requester}>`;
+  if (style.emails && e.studentEmail) return escapeTruncated(e.studentEmail, 254);
+  return undefined;
+}
+
+/** " for *Course*", else " from pool `2003`", else nothing. */
+function courseOf(e: AuditEntry): string {
+  if (e.courseTitle) return ` for *${escapeTruncated(e.courseTitle, 80)}*`;
+  return e.poolId ? ` from pool \`${escapeTruncated(e.poolId, 64)}\`` : '';
+}
+
+/** "license `4001`" or "a license". */
+function licenseOf(e: AuditEntry): string {
+  return e.licenseId ? `license \`${escapeTruncated(e.licenseId, 64)}\`` : 'a license';
+}
+
+/** "*Ada Lovelace*'s license `4001` for *Course*", "license `4001`", "a license". */
+function heldLicense(e: AuditEntry, style: SentenceStyle): string {
+  const student = studentOf(e, style);
+  const license = e.licenseId ? `license \`${escapeTruncated(e.licenseId, 64)}\`` : 'license';
+  const title = e.courseTitle ? ` for *${escapeTruncated(e.courseTitle, 80)}*` : '';
+  if (student) return `${student}’s ${license}${title}`;
+  return `${e.licenseId ? license : 'a license'}${title}`;
+}
+
+/** "<@U…>'s request", "their own request" (the actor's), or "a course request". */
+function requestOf(e: AuditEntry): string {
+  if (!e.requester || !USER_ID.test(e.requester)) return 'a course request';
+  return e.requester === e.actor ? 'their own request' : `<@${e.requester}>’s request`;
+}
+
+/** " (course request of <@U…>)" when the student is named and the entry came from a course request. */
+function viaRequest(e: AuditEntry): string {
+  return e.studentName && e.requester && USER_ID.test(e.requester) ? ` (course request of <@${e.requester}>)` : '';
+}
+
+function day(d: string): string {
+  return escapeMrkdwn(d.slice(0, 10));
+}
+
+/**
+ * "<@U0MGR> assigned license `4001` for *Power BI* to *Ada Lovelace*", "<@U0MGR> tried to revoke
+ * *Ada Lovelace*’s license `4001`": one sentence, without the outcome mark, the time or the reason.
+ * Most begin with the actor; a waitlist's seat and an expiry begin with the request.
+ */
+export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
+  const who = personOf(e.actor);
+  const done = e.outcome === 'done';
+  const tried = (what: string) => `${who} ${done ? what.replace(/^(\S+)/, (v) => PAST[v] ?? v) : `tried to ${what}`}`;
+  const student = studentOf(e, style);
+  const to = student ? ` to ${student}` : '';
+  const course = courseOf(e);
+  const title = e.courseTitle ? ` for *${escapeTruncated(e.courseTitle, 80)}*` : '';
+  const place = e.place !== undefined ? ` (number ${e.place} in line)` : '';
+  switch (e.action) {
+    case 'assign':
+      return `${tried(`assign ${done ? licenseOf(e) : 'a license'}${course}${to}`)}${viaRequest(e)}`;
+    case 'recycle': {
+      const where = e.courseTitle
+        ? ` of *${escapeTruncated(e.courseTitle, 80)}*`
+        : e.poolId
+          ? ` in pool \`${escapeTruncated(e.poolId, 64)}\``
+          : '';
+      return done
+        ? `${who} freed a seat${where} and assigned ${licenseOf(e)}${to}`
+        : `${who} tried to free a seat${where}${student ? ` for ${student}` : ''}`;
+    }
+    case 'extend': {
+      const from = e.previousEndDate ? ` from ${day(e.previousEndDate)}` : '';
+      const until = e.endDate ? ` to ${day(e.endDate)}` : '';
+      return tried(`change the end date of ${heldLicense(e, style)}${from}${until}`);
+    }
+    case 'revoke':
+      return tried(`revoke ${heldLicense(e, style)}`);
+    case 'bulk-assign':
+      // A row names its student; the job's summary has none.
+      if (student || e.studentEmail) return tried(`assign ${done ? licenseOf(e) : 'a license'}${course}${to} in bulk`);
+      return done ? `${who} ran a bulk assign${course}` : `${who} tried to assign licenses${course} in bulk`;
+    case 'requested':
+      return tried(`request a license${course}`);
+    case 'approved':
+      return tried(`approve ${requestOf(e)}${title}`);
+    case 'denied':
+      return tried(`deny ${requestOf(e)}${title}`);
+    case 'waitlisted':
+      return tried(`put ${requestOf(e)}${title} on the waitlist`) + (done ? place : '');
+    case 'waitlist-moved':
+      return done
+        ? `${who} moved ${requestOf(e)}${title} to number ${e.place ?? '?'} on the waitlist`
+        : `${who} tried to move ${requestOf(e)}${title} on the waitlist`;
+    case 'waitlist-removed':
+      return tried(`remove ${requestOf(e)}${title} from the waitlist`);
+    case 'assigned': {
+      const request = capital(requestOf({ ...e, actor: '' }));
+      const approved = e.actor === 'license-desk' || !USER_ID.test(e.actor) ? '' : `, approved by ${who}`;
+      return done
+        ? `${request}${title} got ${licenseOf(e)} from the waitlist when a seat freed up${approved}`
+        : `${request}${title} left the waitlist without a seat${approved}`;
+    }
+    case 'expired':
+      return done
+        ? `${capital(requestOf({ ...e, actor: '' }))}${title} expired`
+        : `${who} tried to expire ${requestOf(e)}${title}`;
+    case 'cancelled':
+      return tried(`cancel ${requestOf(e)}${title}`);
+  }
+}
+
+/** The past form of the verbs `tried` turns. */
+const PAST: Record<string, string> = {
+  assign: 'assigned',
+  change: 'changed',
+  revoke: 'revoked',
+  request: 'requested',
+  approve: 'approved',
+  deny: 'denied',
+  put: 'put',
+  remove: 'removed',
+  cancel: 'cancelled',
+};
