@@ -54,6 +54,10 @@ export interface RequestsConfig {
   channel?: string;
   remindHours: number;
   expiryDays: number;
+  /** REQUEST_MAX_OPEN: requests one person may have waiting for an approver at once. */
+  maxOpen: number;
+  /** REQUEST_MAX_PER_DAY: new requests one person may make in 24 hours (cancelled ones count). */
+  maxPerDay: number;
 }
 
 export type { AlertsConfig };
@@ -183,6 +187,12 @@ const schema = z.object({
   ),
   REQUEST_EXPIRY_DAYS: optional(
     int('REQUEST_EXPIRY_DAYS', 1, 90, 'days before an undecided request expires, default 7'),
+  ),
+  REQUEST_MAX_OPEN: optional(
+    int('REQUEST_MAX_OPEN', 1, 50, 'course requests one person may have waiting for a decision at once, default 3'),
+  ),
+  REQUEST_MAX_PER_DAY: optional(
+    int('REQUEST_MAX_PER_DAY', 1, 200, 'course requests one person may make in 24 hours, default 10'),
   ),
   SHUTDOWN_DRAIN_SECONDS: optional(
     int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
@@ -343,6 +353,8 @@ export function parseConfig(env: Env): ConfigResult {
       ...(e.REQUESTS_CHANNEL || consoleOn ? { channel: e.REQUESTS_CHANNEL ?? CONSOLE_DEMO.requestsChannel } : {}),
       remindHours: e.REQUEST_REMIND_HOURS ?? 24,
       expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
+      maxOpen: e.REQUEST_MAX_OPEN ?? 3,
+      maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
     },
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;

@@ -154,6 +154,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     store: requestStore,
     channel: config.requests.channel,
     timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
+    limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
     waitlist: {
       dataDir: config.dataDir,
       rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },

@@ -4,7 +4,8 @@
  * person or the API is escaped.
  */
 import type { CourseRequest, DecideOutcome } from '../domain/requests.js';
-import { MAX_REASON } from '../domain/requests.js';
+import { MAX_REASON, MAX_REASON_RAW } from '../domain/requests.js';
+import { DAY_MS } from '../domain/time.js';
 import type { Pool } from '../domain/types.js';
 import { RequestActionId, RequestCallbackId, RequestInputId } from './ids.js';
 import { actions, type Block, button, context, header, type SlackMessage, section } from './kit.js';
@@ -13,6 +14,8 @@ import { compactView, input, type ModalView, modal, option } from './modal-kit.j
 import { dayText, escapeMrkdwn, escapeTruncated, slackMoment, truncate } from './mrkdwn.js';
 
 export const REQUEST_TITLE = 'Request a course';
+/** The deny modal's title, and of what its submission shows. */
+export const DENY_TITLE = 'Deny the request';
 
 const when = (iso: string) => slackMoment(iso);
 const day = (iso: string) => dayText(iso) || escapeTruncated(iso, 40);
@@ -22,17 +25,52 @@ function seatsWords(pool: Pool): string {
   return pool.availableLicenses === 1 ? '1 free seat' : `${pool.availableLicenses} free seats`;
 }
 
+/** Whole days from `now` to `end` (at least 0), or undefined when `end` is not a date. */
+function daysUntil(end: string, now: Date): number | undefined {
+  const at = Date.parse(end);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.floor((at - now.getTime()) / DAY_MS));
+}
+
+/** "runs to 2026-12-31 (36 days)": how long a license assigned now would run (plain text). */
+export function licenseRunWords(poolEnd: string, now: Date): string {
+  const days = daysUntil(poolEnd, now);
+  if (days === undefined) return '';
+  const endDay = new Date(Date.parse(poolEnd)).toISOString().slice(0, 10);
+  return `license runs to ${endDay} (${days === 1 ? '1 day' : `${days} days`})`;
+}
+
+/**
+ * A reason as mrkdwn, whole: it holds at most MAX_REASON characters as a person counts them, but its
+ * emoji shortcodes take more code points, and escaping may lengthen it; kept well inside a section's
+ * 3,000 characters, cut only in the unlikely case it would not fit.
+ */
+function shownReason(text: string): string {
+  const escaped = escapeTruncated(text, 2000);
+  return escaped.length <= 2400 ? escaped : escapeTruncated(text, MAX_REASON);
+}
+
+/** A license this short is worth a warning on the card: the approver may prefer another pool. */
+const SHORT_DAYS = 30;
+
 export interface RequestFormInput {
   pools: readonly Pool[];
   /** Preselected pool, when the command named one or its words matched one course. */
   poolId?: string | undefined;
   privateMetadata: string;
+  /** For how long a license would run from today (each option shows the pool's end). */
+  now?: Date;
 }
 
 export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
   const options = inputData.pools
     .slice(0, LIMITS.selectOptions)
-    .map((p) => option(`${p.course.title} · pool ${p.id}`, p.id, seatsWords(p)));
+    .map((p) =>
+      option(
+        `${p.course.title} · pool ${p.id}`,
+        p.id,
+        [seatsWords(p), inputData.now ? licenseRunWords(p.end, inputData.now) : ''].filter(Boolean).join(' · '),
+      ),
+    );
   const initial = options.find((o) => o.value === inputData.poolId);
   if (options.length === 0) {
     return buildRequestInfoModal(':information_source: No course is open for requests right now.');
@@ -57,7 +95,9 @@ export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
           placeholder: { type: 'plain_text', text: 'Pick a course' },
           ...(initial ? { initial_option: initial } : {}),
         },
-        { hint: 'Running pools only, with their free seats.' },
+        {
+          hint: 'Running pools only, with their free seats and how long a license would run: from the approval to the pool’s end.',
+        },
       ),
       input(
         RequestInputId.reason.block,
@@ -65,26 +105,30 @@ export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
         {
           type: 'plain_text_input',
           action_id: RequestInputId.reason.action,
-          max_length: MAX_REASON,
+          // Slack counts an emoji as its :shortcode:; the limit is checked on submission, counted as a person sees it.
+          max_length: MAX_REASON_RAW,
           placeholder: { type: 'plain_text', text: 'What you need the course for (optional)' },
         },
-        { optional: true },
+        { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
       ),
       input(
         RequestInputId.neededBy.block,
         'Needed by',
         { type: 'datepicker', action_id: RequestInputId.neededBy.action },
-        { optional: true },
+        { optional: true, hint: 'Within a year, and not after the pool’s end.' },
       ),
     ]),
   });
 }
 
-/** Loading, working and result views of the request form. `text` is mrkdwn, escaped by the caller. */
-export function buildRequestInfoModal(text: string): ModalView {
+/**
+ * Loading, working and result views of the request form (and, titled DENY_TITLE, of the deny
+ * modal). `text` is mrkdwn, escaped by the caller.
+ */
+export function buildRequestInfoModal(text: string, title: string = REQUEST_TITLE): ModalView {
   return modal({
     callbackId: RequestCallbackId.info,
-    title: REQUEST_TITLE,
+    title,
     blocks: [section(truncate(text, LIMITS.sectionText))],
   });
 }
@@ -92,7 +136,7 @@ export function buildRequestInfoModal(text: string): ModalView {
 export function buildDenyReasonModal(request: CourseRequest): ModalView {
   return modal({
     callbackId: RequestCallbackId.denyForm,
-    title: 'Deny the request',
+    title: DENY_TITLE,
     submit: 'Deny',
     close: 'Back',
     privateMetadata: request.id,
@@ -104,10 +148,10 @@ export function buildDenyReasonModal(request: CourseRequest): ModalView {
         {
           type: 'plain_text_input',
           action_id: RequestInputId.denyReason.action,
-          max_length: MAX_REASON,
+          max_length: MAX_REASON_RAW,
           placeholder: { type: 'plain_text', text: 'Told to the requester (optional)' },
         },
-        { optional: true },
+        { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
       ),
     ],
   });
@@ -120,15 +164,19 @@ function statusLine(r: CourseRequest): string {
     case 'pending':
       return ':hourglass_flowing_sand: Waiting for a license admin.';
     case 'approved':
-      return `:white_check_mark: Approved by ${by}${at}; the pool is full, a seat is being found.`;
+      return r.seatChoice
+        ? `:hourglass_flowing_sand: Approved by ${by}${at}, but the pool is full: no license yet. A license admin frees a seat${r.seatChoice.waitlist ? ' or adds it to the waitlist' : ''}, or it expires.`
+        : `:grey_question: Approved by ${by}${at}; whether the license was assigned is being checked.`;
     case 'waitlisted':
       return `:white_check_mark: Approved by ${by}${at}; on the waitlist for a seat.`;
     case 'assigned':
       return `:white_check_mark: Approved by ${by}${at}; license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned${r.endDate ? `, ends ${day(r.endDate)}` : ''}.`;
     case 'denied':
-      return `:no_entry_sign: Denied by ${by}${at}${r.denyReason ? `: “${escapeTruncated(r.denyReason, MAX_REASON)}”` : '.'}`;
+      return `:no_entry_sign: Denied by ${by}${at}${r.denyReason ? `: “${shownReason(r.denyReason)}”` : '.'}`;
     case 'expired':
-      return `:alarm_clock: Expired${at}: nobody decided in time.`;
+      return r.noSeatFound
+        ? `:alarm_clock: Expired${at}: approved by ${by}, but the pool stayed full and no seat was found in time.`
+        : `:alarm_clock: Expired${at}: nobody decided in time.`;
     case 'cancelled':
       return `:heavy_multiplication_x: Cancelled by the requester${at}.`;
   }
@@ -138,10 +186,28 @@ export interface RequestCardInput {
   request: CourseRequest;
   /** Free seats when the card was posted; omitted on later updates. */
   freeSeats?: number | undefined;
+  /** For how long the license would run if approved now (from the pool's end saved on the request). */
+  now?: Date | undefined;
+}
+
+/** The buttons of an approved request for a full pool: free a seat, the waitlist. */
+function seatChoiceButtons(r: CourseRequest, choice: { transferable: boolean; waitlist: boolean }) {
+  return [
+    choice.transferable ? button(RequestActionId.recycle, 'Free a seat…', r.id) : undefined,
+    choice.waitlist ? button(RequestActionId.waitlist, 'Add to the waitlist', r.id, 'primary') : undefined,
+  ].filter((b) => b !== undefined);
+}
+
+/** The card's line on who sent it, for a request a workflow made: its builder chose the requester. */
+function workflowLine(r: CourseRequest): string | undefined {
+  if (r.source !== 'workflow' || !r.workflow) return undefined;
+  const name = r.workflow.workflowName ? ` “${escapeTruncated(r.workflow.workflowName, 100)}”` : '';
+  const run = r.workflow.workflowRun ? ` (run \`${escapeTruncated(r.workflow.workflowRun, 40)}\`)` : '';
+  return `:zap: Sent by the Workflow Builder workflow${name}${run}, not by the requester: the workflow chose who asks.`;
 }
 
 /** The approvers' card: who asks for what and why, with Approve and Deny while undecided. */
-export function buildRequestCardMessage({ request: r, freeSeats }: RequestCardInput): SlackMessage {
+export function buildRequestCardMessage({ request: r, freeSeats, now }: RequestCardInput): SlackMessage {
   const seats =
     freeSeats === undefined
       ? ''
@@ -149,10 +215,20 @@ export function buildRequestCardMessage({ request: r, freeSeats }: RequestCardIn
         ? ' · *full*'
         : ` · ${freeSeats} free seat${freeSeats === 1 ? '' : 's'}`;
   const who = `<@${r.requester}> (${escapeTruncated(r.requesterEmail, 254)})`;
+  // While no license is assigned: how long one would run, from now to the pool's end.
+  const days = r.poolEnd && now ? daysUntil(r.poolEnd, now) : undefined;
+  const start =
+    r.status === 'pending' ? 'If approved now' : r.status === 'approved' ? 'Once a seat is found' : undefined;
+  const run =
+    start && r.poolEnd && days !== undefined
+      ? `${days < SHORT_DAYS ? ':warning: ' : ''}${start}, the license runs to the pool’s end, ${day(r.poolEnd)}: *${days === 1 ? '1 day' : `${days} days`}*.`
+      : undefined;
   const blocks: (Block | undefined)[] = [
     header('Course request'),
     section(`${who} asks for *${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`)${seats}`),
-    r.reason ? section(`*Why:* ${escapeTruncated(r.reason, MAX_REASON)}`) : undefined,
+    workflowLine(r) ? context(workflowLine(r) ?? '') : undefined,
+    r.reason ? section(`*Why:* ${shownReason(r.reason)}`) : undefined,
+    run ? section(run) : undefined,
     context(
       [`Requested ${when(r.createdAt)}`, r.neededBy ? `needed by ${day(r.neededBy)}` : undefined, `request ${r.id}`]
         .filter(Boolean)
@@ -164,19 +240,37 @@ export function buildRequestCardMessage({ request: r, freeSeats }: RequestCardIn
           button(RequestActionId.deny, 'Deny…', r.id, 'danger'),
         ])
       : section(statusLine(r)),
+    // Approved for a full pool: every copy offers the choice, not only the approver's own message.
+    r.status === 'approved' && r.seatChoice && seatChoiceButtons(r, r.seatChoice).length > 0
+      ? actions(seatChoiceButtons(r, r.seatChoice))
+      : undefined,
   ];
   const text = `Course request: ${escapeTruncated(r.courseTitle, 200)} for ${who}`;
   return { text, blocks: blocks.filter((b): b is Block => b !== undefined) };
 }
 
-/** A reminder under the card (thread reply): nobody has decided yet. */
+/**
+ * A reminder under the card (thread reply): nobody has decided yet; or, approved for a full pool,
+ * nobody has freed a seat nor chosen the waitlist (then with those buttons, also to the approver).
+ */
 export function buildRequestReminderMessage(r: CourseRequest, expiresAt: string): SlackMessage {
+  if (r.status === 'approved' && r.seatChoice) {
+    const by = r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) ? `<@${r.decidedBy}>` : 'a license admin';
+    const choices = seatChoiceButtons(r, r.seatChoice);
+    const text = `:bell: Reminder: <@${r.requester}>'s request for *${escapeTruncated(r.courseTitle, 200)}* was approved by ${by}, but pool \`${escapeMrkdwn(r.poolId)}\` is full and no seat has been found. ${
+      choices.length > 0 ? 'Free a seat or add it to the waitlist' : 'Free a seat in the pool and the check assigns it'
+    }, or the request expires ${when(expiresAt)}.`;
+    return { text, blocks: [section(text), ...(choices.length > 0 ? [actions(choices)] : [])] };
+  }
   const text = `:bell: Reminder: <@${r.requester}>'s request for *${escapeTruncated(r.courseTitle, 200)}* is still waiting for a decision; it expires ${when(expiresAt)}.`;
   return { text, blocks: [section(text)] };
 }
 
 /** What the requester is told by DM at each step. */
-export function buildRequestUpdateMessage(r: CourseRequest, extra: { place?: number | undefined } = {}): SlackMessage {
+export function buildRequestUpdateMessage(
+  r: CourseRequest,
+  extra: { place?: number | undefined; expiresAt?: string | undefined } = {},
+): SlackMessage {
   const course = `*${escapeTruncated(r.courseTitle, 200)}*`;
   const by = r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) ? `<@${r.decidedBy}>` : 'a license admin';
   let text: string;
@@ -185,7 +279,7 @@ export function buildRequestUpdateMessage(r: CourseRequest, extra: { place?: num
       text = `:inbox_tray: Your request for ${course} was received; the license admins have been asked. You'll hear here when it is decided. (\`/licenses requests\` shows it.)`;
       break;
     case 'approved':
-      text = `:white_check_mark: Your request for ${course} was approved by ${by}; a seat is being found.`;
+      text = `:hourglass_flowing_sand: Your request for ${course} was approved by ${by}, but the pool is full, so there is no license yet: a license admin is freeing a seat or putting you on the waitlist. You'll hear here${extra.expiresAt ? `; if no seat is found by ${when(extra.expiresAt)}, the request expires` : ''}.`;
       break;
     case 'waitlisted':
       text = `:white_check_mark: Your request for ${course} was approved by ${by}, but the pool is full: you are on the waitlist${extra.place ? `, number ${extra.place}` : ''}. You'll get the first free seat in order.`;
@@ -194,10 +288,12 @@ export function buildRequestUpdateMessage(r: CourseRequest, extra: { place?: num
       text = `:tada: Your request for ${course} was approved by ${by}: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is yours${r.endDate ? ` until ${day(r.endDate)}` : ''}. Check your e-mail (${escapeTruncated(r.requesterEmail, 254)}) for access.`;
       break;
     case 'denied':
-      text = `:no_entry_sign: Your request for ${course} was denied by ${by}${r.denyReason ? `: “${escapeTruncated(r.denyReason, MAX_REASON)}”` : '.'}`;
+      text = `:no_entry_sign: Your request for ${course} was denied by ${by}${r.denyReason ? `: “${shownReason(r.denyReason)}”` : '.'}`;
       break;
     case 'expired':
-      text = `:alarm_clock: Your request for ${course} expired: nobody decided in time. Ask again with \`/licenses request\` if you still need it.`;
+      text = r.noSeatFound
+        ? `:alarm_clock: Your request for ${course} expired: it was approved by ${by}, but the pool stayed full and no seat was found in time. Ask again with \`/licenses request\` if you still need it.`
+        : `:alarm_clock: Your request for ${course} expired: nobody decided in time. Ask again with \`/licenses request\` if you still need it.`;
       break;
     case 'cancelled':
       text = `:heavy_multiplication_x: You cancelled your request for ${course}.`;
@@ -236,10 +332,7 @@ export function buildFullPoolChoiceMessage(
   const text = `Pool \`${escapeMrkdwn(r.poolId)}\` of *${escapeTruncated(r.courseTitle, 200)}* is full, so no license was assigned yet. ${
     choice.transferable ? 'Free a seat (a confirmation names who loses it)' : 'This pool cannot recycle seats'
   }${choice.waitlist ? ', or put the request on the waitlist: it gets the first seat that frees up.' : '.'}`;
-  const buttons = [
-    choice.transferable ? button(RequestActionId.recycle, 'Free a seat…', r.id) : undefined,
-    choice.waitlist ? button(RequestActionId.waitlist, 'Add to the waitlist', r.id, 'primary') : undefined,
-  ].filter((b) => b !== undefined);
+  const buttons = seatChoiceButtons(r, choice);
   return { text, blocks: [section(text), ...(buttons.length > 0 ? [actions(buttons)] : [])] };
 }
 
@@ -275,6 +368,14 @@ export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessag
       return buildRequestNoteMessage(':no_entry_sign: You can’t decide your own request; another license admin will.');
     case 'already':
       return buildRequestAlreadyMessage(outcome.request);
+    case 'requester-gone':
+      return buildRequestNoteMessage(
+        `:no_entry_sign: <@${outcome.request.requester}> can no longer get a license: ${escapeMrkdwn(outcome.why)}. Nothing was assigned and the request is still pending; deny it (they will be told).`,
+      );
+    case 'requester-unknown':
+      return buildRequestNoteMessage(
+        `:x: I could not check with Slack that <@${outcome.request.requester}> may still get a license (${escapeMrkdwn(outcome.why)}). Nothing was assigned; please click Approve again in a minute.`,
+      );
     case 'denied':
       return buildRequestNoteMessage(
         `:no_entry_sign: Denied. <@${outcome.request.requester}> was told${outcome.request.denyReason ? ', with your reason' : ''}.`,

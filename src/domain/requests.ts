@@ -39,11 +39,23 @@ export interface CourseRequest {
   /** The license's end, once assigned (ISO). */
   endDate?: string;
   source: RequestSource;
-  /** Set for a request created by the Workflow Builder step: completed when the request is decided. */
-  workflow?: { executionId: string; completed?: boolean };
+  /**
+   * Set for a request created by the Workflow Builder step: completed when the request is decided.
+   * `workflowRun` is the workflow's execution id and `workflowName` the name its builder gave (an
+   * optional input), shown on the card: the workflow, not the person, chose the requester.
+   */
+  workflow?: { executionId: string; completed?: boolean; workflowRun?: string; workflowName?: string };
   cards: RequestCard[];
-  /** When the approvers were last reminded (ISO). */
+  /** When the approvers were last reminded (ISO): of the undecided request, then again once approved for a full pool. */
   remindedAt?: string;
+  /** The pool's end when the request was made (ISO): the license would run until then. */
+  poolEnd?: string;
+  /** Approved for a full pool: what the approvers may choose (free a seat, the waitlist). */
+  seatChoice?: { transferable: boolean; waitlist: boolean };
+  /** Expired after its approval: the pool stayed full and no seat was found in time. */
+  noSeatFound?: boolean;
+  /** The requester's "received" DM, which a request they make right after cancelling this one reuses. */
+  requesterDm?: RequestCard;
 }
 
 /** What an approver (or the expiry check) decides about a pending request. */
@@ -70,6 +82,8 @@ export interface RequestStore {
   byStatus(status: RequestStatus): Promise<CourseRequest[]>;
   /** Compare-and-set from 'pending': exactly one decision is ever taken on a request. */
   decide(id: string, decision: Decision): Promise<DecideResult>;
+  /** Drops the decided requests no longer needed (`prunable`); how many. */
+  prune?(now: Date): Promise<number>;
 }
 
 /** What became of assigning the license of an approved request. */
@@ -92,6 +106,10 @@ export type DecideOutcome =
   | { kind: 'not-found' }
   | { kind: 'own'; request: CourseRequest }
   | { kind: 'already'; request: CourseRequest }
+  /** The requester may no longer get a license (deactivated, a guest, no longer in REQUESTERS): nothing written. */
+  | { kind: 'requester-gone'; request: CourseRequest; why: string }
+  /** Slack could not say whether the requester may still get one: nothing written, try again. */
+  | { kind: 'requester-unknown'; request: CourseRequest; why: string }
   | { kind: 'denied'; request: CourseRequest }
   | { kind: 'assigned'; request: CourseRequest }
   /** Approved, but the pool is full: the approver chooses recycle (transferable) or the waitlist. */
@@ -105,6 +123,111 @@ export type DecideOutcome =
 
 export const MAX_REASON = 500;
 
+/**
+ * The most a reason may hold as raw text (Slack's own cap of a plain_text_input): an emoji arrives
+ * as its `:shortcode:`, so 500 characters as a person counts them can take more than 500 code points.
+ */
+export const MAX_REASON_RAW = 3000;
+
+/**
+ * `:smile:`, `:wave::skin-tone-3:`: a name with at least one letter, so "10:30:" is no emoji; and the
+ * few without one (`:+1:`, `:-1:`, `:100:`, `:1234:`).
+ */
+const SHORTCODE = /:(?:(?=[a-z0-9_+'-]*[a-z])[a-z0-9_+'-]+|[+-]1|100|1234)(?:::skin-tone-[2-6])?:/gi;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * The length of a text as a person sees it: one per grapheme (an emoji with its modifiers, a letter
+ * with its accents), and one per Slack emoji `:shortcode:` (with its skin tone), which is how a
+ * plain_text_input sends an emoji. The reason's limit (MAX_REASON) is counted this way everywhere.
+ */
+export function visibleLength(text: string): number {
+  let n = 0;
+  for (const part of text.split(SHORTCODE)) {
+    for (const _ of graphemes.segment(part)) n++;
+  }
+  return n + (text.match(SHORTCODE)?.length ?? 0);
+}
+
+/** Why a reason cannot be taken, if it cannot: a sentence that says the limit and how it is counted. */
+export function reasonProblem(reason: string): string | undefined {
+  const length = visibleLength(reason);
+  if (length > MAX_REASON) {
+    return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${length}.`;
+  }
+  if (reason.length > MAX_REASON_RAW) {
+    return `Please shorten the reason: written out, its emoji take ${reason.length} characters, and ${MAX_REASON_RAW} is the most.`;
+  }
+  return undefined;
+}
+
+/** Cuts a reason to MAX_REASON characters as visibleLength counts them (a denial's reason). */
+export function cutReason(reason: string): string {
+  if (visibleLength(reason) <= MAX_REASON && reason.length <= MAX_REASON_RAW) return reason;
+  let out = '';
+  for (const { segment } of graphemes.segment(reason)) {
+    const next = out + segment;
+    if (visibleLength(next) > MAX_REASON || next.length > MAX_REASON_RAW) break;
+    out = next;
+  }
+  return out;
+}
+
+/** How many requests one person may have: undecided at once, and new ones a day (REQUEST_MAX_OPEN, REQUEST_MAX_PER_DAY). */
+export interface RequestLimits {
+  maxOpen: number;
+  maxPerDay: number;
+}
+
+export const DEFAULT_REQUEST_LIMITS: RequestLimits = { maxOpen: 3, maxPerDay: 10 };
+
+/** Waiting for an approver: undecided, or approved for a full pool with no seat yet. */
+export function isOpen(r: Pick<CourseRequest, 'status'>): boolean {
+  return r.status === 'pending' || r.status === 'approved';
+}
+
+/**
+ * Why one more request of this person is refused, if it is: too many waiting at once, or too many
+ * asked in the last 24 hours (cancelled ones count: asking and cancelling still sends cards).
+ */
+export function requestLimitProblem(
+  mine: readonly CourseRequest[],
+  limits: RequestLimits,
+  now: Date,
+): string | undefined {
+  const open = mine.filter(isOpen).length;
+  if (open >= limits.maxOpen) {
+    return `You have ${open} requests waiting for a license admin, the most one person may have at once (${limits.maxOpen}). Wait for a decision, or cancel one in \`/licenses requests\`, then ask again.`;
+  }
+  const since = now.getTime() - DAY_MS;
+  const today = mine.filter((r) => Date.parse(r.createdAt) > since);
+  if (today.length >= limits.maxPerDay) {
+    const oldest = Math.min(...today.map((r) => Date.parse(r.createdAt)));
+    const again = new Date(oldest + DAY_MS).toISOString().slice(0, 16).replace('T', ' ');
+    return `You asked for ${today.length} courses in the last 24 hours, the most one person may (${limits.maxPerDay}). You can ask again after ${again} UTC.`;
+  }
+  return undefined;
+}
+
+/**
+ * Decided requests are kept only as long as they are needed: for late clicks on their cards, the
+ * requester's list and the daily limit. The history stays in the audit trail.
+ */
+export const KEEP_DECIDED = { days: 30, most: 1000 } as const;
+
+/**
+ * The ids of final requests to drop at `now`: those decided (or made) more than KEEP_DECIDED.days
+ * ago, and beyond the newest KEEP_DECIDED.most; never one made in the last 24 hours (the daily limit).
+ */
+export function prunable(requests: readonly CourseRequest[], now: Date): string[] {
+  const at = (r: CourseRequest) => Date.parse(r.decidedAt ?? r.createdAt);
+  const final = requests.filter((r) => isFinal(r.status)).sort((a, b) => at(b) - at(a));
+  const tooOld = now.getTime() - KEEP_DECIDED.days * DAY_MS;
+  const today = now.getTime() - DAY_MS;
+  return final
+    .filter((r, i) => (i >= KEEP_DECIDED.most || at(r) < tooOld) && Date.parse(r.createdAt) <= today)
+    .map((r) => r.id);
+}
 /** A request nobody has decided yet. */
 export function isUndecided(r: Pick<CourseRequest, 'status'>): boolean {
   return r.status === 'pending';
@@ -124,22 +247,43 @@ export function requestTimers(remindHours: number, expiryDays: number): RequestT
   return { remindAfterMs: remindHours * 3_600_000, expireAfterMs: expiryDays * DAY_MS };
 }
 
-/** What the periodic check owes a pending request at `now`. */
+/** When the timers of a request started: its creation, or, approved for a full pool, its approval. */
+export function waitingSince(r: CourseRequest): string {
+  return r.status === 'approved' && r.decidedAt ? r.decidedAt : r.createdAt;
+}
+
+/**
+ * What the periodic check owes a request at `now`: one undecided, or one approved for a full pool
+ * whose approver has not freed a seat nor chosen the waitlist (counted from the approval).
+ */
 export function dueAction(r: CourseRequest, timers: RequestTimers, now: Date): 'expire' | 'remind' | undefined {
-  if (r.status !== 'pending') return undefined;
-  const age = now.getTime() - Date.parse(r.createdAt);
+  if (r.status !== 'pending' && !(r.status === 'approved' && r.seatChoice)) return undefined;
+  const age = now.getTime() - Date.parse(waitingSince(r));
   if (age >= timers.expireAfterMs) return 'expire';
   if (age >= timers.remindAfterMs && r.remindedAt === undefined) return 'remind';
   return undefined;
 }
 
-/** Why a "needed by" date cannot be used, if it cannot (YYYY-MM-DD, today or later). */
-export function neededByProblem(day: string, now: Date): string | undefined {
+/** The latest "needed by" a request may name: a year from today. */
+export const NEEDED_BY_DAYS = 365;
+
+/**
+ * Why a "needed by" date cannot be used, if it cannot: YYYY-MM-DD, today or later, within a year,
+ * and, once the pool is known, not after its end (the license would be over by then).
+ */
+export function neededByProblem(day: string, now: Date, poolEnd?: string): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
     return 'Please pick a date.';
   }
   const today = now.toISOString().slice(0, 10);
-  return day < today ? 'That date has passed; pick today or a later day, or leave it empty.' : undefined;
+  if (day < today) return 'That date has passed; pick today or a later day, or leave it empty.';
+  const latest = new Date(now.getTime() + NEEDED_BY_DAYS * DAY_MS).toISOString().slice(0, 10);
+  if (day > latest) return `Pick a date within a year (by ${latest}), or leave it empty.`;
+  const end = poolEnd && !Number.isNaN(Date.parse(poolEnd)) ? new Date(poolEnd).toISOString().slice(0, 10) : '';
+  if (end && day > end) {
+    return `The pool ends on ${end}, before that date: pick ${end} or earlier, another pool, or leave it empty.`;
+  }
+  return undefined;
 }
 
 /** Applies a decision to a pending request (the store calls this inside its compare-and-set). */

@@ -28,6 +28,13 @@ export interface RoleResolver {
   mayRequest?(client: webApi.WebClient, userId: string): Promise<'yes' | 'off' | 'not-member' | 'not-listed'>;
   /** The user ids (U…, W…) listed in LICENSE_ADMINS, for messages to them; groups are not expanded. */
   adminUsers?(): readonly string[];
+  /** The user-group ids (S…) listed in LICENSE_ADMINS. */
+  adminGroups?(): readonly string[];
+  /**
+   * Everyone a message to the license admins goes to: the user ids of LICENSE_ADMINS and the members
+   * of its user groups (usergroups.users.list, cached like the role check), once each.
+   */
+  adminRecipients?(client: webApi.WebClient): Promise<string[]>;
 }
 
 export interface AppDeps {

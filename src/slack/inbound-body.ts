@@ -110,6 +110,14 @@ function eventProblem(body: Record<string, unknown>): string | undefined {
   }
   if ('subteam' in event && !isObject(event.subteam)) return 'event.subteam is not an object';
   if ('item' in event && !isObject(event.item)) return 'event.item is not an object';
+  if (event.type === 'function_executed') {
+    // Bolt reads event.function.callback_id to route it, and a step without its execution id could
+    // never be completed.
+    if (!isObject(event.function)) return 'a function_executed event without its function';
+    if (typeof event.function_execution_id !== 'string' || event.function_execution_id === '') {
+      return 'a function_executed event without a function_execution_id';
+    }
+  }
   if (Array.isArray(authorizations) && authorizations.length > 0 && !isObject(authorizations[0])) {
     return 'authorizations[0] is not an object';
   }

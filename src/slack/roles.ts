@@ -147,6 +147,24 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
     adminUsers() {
       return options.admins.filter((id) => /^[UW]/.test(id));
     },
+    adminGroups() {
+      return options.admins.filter(isGroup);
+    },
+    async adminRecipients(client) {
+      const out = new Set(options.admins.filter((id) => /^[UW]/.test(id)));
+      for (const group of options.admins.filter(isGroup)) {
+        // A group Slack cannot list now is skipped (and logged); a rate limit too: the others still hear.
+        try {
+          for (const id of await safely(`usergroups.users.list ${group}`, new Set<string>(), () =>
+            groupMembers(client, group),
+          ))
+            out.add(id);
+        } catch {
+          options.logger?.warn('could not expand a LICENSE_ADMINS user group for a message', { group });
+        }
+      }
+      return [...out];
+    },
     whoToAsk() {
       // Without LICENSE_ADMINS the license admins are the workspace's admins and owners: say so.
       if (options.admins.length === 0) return WORKSPACE_ADMINS;

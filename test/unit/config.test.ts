@@ -35,7 +35,14 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.2,
         console: true,
         drainMs: 20_000,
-        requests: { requesters: '*', channel: 'C0DEMORQST', remindHours: 24, expiryDays: 7 },
+        requests: {
+          requesters: '*',
+          channel: 'C0DEMORQST',
+          remindHours: 24,
+          expiryDays: 7,
+          maxOpen: 3,
+          maxPerDay: 10,
+        },
       },
     });
   });
@@ -123,6 +130,8 @@ describe('parseConfig', () => {
       REQUESTS_CHANNEL: 'C0LICREQST',
       REQUEST_REMIND_HOURS: '12',
       REQUEST_EXPIRY_DAYS: '3',
+      REQUEST_MAX_OPEN: '5',
+      REQUEST_MAX_PER_DAY: '20',
     });
     expect(r).toEqual({
       ok: true,
@@ -157,6 +166,8 @@ describe('parseConfig', () => {
           channel: 'C0LICREQST',
           remindHours: 12,
           expiryDays: 3,
+          maxOpen: 5,
+          maxPerDay: 20,
         },
       },
     });
@@ -174,6 +185,10 @@ describe('parseConfig', () => {
     expect(problems({ REQUEST_EXPIRY_DAYS: '0', REQUESTS_CHANNEL: '#requests' })).toEqual([
       expect.stringContaining('REQUESTS_CHANNEL must be a channel id'),
       expect.stringContaining('REQUEST_EXPIRY_DAYS must be between 1 and 90'),
+    ]);
+    expect(problems({ REQUEST_MAX_OPEN: '0', REQUEST_MAX_PER_DAY: 'lots' })).toEqual([
+      expect.stringContaining('REQUEST_MAX_OPEN must be between 1 and 50'),
+      expect.stringContaining('REQUEST_MAX_PER_DAY must be a whole number'),
     ]);
   });
 

@@ -5,7 +5,13 @@
  * request and no change overwrites another. Behind the same RequestStore interface as the file store.
  */
 import { Redis } from 'ioredis';
-import { applyDecision, type CourseRequest, type DecideResult, type RequestStore } from '../../domain/requests.js';
+import {
+  applyDecision,
+  type CourseRequest,
+  type DecideResult,
+  prunable,
+  type RequestStore,
+} from '../../domain/requests.js';
 
 const SWAP = `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
@@ -82,6 +88,12 @@ export function createRedisRequestStore(url: string, key = 'license-desk:request
         },
         { ok: false, reason: 'not-found' },
       );
+    },
+    async prune(now) {
+      // Only final requests are dropped, and a final request never changes again: no swap needed.
+      const ids = prunable(await all(), now);
+      if (ids.length === 0) return 0;
+      return redis.hdel(key, ...ids);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

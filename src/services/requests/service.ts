@@ -10,14 +10,18 @@ import { poolBlocker } from '../../domain/assignment.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
 import {
   type CourseRequest,
+  cutReason,
+  DEFAULT_REQUEST_LIMITS,
   type DecideOutcome,
   dueAction,
   isFinal,
-  MAX_REASON,
   neededByProblem,
+  type RequestLimits,
   type RequestSource,
   type RequestStore,
   type RequestTimers,
+  reasonProblem,
+  requestLimitProblem,
 } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
@@ -32,7 +36,10 @@ import { assignForRequest, type RequestAssignContext } from './assign.js';
 export interface RequestEvents {
   /** A new request: the approvers get the card (its copies are saved on the request), the requester a DM. */
   received(request: CourseRequest, facts: { freeSeats: number }): Promise<void>;
-  /** Pending for REQUEST_REMIND_HOURS: the approvers are reminded. */
+  /**
+   * Pending for REQUEST_REMIND_HOURS, or approved that long ago for a full pool with no seat found:
+   * the approvers are reminded (and, approved, the approver who must choose).
+   */
   reminder(request: CourseRequest): Promise<void>;
   /**
    * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
@@ -51,12 +58,13 @@ export interface NewRequest {
   reason?: string;
   neededBy?: string;
   source: RequestSource;
-  workflow?: { executionId: string };
+  workflow?: { executionId: string; workflowRun?: string; workflowName?: string };
 }
 
 export type { DecideOutcome };
 
-export type CreateOutcome = { ok: true; request: CourseRequest } | { ok: false; text: string };
+/** `repeat`: the Workflow Builder step was delivered again (same execution id); nothing new was made. */
+export type CreateOutcome = { ok: true; request: CourseRequest; repeat?: boolean } | { ok: false; text: string };
 
 /**
  * Is the requester still in the workspace, asked when the waitlist gives them a seat days after the
@@ -82,6 +90,8 @@ export interface RequestServiceOptions {
    */
   nameOf?: ((userId: string) => Promise<string | undefined>) | undefined;
   work?: WorkTracker | undefined;
+  /** How many requests one person may have open and make a day; default 3 and 10. */
+  limits?: RequestLimits | undefined;
 }
 
 export interface RequestService {
@@ -111,7 +121,7 @@ export interface RequestService {
    * Reminds and expires what is due, and settles approved requests whose license was assigned another
    * way (the assign form's recycle, or an unclear answer): returns how many of each.
    */
-  check(): Promise<{ reminded: number; expired: number; settled?: number }>;
+  check(): Promise<{ reminded: number; expired: number; settled?: number; pruned?: number }>;
 }
 
 /** How the request was made, for its audit entry. */
@@ -139,6 +149,20 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     ...(r.licenseId ? { licenseId: r.licenseId } : {}),
   });
   const ctx: RequestAssignContext = { licensing, now: opts.now, work: opts.work, audit: opts.audit };
+  const limits = opts.limits ?? DEFAULT_REQUEST_LIMITS;
+  // One create at a time per requester (in this process), so two quick submissions cannot both pass
+  // the limits, and a repeated Workflow Builder delivery finds the request of the first.
+  const creating = new Map<string, Promise<unknown>>();
+  const oneAtATime = <T>(key: string, run: () => Promise<T>): Promise<T> => {
+    const before = creating.get(key) ?? Promise.resolve();
+    const mine = before.then(run, run);
+    const tail = mine.catch(() => undefined);
+    creating.set(key, tail);
+    void tail.then(() => {
+      if (creating.get(key) === tail) creating.delete(key);
+    });
+    return mine;
+  };
 
   /** The request with its requester's Slack name, asked for when it was stored without one. */
   async function named(r: CourseRequest): Promise<CourseRequest> {
@@ -184,6 +208,14 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       return { kind: 'not-assigned', request: back, outcome: { kind: 'refused', text, why: 'the pool is full' } };
     }
     if (outcome.kind === 'full') {
+      // The approver's choice is saved on the request: every card copy offers it, and the check
+      // reminds and in the end expires it like an undecided request, counted from the approval.
+      const seatChoice = { transferable: outcome.transferable, waitlist: opts.waitlist !== undefined };
+      const waiting =
+        (await store.update(request.id, (r) => {
+          r.seatChoice = seatChoice;
+          delete r.remindedAt;
+        })) ?? request;
       await audit({
         actor: approver,
         action: 'approved',
@@ -191,8 +223,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         ...factsOf(request),
         detail: 'the pool is full: next, the approver frees a seat or puts the request on the waitlist',
       });
-      await events.changed(request);
-      return { kind: 'full', request, transferable: outcome.transferable, waitlist: opts.waitlist !== undefined };
+      await events.changed(waiting);
+      return { kind: 'full', request: waiting, ...seatChoice };
     }
     // Not assigned: a refusal or a clear failure puts the request back to pending, so an approver can
     // deny it or approve again; an unknown outcome keeps it approved until someone has looked.
@@ -264,7 +296,55 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     return { kind: 'skipped', reason: why };
   }
 
-  return {
+  /** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
+  async function remindOnce(r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
+    let mine = false;
+    const updated = await store.update(r.id, (x) => {
+      mine = x.status === status && x.remindedAt === undefined;
+      if (mine) x.remindedAt = opts.now().toISOString();
+    });
+    if (!mine || !updated) return false;
+    await events.reminder(updated);
+    return true;
+  }
+
+  /**
+   * Approved for a full pool, and nobody freed a seat nor chose the waitlist in time: the request
+   * expires (only if it is still approved: a seat given meanwhile wins), and everyone is told.
+   */
+  async function expireApproved(r: CourseRequest): Promise<boolean> {
+    let mine = false;
+    const done = await store.update(r.id, (x) => {
+      mine = x.status === 'approved' && x.decidedAt === r.decidedAt;
+      if (!mine) return;
+      x.status = 'expired';
+      x.noSeatFound = true;
+      x.decidedAt = opts.now().toISOString();
+    });
+    if (!mine || !done) return false;
+    await audit({
+      actor: 'license-desk',
+      action: 'expired',
+      outcome: 'done',
+      ...factsOf(done),
+      detail: `request ${r.id}; approved, but no seat was found in time`,
+    });
+    await events.changed(done);
+    return true;
+  }
+
+  /** Decided requests no longer needed leave the store (their history is in the audit trail). */
+  async function prune(): Promise<number> {
+    if (!store.prune) return 0;
+    try {
+      return await store.prune(opts.now());
+    } catch (error) {
+      opts.logger.warn('could not prune decided course requests', { error: String(error) });
+      return 0;
+    }
+  }
+
+  const api: RequestService = {
     async pools() {
       const pools = await licensing.pools.list({ priority: 'interactive' });
       const now = opts.now();
@@ -272,16 +352,31 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     },
 
     async create(input) {
-      const reason = input.reason?.trim();
-      if (reason && Array.from(reason).length > MAX_REASON) {
-        return {
-          ok: false,
-          text: `Please keep the reason to ${MAX_REASON} characters; it has ${Array.from(reason).length}.`,
-        };
+      const mine = await store.byRequester(input.requester);
+      if (input.workflow) {
+        // Slack delivers function_executed again when it did not see the answer in time: the same
+        // execution id is the same step, whose request already exists.
+        const executionId = input.workflow.executionId;
+        const same = mine.find((r) => r.workflow?.executionId === executionId);
+        if (same) return { ok: true, request: same, repeat: true };
       }
+      const reason = input.reason?.trim();
+      const tooLong = reason ? reasonProblem(reason) : undefined;
+      if (tooLong) return { ok: false, text: tooLong };
       if (input.neededBy) {
         const problem = neededByProblem(input.neededBy, opts.now());
         if (problem) return { ok: false, text: `Needed by: ${problem}` };
+      }
+      const limited = requestLimitProblem(mine, limits, opts.now());
+      if (limited) {
+        await audit({
+          actor: input.requester,
+          action: 'requested',
+          outcome: 'refused',
+          poolId: input.poolId,
+          detail: `too many requests (${input.source})`,
+        });
+        return { ok: false, text: limited };
       }
       let pool: Pool;
       try {
@@ -302,13 +397,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           text: `Pool \`${pool.id}\` (${pool.course.title}) is not running now, so it takes no requests. Pick another pool of the course.`,
         };
       }
-      const open = (await store.byRequester(input.requester)).find((r) => r.poolId === pool.id && !isFinal(r.status));
+      const open = mine.find((r) => r.poolId === pool.id && !isFinal(r.status));
       if (open) {
         return {
           ok: false,
           text: `You already asked for ${pool.course.title} (request ${open.id}, ${open.status}). See \`/licenses requests\`.`,
         };
       }
+      const afterEnd = input.neededBy ? neededByProblem(input.neededBy, now, pool.end) : undefined;
+      if (afterEnd) return { ok: false, text: `Needed by: ${afterEnd}` };
       const request: CourseRequest = {
         id: newRequestId(),
         requester: input.requester,
@@ -323,6 +420,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         source: input.source,
         ...(input.workflow ? { workflow: input.workflow } : {}),
         cards: [],
+        poolEnd: pool.end,
       };
       await store.put(request);
       await audit({
@@ -349,6 +447,24 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         });
         return { kind: 'own', request: current };
       }
+      if (current.status === 'pending') {
+        // Asked fresh, as the waitlist does: someone deactivated, made a guest or taken out of
+        // REQUESTERS since asking gets no license; nothing is written and the approver hears why.
+        const presence = await opts.presence?.(current.requester);
+        if (presence && 'gone' in presence) {
+          await audit({
+            actor: approver,
+            action: 'approved',
+            outcome: 'refused',
+            ...factsOf(current),
+            detail: `request ${id}; the requester may no longer get a license: ${presence.gone}`,
+          });
+          return { kind: 'requester-gone', request: current, why: presence.gone };
+        }
+        if (presence && 'unknown' in presence) {
+          return { kind: 'requester-unknown', request: current, why: presence.unknown };
+        }
+      }
       const result = await store.decide(id, { kind: 'approve', by: approver, at: opts.now().toISOString() });
       if (!result.ok)
         return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
@@ -359,7 +475,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       const current = await store.get(id);
       if (!current) return { kind: 'not-found' };
       if (current.requester === approver) return { kind: 'own', request: current };
-      const why = reason?.trim().slice(0, MAX_REASON);
+      const trimmed = reason?.trim();
+      const why = trimmed ? cutReason(trimmed) : undefined;
       const result = await store.decide(id, {
         kind: 'deny',
         by: approver,
@@ -394,7 +511,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         outcome: 'done',
         ...factsOf(result.request),
       });
-      await events.changed(result.request);
+      // The requester clicked Cancel and sees their list change in place: no DM about it too.
+      await events.changed(result.request, { toldElsewhere: true });
       return { ok: true, request: result.request };
     },
 
@@ -495,6 +613,14 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       const now = opts.now();
       let reminded = 0;
       let expired = 0;
+      for (const r of await store.byStatus('approved')) {
+        const due = dueAction(r, opts.timers, now);
+        if (due === 'expire') {
+          if (await expireApproved(r)) expired++;
+        } else if (due === 'remind' && (await remindOnce(r, 'approved'))) {
+          reminded++;
+        }
+      }
       for (const r of await store.byStatus('pending')) {
         const due = dueAction(r, opts.timers, now);
         if (due === 'expire') {
@@ -509,20 +635,22 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
             detail: 'nobody decided in time',
           });
           await events.changed(result.request);
-        } else if (due === 'remind') {
-          // Once, even with several replicas running this check: only the one that sets remindedAt reminds.
-          let mine = false;
-          const updated = await store.update(r.id, (x) => {
-            mine = x.status === 'pending' && x.remindedAt === undefined;
-            if (mine) x.remindedAt = now.toISOString();
-          });
-          if (!mine || !updated) continue;
+        } else if (due === 'remind' && (await remindOnce(r, 'pending'))) {
           reminded++;
-          await events.reminder(updated);
         }
       }
       const settled = await settleApproved();
-      return settled > 0 ? { reminded, expired, settled } : { reminded, expired };
+      const pruned = await prune();
+      return {
+        reminded,
+        expired,
+        ...(settled > 0 ? { settled } : {}),
+        ...(pruned > 0 ? { pruned } : {}),
+      };
     },
   };
+  // One create at a time per requester: the limits and a repeated workflow delivery see the one before.
+  const createNow = api.create;
+  api.create = (input) => oneAtATime(input.requester, () => createNow(input));
+  return api;
 }

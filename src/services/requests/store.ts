@@ -10,6 +10,7 @@ import {
   type CourseRequest,
   type DecideResult,
   type Decision,
+  prunable,
   type RequestStore,
 } from '../../domain/requests.js';
 import type { Logger } from '../../licensing/types.js';
@@ -59,6 +60,18 @@ export function createFileRequestStore(dataDir: string, logger: Logger): Request
     },
     async byStatus(status) {
       return (await all()).filter((r) => r.status === status).sort(byCreated);
+    },
+    async prune(now) {
+      // Nothing is written when nothing is due: the check runs every 5 minutes.
+      if (prunable(await all(), now).length === 0) return 0;
+      let dropped = 0;
+      await file.update((v) => {
+        for (const id of prunable(Object.values(v.requests), now)) {
+          delete v.requests[id];
+          dropped++;
+        }
+      });
+      return dropped;
     },
     async decide(id: string, decision: Decision): Promise<DecideResult> {
       let result: DecideResult = { ok: false, reason: 'not-found' };

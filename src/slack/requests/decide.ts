@@ -16,8 +16,10 @@ import {
   buildRequestInfoModal,
   buildRequestNoteMessage,
   buildRequestWaitlistedMessage,
+  DENY_TITLE,
 } from '../../blocks/requests.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
+import { reasonProblem } from '../../domain/requests.js';
 import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
 import { createReplier } from '../reply.js';
 import { openView, updateView } from '../slack-io.js';
@@ -79,18 +81,26 @@ export function createDenyButtonHandler(s: Surface) {
 export function createDenySubmitHandler(s: Surface) {
   const refused = (sentence: string) => ({
     response_action: 'update' as const,
-    view: buildRequestInfoModal(`:no_entry_sign: ${escapeMrkdwn(sentence)}`),
+    view: buildRequestInfoModal(`:no_entry_sign: ${escapeMrkdwn(sentence)}`, DENY_TITLE),
   });
   return onSubmit(
     s,
-    { need: 'admin', title: 'Deny the request', audit: { action: 'denied' }, view: refused },
+    { need: 'admin', title: DENY_TITLE, audit: { action: 'denied' }, view: refused },
     async ({ ack, view, body, client }) => {
       const id = parseRequestId(view.private_metadata);
       const reason =
         view.state.values[RequestInputId.denyReason.block]?.[RequestInputId.denyReason.action]?.value?.trim() ||
         undefined;
-      await ack({ response_action: 'update', view: buildRequestInfoModal(':hourglass_flowing_sand: Denying…') });
-      const show = (text: string) => updateView(s.deps, client, view.id, buildRequestInfoModal(text));
+      const tooLong = reason ? reasonProblem(reason) : undefined;
+      if (tooLong) {
+        await ack({ response_action: 'errors', errors: { [RequestInputId.denyReason.block]: tooLong } });
+        return;
+      }
+      await ack({
+        response_action: 'update',
+        view: buildRequestInfoModal(':hourglass_flowing_sand: Denying…', DENY_TITLE),
+      });
+      const show = (text: string) => updateView(s.deps, client, view.id, buildRequestInfoModal(text, DENY_TITLE));
       const service = s.deps.requests?.service;
       if (!id || !service) return void (await show(':grey_question: That form does not name a request.'));
       await show(buildRequestDecisionMessage(await service.deny(id, body.user.id, reason)).text);

@@ -8,7 +8,7 @@ import { RequestInputId } from '../../blocks/ids.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildRequestFormModal, buildRequestInfoModal } from '../../blocks/requests.js';
 import { isId } from '../../domain/ids.js';
-import { MAX_REASON, neededByProblem, type RequestSource } from '../../domain/requests.js';
+import { neededByProblem, type RequestSource, reasonProblem } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
@@ -65,7 +65,7 @@ export async function openRequestModal(
       deps,
       client,
       viewId,
-      buildRequestFormModal({ pools, poolId, privateMetadata: encodeFormMeta(source) }),
+      buildRequestFormModal({ pools, poolId, privateMetadata: encodeFormMeta(source), now: deps.now() }),
     );
   } catch (error) {
     deps.logger.warn('could not fill the request form', { error: String(error) });
@@ -75,12 +75,13 @@ export async function openRequestModal(
 }
 
 /**
- * Where the cards would go: REQUESTS_CHANNEL, else the user ids of LICENSE_ADMINS. With neither (the
+ * Where the cards would go: REQUESTS_CHANNEL, else the users and user groups' members of LICENSE_ADMINS. With neither (the
  * workspace's admins are the license admins, and Slack has no list of them to DM), a request would
  * reach nobody, so none is taken.
  */
 export function nowhereToGo(deps: AppDeps): string | undefined {
-  if (deps.requests?.channel || (deps.roles.adminUsers?.() ?? []).length > 0) return undefined;
+  const listed = (deps.roles.adminUsers?.() ?? []).length + (deps.roles.adminGroups?.() ?? []).length;
+  if (deps.requests?.channel || listed > 0) return undefined;
   return `Course requests have nobody to go to yet. Please ask ${deps.roles.whoToAsk()} to set REQUESTS_CHANNEL (or list the license admins in LICENSE_ADMINS).`;
 }
 
@@ -100,10 +101,8 @@ export function createRequestSubmitHandler(deps: AppDeps) {
       values[RequestInputId.neededBy.block]?.[RequestInputId.neededBy.action]?.selected_date || undefined;
     const errors: Record<string, string> = {};
     if (!poolId || !isId(poolId)) errors[RequestInputId.pool.block] = 'Please pick a course.';
-    if (reason && Array.from(reason).length > MAX_REASON) {
-      errors[RequestInputId.reason.block] =
-        `Please keep it to ${MAX_REASON} characters (it has ${Array.from(reason).length}).`;
-    }
+    const tooLong = reason ? reasonProblem(reason) : undefined;
+    if (tooLong) errors[RequestInputId.reason.block] = tooLong;
     const dateProblem = neededBy ? neededByProblem(neededBy, deps.now()) : undefined;
     if (dateProblem) errors[RequestInputId.neededBy.block] = dateProblem;
     if (Object.keys(errors).length > 0 || !poolId) {

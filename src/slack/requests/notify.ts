@@ -15,7 +15,7 @@ import {
   buildRequestReminderMessage,
   buildRequestUpdateMessage,
 } from '../../blocks/requests.js';
-import type { CourseRequest, RequestCard } from '../../domain/requests.js';
+import { type CourseRequest, type RequestCard, waitingSince } from '../../domain/requests.js';
 import type { RequestEvents } from '../../services/requests/service.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
@@ -37,26 +37,58 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
   };
 }
 
+/**
+ * A request made within this time after the same person cancelled one takes over that request's
+ * messages: a request → cancel loop edits one card per approver and one DM, instead of posting more.
+ */
+export const FOLD_MS = 10 * 60_000;
+
 export function createRequestEvents(
   botClient: () => webApi.WebClient,
-  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles'>,
+  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>,
   requests: Pick<RequestsDeps, 'store' | 'channel' | 'timers'>,
 ): RequestEvents {
   const { logger } = deps;
   const marked = (m: SlackMessage) => withSandboxMarker(m, deps.sandbox);
 
-  async function dm(user: string, message: SlackMessage): Promise<void> {
+  /** Sends a DM; where it went, or undefined when it failed (logged). */
+  async function dm(user: string, message: SlackMessage): Promise<RequestCard | undefined> {
     try {
       const client = botClient();
       const channel = await openDm(client, user);
-      await client.chat.postMessage({ channel, ...marked(message) });
+      const res = await client.chat.postMessage({ channel, ...marked(message) });
+      return res.ts ? { channel, ts: res.ts } : undefined;
     } catch (error) {
       logger.warn('could not send a course request DM', { user, error: String(error) });
+      return undefined;
     }
   }
 
+  /** The requester's newest request cancelled within FOLD_MS, whose messages a new request takes over. */
+  async function justCancelled(r: CourseRequest): Promise<CourseRequest | undefined> {
+    const since = deps.now().getTime() - FOLD_MS;
+    return (await requests.store.byRequester(r.requester))
+      .filter((x) => x.id !== r.id && x.status === 'cancelled' && Date.parse(x.decidedAt ?? '') > since)
+      .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0];
+  }
+
+  /** Rewrites a message in place (no new notification); its ts, or undefined when Slack refused. */
+  async function replaced(where: RequestCard, message: SlackMessage): Promise<string | undefined> {
+    try {
+      await botClient().chat.update({ channel: where.channel, ts: where.ts, ...message });
+      return where.ts;
+    } catch (error) {
+      logger.warn('could not reuse a course request message', { channel: where.channel, error: String(error) });
+      return undefined;
+    }
+  }
+
+  /** When an undecided (or approved, seatless) request expires. */
+  const expiresAt = (r: CourseRequest) =>
+    new Date(Date.parse(waitingSince(r)) + requests.timers.expireAfterMs).toISOString();
+
   async function updateCards(r: CourseRequest): Promise<void> {
-    const message = marked(buildRequestCardMessage({ request: r }));
+    const message = marked(buildRequestCardMessage({ request: r, now: deps.now() }));
     const client = botClient();
     for (const card of r.cards) {
       try {
@@ -92,11 +124,17 @@ export function createRequestEvents(
 
   return {
     async received(r, facts) {
-      const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats }));
-      const targets = requests.channel ? [requests.channel] : [...(deps.roles.adminUsers?.() ?? [])];
+      const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats, now: deps.now() }));
+      // Without a channel, each license admin by DM: the users listed, and the members of the user
+      // groups listed (an admin through a group is an admin too).
+      const targets = requests.channel
+        ? [requests.channel]
+        : deps.roles.adminRecipients
+          ? await deps.roles.adminRecipients(botClient())
+          : [...(deps.roles.adminUsers?.() ?? [])];
       if (targets.length === 0) {
         logger.warn(
-          'course request: nobody to send the card to; set REQUESTS_CHANNEL or list user ids in LICENSE_ADMINS',
+          'course request: nobody to send the card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
           {
             request: r.id,
           },
@@ -104,25 +142,47 @@ export function createRequestEvents(
       }
       const cards: RequestCard[] = [];
       const client = botClient();
+      // Folded: a request following one the same person cancelled a moment ago takes over that
+      // request's messages (its card copies and the requester's "received" DM) instead of new ones.
+      const previous = await justCancelled(r);
+      const reused = new Set<string>();
       for (const target of targets) {
         try {
           const channel = requests.channel ? target : await openDm(client, target);
-          const res = await client.chat.postMessage({ channel, ...card });
-          if (res.ts) cards.push({ channel: res.channel ?? channel, ts: res.ts });
+          const old = previous?.cards.find((c) => c.channel === channel);
+          const ts = (old && (await replaced(old, card))) || (await client.chat.postMessage({ channel, ...card })).ts;
+          if (ts) cards.push({ channel, ts });
+          if (old && ts === old.ts) reused.add(old.ts);
         } catch (error) {
           logger.warn('could not post a course request card', { target, error: String(error) });
         }
       }
+      // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
+      const received = marked(buildRequestUpdateMessage(r));
+      const oldDm = previous?.requesterDm;
+      const dmTs = oldDm ? await replaced(oldDm, received) : undefined;
       await requests.store.update(r.id, (x) => {
         x.cards = cards;
+        if (oldDm && dmTs) x.requesterDm = oldDm;
       });
-      // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
-      await dm(r.requester, buildRequestUpdateMessage(r));
+      if (previous && (reused.size > 0 || dmTs)) {
+        await requests.store.update(previous.id, (x) => {
+          x.cards = x.cards.filter((c) => !reused.has(c.ts));
+          if (dmTs) delete x.requesterDm;
+        });
+      }
+      if (dmTs) return;
+      const sent = await dm(r.requester, buildRequestUpdateMessage(r));
+      if (sent) {
+        await requests.store.update(r.id, (x) => {
+          x.requesterDm = sent;
+        });
+      }
     },
 
     async reminder(r) {
-      const expiresAt = new Date(Date.parse(r.createdAt) + requests.timers.expireAfterMs).toISOString();
-      const message = marked(buildRequestReminderMessage(r, expiresAt));
+      const reminder = buildRequestReminderMessage(r, expiresAt(r));
+      const message = marked(reminder);
       const client = botClient();
       for (const card of r.cards) {
         try {
@@ -131,13 +191,27 @@ export function createRequestEvents(
           logger.warn('could not post a course request reminder', { channel: card.channel, error: String(error) });
         }
       }
+      // Approved for a full pool: the approver, whose own message had the choice, hears it by DM too.
+      if (r.status === 'approved' && r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy)) {
+        await dm(r.decidedBy, reminder);
+      }
     },
 
     async changed(r, extra) {
       const latest = (await requests.store.get(r.id)) ?? r;
       await updateCards(latest);
-      if (latest.status !== 'approved' && !extra?.toldElsewhere)
-        await dm(latest.requester, buildRequestUpdateMessage(latest, extra));
+      // Approved with no seat yet (a full pool) is told too: where it stands and when it would expire.
+      // Approved without that choice (an unclear assign being checked) waits for the outcome.
+      const untold = latest.status === 'approved' && !latest.seatChoice;
+      if (!untold && !extra?.toldElsewhere) {
+        await dm(
+          latest.requester,
+          buildRequestUpdateMessage(latest, {
+            ...extra,
+            ...(latest.status === 'approved' ? { expiresAt: expiresAt(latest) } : {}),
+          }),
+        );
+      }
       await completeWorkflow(latest);
     },
   };

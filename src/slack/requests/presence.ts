@@ -1,23 +1,38 @@
 /**
- * Is the requester of a waitlisted request still a full member of the workspace? Asked when a seat
- * frees up, which may be weeks after the approval (users.info, scope users:read). A deleted, unknown
- * or now guest account can never take the seat; a Slack error only means "not now".
+ * May the requester still get a license? Asked when an admin approves and when the waitlist gives
+ * them a seat, which may be days or weeks after they asked (users.info, scope users:read, asked
+ * fresh; then REQUESTERS through the role resolver). A deleted, unknown or now guest account, or one
+ * REQUESTERS no longer allows, can never take the seat; a Slack error only means "not now".
  */
 import type { webApi } from '@slack/bolt';
 import type { RequesterPresence } from '../../services/requests/service.js';
+import type { RoleResolver } from '../deps.js';
 import { slackNameOf } from '../resolve-user.js';
 
-export function createRequesterPresence(client: () => webApi.WebClient): RequesterPresence {
+export function createRequesterPresence(
+  client: () => webApi.WebClient,
+  roles?: Pick<RoleResolver, 'mayRequest'>,
+): RequesterPresence {
   return async (userId) => {
     try {
       const { user } = await client().users.info({ user: userId });
       if (!user || user.deleted) return { gone: 'they are no longer in the Slack workspace' };
       if (user.is_restricted || user.is_ultra_restricted) return { gone: 'they are now a guest of the workspace' };
-      return undefined;
+      if (user.is_bot) return { gone: 'the account is a bot' };
     } catch (error) {
       const code = (error as { data?: { error?: unknown } }).data?.error;
       if (code === 'user_not_found') return { gone: 'they are no longer in the Slack workspace' };
       return { unknown: `Slack did not say who they are right now (${String(code ?? error)})` };
+    }
+    if (!roles?.mayRequest) return undefined;
+    try {
+      const may = await roles.mayRequest(client(), userId);
+      if (may === 'off') return { gone: 'course requests are turned off (REQUESTERS is empty)' };
+      if (may === 'not-listed') return { gone: 'REQUESTERS no longer lists them' };
+      if (may === 'not-member') return { gone: 'they are no longer a full member of the workspace' };
+      return undefined;
+    } catch (error) {
+      return { unknown: `Slack did not say whether REQUESTERS lists them right now (${String(error)})` };
     }
   };
 }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { webApi } from '@slack/bolt';
-import type { RequestStore, RequestTimers } from '../../domain/requests.js';
+import type { RequestLimits, RequestStore, RequestTimers } from '../../domain/requests.js';
 import type { AuditLog } from '../../services/audit.js';
 import { createRequestCheck } from '../../services/requests/check.js';
 import { createRequestService, type RequestService } from '../../services/requests/service.js';
@@ -54,6 +54,8 @@ export interface SelfServiceOptions {
   waitlist?: WaitlistSetup | undefined;
   /** How often the reminder and expiry check runs once started; default 5 minutes. */
   checkEveryMs?: number;
+  /** REQUEST_MAX_OPEN and REQUEST_MAX_PER_DAY; default 3 and 10. */
+  limits?: RequestLimits | undefined;
 }
 
 export interface SelfService {
@@ -117,8 +119,9 @@ export function buildSelfService(deps: AppDeps, opts: SelfServiceOptions): SelfS
     logger,
     timers: opts.timers,
     waitlist,
-    presence: createRequesterPresence(opts.client),
+    presence: createRequesterPresence(opts.client, deps.roles),
     nameOf: createRequesterName(opts.client),
+    limits: opts.limits,
     work: deps.work,
   });
   const check = createRequestCheck(service, logger, opts.checkEveryMs);

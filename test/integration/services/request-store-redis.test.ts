@@ -57,5 +57,16 @@ describe.skipIf(redisSkipReason !== undefined)(
       expect((await a.get('r0000000000a2'))?.cards).toHaveLength(10);
       expect((await b.byRequester('U0NOROLE01')).map((r) => r.id).sort()).toEqual(['r0000000000a1', 'r0000000000a2']);
     });
+
+    it('prune drops the decided requests no longer needed, on every replica', async () => {
+      const now = new Date('2026-11-25T12:00:00.000Z');
+      const old = '2026-10-01T09:00:00.000Z';
+      await a.put({ ...request('r0000000000a3'), status: 'denied', createdAt: old, decidedAt: old });
+      await a.put({ ...request('r0000000000a4'), createdAt: old });
+      expect(await b.prune?.(now)).toBe(1);
+      expect(await a.get('r0000000000a3')).toBeUndefined();
+      expect((await a.get('r0000000000a4'))?.status).toBe('pending');
+      expect(await a.prune?.(now)).toBe(0);
+    });
   },
 );
