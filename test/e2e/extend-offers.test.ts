@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { dayText } from '../../src/domain/end-date.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import type { License } from '../../src/domain/types.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
@@ -106,7 +107,7 @@ describe('where a change of end date is offered', () => {
     const { ack } = await submit(t, view, extendState({}));
     expect(ack.response_action).toBe('errors');
     const error = String((ack.errors as Record<string, string>)[InputId.extendDate.block]);
-    expect(error).toContain(`Pick a date before ${withPool.end.slice(0, 10)}`);
+    expect(error).toContain(`Pick a date before ${dayText(withPool.end)}`);
     expect(error).toContain('no later date is possible');
     expect(error).not.toContain('quick choice');
     expect(writes(t)).toEqual([]);
