@@ -31,12 +31,11 @@ function daysUntil(end: string, now: Date): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.floor((at - now.getTime()) / DAY_MS));
 }
 
-/** "runs to 2026-12-31 (36 days)": how long a license assigned now would run (plain text). */
+/** "runs to Dec 31, 2026 (36 days)": how long a license assigned now would run (plain text). */
 export function licenseRunWords(poolEnd: string, now: Date): string {
   const days = daysUntil(poolEnd, now);
   if (days === undefined) return '';
-  const endDay = new Date(Date.parse(poolEnd)).toISOString().slice(0, 10);
-  return `license runs to ${endDay} (${days === 1 ? '1 day' : `${days} days`})`;
+  return `license runs to ${dayText(poolEnd)} (${days === 1 ? '1 day' : `${days} days`})`;
 }
 
 /**
@@ -230,7 +229,7 @@ export function buildRequestCardMessage({ request: r, freeSeats, now }: RequestC
     r.reason ? section(`*Why:* ${shownReason(r.reason)}`) : undefined,
     run ? section(run) : undefined,
     context(
-      [`Requested ${when(r.createdAt)}`, r.neededBy ? `needed by ${day(r.neededBy)}` : undefined, `request ${r.id}`]
+      [`Requested ${when(r.createdAt)}`, r.neededBy ? `needed by ${day(r.neededBy)}` : undefined]
         .filter(Boolean)
         .join(' · '),
     ),

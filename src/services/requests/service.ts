@@ -327,7 +327,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       action: 'expired',
       outcome: 'done',
       ...factsOf(done),
-      detail: `request ${r.id}; approved, but no seat was found in time`,
+      detail: 'approved, but no seat was found in time',
     });
     await events.changed(done);
     return true;
@@ -401,7 +401,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       if (open) {
         return {
           ok: false,
-          text: `You already asked for ${pool.course.title} (request ${open.id}, ${open.status}). See \`/licenses requests\`.`,
+          text: `You already asked for ${pool.course.title} (your request is ${open.status}). See \`/licenses requests\`.`,
         };
       }
       const afterEnd = input.neededBy ? neededByProblem(input.neededBy, now, pool.end) : undefined;
@@ -457,7 +457,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
             action: 'approved',
             outcome: 'refused',
             ...factsOf(current),
-            detail: `request ${id}; the requester may no longer get a license: ${presence.gone}`,
+            detail: `the requester may no longer get a license: ${presence.gone}`,
           });
           return { kind: 'requester-gone', request: current, why: presence.gone };
         }
