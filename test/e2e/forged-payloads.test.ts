@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
+import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import { clickLetItEnd, extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
@@ -216,7 +217,7 @@ describe('a forged "Let it end" on an alert', () => {
     const later = day(30);
     expect((await callSandbox(a.sandbox, 'PATCH', '/v1/license/4005', { body: { endDate: later } })).status).toBe(200);
     const { told, updates } = await letEnd('4005', { ts: await postedTs('4005'), rowFor: '4005' });
-    expect(told).toContain(`No alert announced license 4005 ending on ${later}`);
+    expect(told).toContain(`No alert announced license 4005 ending on ${dayText(later)}`);
     expect(updates).toEqual([]);
     expect((await alertFile()).acknowledged).not.toHaveProperty('4005');
   });
