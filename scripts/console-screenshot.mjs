@@ -14,8 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outArg = process.argv.indexOf('--out');
 const out = resolve(outArg > 0 ? (process.argv[outArg + 1] ?? '') : join(root, 'docs/console.png'));
-/** A student the sandbox does not know yet: the assignment creates them. */
-const STUDENT = 'console.newcomer@contoso.com';
+/** A student the sandbox does not know yet: the assignment creates them, with the name typed in the form. */
+const STUDENT = 'carla.newcomer@contoso.com';
+const STUDENT_NAME = 'Carla Newcomer';
 
 function chromiumPath() {
   const candidates = [process.env.CHROMIUM_PATH?.trim(), '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -89,6 +90,7 @@ async function playScene(page, url) {
   const pool = modal.getByLabel('Pool');
   if ((await pool.count()) > 0 && (await pool.inputValue()) === '') await pool.selectOption({ index: 1 });
   await modal.getByLabel(/e-mail/i).fill(STUDENT);
+  await modal.getByLabel('Name').fill(STUDENT_NAME);
   await modal.locator('.modal-buttons button[type=submit]').click();
   await modal.getByText(/Assigned license/).waitFor({ timeout: 20_000 });
   const licenseId = /Assigned license (\d+)/.exec((await modal.textContent()) ?? '')?.[1];
