@@ -70,7 +70,7 @@ export function buildExtendModal({ license, pool, initialDate, privateMetadata, 
             {
               type: 'radio_buttons',
               action_id: InputId.extendQuick.action,
-              options: choices.map((c) => option(`${c.label} (${c.day})`, quickValue(c.day))),
+              options: choices.map((c) => option(`${c.label} (${dayText(c.day)})`, quickValue(c.day))),
             },
             { optional: true },
           )

@@ -10,7 +10,7 @@ const OUTCOME: Record<AuditEntry['outcome'], string> = {
   unknown: ':grey_question:',
 };
 
-/** ":white_check_mark: <date> · <@U0MGR> revoked *Ada Lovelace*’s license `4001` for *Power BI*". */
+/** ":white_check_mark: <date> · <@U0MGR> revoked license `4001` of *Ada Lovelace* for *Power BI*". */
 export function homeRecentLine(e: AuditEntry): string {
   const at = Date.parse(e.at);
   const when = Number.isNaN(at)

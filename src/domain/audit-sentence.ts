@@ -45,12 +45,15 @@ function licenseOf(e: AuditEntry): string {
   return e.licenseId ? `license \`${escapeTruncated(e.licenseId, 64)}\`` : 'a license';
 }
 
-/** "*Ada Lovelace*'s license `4001` for *Course*", "license `4001`", "a license". */
+/**
+ * "license `4001` of *Ada Lovelace* for *Course*", "license `4001`", "a license". Never "*Ada*’s":
+ * Slack leaves a bold name followed by a letter or an apostrophe unrendered, asterisks and all.
+ */
 function heldLicense(e: AuditEntry, style: SentenceStyle): string {
   const student = studentOf(e, style);
   const license = e.licenseId ? `license \`${escapeTruncated(e.licenseId, 64)}\`` : 'license';
   const title = e.courseTitle ? ` for *${escapeTruncated(e.courseTitle, 80)}*` : '';
-  if (student) return `${student}’s ${license}${title}`;
+  if (student) return `${license} of ${student}${title}`;
   return `${e.licenseId ? license : 'a license'}${title}`;
 }
 
@@ -72,7 +75,7 @@ function day(d: string): string {
 
 /**
  * "<@U0MGR> assigned license `4001` for *Power BI* to *Ada Lovelace*", "<@U0MGR> tried to revoke
- * *Ada Lovelace*’s license `4001`": one sentence, without the outcome mark, the time or the reason.
+ * license `4001` of *Ada Lovelace*": one sentence, without the outcome mark, the time or the reason.
  * Most begin with the actor; a waitlist's seat and an expiry begin with the request.
  */
 export function auditSentence(e: AuditEntry, style: SentenceStyle): string {

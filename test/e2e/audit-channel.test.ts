@@ -112,7 +112,7 @@ describe('the audit channel', () => {
     expect(posts()).toHaveLength(1);
     clock.advance(1);
     const retried = await nthPost(2);
-    expect(String(retried.args.text)).toMatch(/revoked \*[^*]+\*’s license/);
+    expect(String(retried.args.text)).toMatch(/revoked license `[^`]+` of \*[^*]+\*/);
     expect(String(retried.args.text)).toContain('license `4011`');
     expect(t.logs.some((l) => l.message === 'could not post to the audit channel')).toBe(false);
   });

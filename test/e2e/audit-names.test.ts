@@ -236,7 +236,7 @@ describe('the names License Desk sends and records', () => {
     expect(text).toContain(`<@${OLA.id}>’s request for *Optimizing DAX* got license`);
     expect(text).toContain('to *Pim van Dijk*');
     expect(text).toMatch(
-      /changed the end date of \*[^*]+\*’s license `4002` for \*[^*]+\* from [A-Z][a-z]{2} \d{1,2}, \d{4} to/,
+      /changed the end date of license `4002` of \*[^*]+\* for \*[^*]+\* from [A-Z][a-z]{2} \d{1,2}, \d{4} to/,
     );
     // No sentence left hanging: "request of ·", "for ·", "waitlist ·".
     expect(text).not.toMatch(/ (of|for|waitlist|assigned|assign) ·/);

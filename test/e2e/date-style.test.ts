@@ -64,7 +64,9 @@ describe('one date style per view', () => {
   });
 
   it('the end-date form, and its answer to a day after the pool ends', async () => {
-    const view = await openModal(t, () => t.command('extend 4001'));
+    // 4002 ends before its pool: the form offers its quick choices (+30 days, +90 days, pool end).
+    const view = await openModal(t, () => t.command('extend 4002'));
+    expect(read(view)).toContain('+30 days');
     expectOneStyle('end-date form', read(view));
     const { ack } = await submit(
       t,

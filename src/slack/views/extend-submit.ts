@@ -116,7 +116,7 @@ async function runExtend(
     response_action: 'update',
     view: buildWorkingModal(
       EXTEND_TITLE,
-      past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${run.day}`,
+      past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${dayText(run.day)}`,
     ),
   });
   if (!(await s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`))) return;

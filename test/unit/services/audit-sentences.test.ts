@@ -92,8 +92,8 @@ const CASES: Case[] = [
       endDate: '2027-01-31',
     },
     {
-      post: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
-      home: /^<@U0MGR00001> changed the end date of \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
+      post: /^<@U0MGR00001> changed the end date of license `4001` of \*Ada Lovelace\* for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
+      home: /^<@U0MGR00001> changed the end date of license `4001` of \*Ada Lovelace\* for \*Mastering DAX\* from Dec 31, 2026 to Jan 31, 2027$/,
     },
   ],
   [
@@ -108,8 +108,8 @@ const CASES: Case[] = [
     'revoke done',
     { actor: ADMIN, action: 'revoke', outcome: 'done', ...course, ...ada, licenseId: '4001' },
     {
-      post: /^<@U0MGR00001> revoked \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\*$/,
-      home: /^<@U0MGR00001> revoked \*Ada Lovelace\*’s license `4001` for \*Mastering DAX\*$/,
+      post: /^<@U0MGR00001> revoked license `4001` of \*Ada Lovelace\* for \*Mastering DAX\*$/,
+      home: /^<@U0MGR00001> revoked license `4001` of \*Ada Lovelace\* for \*Mastering DAX\*$/,
     },
   ],
   [
@@ -337,7 +337,7 @@ describe('every kind of audit entry reads as a sentence of who did what to whom'
       courseTitle: 'A & B',
     };
     const home = homeRecentLine(entry);
-    expect(home).toContain('someone revoked *&lt;!here&gt; Eve*’s license `4001` for *A &amp; B*');
+    expect(home).toContain('someone revoked license `4001` of *&lt;!here&gt; Eve* for *A &amp; B*');
     expect(JSON.stringify(auditMessage(entry))).not.toContain('<!here>');
   });
 
