@@ -6,6 +6,7 @@
  *
  *   npm run bench:startup            # 7 runs each after one warm-up
  *   RUNS=11 npm run bench:startup
+ *   APP_ROOT=/path/to/another/checkout npm run bench:startup   # that checkout's npm start instead (before/after)
  *
  * The machine's speed drifts, so the figure to quote is the ratio of the medians, not the times.
  */
@@ -19,6 +20,7 @@ import { startFakeSlack } from '../test/support/fake-slack.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = Number(process.env.RUNS ?? 7);
+const appRoot = process.env.APP_ROOT ?? root;
 const APP_PORT = Number(process.env.PORT ?? 3107);
 const BARE_PORT = APP_PORT + 1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,7 +30,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
 };
 
-if (spawnSync(process.execPath, ['scripts/bootstrap.mjs', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+if (spawnSync(process.execPath, ['scripts/bootstrap.mjs', 'build'], { cwd: appRoot, stdio: 'inherit' }).status !== 0) {
   process.exit(1);
 }
 
@@ -51,18 +53,19 @@ interface Subject {
   name: string;
   args: string[];
   port: number;
+  cwd: string;
 }
 const subjects: Subject[] = [
-  { name: 'License Desk (npm start)', args: ['scripts/bootstrap.mjs', 'start'], port: APP_PORT },
-  { name: 'bare Bolt 5 app', args: ['bench/bare-bolt.mjs'], port: BARE_PORT },
+  { name: 'License Desk (npm start)', args: ['scripts/bootstrap.mjs', 'start'], port: APP_PORT, cwd: appRoot },
+  { name: 'bare Bolt 5 app', args: ['bench/bare-bolt.mjs'], port: BARE_PORT, cwd: root },
 ];
 
 /** Starts it, polls /healthz until it answers 200; the ms from spawn to that answer. */
 async function once(s: Subject, countFile?: string): Promise<{ ms: number; modules?: number }> {
-  const args = countFile ? ['--import', './bench/module-count.mjs', ...s.args] : s.args;
+  const args = countFile ? ['--import', join(root, 'bench/module-count.mjs'), ...s.args] : s.args;
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd: s.cwd,
     env: { ...env, PORT: String(s.port), ...(countFile ? { MODULE_COUNT_FILE: countFile } : {}) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
