@@ -8,23 +8,19 @@ import { join } from 'node:path';
 import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
-import { consoleOptions } from './console/demo.js';
-import { createConsole, type LocalConsole } from './console/server.js';
+import type { LocalConsole } from './console/server.js';
 import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
-import { startSandbox } from './sandbox/index.js';
 import { createDesk } from './services/desk.js';
-import { createRedisRequestStore } from './services/requests/redis-store.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
-import { startLocalSlack } from './slack/local-slack.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
@@ -39,6 +35,11 @@ export function listenProblem(error: unknown, port: number): string | undefined 
   if (e?.code === 'EACCES') return `Port ${e.port ?? port} needs privileges here: set PORT to a port above 1023`;
   return undefined;
 }
+
+/*
+ * What only one mode uses is imported where that mode starts (the sandbox, the local console, the local
+ * Slack double, the Redis stores): a production start in HTTP mode loads none of their modules.
+ */
 
 /** Why the local demo will not run on the licensing service at LICENSING_API_URL (config.ts's rule). */
 function demoLicensingProblem(probe: Exclude<SandboxProbe, 'sandbox'>): string {
@@ -61,6 +62,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   }
   let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
   if (!licensingApi) {
+    const { startSandbox } = await import('./sandbox/index.js');
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
     stopper.add('sandbox', () => sandbox.close());
     licensingApi = { url: sandbox.url, token: sandbox.adminToken };
@@ -95,6 +97,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
   let localConsole: LocalConsole | undefined;
   if (config.console) {
+    const [{ consoleOptions }, { createConsole }] = await Promise.all([
+      import('./console/demo.js'),
+      import('./console/server.js'),
+    ]);
     localConsole = createConsole({
       ...consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET),
       usageHint: `${COMMAND} ${usageHint()}`,
@@ -102,6 +108,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   }
   let localSlackUrl: string | undefined;
   if (slack.mode === 'demo') {
+    const { startLocalSlack } = await import('./slack/local-slack.js');
     const local = await startLocalSlack({
       users: DEMO_SLACK_USERS,
       botToken: DEMO_BOT_TOKEN,
@@ -118,7 +125,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
-  const redisRequests = config.redisUrl ? createRedisRequestStore(config.redisUrl) : undefined;
+  const redisRequests = config.redisUrl
+    ? (await import('./services/requests/redis-store.js')).createRedisRequestStore(config.redisUrl)
+    : undefined;
   const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
   const deps: AppDeps = {
     licensing,

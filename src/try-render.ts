@@ -5,7 +5,8 @@
  * `:emoji:` as the emoji), and each button with what it does,
  * including the command that shows the same thing. Pure, and total: any payload gives some text.
  */
-import { format, formatDistanceToNowStrict } from 'date-fns';
+import { format } from 'date-fns/format';
+import { formatDistanceToNowStrict } from 'date-fns/formatDistanceToNowStrict';
 import { gemoji } from 'gemoji';
 import { ActionId } from './blocks/ids.js';
 import { decodeNav, type NavTarget } from './blocks/nav.js';

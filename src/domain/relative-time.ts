@@ -2,7 +2,7 @@
  * Human hints for dates ("in 3 weeks", "2 months ago"). date-fns has no week unit, and managers
  * think of license ends in weeks, so 14–59 days are given in weeks; the rest is date-fns.
  */
-import { formatDistanceStrict } from 'date-fns';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { DAY_MS } from './time.js';
 
 export function relativeHint(iso: string, now: Date): string {

@@ -3,9 +3,12 @@
  * small runtime fix bottleneck 2.19.5 needs on Redis 7 (ratelimit.md, "Several processes sharing one
  * budget").
  */
+import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
-import { Redis } from 'ioredis';
 import type { Logger } from './types.js';
+
+/** ioredis, loaded by the first connection (REDIS_URL only): a start without Redis skips its modules. */
+const loadRedis = () => (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 
 /**
  * The error names bottleneck's Lua scripts raise and its RedisDatastore compares with `===` (or
@@ -85,6 +88,7 @@ export function createRedisLimiterConnection(
 ): RedisLimiterConnection {
   const now = opts.now ?? Date.now;
   const summaryEveryMs = opts.summaryEveryMs ?? 60_000;
+  const Redis = loadRedis();
   const client = new Redis(redisUrl, {
     // Fail a script call after a few reconnect attempts instead of queueing it for long; the limiter
     // also refuses new work at once while Redis is known to be down (RedisHealth).

@@ -10,19 +10,16 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { type AlertService, alertStateFile, createAlertService, sharedAlertState } from './alerts.js';
 import type { AuditLog } from './audit.js';
 import { createDraftStore, type DraftStore } from './bulk.js';
 import { createBulkJobStore } from './bulk-jobs.js';
-import { createRedisBulkJobStore } from './bulk-jobs-redis.js';
-import { createBulkQueue } from './bulk-queue.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
 import { type DayLock, sharedDayLock } from './scheduler.js';
 import { createMemoryStore, type SharedStore } from './shared-store.js';
-import { createRedisStore } from './shared-store-redis.js';
 import { ensureDir } from './state-store.js';
 import type { WorkTracker } from './work-tracker.js';
 
@@ -73,10 +70,18 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     },
     recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
   };
-  const shared = opts.redisUrl ? createRedisStore(opts.redisUrl, logger) : createMemoryStore();
+  // Redis and BullMQ are loaded only with REDIS_URL: a single process starts without them.
+  const shared = opts.redisUrl
+    ? (await import('./shared-store-redis.js')).createRedisStore(opts.redisUrl, logger)
+    : createMemoryStore();
   let jobs: Redis | undefined;
   let bulk: Pick<Parameters<typeof createBulkRunner>[0], 'store' | 'queue'>;
   if (opts.redisUrl) {
+    const [{ Redis }, { createRedisBulkJobStore }, { createBulkQueue }] = await Promise.all([
+      import('ioredis'),
+      import('./bulk-jobs-redis.js'),
+      import('./bulk-queue.js'),
+    ]);
     jobs = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, connectionName: 'license-desk-bulk-jobs' });
     jobs.on('error', () => undefined);
     const store = createRedisBulkJobStore(jobs);

@@ -7,10 +7,13 @@
  * across replicas (docs/waitlist.md).
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
 import { parseLines, type WaitlistLines } from '../domain/waitlist.js';
 import type { Logger } from '../licensing/types.js';
 import type { PoolLock, WaitlistStore } from './waitlist.js';
+
+/** ioredis, loaded by the first connection (REDIS_URL only): a start without Redis skips its modules. */
+const loadRedis = () => (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 
 export interface RedisWaitlist {
   store: WaitlistStore;
@@ -39,6 +42,7 @@ export function createRedisWaitlist(opts: RedisWaitlistOptions): RedisWaitlist {
   const lockKey = (poolId: string) => `${prefix}:lock:${poolId}`;
   const ttl = opts.lockTtlMs ?? 60_000;
   const lockWaitMs = opts.lockWaitMs ?? 30_000;
+  const Redis = loadRedis();
   const redis = new Redis(opts.url, {
     maxRetriesPerRequest: 5,
     connectTimeout: 3_000,

@@ -177,6 +177,31 @@ describe('architecture (docs/architecture.md)', () => {
     expect(readers.filter((f) => !allowed.has(f))).toEqual([]);
   });
 
+  it('a start of src/main.ts loads no console, sandbox, local Slack double, Redis, BullMQ or date-fns barrel', () => {
+    // What `import x from` and `export … from` load when the module loads; `import type` and `import()` load nothing.
+    const STATIC = /(?:^|;|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/g;
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec = ''] of code(file).matchAll(STATIC)) {
+        const to = target(file, spec);
+        if (to) visit(to);
+        else packages.add(`${file} imports ${spec}`);
+      }
+    };
+    visit('src/main.ts');
+    expect(seen.size).toBeGreaterThan(50);
+    const modeOnly = [...seen].filter((f) =>
+      /^src\/(console|sandbox)\/|^src\/slack\/local-slack\.ts$|redis-store\.ts$|shared-store-redis\.ts$|bulk-queue\.ts$/.test(
+        f,
+      ),
+    );
+    expect(modeOnly).toEqual([]);
+    expect([...packages].filter((p) => / imports (ioredis|bullmq|date-fns)$/.test(p))).toEqual([]);
+  });
+
   it('src never imports from test/', () => {
     expect(violations(['src'], (_f, spec) => !/(^|\/)test\//.test(spec))).toEqual([]);
   });
