@@ -28,7 +28,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
-      reporter: ['text-summary'],
+      reporter: ['text-summary', 'json-summary'],
       thresholds: {
         'src/domain/**': { statements: 94, branches: 86, functions: 94, lines: 95 },
         'src/services/**': { statements: 48, branches: 37, functions: 44, lines: 50 },

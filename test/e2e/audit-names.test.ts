@@ -10,18 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CallbackId,
-  ChangeActionId,
-  InputId,
-  RequestActionId,
-  RequestCallbackId,
-  RequestInputId,
-} from '../../src/blocks/ids.js';
+import { CallbackId, ChangeActionId, InputId, RequestActionId } from '../../src/blocks/ids.js';
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { sampleRequest, selfServiceIn } from '../support/requests.js';
+import { requestFormView, sampleRequest, selfServiceIn } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { assignState, extendState, openModal, settledView, submit } from './change-support.js';
 
@@ -81,23 +74,7 @@ const click = (actionId: string, value: string, userId: string) =>
 
 /** `user` asks for `poolId` through the request form; the request id from the card's Approve button. */
 async function requestFrom(user: string, poolId: string): Promise<string> {
-  await t.viewSubmission(
-    {
-      view: {
-        id: `VNAME${user}`,
-        callback_id: RequestCallbackId.form,
-        private_metadata: JSON.stringify({ s: 'command' }),
-        state: {
-          values: {
-            [RequestInputId.pool.block]: {
-              [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
-            },
-          },
-        },
-      },
-    },
-    { userId: user },
-  );
+  await t.viewSubmission({ view: requestFormView(`VNAME${user}`, poolId) }, { userId: user });
   const card = await t.slack.waitForCall(
     'chat.postMessage',
     (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${user}>`),

@@ -16,7 +16,7 @@ import { type CourseRequest, requestTimers } from '../../src/domain/requests.js'
 import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
-import { sampleRequest } from '../support/requests.js';
+import { requestFormView, sampleRequest } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -45,29 +45,7 @@ function driver() {
     offsetMs: 0,
     now: () => new Date(Date.now() + d.offsetMs),
     submit(user: string, poolId: string, extra: { reason?: string; neededBy?: string } = {}) {
-      return d.t.viewSubmission(
-        {
-          view: {
-            id: `VREQ${user}`,
-            callback_id: RequestCallbackId.form,
-            private_metadata: JSON.stringify({ s: 'command' }),
-            state: {
-              values: {
-                [RequestInputId.pool.block]: {
-                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
-                },
-                [RequestInputId.reason.block]: {
-                  [RequestInputId.reason.action]: { type: 'plain_text_input', value: extra.reason ?? null },
-                },
-                [RequestInputId.neededBy.block]: {
-                  [RequestInputId.neededBy.action]: { type: 'datepicker', selected_date: extra.neededBy ?? null },
-                },
-              },
-            },
-          },
-        },
-        { userId: user },
-      );
+      return d.t.viewSubmission({ view: requestFormView(`VREQ${user}`, poolId, extra) }, { userId: user });
     },
     /** What the form's view showed after a submission (the result or refusal), once it contains `words`. */
     shown(user: string, words: string) {

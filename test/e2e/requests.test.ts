@@ -13,7 +13,7 @@ import { requestTimers } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { selfServiceIn } from '../support/requests.js';
+import { requestFormView, selfServiceIn } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -70,29 +70,7 @@ const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 /** The request form as a member submits it (the form itself is checked in the first test). */
 function submitForm(user: string, poolId: string, extra: { reason?: string; neededBy?: string } = {}) {
-  return t.viewSubmission(
-    {
-      view: {
-        id: `VREQ${user}`,
-        callback_id: RequestCallbackId.form,
-        private_metadata: JSON.stringify({ s: 'command' }),
-        state: {
-          values: {
-            [RequestInputId.pool.block]: {
-              [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
-            },
-            [RequestInputId.reason.block]: {
-              [RequestInputId.reason.action]: { type: 'plain_text_input', value: extra.reason ?? null },
-            },
-            [RequestInputId.neededBy.block]: {
-              [RequestInputId.neededBy.action]: { type: 'datepicker', selected_date: extra.neededBy ?? null },
-            },
-          },
-        },
-      },
-    },
-    { userId: user },
-  );
+  return t.viewSubmission({ view: requestFormView(`VREQ${user}`, poolId, extra) }, { userId: user });
 }
 
 /** The card posted to the requests channel for `user`'s request, and the request id on its buttons. */

@@ -1,4 +1,5 @@
 /** Course-request fixtures shared by the request tests: a request record, and self-service in a directory. */
+import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
 import { createFileRequestStore } from '../../src/services/requests/store.js';
@@ -26,5 +27,34 @@ export function selfServiceIn(dir: string, channel: string): Pick<TestAppOptions
   return {
     requests: { store: createFileRequestStore(dir, quiet), channel, timers: requestTimers(24, 7) },
     waitlist: { dataDir: dir },
+  };
+}
+
+/**
+ * The request form's view as Slack sends it on submission: the pool picked, and the optional reason
+ * and "needed by" day (`null` when left empty, as Slack sends an empty input).
+ */
+export function requestFormView(
+  viewId: string,
+  poolId: string,
+  extra: { reason?: string | undefined; neededBy?: string | undefined } = {},
+) {
+  return {
+    id: viewId,
+    callback_id: RequestCallbackId.form,
+    private_metadata: JSON.stringify({ s: 'command' }),
+    state: {
+      values: {
+        [RequestInputId.pool.block]: {
+          [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
+        },
+        [RequestInputId.reason.block]: {
+          [RequestInputId.reason.action]: { type: 'plain_text_input', value: extra.reason ?? null },
+        },
+        [RequestInputId.neededBy.block]: {
+          [RequestInputId.neededBy.action]: { type: 'datepicker', selected_date: extra.neededBy ?? null },
+        },
+      },
+    },
   };
 }
