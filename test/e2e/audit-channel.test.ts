@@ -13,6 +13,7 @@ import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type ManualTimers, manualTimers } from '../support/manual-timers.js';
+import { until } from '../support/until.js';
 
 const AUDIT = 'C0AUDITLOAD';
 let dir: string;
@@ -39,15 +40,6 @@ afterEach(() => t.close());
 const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT);
 const auditLines = () => t.logs.filter((l) => l.message === 'audit');
 const fileLines = async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-
-/** Waits for a condition the app reaches on its own (a request handled, a line written). */
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const nthPost = (n: number) => t.slack.waitForCall('chat.postMessage', (c) => posts().indexOf(c) === n - 1);
 

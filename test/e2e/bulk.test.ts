@@ -15,6 +15,7 @@ import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
+import { until } from '../support/until.js';
 import { allText } from '../unit/blocks/fixtures.js';
 
 const dirs: string[] = [];
@@ -267,7 +268,7 @@ describe('bulk assign: responsiveness and a restart in the middle', () => {
       expect((await confirm(a, report ?? {})).response_action).toBe('clear');
 
       // Mid-job: the background cap (20 of 25) is taken; an interactive command still finds a slot.
-      await waitFor(() => posts(sandbox, '2007').length >= 20);
+      await until('20 assigns in pool 2007', () => posts(sandbox, '2007').length >= 20, 15_000);
       const sentAt = Date.now();
       const cmd = await a.command('pools', { userId: TEST_USERS.viewer });
       const answer = await cmd.waitForResponse((p) => allText(p.body).includes('License pools'), 10_000);
@@ -321,11 +322,3 @@ describe('bulk assign: responsiveness and a restart in the middle', () => {
     }
   }, 60_000);
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

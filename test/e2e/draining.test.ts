@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { until } from '../support/until.js';
 import { extendState, shortcut, textOf } from './change-support.js';
 
 const RESTARTING = 'License Desk is restarting; try again in a minute.';
@@ -19,11 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(() => t.sandbox.clearRequests());
-
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!done()) throw new Error('timed out');
-}
 
 const callsFrom = (from: number, method: string) => t.slack.calls.slice(from).filter((c) => c.method === method);
 
@@ -114,7 +110,7 @@ describe('while stopping', () => {
     const r = await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'home' });
     expect(r.status).toBe(200);
     // Turned away before any listener runs: once the log says so, no publish can follow.
-    await until(() =>
+    await until('the drain', () =>
       t.logs.some(
         (l) => l.message === 'turned away: License Desk is stopping' && l.request === 'event_callback app_home_opened',
       ),

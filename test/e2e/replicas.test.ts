@@ -13,7 +13,11 @@ import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../s
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
+import { until } from '../support/until.js';
 import { textOf, viewOf } from './change-support.js';
+
+/** Replicas take their time (a takeover waits out a lease): 30 s rather than the helper's 10. */
+const slowly = (what: string, check: () => boolean, timeoutMs = 30_000) => until(what, check, timeoutMs);
 
 const SECRET = 'replicas0signing0secret0for0tests';
 const BOT = 'xoxb-rep';
@@ -82,14 +86,6 @@ const lines = (r: MainProcess, message: string) =>
     .output()
     .stdout.split('\n')
     .filter((l) => l.includes(`"message":"${message}"`));
-
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Opens the bulk form on one replica, checks a list and starts the job there; resolves with the e-mails. */
 async function startBulkJob(url: string, tag: string): Promise<string[]> {
@@ -176,7 +172,7 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
           lines(r, "daily check: another replica is running today's check").length > 0 ||
           lines(r, "daily check: today's check already ran").length > 0,
       );
-    await until(
+    await slowly(
       'one replica to run the check and the other to stand aside',
       () => ran().length + skipped().length >= 2,
     );
@@ -218,7 +214,7 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
     const answers = await Promise.all(urls.map((url) => click(url)));
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     await slack.waitForResponse('double-click', (p) => textOf(p.body).includes('Revoked license'), 20_000);
-    await until('the repeat to be turned away', () =>
+    await slowly('the repeat to be turned away', () =>
       replicas.some((r) => lines(r, 'repeated revoke click ignored').length > 0),
     );
     const deletes = sandbox.requests.filter((r) => r.method === 'DELETE');
@@ -232,11 +228,11 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
     const emails = await startBulkJob(urls[0] ?? '', 'takeover');
     const assigns = bulkAssigns;
     // Whichever replica's worker took the job: killed once it has assigned a few rows.
-    await until('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
+    await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
     const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
     const other = replicas.find((r) => r !== runner);
     if (!runner || !other) throw new Error('no replica ran the job');
-    await until('a few rows to be sent', () => assigns().length >= 3);
+    await slowly('a few rows to be sent', () => assigns().length >= 3);
     runner.child.kill('SIGKILL');
     await runner.exited;
     const sentBeforeKill = assigns().length;
@@ -264,11 +260,11 @@ describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', ()
     // A takeover after a death would wait 60 s: the job moving on sooner is the hand-back.
     const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '60' });
     const emails = await startBulkJob(urls[0] ?? '', 'handback');
-    await until('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
+    await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
     const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
     const other = replicas.find((r) => r !== runner);
     if (!runner || !other) throw new Error('no replica ran the job');
-    await until('a few rows to be sent', () => bulkAssigns().length >= 2);
+    await slowly('a few rows to be sent', () => bulkAssigns().length >= 2);
     runner.child.kill('SIGTERM');
     expect(await runner.exited).toBe(0);
     expect(lines(runner, 'bulk job paused for shutdown; another replica carries on')).toHaveLength(1);

@@ -7,6 +7,7 @@ import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { until } from '../support/until.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf, writes } from './change-support.js';
 
@@ -21,11 +22,6 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
-
-/** Polls `done` every 20 ms for up to 10 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i += 1) await new Promise((r) => setTimeout(r, 20));
-}
 
 const click = (actionId: string, licenseId: string, ts = `${Date.now() / 1000}`) =>
   t.action({
@@ -102,7 +98,7 @@ describe('revoke', () => {
     // Both handled: one click's outcome is posted, the other one's "ignored" line is logged.
     const { text } = await Promise.any(clicks.map((c) => final(c)));
     expect(text).toContain('Revoked license `4005`');
-    await until(() => ignored().length > seen);
+    await until('the ignored click to be logged', () => ignored().length > seen);
     expect(ignored()).toHaveLength(seen + 1);
     expect(clicks.filter((c) => c.responses().length === 0)).toHaveLength(1);
     expect(writes(t).filter((r) => r.method === 'DELETE')).toHaveLength(1);

@@ -17,6 +17,7 @@ import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { interactionBody, slackHeaders } from '../support/slack-signing.js';
+import { until } from '../support/until.js';
 import { textOf } from './change-support.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,14 +98,6 @@ async function clickRevoke(licenseId: string, responseId: string): Promise<numbe
   const res = await fetch(eventsUrl, { method: 'POST', headers: slackHeaders(SECRET, body), body });
   await res.text();
   return res.status;
-}
-
-async function until(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const logLines = () =>

@@ -17,6 +17,7 @@ import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
+import { until } from '../support/until.js';
 import { extendState, textOf, viewOf } from './change-support.js';
 
 const SECRET = 'shutdown0signing0secret0for0tests';
@@ -107,14 +108,6 @@ async function openExtendModal(licenseId: string) {
     10_000,
   );
   return viewOf(form);
-}
-
-async function until(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The exit code, or a failure if the process is still running `ms` after the call. */

@@ -8,6 +8,7 @@ import { createLicensingClient, StoppedError } from '../../../src/licensing/inde
 import type { LicensingClient } from '../../../src/licensing/types.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/types.js';
+import { until } from '../../support/until.js';
 import { caught } from './helpers.js';
 
 let sandbox: RunningSandbox;
@@ -30,16 +31,11 @@ afterEach(async () => {
   await sandbox.close();
 });
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!done()) throw new Error('timed out');
-}
-
 describe('close({ abort: true }) with a write in flight and a read queued', () => {
   it('the write is cut off with its outcome unknown, the read was never sent, later calls send nothing', async () => {
     sandbox.addFault({ kind: 'hang', method: 'PATCH' });
     const write = caught(client.licenses.changeEndDate('4002', '2099-01-01'));
-    await until(() => sandbox.requests.some((r) => r.method === 'PATCH'));
+    await until('the PATCH to reach the sandbox', () => sandbox.requests.some((r) => r.method === 'PATCH'));
     const read = caught(client.licenses.get('4001'));
 
     await client.close({ abort: true });
