@@ -20,10 +20,13 @@ function subject(license: License, pool: Pool | undefined): string {
   return `license \`${escapeMrkdwn(license.id)}\` of *${escapeTruncated(license.student.name, 100)}* ${escapeTruncated(license.student.email, 254)} for ${course} (pool \`${escapeMrkdwn(license.poolId)}\`)`;
 }
 
-export function buildRevokeConfirmMessage(license: License, pool: Pool | undefined): SlackMessage {
-  const seat = seatReturns(pool)
-    ? 'The pool is transferable, so the seat goes back to it.'
-    : 'The pool is not transferable, so the seat does not come back.';
+/** `waiting`: how many wait for a seat of the pool (its waitlist), when known. */
+export function buildRevokeConfirmMessage(license: License, pool: Pool | undefined, waiting?: number): SlackMessage {
+  const seat = !seatReturns(pool)
+    ? 'The pool is not transferable, so the seat does not come back.'
+    : waiting && waiting > 0
+      ? `The pool is transferable, so the seat goes back to it and at once to the first person on its waitlist (${waiting === 1 ? '1 waits' : `${waiting} wait`}).`
+      : 'The pool is transferable, so the seat goes back to it.';
   const text = `Revoke ${subject(license, pool)}?`;
   return {
     text,
@@ -54,14 +57,14 @@ export function buildNotRevokableMessage(
 }
 
 /** What the fresh read allows: the confirmation, why it can't be revoked, or why it could not be read. */
-export function buildRevokeCheckMessage(check: RevokeCheck): SlackMessage {
+export function buildRevokeCheckMessage(check: RevokeCheck, waiting?: number): SlackMessage {
   switch (check.kind) {
     case 'unread':
       return buildErrorMessage(check.sentence);
     case 'blocked':
       return buildNotRevokableMessage(check.license, check.pool, check.blocker);
     case 'revokable':
-      return buildRevokeConfirmMessage(check.license, check.pool);
+      return buildRevokeConfirmMessage(check.license, check.pool, waiting);
   }
 }
 

@@ -126,6 +126,11 @@ describe('waitlist', () => {
     expect(checkBlockKitLimits(shown.body)).toEqual([]);
 
     const victim = activeIn(POOL)[0]?.id ?? '';
+    // The confirmation already says where the seat will go.
+    const confirm = await (await t.command(`revoke ${victim}`)).waitForResponse((p) =>
+      allText(p.body.blocks).includes('Revoke license'),
+    );
+    expect(allText(confirm.body.blocks)).toContain('at once to the first person on its waitlist (2 wait)');
     t.sandbox.clearRequests();
     const told = dm(U.wendy, (s) => s.includes('it is yours'));
     const clicked = await t.clickButton(ChangeActionId.revokeConfirm, victim);

@@ -5,15 +5,12 @@
  * sees a message can click it, and a refused click changes nothing and leaves the message as it was.
  */
 import { buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
-import {
-  buildRevokeCancelledMessage,
-  buildRevokeCheckMessage,
-  buildRevokeOutcomeMessage,
-} from '../../blocks/revoke.js';
+import { buildRevokeCancelledMessage, buildRevokeOutcomeMessage } from '../../blocks/revoke.js';
 import { idValue } from '../../blocks/values.js';
-import { checkRevoke, revoke } from '../../services/revoke.js';
+import { revoke } from '../../services/revoke.js';
 import { BUTTON_GONE, type ClickArgs, onClick } from '../gate.js';
 import { createReplier, type Replier } from '../reply.js';
+import { revokeConfirmation } from '../revoke-check.js';
 import { changeContext, type Surface } from '../state.js';
 
 /** A refused revoke click is audited with the license id, when the (forgeable) value is a well-formed one. */
@@ -39,7 +36,7 @@ function onRevokeClick(s: Surface, handle: (licenseId: string, reply: Replier, a
 export function createRevokeButtonHandler(s: Surface) {
   return onRevokeClick(s, async (licenseId, reply) => {
     await reply.send(buildWorkingMessage('reading the license'));
-    await reply.send(buildRevokeCheckMessage(await checkRevoke(s.deps.licensing, licenseId, s.deps.now())));
+    await reply.send(await revokeConfirmation(s.deps, licenseId));
   });
 }
 

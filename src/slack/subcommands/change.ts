@@ -6,12 +6,11 @@
  */
 import type { webApi } from '@slack/bolt';
 import { buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
-import { buildRevokeCheckMessage } from '../../blocks/revoke.js';
 import { channelOf } from '../../blocks/values.js';
-import { checkRevoke } from '../../services/revoke.js';
 import type { AppDeps } from '../deps.js';
 import { openAssignModal, openExtendModal } from '../open-modal.js';
 import type { Replier } from '../reply.js';
+import { revokeConfirmation } from '../revoke-check.js';
 import type { AppState } from '../state.js';
 import type { ChangeCommand } from './change-command.js';
 
@@ -31,7 +30,7 @@ export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandCon
   const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
   if (cmd.kind === 'revoke') {
     await reply.send(buildWorkingMessage('reading the license'));
-    return reply.send(buildRevokeCheckMessage(await checkRevoke(deps.licensing, cmd.licenseId, deps.now())));
+    return reply.send(await revokeConfirmation(deps, cmd.licenseId));
   }
   const opened =
     cmd.kind === 'assign'
