@@ -54,3 +54,15 @@ function slackErrorCode(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || !('error' in data)) return undefined;
   return typeof data.error === 'string' ? data.error : undefined;
 }
+
+/**
+ * The Slack name of the member whose e-mail this is (users.lookupByEmail, scope users:read.email), for
+ * an e-mail typed in the assign form; undefined when no member has it or Slack cannot say now.
+ */
+export async function slackNameByEmail(client: webApi.WebClient, email: string): Promise<string | undefined> {
+  try {
+    return slackNameOf((await client.users.lookupByEmail({ email })).user?.profile);
+  } catch {
+    return undefined;
+  }
+}

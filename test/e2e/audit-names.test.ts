@@ -27,6 +27,7 @@ const OLA = { id: 'U0NAMEOLA1', name: 'ola.wait', realName: 'Ola Nowak', email: 
 const PIM = { id: 'U0NAMEPIM1', name: 'pim.pick', realName: 'Pim van Dijk', email: 'pim.vandijk@contoso.com' };
 const RIA = { id: 'U0NAMERIA1', name: 'ria.r', realName: 'Ria Recycler', email: 'ria.recycler@contoso.com' };
 const TYP = { id: 'U0NAMETYP1', name: 'typ.o', realName: 'Slack Name', email: 'typed.name@contoso.com' };
+const EMA = { id: 'U0NAMEEMA1', name: 'ema.mail', realName: 'Ema Mailwright', email: 'ema.mailwright@contoso.com' };
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
     auditChannel: AUDIT,
     auditPosting: { paceMs: 0 },
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
-    slack: { users: [IVY, OLA, PIM, RIA, TYP] },
+    slack: { users: [IVY, OLA, PIM, RIA, TYP, EMA] },
     ...selfServiceIn(dir, CHANNEL),
   });
 });
@@ -180,6 +181,15 @@ describe('the names License Desk sends and records', () => {
     await settledView(t, typed.id, from2);
     expect(studentOf(TYP.email)?.name).toBe('Tess Typed');
     await auditPost(`<@${ADMIN}> assigned license`, 'to *Tess Typed*');
+  });
+
+  it('an e-mail typed in the assign form that belongs to a Slack member gets their Slack name', async () => {
+    const view = await openModal(t, () => t.command('assign 2001'));
+    const from = t.slack.calls.length;
+    await submit(t, view, assignState({ pool: '2001', email: EMA.email }));
+    await settledView(t, view.id, from);
+    expect(studentOf(EMA.email)?.name).toBe('Ema Mailwright');
+    await auditPost(`<@${ADMIN}> assigned license`, 'to *Ema Mailwright*');
   });
 
   it('an end-date change is recorded with the date it replaced', async () => {

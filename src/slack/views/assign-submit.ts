@@ -15,6 +15,7 @@ import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
 import { onSubmit } from '../gate.js';
 import { presentError } from '../present.js';
+import { slackNameByEmail } from '../resolve-user.js';
 import { updateView } from '../slack-io.js';
 import type { Surface } from '../state.js';
 import { checkAssignForm } from './assign-checks.js';
@@ -33,8 +34,13 @@ export function createAssignSubmitHandler(s: Surface) {
       await ack({ response_action: 'errors', errors });
       return;
     }
-    // A name typed in the form wins; else the picked member's Slack name (the service would say "Student").
+    // A name typed in the form wins; else the picked member's Slack name, or for a typed e-mail the name
+    // of the Slack member who has it, asked after the ack (the service would say "Student").
     const name = form.name ?? slackName;
+    const named = async (): Promise<AssignParams> => {
+      const found = name ? undefined : await slackNameByEmail(client, email);
+      return found ? { ...params, name: found } : params;
+    };
     const params: AssignParams = {
       poolId: form.poolId,
       email,
@@ -48,7 +54,7 @@ export function createAssignSubmitHandler(s: Surface) {
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
       if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
-      return showRecycleChoice(s, client, view.id, pool, params, channel);
+      return showRecycleChoice(s, client, view.id, pool, await named(), channel);
     }
     const working = buildWorkingModal(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
     if (!(await state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`))) {
@@ -58,7 +64,7 @@ export function createAssignSubmitHandler(s: Surface) {
     }
     await ack({ response_action: 'update', view: working });
     const run = { viewId: view.id, actor, channel, title: ASSIGN_TITLE };
-    await runAssign(s, client, run, { params, pool, action: 'assign' });
+    await runAssign(s, client, run, { params: await named(), pool, action: 'assign' });
   });
 }
 
