@@ -22,17 +22,23 @@ const NOT_FAST = [
 
 export default defineConfig({
   test: {
-    // `npm test` runs with --coverage (test:vitest): the floors below are checked in that same run. They
-    // were set at what the unit project and test/integration alone reach, rounded down (the whole suite
-    // can only reach more); raise them when coverage grows, never lower them.
+    // `npm test` runs with --coverage (test:vitest); under CI=true (.ci/run, where Redis and Chromium are
+    // always there) the floors below are checked in that same run. They are what the whole suite reached
+    // there, rounded down, and for src/services one point less again (some of its branches are taken or
+    // not by timing: a retry, a slow answer); raise them when coverage grows, never lower them. Without
+    // CI=true they are not checked: a machine without redis-server skips the Redis tests, and with them
+    // the Redis stores of src/services.
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
-      thresholds: {
-        'src/domain/**': { statements: 94, branches: 86, functions: 94, lines: 95 },
-        'src/services/**': { statements: 48, branches: 37, functions: 44, lines: 50 },
-      },
+      thresholds:
+        process.env.CI === 'true'
+          ? {
+              'src/domain/**': { statements: 98, branches: 93, functions: 98, lines: 99 },
+              'src/services/**': { statements: 83, branches: 73, functions: 83, lines: 86 },
+            }
+          : {},
     },
     projects: [
       {
