@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
+import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
   extendState,
@@ -52,12 +53,15 @@ describe('change end date', () => {
     expect(labels.some((l) => l.startsWith('+30 days'))).toBe(true);
     expect(labels.some((l) => l.startsWith('Pool end'))).toBe(true);
     const plus30 = quickValues(view)[0]?.value.slice(4) ?? '';
+    const before = t.sandbox.inspect.license('4002')?.end ?? '';
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;
     const { ack } = await send(view, extendState({ quick: plus30 }));
     expect(ack.response_action).toBe('update');
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain('Moved the end of license `4002` of *Mastering DAX* (pool `2001`)');
+    // What the new date replaced, as the form showed it.
+    expect(textOf(result.blocks)).toContain(`, ends ${dayText(plus30)} (it was ${dayText(before)})`);
     expect(endDay('4002')).toBe(plus30);
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /v1/license/4002']);
   });

@@ -143,7 +143,7 @@ function endDateOutcomeText(outcome: EndDateOutcome, licenseId: string): Outcome
         done: (license) =>
           outcome.past
             ? `Ended license \`${id}\` of ${studentWords(license.student)} now; it can't be edited again.`
-            : `Moved the end of ${licenseFacts(license, outcome.pool)}, of ${studentWords(license.student)}.`,
+            : `Moved the end of ${licenseFacts(license, outcome.pool)} (it was ${dayText(outcome.license.end)}), of ${studentWords(license.student)}.`,
         notDone: `the end of license \`${id}\` did not change`,
         check: `\`/licenses show ${id}\``,
         subject: 'license',
