@@ -40,7 +40,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-startup-'));
 const env = {
   PATH: process.env.PATH ?? '',
   NODE_ENV: 'production',
-  SLACK_BOT_TOKEN: 'xoxb-1111111111-2222222222222-startupbenchtoken',
+  SLACK_BOT_TOKEN: 'xoxb-bench',
   SLACK_SIGNING_SECRET: '8f1c2d3e4a5b6c7d8e9f0a1b2c3d4e5f',
   SLACK_API_URL: slack.apiUrl,
   LICENSING_API_URL: sandbox.url,

@@ -29,6 +29,29 @@ const EXAMPLES =
 
 const line = (e: HelpEntry): string => `\`/licenses ${e.usage}\`: ${e.summary}`;
 
+/** A bulleted list of usage lines: they hold `<poolId>` and the like, so as mrkdwn they are escaped. */
+const bullets = (lines: readonly string[]) => section(lines.map((l) => `• ${escapeMrkdwn(l)}`).join('\n'));
+
+/** The frame every help shares: the problem (escaped), the header, who you are, the lists, examples. */
+function helpMessage(
+  reason: string | undefined,
+  who: string,
+  lists: readonly (string[] | undefined)[],
+  examples: string,
+) {
+  const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
+  return {
+    text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
+    blocks: compact([
+      problem ? section(`:warning: ${problem}`) : undefined,
+      header('License Desk: /licenses'),
+      section(who),
+      ...lists.map((l) => (l ? bullets(l) : undefined)),
+      context(examples),
+    ]),
+  };
+}
+
 /** `reason` is plain text (it may quote what the user typed) and is escaped here. */
 export function buildHelpMessage(entries: readonly HelpEntry[], canChange: boolean, reason?: string): SlackMessage {
   const listed = entries.filter((e) => e.listed !== false);
@@ -38,20 +61,7 @@ export function buildHelpMessage(entries: readonly HelpEntry[], canChange: boole
   const roleLine = canChange
     ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
     : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
-  const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
-  return {
-    text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
-    blocks: compact([
-      problem ? section(`:warning: ${problem}`) : undefined,
-      header('License Desk: /licenses'),
-      section(roleLine),
-      // The usage lines hold `<poolId>` and the like: as mrkdwn they must be escaped, or Slack reads links.
-      section(look.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
-      canChange ? section(change.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')) : undefined,
-      section(ask.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
-      context(EXAMPLES),
-    ]),
-  };
+  return helpMessage(reason, roleLine, [look, canChange ? change : undefined, ask], EXAMPLES);
 }
 
 /**
@@ -64,17 +74,10 @@ export function buildRequesterHelpMessage(
   reason?: string,
 ): SlackMessage {
   const ask = [...entries.filter((e) => e.listed !== false && e.need === 'requester').map(line), REQUEST_SHORTCUT];
-  const problem = reason === undefined ? undefined : escapeTruncated(reason, 500);
-  return {
-    text: problem ? `${problem} Try /licenses help.` : 'How to use /licenses',
-    blocks: compact([
-      problem ? section(`:warning: ${problem}`) : undefined,
-      header('License Desk: /licenses'),
-      section(
-        `You can ask the license admins for a seat in a course. Pools and licenses are for license viewers and admins: to see them, ask ${whoToAsk}.`,
-      ),
-      section(ask.map((l) => `• ${escapeMrkdwn(l)}`).join('\n')),
-      context('_Examples:_ `/licenses request Mastering DAX`, `/licenses request 2001`, `/licenses requests`'),
-    ]),
-  };
+  return helpMessage(
+    reason,
+    `You can ask the license admins for a seat in a course. Pools and licenses are for license viewers and admins: to see them, ask ${whoToAsk}.`,
+    [ask],
+    '_Examples:_ `/licenses request Mastering DAX`, `/licenses request 2001`, `/licenses requests`',
+  );
 }

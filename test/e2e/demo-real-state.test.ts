@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { DEMO_SIGNING_SECRET } from '../../src/slack/demo.js';
+import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 
 const LISTENING = /app listens on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/;
@@ -112,7 +113,7 @@ describe('the local demo refuses real state', () => {
   });
 
   it("SLACK_SIGNING_SECRET set to the demo's published secret: refused", async () => {
-    const stderr = await refused({ SLACK_BOT_TOKEN: 'xoxb-0123456789', SLACK_SIGNING_SECRET: DEMO_SIGNING_SECRET });
+    const stderr = await refused({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: DEMO_SIGNING_SECRET });
     expect(stderr).toContain("SLACK_SIGNING_SECRET is the local demo's published secret");
   });
 });
