@@ -28,7 +28,7 @@ import { isLicensingError } from '../../licensing/errors.js';
 import type { LicensingClient, Logger } from '../../licensing/types.js';
 import { readBackAssign } from '../assign.js';
 import type { AuditLog } from '../audit.js';
-import type { Waitlist, WaitlistAssignOutcome, WaitlistEntry } from '../waitlist.js';
+import { createLocalPoolLock, type Waitlist, type WaitlistAssignOutcome, type WaitlistEntry } from '../waitlist.js';
 import type { WorkTracker } from '../work-tracker.js';
 import { assignForRequest, type RequestAssignContext } from './assign.js';
 
@@ -152,17 +152,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   const limits = opts.limits ?? DEFAULT_REQUEST_LIMITS;
   // One create at a time per requester (in this process), so two quick submissions cannot both pass
   // the limits, and a repeated Workflow Builder delivery finds the request of the first.
-  const creating = new Map<string, Promise<unknown>>();
-  const oneAtATime = <T>(key: string, run: () => Promise<T>): Promise<T> => {
-    const before = creating.get(key) ?? Promise.resolve();
-    const mine = before.then(run, run);
-    const tail = mine.catch(() => undefined);
-    creating.set(key, tail);
-    void tail.then(() => {
-      if (creating.get(key) === tail) creating.delete(key);
-    });
-    return mine;
-  };
+  const creating = createLocalPoolLock();
 
   /** The request with its requester's Slack name, asked for when it was stored without one. */
   async function named(r: CourseRequest): Promise<CourseRequest> {
@@ -651,6 +641,6 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   };
   // One create at a time per requester: the limits and a repeated workflow delivery see the one before.
   const createNow = api.create;
-  api.create = (input) => oneAtATime(input.requester, () => createNow(input));
+  api.create = (input) => creating.run(input.requester, () => createNow(input));
   return api;
 }
