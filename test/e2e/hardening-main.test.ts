@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../src/slack/demo.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import { logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, FORM, slackHeaders } from '../support/slack-signing.js';
 
 const STARTED = /app listens on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/;
@@ -20,12 +20,7 @@ async function post(port: string, body: string, contentType = FORM) {
   return { status: res.status, text: await res.text() };
 }
 
-const logLines = (main: MainProcess) =>
-  main
-    .output()
-    .stdout.split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const logLines = (main: MainProcess) => logLinesOf(main);
 
 describe('signed but malformed bodies against the running process', () => {
   let main: MainProcess;

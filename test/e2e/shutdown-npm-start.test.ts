@@ -6,7 +6,7 @@
  * signals during the drain are logged and do not cut it short.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { ChangeActionId } from '../../src/blocks/ids.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
+import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { interactionBody, slackHeaders } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { textOf } from './change-support.js';
@@ -100,16 +100,8 @@ async function clickRevoke(licenseId: string, responseId: string): Promise<numbe
   return res.status;
 }
 
-const logLines = () =>
-  (main?.output().stdout ?? '')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-const auditFile = () =>
-  readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const logLines = () => logLinesOf(main);
+const auditFile = () => auditFileIn(dataDir);
 const deletes = (licenseId: string) =>
   sandbox.requests.filter((r) => r.method === 'DELETE' && r.url === `/v1/license/${licenseId}`);
 const signalGroup = (signal: NodeJS.Signals) => process.kill(-(main?.child.pid ?? 0), signal);

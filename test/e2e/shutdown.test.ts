@@ -15,7 +15,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
+import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { extendState, textOf, viewOf } from './change-support.js';
@@ -123,16 +123,8 @@ async function exitWithin(ms: number): Promise<number | null> {
   }
 }
 
-const logLines = () =>
-  (main?.output().stdout ?? '')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-const auditFile = () =>
-  readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const logLines = () => logLinesOf(main);
+const auditFile = () => auditFileIn(dataDir);
 const inFlight = (method: string, path: string) =>
   sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
 const answerOf = (responseId: string) => (p: ResponseUrlPost) =>

@@ -4,7 +4,7 @@
  * checkout never reaches a test: main.ts reads `.env` from its working directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -143,4 +143,20 @@ export function runMain(env: Record<string, string>, options: RunMainOptions = {
       });
     },
   };
+}
+
+/** The process's JSON log lines so far (stdout; anything else it printed is left out). */
+export function logLinesOf(main: MainProcess | undefined): Record<string, unknown>[] {
+  return (main?.output().stdout ?? '')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The audit entries the app kept in `dataDir/audit.jsonl`. */
+export function auditFileIn(dataDir: string): Record<string, unknown>[] {
+  return readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
