@@ -22,6 +22,8 @@ const NOT_FAST = [
 
 export default defineConfig({
   test: {
+    // One private PostgreSQL for the run when PG_TEST_URL names none (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-setup.ts'],
     // `npm test` runs with --coverage (test:vitest); under CI=true (.ci/run, where Redis and Chromium are
     // always there) the floors below are checked in that same run. They are what the whole suite reached
     // there, rounded down, and for src/services one point less again (some of its branches are taken or

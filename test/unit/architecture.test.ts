@@ -151,9 +151,17 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations(['src/licensing'], allowed)).toEqual([]);
   });
 
-  it('src/services imports domain, licensing and itself, with no Slack types and no HTTP client', () => {
+  it('src/db imports domain and itself, with no Slack, HTTP or Redis package', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
-      to ? ['domain', 'licensing', 'services'].includes(layerOf(to)) : !/^(@slack\/|undici|bottleneck)/.test(spec);
+      to ? ['domain', 'db'].includes(layerOf(to)) : /^(node:[a-z/]+|(kysely|better-sqlite3|pg)(\/.*)?)$/.test(spec);
+    expect(violations(['src/db'], allowed)).toEqual([]);
+  });
+
+  it('src/services imports domain, db, licensing and itself, with no Slack types and no HTTP client', () => {
+    const allowed = (_f: string, spec: string, to: string | undefined) =>
+      to
+        ? ['domain', 'db', 'licensing', 'services'].includes(layerOf(to))
+        : !/^(@slack\/|undici|bottleneck)/.test(spec);
     expect(violations(['src/services'], allowed)).toEqual([]);
   });
 
@@ -166,7 +174,7 @@ describe('architecture (docs/architecture.md)', () => {
   it('src/slack imports the layers below it, never the composition root, undici, bottleneck or ioredis', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to
-        ? ['domain', 'licensing', 'services', 'blocks', 'slack'].includes(layerOf(to))
+        ? ['domain', 'db', 'licensing', 'services', 'blocks', 'slack'].includes(layerOf(to))
         : !/^(undici|bottleneck|ioredis|bullmq)(\/|$)/.test(spec);
     expect(violations(['src/slack'], allowed)).toEqual([]);
   });

@@ -1,0 +1,166 @@
+/**
+ * The schema's history, oldest first (schema.ts is where it ends). Kept in code, not in files read at
+ * run time, so the build carries them. Each has its way back (`down`), tested both ways. Run at start
+ * by open.ts through Kysely's migrator, which holds a lock on PostgreSQL so that replicas starting
+ * together run each migration once.
+ *
+ * Never edit a migration that has shipped: add the next one.
+ */
+import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Column types that differ between the two databases. */
+function types(dialect: Dialect) {
+  return {
+    serial: dialect === 'postgres' ? ('serial' as const) : ('integer' as const),
+    real: dialect === 'postgres' ? ('double precision' as const) : ('real' as const),
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a migration sees the database as it was then, not schema.ts.
+type AnyDb = Kysely<any>;
+
+function serialKey(dialect: Dialect) {
+  return (c: ColumnDefinitionBuilder) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
+}
+
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const t = types(dialect);
+  return {
+    '0001_requests': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('requests')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('requester', 'text', (c) => c.notNull())
+          .addColumn('pool_id', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('waitlist_rank', t.real)
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('requests_requester').on('requests').columns(['requester', 'created_at']).execute();
+        await db.schema.createIndex('requests_status').on('requests').columns(['status', 'created_at']).execute();
+        await db.schema.createIndex('requests_waitlist').on('requests').columns(['pool_id', 'waitlist_rank']).execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('requests').execute();
+      },
+    },
+    '0002_intents_outbox': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('instances')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('started_at', 'text', (c) => c.notNull())
+          .addColumn('seen_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('intents')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text')
+          .addColumn('pool_id', 'text')
+          .addColumn('instance', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('settled_at', 'text')
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('outcome', 'text')
+          .execute();
+        await db.schema.createIndex('intents_state').on('intents').columns(['state', 'created_at']).execute();
+        await db.schema.createIndex('intents_subject').on('intents').columns(['subject']).execute();
+        await db.schema
+          .createTable('outbox')
+          .addColumn('id', t.serial, serialKey(dialect))
+          .addColumn('key', 'text', (c) => c.unique())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('due_at', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('sent_at', 'text')
+          .addColumn('result', 'text')
+          .execute();
+        await db.schema.createIndex('outbox_due').on('outbox').columns(['state', 'due_at']).execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('outbox').execute();
+        await db.schema.dropTable('intents').execute();
+        await db.schema.dropTable('instances').execute();
+      },
+    },
+    '0003_audit': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('audit')
+          .addColumn('id', t.serial, serialKey(dialect))
+          .addColumn('at', 'text', (c) => c.notNull())
+          .addColumn('actor', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull())
+          .addColumn('pool_id', 'text')
+          .addColumn('license_id', 'text')
+          .addColumn('student_email', 'text')
+          .addColumn('requester', 'text')
+          .addColumn('body', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('audit_at').on('audit').columns(['at']).execute();
+        await db.schema.createIndex('audit_license').on('audit').columns(['license_id', 'id']).execute();
+        await db.schema.createIndex('audit_pool').on('audit').columns(['pool_id', 'id']).execute();
+        await db.schema.createIndex('audit_student').on('audit').columns(['student_email', 'id']).execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('audit').execute();
+      },
+    },
+    '0004_bulk_jobs': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('bulk_jobs')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('requester', 'text', (c) => c.notNull())
+          .addColumn('pool_id', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('finished_at', 'text')
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'text')
+          .addColumn('body', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('bulk_jobs_state').on('bulk_jobs').columns(['state']).execute();
+        await db.schema
+          .createTable('bulk_rows')
+          .addColumn('job_id', 'text', (c) => c.notNull().references('bulk_jobs.id').onDelete('cascade'))
+          .addColumn('line', 'integer', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('bulk_rows_pk', ['job_id', 'line'])
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('bulk_rows').execute();
+        await db.schema.dropTable('bulk_jobs').execute();
+      },
+    },
+    '0005_state': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('state')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('state').execute();
+      },
+    },
+  };
+}
+
+/** The names of the migrations, in order: what a fully migrated database has run. */
+export const MIGRATION_NAMES = Object.keys(migrations('sqlite'));

@@ -1,0 +1,185 @@
+/**
+ * Opens the database License Desk keeps its records in (docs/records.md) and brings its schema up to
+ * date: SQLite in DATA_DIR by default (one process), PostgreSQL when DATABASE_URL is set (required for
+ * several replicas). A database that cannot be read, is damaged, or fails to migrate stops the start
+ * with one sentence that names it and says what to do: the app never starts empty over lost records.
+ *
+ * Each driver is loaded only by the mode that uses it.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Kysely, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { type Dialect, migrations } from './migrations.js';
+import type { Database } from './schema.js';
+
+export type { Dialect };
+
+export interface Records {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** The SQLite file, or the PostgreSQL URL without its password: how a sentence names the database. */
+  readonly where: string;
+  /** This process's id among those that use the database (an intent names the process that sent it). */
+  readonly instance: string;
+  /** undefined when a trivial query answers; otherwise one sentence (for /healthz and the log). */
+  health(): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** A database the app must not start on; `message` is the sentence for the operator. */
+export class DatabaseProblem extends Error {
+  override readonly name = 'DatabaseProblem';
+}
+
+export interface OpenOptions {
+  dataDir: string;
+  /** postgres:// or postgresql://; unset: SQLite in dataDir. */
+  databaseUrl?: string;
+  /** How often this process says it is alive (instances.seen_at); 0: never after the first time. */
+  heartbeatMs?: number;
+  now?: () => Date;
+}
+
+export const SQLITE_FILE = 'license-desk.sqlite';
+export const HEARTBEAT_MS = 15_000;
+
+/** The URL without its password. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'DATABASE_URL (not a URL)';
+  }
+}
+
+const reason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+async function openSqlite(dataDir: string): Promise<{ db: Kysely<Database>; where: string }> {
+  const where = resolve(join(dataDir, SQLITE_FILE));
+  const [{ default: SQLite }, { SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
+  const fresh = !existsSync(where);
+  let handle: import('better-sqlite3').Database | undefined;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    handle = new SQLite(where);
+    // A damaged file often opens; the first read of a page, or this check, finds it out.
+    const check = handle.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(String(check));
+    handle.pragma('journal_mode = WAL');
+    // Every commit is on disk before the write it records is sent (a kill or a power cut keeps it).
+    handle.pragma('synchronous = FULL');
+    handle.pragma('busy_timeout = 5000');
+    handle.pragma('foreign_keys = ON');
+  } catch (error) {
+    handle?.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'SQLITE_CANTOPEN' || code === 'EACCES') {
+      throw new DatabaseProblem(
+        `The database file ${where} cannot be opened (${reason(error)}): check that DATA_DIR exists and this user may read and write it`,
+      );
+    }
+    throw new DatabaseProblem(
+      `The database file ${where} is damaged (${reason(error)}): restore it from a backup (npm run backup makes one) or move it aside to start with no records; License Desk does not start over lost records`,
+    );
+  }
+  if (fresh) handle.pragma('auto_vacuum = INCREMENTAL');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }), where };
+}
+
+async function openPostgres(url: string): Promise<{ db: Kysely<Database>; where: string }> {
+  const where = redactUrl(url);
+  const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // A connection that fails later (the server restarts) is reported by the query that needed it.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseProblem(
+      `The database at ${where} could not be reached (${reason(error)}): check DATABASE_URL and that PostgreSQL runs and accepts this user`,
+    );
+  }
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), where };
+}
+
+function provider(dialect: Dialect): MigrationProvider {
+  return { getMigrations: async () => migrations(dialect) };
+}
+
+/** Runs every migration not yet run (under the migrator's lock on PostgreSQL). */
+export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<MigrationResultSet> {
+  return new Migrator({ db, provider: provider(dialect) }).migrateToLatest();
+}
+
+export async function openRecords(opts: OpenOptions): Promise<Records> {
+  const dialect: Dialect = opts.databaseUrl ? 'postgres' : 'sqlite';
+  const { db, where } = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openSqlite(opts.dataDir);
+  let result: MigrationResultSet;
+  try {
+    result = await migrate(db, dialect);
+  } catch (error) {
+    result = { error };
+  }
+  if (result.error) {
+    await db.destroy().catch(() => undefined);
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const text = reason(result.error);
+    if (/previously executed migration .* is missing/i.test(text)) {
+      throw new DatabaseProblem(
+        `The database ${where} was written by a newer License Desk (${text}): run that version, or restore a backup made by this one`,
+      );
+    }
+    throw new DatabaseProblem(
+      `Bringing the database ${where} up to date failed${failed ? ` at ${failed}` : ''} (${text}): nothing was changed by the failed step; restore a backup or fix the cause and start again`,
+    );
+  }
+  const now = opts.now ?? (() => new Date());
+  const instance = `i${randomBytes(6).toString('hex')}`;
+  const stamp = now().toISOString();
+  await db.insertInto('instances').values({ id: instance, started_at: stamp, seen_at: stamp }).execute();
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const beat =
+    heartbeatMs > 0
+      ? setInterval(() => {
+          void db
+            .updateTable('instances')
+            .set({ seen_at: now().toISOString() })
+            .where('id', '=', instance)
+            .execute()
+            .catch(() => undefined);
+        }, heartbeatMs)
+      : undefined;
+  beat?.unref();
+  let closed = false;
+  return {
+    db,
+    dialect,
+    where,
+    instance,
+    async health() {
+      try {
+        await db.selectFrom('instances').select('id').limit(1).execute();
+        return undefined;
+      } catch (error) {
+        return `the database ${where} does not answer (${reason(error)})`;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (beat) clearInterval(beat);
+      await db
+        .deleteFrom('instances')
+        .where('id', '=', instance)
+        .execute()
+        .catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The tables License Desk keeps its own records in (docs/records.md), as Kysely sees them. One schema
+ * for SQLite and PostgreSQL: times are ISO-8601 text (they sort as they read), nested values are JSON
+ * text, ids are text except the autoincremented ones. Migrations (migrations.ts) create exactly this.
+ */
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Course requests. A place in a pool's waitlist is part of the request (`waitlist_rank`), not a second list. */
+export interface RequestsTable {
+  id: string;
+  requester: string;
+  pool_id: string;
+  status: string;
+  created_at: string;
+  /** Set while the request holds a place in the waitlist of `pool_id`: lower goes first. */
+  waitlist_rank: number | null;
+  updated_at: string;
+  /** The whole request (domain/requests.ts `CourseRequest`) as JSON. */
+  body: string;
+}
+
+/**
+ * A licensing write recorded before it is sent (docs/records.md): `open` until its outcome is known;
+ * one left open by a process that died is settled by reading back, never resent blind.
+ */
+export interface IntentsTable {
+  id: string;
+  /** 'assign' | 'recycle' | 'end-date' | 'revoke' | 'bulk-row' | 'request-assign' … */
+  kind: string;
+  /** Slack user id of the person the write is for (the admin, or the approver of a request). */
+  owner: string;
+  /** What it belongs to: a request id, a bulk job id, a license id. */
+  subject: string | null;
+  pool_id: string | null;
+  /** The process that sent it (instances.id). */
+  instance: string;
+  state: string;
+  created_at: string;
+  settled_at: string | null;
+  /** What was to be sent, as JSON. */
+  body: string;
+  /** How it ended, as JSON, once known. */
+  outcome: string | null;
+}
+
+/** Messages to people, written in the same transaction as the change they tell of; sent once Slack accepts them. */
+export interface OutboxTable {
+  id: Generated<number>;
+  /** Unique when set: a message that must exist once (e.g. `request:r1:assigned:dm`). */
+  key: string | null;
+  created_at: string;
+  /** When the next try is due. */
+  due_at: string;
+  /** 'pending' | 'sent' | 'dropped' */
+  state: string;
+  attempts: number;
+  /** What to send, as JSON. */
+  body: string;
+  sent_at: string | null;
+  /** What Slack answered that later steps need (a message's channel and ts), as JSON. */
+  result: string | null;
+}
+
+/** The audit trail, one for every process, append-only. */
+export interface AuditTable {
+  id: Generated<number>;
+  at: string;
+  actor: string;
+  action: string;
+  outcome: string;
+  pool_id: string | null;
+  license_id: string | null;
+  student_email: string | null;
+  requester: string | null;
+  /** The whole entry (domain/audit-entry.ts `AuditEntry`) as JSON. */
+  body: string;
+}
+
+/** Bulk assignment jobs; `lease_*` says which process runs one and until when. */
+export interface BulkJobsTable {
+  id: string;
+  state: string;
+  requester: string;
+  pool_id: string;
+  created_at: string;
+  finished_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** The job without its rows (domain/bulk-job.ts `BulkJob`), as JSON. */
+  body: string;
+}
+
+/** One row of a bulk job. */
+export interface BulkRowsTable {
+  job_id: string;
+  line: number;
+  state: string;
+  /** The row (domain/bulk-job.ts `JobRow`), as JSON. */
+  body: string;
+}
+
+/** Small named values: the alert memory, which files were imported, and the like. */
+export interface StateTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+/** The processes that use the database, so that an intent left by one that died is known as such. */
+export interface InstancesTable {
+  id: string;
+  started_at: string;
+  seen_at: string;
+}
+
+export interface Database {
+  requests: RequestsTable;
+  intents: IntentsTable;
+  outbox: OutboxTable;
+  audit: AuditTable;
+  bulk_jobs: BulkJobsTable;
+  bulk_rows: BulkRowsTable;
+  state: StateTable;
+  instances: InstancesTable;
+}
+
+export type RequestRow = Selectable<RequestsTable>;
+export type IntentRow = Selectable<IntentsTable>;
+export type NewIntent = Insertable<IntentsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type AuditRow = Selectable<AuditTable>;

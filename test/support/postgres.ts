@@ -1,0 +1,156 @@
+/**
+ * A PostgreSQL for the store tests. With PG_TEST_URL set, that server is used; otherwise, when
+ * Debian's PostgreSQL binaries are installed (apt-get install postgresql), the vitest global setup
+ * (test/support/postgres-setup.ts) starts one private server for the whole run on a free port of
+ * 127.0.0.1 and a socket in a temporary directory, and stops it afterwards; otherwise the
+ * PostgreSQL tests skip with `postgresSkipReason`. Each test gets a database of its own.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+
+/** Where Debian keeps a PostgreSQL's programs (initdb and postgres are not on PATH there). */
+export function postgresBin(): string | undefined {
+  const onPath = spawnSync('initdb', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (onPath) {
+    const found = spawnSync('sh', ['-c', 'dirname "$(readlink -f "$(command -v initdb)")"'], { encoding: 'utf8' });
+    return found.stdout.trim() || undefined;
+  }
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) {
+    const bin = join(root, v, 'bin');
+    if (existsSync(join(bin, 'initdb'))) return bin;
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** initdb refuses to run as root: as root the server runs as the `postgres` user Debian's package made. */
+function asServerUser(bin: string, args: string[]): { cmd: string; args: string[] } {
+  if (process.getuid?.() !== 0) return { cmd: bin, args };
+  return { cmd: 'runuser', args: ['-u', 'postgres', '--', bin, ...args] };
+}
+
+export interface PrivatePostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a throwaway server (trust authentication, no fsync: test data only). */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('no PostgreSQL binaries (apt-get install postgresql)');
+  const dir = mkdtempSync(join(tmpdir(), 'license-desk-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const run = (name: string, args: string[]) => {
+    const c = asServerUser(join(bin, name), args);
+    const r = spawnSync(c.cmd, c.args, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr || r.stdout}`);
+  };
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const port = await freePort();
+  const c = asServerUser(join(bin, 'postgres'), [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ]);
+  const child = spawn(c.cmd, c.args, { stdio: 'ignore', detached: false });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const { default: pg } = await import('pg');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`PostgreSQL did not start: ${String(error)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        // SIGINT: "fast shutdown" (the connections are cut, no waiting for clients).
+        child.kill('SIGINT');
+        await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string | undefined;
+    postgresSkip: string | undefined;
+  }
+}
+
+/** The server's URL for this run, or undefined when there is none (see postgresSkipReason). */
+export function postgresServerUrl(): string | undefined {
+  return process.env.PG_TEST_URL?.trim() || inject('postgresUrl');
+}
+
+/** Why the PostgreSQL tests cannot run here, or undefined when they can. */
+export function postgresSkipReason(): string | undefined {
+  if (postgresServerUrl()) return undefined;
+  return inject('postgresSkip') ?? 'no PostgreSQL: set PG_TEST_URL or apt-get install postgresql';
+}
+
+/** A fresh, empty database on the run's server; its URL. */
+export async function freshPostgresDatabase(): Promise<string> {
+  const server = postgresServerUrl();
+  if (!server) throw new Error(postgresSkipReason());
+  const name = `ld_${randomBytes(6).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
