@@ -29,6 +29,8 @@ export interface Config {
   viewers: string[] | '*';
   auditChannel?: string;
   redisUrl?: string;
+  /** PostgreSQL for the records (required with several replicas); unset: SQLite in DATA_DIR. */
+  databaseUrl?: string;
   logLevel: LogLevel;
   /** Where alert memory, bulk jobs and the audit file persist (created if missing). */
   dataDir: string;
@@ -134,6 +136,13 @@ const schema = z.object({
     z.url({
       protocol: /^rediss?$/,
       error: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+    }),
+  ),
+  DATABASE_URL: optional(
+    z.url({
+      protocol: /^postgres(ql)?$/,
+      error:
+        'DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://desk:secret@db.internal:5432/license_desk',
     }),
   ),
   LOG_LEVEL: optional(
@@ -360,6 +369,7 @@ export function parseConfig(env: Env): ConfigResult {
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
+  if (e.DATABASE_URL) config.databaseUrl = e.DATABASE_URL;
   return { ok: true, config };
 }
 
@@ -374,8 +384,8 @@ export function secretsOf(config: Config): string[] {
   if (config.slack.mode !== 'demo') out.push(config.slack.botToken, config.slack.signingSecret);
   if (config.slack.mode === 'socket') out.push(config.slack.appToken);
   if (config.licensing.mode === 'api') out.push(config.licensing.token);
-  if (config.redisUrl) {
-    const password = new URL(config.redisUrl).password;
+  for (const url of [config.redisUrl, config.databaseUrl]) {
+    const password = url ? new URL(url).password : '';
     if (password) out.push(decodeURIComponent(password));
   }
   return out;

@@ -9,6 +9,7 @@ import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import type { LocalConsole } from './console/server.js';
+import { openRecords } from './db/open.js';
 import { requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
@@ -122,6 +123,15 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     transport = slack;
   }
 
+  // The records (docs/records.md): a damaged or unreachable database stops the start here, before any
+  // listener could answer over lost records.
+  const records = await openRecords({
+    dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  });
+  stopper.add('records', () => records.close());
+  logger.info('records opened', { database: records.dialect, where: records.where });
+
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
@@ -131,6 +141,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
   const deps: AppDeps = {
     licensing,
+    records,
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,

@@ -25,6 +25,8 @@ export const STOP_ORDER = [
   'audit channel',
   // REDIS_URL: the desk's own Redis connections (shared state, bulk jobs), once nothing writes there.
   'shared state',
+  // The records (SQLite or PostgreSQL): last of what writes, once every flow has recorded its outcome.
+  'records',
   'sandbox',
   'local Slack',
 ] as const;

@@ -3,6 +3,7 @@
  * Listeners never read process.env and never build a licensing client of their own.
  */
 import type { webApi } from '@slack/bolt';
+import type { Records } from '../db/open.js';
 import type { RequestStore, RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
@@ -39,6 +40,8 @@ export interface RoleResolver {
 
 export interface AppDeps {
   licensing: LicensingClient;
+  /** The database every record lives in (docs/records.md); main.ts opens it before anything else. */
+  records?: Records;
   roles: RoleResolver;
   logger: Logger;
   /** Injectable clock for every date rule and "ends in 3 weeks" hint. */
