@@ -8,6 +8,7 @@
  */
 import { createLicensingClient, type RateLimiter } from '../src/licensing/index.js';
 import { createBottleneckLimiter } from '../src/licensing/limiter-bottleneck.js';
+import { createRedisConnections } from '../src/services/redis.js';
 
 export interface BenchWorkerConfig {
   sandboxUrl: string;
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     marginMs: config.marginMs,
     reservedInteractive: 5,
     maxQueue: 1_000,
-    redisUrl: config.redisUrl,
+    redis: config.redisUrl === undefined ? undefined : createRedisConnections(config.redisUrl, 'license-desk-bench:'),
     id: `${config.id}:warmup:${process.pid}`,
   });
   const warm = createLicensingClient({
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
     marginMs: config.marginMs,
     reservedInteractive: 5,
     maxQueue: 1_000,
-    redisUrl: config.redisUrl,
+    redis: config.redisUrl === undefined ? undefined : createRedisConnections(config.redisUrl, 'license-desk-bench:'),
     id: config.id,
   });
   // Records when each request leaves the limiter for undici: "sent", as the client sees it.

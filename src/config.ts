@@ -267,6 +267,14 @@ export function parseConfig(env: Env): ConfigResult {
       `${missing} is missing: set both LICENSING_API_URL and LICENSING_API_TOKEN for the real licensing API, or neither for the sandbox with demo data`,
     );
   }
+  // REDIS_URL means several replicas; their records need one database they all reach. (The local demo
+  // refuses REDIS_URL below in its own words.)
+  const slackApp = set('SLACK_BOT_TOKEN') || set('SLACK_SIGNING_SECRET');
+  if (set('REDIS_URL') && !set('DATABASE_URL') && slackApp) {
+    problems.push(
+      'REDIS_URL is set but DATABASE_URL is not: several replicas need one database for their records, and the default SQLite file in DATA_DIR belongs to one process. Set DATABASE_URL to a PostgreSQL database every replica reaches (e.g. postgres://desk:secret@db.internal:5432/license_desk), or unset REDIS_URL to run one process',
+    );
+  }
   // The local demo accepts requests signed with DEMO_SIGNING_SECRET, which anyone can read in the
   // source: whatever the demo reaches, anyone on this machine can change. So it reaches stand-ins only
   // (the sandbox, the local Slack double, its own DATA_DIR), never shared or real state. A licensing

@@ -72,11 +72,22 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       { sandboxUrl: sandbox.url },
     );
   }
+  // With REDIS_URL: the one Redis factory (services/redis.ts), keys prefixed per licensing account;
+  // closed after what uses it (src/shutdown.ts STOP_ORDER).
+  const redisModule = config.redisUrl ? await import('./services/redis.js') : undefined;
+  const redis =
+    config.redisUrl && redisModule
+      ? redisModule.createRedisConnections(
+          config.redisUrl,
+          redisModule.redisPrefix(licensingApi.url, licensingApi.token),
+        )
+      : undefined;
+  if (redis) stopper.add('redis', () => redis.close());
   const licensing = createLicensingClient({
     baseUrl: licensingApi.url,
     token: licensingApi.token,
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
-    rateLimit: { limit: lic.rateLimitPerMinute, ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}) },
+    rateLimit: { limit: lic.rateLimitPerMinute, ...(redis ? { redis } : {}) },
     cacheTtlMs: lic.cacheTtlMs,
     dataDir: config.dataDir,
     logger: logger.child({ component: 'licensing' }),
@@ -186,6 +197,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
     licensing,
+    records,
     logger: logger.child({ component: 'desk' }),
     now: deps.now,
     dataDir: config.dataDir,
@@ -194,6 +206,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     audit: () => created?.audit,
     work,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(redis ? { redis } : {}),
     ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
     // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
     sandboxRun: lic.mode !== 'api',

@@ -25,6 +25,8 @@ export const STOP_ORDER = [
   'audit channel',
   // REDIS_URL: the desk's own Redis connections (shared state, bulk jobs), once nothing writes there.
   'shared state',
+  // REDIS_URL: whatever connection of the one Redis factory is still open (services/redis.ts).
+  'redis',
   // The records (SQLite or PostgreSQL): last of what writes, once every flow has recorded its outcome.
   'records',
   'sandbox',

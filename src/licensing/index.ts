@@ -44,7 +44,7 @@ function buildLimiter(opts: LicensingClientOptions, timeouts: Timeouts): RateLim
   const windowMs = rl.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
   const marginMs = rl.marginMs ?? DEFAULT_RATE_LIMIT.marginMs;
   // The limit is per token (licensing-api-extras.md): processes share a Redis budget only with the same
-  // token. The id is a hash prefix, never the token itself.
+  // token (and API URL: the Redis connections' prefix hashes both). The id is a hash, never the token.
   const tokenHash = createHash('sha256').update(opts.token).digest('hex').slice(0, 16);
   return createBottleneckLimiter({
     limit: rl.limit ?? DEFAULT_RATE_LIMIT.limit,
@@ -52,8 +52,8 @@ function buildLimiter(opts: LicensingClientOptions, timeouts: Timeouts): RateLim
     marginMs,
     reservedInteractive: rl.reservedInteractive ?? DEFAULT_RATE_LIMIT.reservedInteractive,
     maxQueue: rl.maxQueue ?? DEFAULT_RATE_LIMIT.maxQueue,
-    redisUrl: rl.redisUrl,
-    id: rl.id ?? `license-desk:${tokenHash}`,
+    redis: rl.redis,
+    id: rl.id ?? (rl.redis ? `${rl.redis.prefix}limiter` : `license-desk:${tokenHash}`),
     logger: opts.logger,
     // ratelimit.md: a job's expiration must outlast the longest request (our overall deadline) plus the
     // held window, or a live job's slot could be handed out twice.

@@ -15,7 +15,7 @@
  *   (limiter-adaptive.ts).
  * - Every send is logged for a window; with sendsFile the log survives a restart, and a new process
  *   starts with its predecessor's recent sends holding their slots (limiter-sends.ts).
- * - With redisUrl, both limiters live in Redis under a shared id, so several processes share one budget
+ * - With redis, both limiters live in Redis under a shared id, so several processes share one budget
  *   (held slots survive a restart there until their expiration). While Redis is unreachable, requests
  *   fail at once with RateBudgetUnavailableError.
  *
@@ -38,7 +38,7 @@ import { createReadiness } from './limiter-readiness.js';
 import { createRedisLimiterConnection, type RedisLimiterConnection } from './limiter-redis.js';
 import { createSendLog } from './limiter-sends.js';
 import { yieldWithSetImmediate } from './limiter-yield.js';
-import type { Logger } from './types.js';
+import type { Logger, RedisSource } from './types.js';
 
 export interface BottleneckLimiterOptions {
   /** Requests allowed per window (LICENSING_RATE_LIMIT_PER_MINUTE). */
@@ -50,9 +50,9 @@ export interface BottleneckLimiterOptions {
   reservedInteractive: number;
   /** Jobs allowed to wait; past it, QueueFullError. */
   maxQueue: number;
-  /** Share one budget across processes through Redis (ioredis). */
-  redisUrl?: string | undefined;
-  /** Limiter id in Redis, shared by every process of one token; default 'license-desk'. */
+  /** Share one budget across processes through Redis (the app's connections, src/services/redis.ts). */
+  redis?: RedisSource | undefined;
+  /** Limiter id in Redis, shared by every process of one token; default `<redis.prefix>limiter`, or 'license-desk'. */
   id?: string | undefined;
   logger?: Logger | undefined;
   /**
@@ -72,7 +72,7 @@ export interface BottleneckLimiterOptions {
   firstPauseMs?: number | undefined;
   /**
    * A file that keeps the send times of the last window across restarts (in DATA_DIR). Not used with
-   * redisUrl: there the held slots themselves outlive the process.
+   * redis: there the held slots themselves outlive the process.
    */
   sendsFile?: string | undefined;
   /**
@@ -136,10 +136,10 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   const gate = createPauseGate<Entry>({ backoff, clock, resubmit: (entry) => submit(entry) });
 
   const redis: RedisLimiterConnection | undefined =
-    opts.redisUrl === undefined
+    opts.redis === undefined
       ? undefined
-      : createRedisLimiterConnection(opts.redisUrl, log, { summaryEveryMs: opts.redisLogSummaryMs });
-  const id = opts.id ?? DEFAULT_REDIS_ID;
+      : createRedisLimiterConnection(opts.redis, log, { summaryEveryMs: opts.redisLogSummaryMs });
+  const id = opts.id ?? (opts.redis ? `${opts.redis.prefix}limiter` : DEFAULT_REDIS_ID);
   const sends = createSendLog({
     keepMs: holdMs,
     now,

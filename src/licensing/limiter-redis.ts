@@ -1,14 +1,11 @@
 /**
  * The Redis side of the limiter: one ioredis connection shared by both bottleneck limiters, with the
  * small runtime fix bottleneck 2.19.5 needs on Redis 7 (ratelimit.md, "Several processes sharing one
- * budget").
+ * budget"). The connection comes from the app's one Redis factory (src/services/redis.ts), passed in as
+ * a RedisSource: this layer never reads REDIS_URL.
  */
-import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
-import type { Logger } from './types.js';
-
-/** ioredis, loaded by the first connection (REDIS_URL only): a start without Redis skips its modules. */
-const loadRedis = () => (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
+import type { Logger, RedisSource } from './types.js';
 
 /**
  * The error names bottleneck's Lua scripts raise and its RedisDatastore compares with `===` (or
@@ -82,20 +79,19 @@ function isConnectionError(error: unknown): boolean {
 }
 
 export function createRedisLimiterConnection(
-  redisUrl: string,
+  source: RedisSource,
   logger: Logger,
   opts: RedisConnectionOptions = {},
 ): RedisLimiterConnection {
   const now = opts.now ?? Date.now;
   const summaryEveryMs = opts.summaryEveryMs ?? 60_000;
-  const Redis = loadRedis();
-  const client = new Redis(redisUrl, {
+  const Redis = source.Redis;
+  const client = source.connect('license-desk-limiter', {
     // Fail a script call after a few reconnect attempts instead of queueing it for long; the limiter
     // also refuses new work at once while Redis is known to be down (RedisHealth).
     maxRetriesPerRequest: 5,
     // A Redis host that does not answer at all is known to be down after this, not after ioredis's 10 s.
     connectTimeout: 3_000,
-    connectionName: 'license-desk-limiter',
   });
   let closing = false;
   let down = false;

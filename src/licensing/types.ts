@@ -6,6 +6,16 @@ import type { Dispatcher } from 'undici';
 import type { AssignRequest, Course, License, ListQuery, Me, Pool, Student } from '../domain/types.js';
 import type { Priority, RateLimiter } from './limiter.js';
 
+/**
+ * Where the limiter gets its Redis connection: the app's one Redis factory (src/services/redis.ts
+ * `createRedisConnections`) fits it. `prefix` starts every key of this deployment.
+ */
+export interface RedisSource {
+  readonly prefix: string;
+  readonly Redis: typeof import('ioredis').Redis;
+  connect(name: string, options?: import('ioredis').RedisOptions): import('ioredis').Redis;
+}
+
 export interface CallOptions {
   /** Default 'interactive'. */
   priority?: Priority;
@@ -39,15 +49,15 @@ export interface LicensingClientOptions {
     reservedInteractive?: number;
     /** Requests allowed to wait; past it, QueueFullError. Default 200. */
     maxQueue?: number;
-    /** Share one budget across processes (ioredis). */
-    redisUrl?: string;
-    /** Limiter id in Redis; default derived from the token (hashed, never the token itself). */
+    /** Share one budget across processes through Redis (the app's connections, src/services/redis.ts). */
+    redis?: RedisSource;
+    /** Limiter id in Redis; default `<redis.prefix>limiter` (the prefix hashes URL and token, never shows them). */
     id?: string;
   };
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /**
    * DATA_DIR: where the limiter keeps the send times of the last window, so that a restarted process does
-   * not spend what its predecessor already spent (not used with `rateLimit.redisUrl`). None: memory only.
+   * not spend what its predecessor already spent (not used with `rateLimit.redis`). None: memory only.
    */
   dataDir?: string | undefined;
   /** Read cache TTL for pools, pool, me and courses; default 30_000; 0 disables. */

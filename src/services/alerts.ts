@@ -1,9 +1,12 @@
 /**
  * The daily alert check: read pools and active licenses at background priority,
  * find the conditions not announced before (domain/alerts.ts), hand them to `post` in groups, and
- * remember each group's keys in DATA_DIR/alerts.json only once it was posted, so a failed post is
- * tried again on the next check and a restart never repeats one that went out.
+ * remember each group's keys in the alert memory (the database's `state` table, one document for every
+ * replica) only once it was posted, so a failed post is tried again on the next check and a restart
+ * never repeats one that went out.
  */
+import { readFile, rename } from 'node:fs/promises';
+import type { Records } from '../db/open.js';
 
 import type { AlertGroup } from '../domain/alerts.js';
 import { type Alert, alertKeys, alertsFromScan, newLicenseScan, scanLicenses } from '../domain/alerts.js';
@@ -11,8 +14,8 @@ import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
-import { createSharedJson, type SharedStore } from './shared-store.js';
-import { createJsonFile, type JsonFile } from './state-store.js';
+import { stateDocument } from './state-records.js';
+import type { JsonFile } from './state-store.js';
 import { inSlices, yieldToLoop } from './turns.js';
 
 export type { AlertGroup };
@@ -77,38 +80,79 @@ export interface AlertService {
   setLastRunDay(day: string): Promise<void>;
 }
 
-export function alertStateFile(path: string, logger: Logger): JsonFile<AlertState> {
-  return createJsonFile<AlertState>({
-    path,
-    logger,
-    empty: () => ({ version: 1, sent: {}, acknowledged: {}, messages: {} }),
-    parse: (v) => {
-      const o = v as Partial<AlertState> | null;
-      if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
-      return {
-        version: 1,
-        sent: o.sent,
-        acknowledged: o.acknowledged ?? {},
-        ...(o.lastRunDay ? { lastRunDay: o.lastRunDay } : {}),
-        ...(typeof o.messages === 'object' && o.messages !== null ? { messages: o.messages } : {}),
-      };
-    },
-  });
+/** The alert memory's key in `state`; the in-process sandbox's own memory, emptied at each start, apart. */
+export const ALERT_MEMORY_KEY = 'alerts';
+export const SANDBOX_ALERT_MEMORY_KEY = 'alerts:sandbox';
+
+const emptyAlertState = (): AlertState => ({ version: 1, sent: {}, acknowledged: {}, messages: {} });
+
+function parseAlertState(v: unknown): AlertState | undefined {
+  const o = v as Partial<AlertState> | null;
+  if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
+  return {
+    version: 1,
+    sent: o.sent,
+    acknowledged: typeof o.acknowledged === 'object' && o.acknowledged !== null ? o.acknowledged : {},
+    ...(typeof o.lastRunDay === 'string' ? { lastRunDay: o.lastRunDay } : {}),
+    ...(typeof o.messages === 'object' && o.messages !== null ? { messages: o.messages } : {}),
+  };
+}
+
+/** The alert memory in the database: what was announced, the Let it end choices, the messages posted, the day of the last check. */
+export function alertMemory(records: Records, key = ALERT_MEMORY_KEY): JsonFile<AlertState> {
+  return stateDocument<AlertState>(records, key, { empty: emptyAlertState, parse: parseAlertState });
 }
 
 /**
- * With REDIS_URL: the same memory in the shared store, so the replicas share what was announced,
- * the Let it end choices, the messages posted and the day of the last check (docs/deployment.md).
+ * Brings an alert memory file of an earlier version (DATA_DIR/alerts.json) into the database once: its
+ * entries are added to what the database remembers (an entry both know keeps the database's), then the
+ * file is renamed to `<name>.imported-<time>` and a line logged. Importing twice (a stop between the
+ * two steps) adds nothing. A file that cannot be read stops the start with its name: starting without
+ * it would post every alert it remembers again. Resolves with whether a file was imported.
  */
-export function sharedAlertState(store: SharedStore): JsonFile<AlertState> {
-  return createSharedJson<AlertState>(store, 'alerts:state', {
-    empty: () => ({ version: 1, sent: {}, acknowledged: {}, messages: {} }),
-    parse: (v) => {
-      const o = v as Partial<AlertState> | null;
-      if (o?.version !== 1 || typeof o.sent !== 'object' || o.sent === null) return undefined;
-      return { ...o, version: 1, sent: o.sent, acknowledged: o.acknowledged ?? {} };
-    },
+export async function importAlertFile(
+  memory: JsonFile<AlertState>,
+  path: string,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return false;
+    throw new Error(
+      `The alert memory file ${path} cannot be read (${error instanceof Error ? error.message : String(error)}): give this user read access to it, or move it aside to start without it (alerts it remembers would then be posted again)`,
+    );
+  }
+  let file: AlertState | undefined;
+  try {
+    file = parseAlertState(JSON.parse(text));
+  } catch {
+    file = undefined;
+  }
+  if (!file) {
+    throw new Error(
+      `The alert memory file ${path} is not an alert memory License Desk wrote (damaged or edited): restore it from a backup, or move it aside to start without it (alerts it remembers would then be posted again)`,
+    );
+  }
+  const from = file;
+  await memory.update((s) => {
+    s.sent = { ...from.sent, ...s.sent };
+    s.acknowledged = { ...from.acknowledged, ...s.acknowledged };
+    if (from.messages) s.messages = { ...from.messages, ...s.messages };
+    // A file from before messages were kept cannot tell which message a click came from: nor can we.
+    else if (Object.keys(s.messages ?? {}).length === 0) delete s.messages;
+    if (from.lastRunDay && (!s.lastRunDay || from.lastRunDay > s.lastRunDay)) s.lastRunDay = from.lastRunDay;
   });
+  const aside = `${path}.imported-${now().toISOString().replace(/[:.]/g, '-')}`;
+  await rename(path, aside);
+  logger.info('alert memory file imported into the database and moved aside', {
+    path,
+    aside,
+    announced: Object.keys(from.sent).length,
+  });
+  return true;
 }
 
 export function groupAlerts(alerts: readonly Alert[]): AlertGroup[] {

@@ -1,25 +1,34 @@
 /**
  * The services behind App Home, alerts and bulk assignment, built once by the composition
- * root (src/main.ts, and the end-to-end harness) over one DATA_DIR: DATA_DIR/alerts.json (what was
- * announced, survives restarts; DATA_DIR/sandbox-alerts.json, fresh at each start, on the in-process
- * sandbox's data) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
- * replicas share these through Redis instead (docs/deployment.md): the alert memory and the daily
- * check's lease, the App Home snapshot, the bulk jobs (a BullMQ queue and their rows), the repeat
- * guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
+ * root (src/main.ts, and the end-to-end harness): the alert memory in the records (the database's
+ * `state` table; the in-process sandbox's, fresh at each start, under a key of its own) and
+ * DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the replicas share through Redis what must be
+ * shared within a second (docs/deployment.md): the daily check's lease, the App Home snapshot, the bulk
+ * jobs (a BullMQ queue and their rows), the repeat guard and the audit's recent list (`shared`, handed
+ * to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
-import { type AlertService, alertStateFile, createAlertService, sharedAlertState } from './alerts.js';
+import {
+  ALERT_MEMORY_KEY,
+  type AlertService,
+  alertMemory,
+  createAlertService,
+  importAlertFile,
+  SANDBOX_ALERT_MEMORY_KEY,
+} from './alerts.js';
 import type { AuditLog } from './audit.js';
 import { createDraftStore, type DraftStore } from './bulk.js';
 import { createBulkJobStore } from './bulk-jobs.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
+import type { RedisConnections } from './redis.js';
 import { type DayLock, sharedDayLock } from './scheduler.js';
 import { createMemoryStore, type SharedStore } from './shared-store.js';
+import { dropStateDocument } from './state-records.js';
 import { ensureDir } from './state-store.js';
 import type { WorkTracker } from './work-tracker.js';
 
@@ -39,6 +48,8 @@ export interface Desk {
 
 export interface DeskOptions {
   licensing: LicensingClient;
+  /** The database: the alert memory lives in its `state` table. */
+  records: Records;
   logger: Logger;
   now: () => Date;
   dataDir: string;
@@ -51,12 +62,14 @@ export interface DeskOptions {
   work?: WorkTracker;
   /** REDIS_URL: replicas share state and bulk jobs through it. */
   redisUrl?: string;
+  /** With redisUrl: the app's Redis connections (redis.ts), which the shared store takes its own from. */
+  redis?: RedisConnections;
   /** With redisUrl: how long a dead replica's bulk job waits before another takes it; default 30 s. */
   bulkTakeoverMs?: number;
   /**
-   * The licensing data is the in-process sandbox's, seeded afresh at each start: without REDIS_URL its
-   * alert memory is a file of its own (DATA_DIR/sandbox-alerts.json), emptied here, so a demo on fresh
-   * data starts with fresh memory and a real deployment's alerts.json is never touched.
+   * The licensing data is the in-process sandbox's, seeded afresh at each start: its alert memory is a
+   * document of its own, emptied here on SQLite (one process), so a demo on fresh data starts with fresh
+   * memory and a real deployment's memory (or an alerts.json still to import) is never touched.
    */
   sandboxRun?: boolean;
 }
@@ -71,8 +84,8 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
   };
   // Redis and BullMQ are loaded only with REDIS_URL: a single process starts without them.
-  const shared = opts.redisUrl
-    ? (await import('./shared-store-redis.js')).createRedisStore(opts.redisUrl, logger)
+  const shared = opts.redis
+    ? (await import('./shared-store-redis.js')).createRedisStore(opts.redis, logger)
     : createMemoryStore();
   let jobs: Redis | undefined;
   let bulk: Pick<Parameters<typeof createBulkRunner>[0], 'store' | 'queue'>;
@@ -90,10 +103,12 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
   } else {
     bulk = { store: createBulkJobStore(join(opts.dataDir, 'bulk')) };
   }
-  let alertFile = join(opts.dataDir, 'alerts.json');
-  if (opts.sandboxRun && !shared.shared) {
-    alertFile = join(opts.dataDir, 'sandbox-alerts.json');
-    await rm(alertFile, { force: true });
+  // The alert memory: once in the records, an alerts.json of an earlier version is imported (then moved aside).
+  const memory = alertMemory(opts.records, opts.sandboxRun ? SANDBOX_ALERT_MEMORY_KEY : ALERT_MEMORY_KEY);
+  if (opts.sandboxRun) {
+    if (opts.records.dialect === 'sqlite') await dropStateDocument(opts.records, SANDBOX_ALERT_MEMORY_KEY);
+  } else {
+    await importAlertFile(memory, join(opts.dataDir, 'alerts.json'), logger, opts.now);
   }
   return {
     dataDir: opts.dataDir,
@@ -115,7 +130,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     }),
     alerts: createAlertService({
       licensing: opts.licensing,
-      file: shared.shared ? sharedAlertState(shared) : alertStateFile(alertFile, logger),
+      file: memory,
       now: opts.now,
       logger,
     }),

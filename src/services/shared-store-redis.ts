@@ -1,25 +1,21 @@
 /**
- * The shared store on Redis (REDIS_URL): what the replicas of License Desk share besides the rate
- * budget (docs/deployment.md). One connection of its own, named so in CLIENT LIST. Every key starts
- * with KEY_PREFIX. A call while Redis is down fails after a few reconnect attempts; its callers say
- * what they do then (most fall back to what this process knows).
+ * The shared store on Redis (REDIS_URL): what the replicas of License Desk must share within a second
+ * besides the rate budget (docs/deployment.md): the repeat guard, the daily check's lease and caches.
+ * One connection of its own from the app's Redis connections (redis.ts), named so in CLIENT LIST; every
+ * key starts with their prefix (one per deployment). A call while Redis is down fails after a few
+ * reconnect attempts; its callers say what they do then (most fall back to what this process knows).
  */
-import { Redis } from 'ioredis';
 import type { Logger } from '../licensing/types.js';
-import { KEY_PREFIX, type SharedStore } from './shared-store.js';
+import type { RedisConnections } from './redis.js';
+import type { SharedStore } from './shared-store.js';
 
 // Deletes or extends a key only while it holds the caller's value: a claim expired and taken by
 // another replica is never released or renewed by the one that lost it.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const UPDATE_TRIES = 20;
 
-export function createRedisStore(redisUrl: string, logger: Logger): SharedStore {
-  const client = new Redis(redisUrl, {
-    maxRetriesPerRequest: 3,
-    connectTimeout: 3_000,
-    connectionName: 'license-desk-shared',
-  });
+export function createRedisStore(connections: RedisConnections, logger: Logger): SharedStore {
+  const client = connections.connect('license-desk-shared', { maxRetriesPerRequest: 3 });
   let down = false;
   client.on('error', (error: unknown) => {
     if (down) return;
@@ -33,9 +29,7 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
     down = false;
     logger.info('shared state: Redis is back');
   });
-  const k = (key: string) => `${KEY_PREFIX}${key}`;
-  let watcher: Redis | undefined;
-  let updates: Promise<unknown> = Promise.resolve();
+  const k = (key: string) => `${connections.prefix}${key}`;
 
   return {
     shared: true,
@@ -54,25 +48,6 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
       if (value === undefined) await client.del(k(key));
       else await client.eval(RELEASE, 1, k(key), value);
     },
-    update(key, change) {
-      // Optimistic: WATCH the key, compute, MULTI/EXEC; EXEC answers null when another writer came
-      // first, and the change is computed again. WATCH belongs to a connection: one of its own, used
-      // by one update at a time.
-      const next = updates.then(async () => {
-        if (!watcher) {
-          watcher = client.duplicate({ connectionName: 'license-desk-shared-update' });
-          watcher.on('error', () => undefined);
-        }
-        for (let i = 0; i < UPDATE_TRIES; i++) {
-          await watcher.watch(k(key));
-          const value = change((await watcher.get(k(key))) ?? undefined);
-          if ((await watcher.multi().set(k(key), value).exec()) !== null) return value;
-        }
-        throw new Error(`shared state: ${key} kept changing under ${UPDATE_TRIES} attempts to update it`);
-      });
-      updates = next.catch(() => undefined);
-      return next;
-    },
     async pushCapped(key, value, max) {
       await client
         .multi()
@@ -83,7 +58,6 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
     newest: async (key, limit) => (limit <= 0 ? [] : client.lrange(k(key), 0, limit - 1)),
     async close() {
       await client.quit().catch(() => client.disconnect());
-      await watcher?.quit().catch(() => watcher?.disconnect());
     },
   };
 }

@@ -3,12 +3,10 @@
  * key-value / list interface with two implementations, in process memory (one replica; the default)
  * and on Redis (shared-store-redis.ts). Values are strings; callers keep JSON in them.
  *
- * Users: the repeat guard (claim = SET NX PX), the App Home snapshot, the alert memory and the daily
- * check's lock, and the audit's recent list (LPUSH + LTRIM). Without REDIS_URL those keep what they
- * did before (memory, DATA_DIR files); this module is only how they reach Redis when it is there.
+ * Users: the repeat guard (claim = SET NX PX), the App Home snapshot, the daily check's lease, and the
+ * audit's recent list (LPUSH + LTRIM). Nothing here is a record: records live in the database
+ * (docs/records.md), and a Redis lost empty costs only what docs/deployment.md says.
  */
-
-import type { JsonFile } from './state-store.js';
 
 export interface SharedStore {
   /** True when other processes see the same keys (Redis). */
@@ -22,11 +20,6 @@ export interface SharedStore {
   renew(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Deletes the key; with `value`, only while it still holds that value (a claim's owner releases it). */
   delete(key: string, value?: string): Promise<void>;
-  /**
-   * Read-modify-write of one value, atomic against other writers (Redis: WATCH/MULTI, retried on a
-   * conflict). `change` gets the current value (undefined: absent) and returns the new one.
-   */
-  update(key: string, change: (value: string | undefined) => string): Promise<string>;
   /** Puts `value` first in a list and keeps the newest `max` (LPUSH + LTRIM). */
   pushCapped(key: string, value: string, max: number): Promise<void>;
   /** The newest `limit` values of a list, newest first. */
@@ -34,10 +27,13 @@ export interface SharedStore {
   close(): Promise<void>;
 }
 
-/** Every key License Desk writes starts with this, so one Redis can serve other things too. */
+/**
+ * What the BullMQ queue and its rows still use; the shared store's keys start with the deployment's
+ * prefix instead (redis.ts `redisPrefix`).
+ */
 export const KEY_PREFIX = 'license-desk:';
 
-/** The in-process store: one replica, nothing survives a restart (the files in DATA_DIR do that). */
+/** The in-process store: one replica, nothing survives a restart (the records are in the database). */
 export function createMemoryStore(now: () => number = Date.now): SharedStore {
   const values = new Map<string, { value: string; until: number }>();
   const lists = new Map<string, string[]>();
@@ -67,49 +63,11 @@ export function createMemoryStore(now: () => number = Date.now): SharedStore {
     async delete(key, value) {
       if (value === undefined || live(key)?.value === value) values.delete(key);
     },
-    async update(key, change) {
-      const next = change(live(key)?.value);
-      put(key, next);
-      return next;
-    },
     async pushCapped(key, value, max) {
       const list = [value, ...(lists.get(key) ?? [])].slice(0, max);
       lists.set(key, list);
     },
     newest: async (key, limit) => (lists.get(key) ?? []).slice(0, Math.max(0, limit)),
     close: async () => undefined,
-  };
-}
-
-/**
- * A JSON document in the shared store with the interface of a DATA_DIR state file (state-store.ts):
- * read() reads it afresh (another replica may have changed it), update() is atomic across replicas.
- * A value that is not what we wrote starts empty, as a corrupt file does.
- */
-export function createSharedJson<T>(
-  store: SharedStore,
-  key: string,
-  opts: { empty: () => T; parse: (value: unknown) => T | undefined },
-): JsonFile<T> {
-  const decode = (raw: string | undefined): T => {
-    if (raw === undefined) return opts.empty();
-    try {
-      return opts.parse(JSON.parse(raw)) ?? opts.empty();
-    } catch {
-      return opts.empty();
-    }
-  };
-  return {
-    read: async () => decode(await store.get(key)),
-    async update(change) {
-      let result: T | undefined;
-      await store.update(key, (raw) => {
-        const value = decode(raw);
-        change(value);
-        result = value;
-        return JSON.stringify(value);
-      });
-      return result as T;
-    },
   };
 }

@@ -3,7 +3,7 @@
  * condition once; a second app instance over the same DATA_DIR (a restart) announces nothing again;
  * "Let it end" is for admins and takes the buttons away. Tests call the scheduler; nobody waits for 09:00.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,10 +82,9 @@ describe('daily alerts', () => {
     const button = buttons(msg?.args).find((b) => b.action_id === DeskActionId.alertLetEnd);
     const licenseId = button?.value ?? '';
     // The ts Slack gave the alert, as the app kept it (the fake Slack does not record its answers).
-    const kept = JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as {
-      messages: Record<string, { licenses: string[] }>;
-    };
-    const key = Object.entries(kept.messages).find(([, m]) => m.licenses.includes(licenseId))?.[0] ?? '';
+    // The alert memory, as the app keeps it (the database's state table).
+    const kept = await a.deps.desk?.alerts.state();
+    const key = Object.entries(kept?.messages ?? {}).find(([, m]) => m.licenses.includes(licenseId))?.[0] ?? '';
     const ts = key.slice(CHANNEL.length + 1);
     const message = { type: 'message', ts, text: msg?.args.text, blocks: msg?.args.blocks };
     const click = (userId: string) => clickLetItEnd(a, CHANNEL, licenseId, message, userId);
@@ -100,10 +99,8 @@ describe('daily alerts', () => {
     );
     expect(block?.type).toBe('context');
     expect(allText(block)).toContain(`<@${TEST_USERS.admin}> chose to let it end`);
-    const state = JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as {
-      acknowledged: Record<string, unknown>;
-    };
-    expect(state.acknowledged[licenseId]).toMatchObject({ by: TEST_USERS.admin });
+    const state = await a.deps.desk?.alerts.state();
+    expect(state?.acknowledged[licenseId]).toMatchObject({ by: TEST_USERS.admin });
   });
 
   it('after a restart over the same DATA_DIR, nothing is announced twice', async () => {

@@ -4,7 +4,7 @@
  * the payload arrives, sends no write when one fails, and says why in one clear sentence. Every
  * payload here is forged (signed like Slack signs it, but never shown by the app).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,7 +163,8 @@ describe('a forged "Let it end" on an alert', () => {
     acknowledged: Record<string, unknown>;
     messages: Record<string, { licenses: string[] }>;
   }
-  const alertFile = async () => JSON.parse(await readFile(join(dir, 'alerts.json'), 'utf8')) as AlertFile;
+  // The alert memory as the app keeps it (the database's state table).
+  const alertFile = async () => (await a.deps.desk?.alerts.state()) as AlertFile;
   /** The ts of the license-ending alert the app posted (the fake Slack does not record its answers). */
   const postedTs = async (licenseId: string) => {
     const key = Object.entries((await alertFile()).messages).find(([, m]) => m.licenses.includes(licenseId))?.[0];

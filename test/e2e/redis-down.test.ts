@@ -3,6 +3,7 @@
  * budget cannot be reached) instead of "Something went wrong", and nothing reaches the licensing API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisConnections } from '../../src/services/redis.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { freePort } from '../support/redis.js';
@@ -18,7 +19,12 @@ describe('Redis down', () => {
     const redisUrl = `redis://127.0.0.1:${await freePort()}`;
     t = await startTestApp({
       licensing: {
-        rateLimit: { limit: 25, windowMs: 3000, marginMs: 100, redisUrl },
+        rateLimit: {
+          limit: 25,
+          windowMs: 3000,
+          marginMs: 100,
+          redis: createRedisConnections(redisUrl, 'license-desk-test:'),
+        },
         cacheTtlMs: 0,
       },
     });

@@ -11,6 +11,7 @@ import { type BulkJob, JobTakenOverError } from '../../src/services/bulk-jobs.js
 import { createRedisBulkJobStore } from '../../src/services/bulk-jobs-redis.js';
 import { createDashboard } from '../../src/services/dashboard.js';
 import { createSharedOnceGuard } from '../../src/services/once.js';
+import { createRedisConnections, redisPrefix } from '../../src/services/redis.js';
 import type { SharedStore } from '../../src/services/shared-store.js';
 import { createRedisStore } from '../../src/services/shared-store-redis.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
@@ -34,9 +35,11 @@ describe.skipIf(redisSkipReason !== undefined)('shared state on one Redis', () =
     await b?.close();
     await redis.flush(redis.url);
   });
+  // Two replicas of one deployment: the same licensing account, so the same key prefix.
+  const prefix = redisPrefix('https://licensing.example/api', 'token-of-one-account');
   const two = () => {
-    a = createRedisStore(redis.url, logger);
-    b = createRedisStore(redis.url, logger);
+    a = createRedisStore(createRedisConnections(redis.url, prefix), logger);
+    b = createRedisStore(createRedisConnections(redis.url, prefix), logger);
   };
 
   it('a claim is won once across replicas, renewed and released only by its holder', async () => {
@@ -51,13 +54,30 @@ describe.skipIf(redisSkipReason !== undefined)('shared state on one Redis', () =
     expect(await b.claim('k', 'b', 60_000)).toBe(true);
   });
 
-  it('updates from two replicas at once are all kept (no lost update)', async () => {
+  it("two deployments (other licensing accounts) on one Redis never see each other's keys", async () => {
     two();
-    const add = (store: SharedStore, n: number) =>
-      store.update('doc', (raw) => JSON.stringify([...(raw ? (JSON.parse(raw) as number[]) : []), n]));
-    await Promise.all(Array.from({ length: 20 }, (_, i) => add(i % 2 ? a : b, i)));
-    const doc = JSON.parse((await a.get('doc')) ?? '[]') as number[];
-    expect(doc.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    const otherConnections = createRedisConnections(
+      redis.url,
+      redisPrefix('https://licensing.example/api', 'token-of-another'),
+    );
+    const other = createRedisStore(otherConnections, logger);
+    try {
+      expect(await a.claim('once:click', 'a', 60_000)).toBe(true);
+      expect(await other.claim('once:click', 'o', 60_000)).toBe(true);
+      await a.set('home:snapshot', 'mine');
+      expect(await other.get('home:snapshot')).toBeUndefined();
+      expect(await b.get('home:snapshot')).toBe('mine');
+      const probe = createRedisConnections(redis.url, '').connect('test-probe');
+      const keys = (await probe.keys('*')).sort();
+      probe.disconnect();
+      expect(keys).toEqual(
+        [`${otherConnections.prefix}once:click`, `${prefix}home:snapshot`, `${prefix}once:click`].sort(),
+      );
+      expect(prefix).toMatch(/^license-desk:[0-9a-f]{16}:$/);
+      expect(JSON.stringify(keys)).not.toContain('token-of');
+    } finally {
+      await other.close();
+    }
   });
 
   it('the repeat guard: a double click split across two replicas is claimed once', async () => {

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
+import { openRecords, type Records } from '../../src/db/open.js';
 import { type RequestStore, type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
@@ -62,6 +63,8 @@ export interface TestAppOptions {
   auditPosting?: AuditPostingOptions;
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
+  /** The records (deps.records); default with a dataDir: SQLite in it, opened here and closed by close(). */
+  records?: Records;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
   alerts?: Partial<AlertsConfig>;
   /** Default 0.2. */
@@ -219,9 +222,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps.requests = selfService.requests;
     if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   }
-  if (options.dataDir) {
+  const ownRecords =
+    options.dataDir && !options.records ? await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 }) : undefined;
+  const records = options.records ?? ownRecords;
+  if (records) deps.records = records;
+  if (options.dataDir && records) {
     deps.desk = await createDesk({
       licensing,
+      records,
       logger,
       now,
       dataDir: options.dataDir,
@@ -403,6 +411,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await desk?.stop();
       await audit.close(2000);
       await licensing.close();
+      await ownRecords?.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();
     },

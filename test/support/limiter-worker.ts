@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import type { Priority, RateLimiter } from '../../src/licensing/limiter.js';
 import { createBottleneckLimiter } from '../../src/licensing/limiter-bottleneck.js';
+import { createRedisConnections } from '../../src/services/redis.js';
 
 export interface SendOptions {
   /** Sandbox base URL (without /v1). */
@@ -98,7 +99,7 @@ async function runWorker(config: WorkerConfig): Promise<void> {
     marginMs: config.marginMs,
     reservedInteractive: 0,
     maxQueue: 10_000,
-    redisUrl: config.redisUrl,
+    redis: createRedisConnections(config.redisUrl, 'license-desk-test:'),
     id: config.id,
     jobExpirationMs: config.jobExpirationMs,
   });

@@ -5,6 +5,7 @@ const BOT = 'xoxb-S3KR1Tbt';
 const SIGNING = 'f00dfeedS3KR1Tsigning0123456789';
 const APP = 'xapp-1-S3KR1Tap';
 const LIC = 'lic-S3KR1T-token-0123456789';
+const PG = 'postgres://desk:db-s3cret@db.internal:5432/license_desk';
 const full = {
   SLACK_BOT_TOKEN: BOT,
   SLACK_SIGNING_SECRET: SIGNING,
@@ -95,7 +96,7 @@ describe('parseConfig', () => {
       expect(problems({ LICENSING_API_URL: url, LICENSING_API_TOKEN: LIC })).toHaveLength(1);
     }
     // With real Slack credentials, both are the ordinary production settings.
-    expect(parseConfig({ ...full, REDIS_URL: 'redis://10.0.0.7:6379' })).toMatchObject({ ok: true });
+    expect(parseConfig({ ...full, REDIS_URL: 'redis://10.0.0.7:6379', DATABASE_URL: PG })).toMatchObject({ ok: true });
     // The demo's published secret is no Slack app's secret.
     expect(problems({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: 'license-desk-local-demo-signing-secret' })).toEqual([
       expect.stringMatching(/^SLACK_SIGNING_SECRET is the local demo's published secret/),
@@ -119,6 +120,7 @@ describe('parseConfig', () => {
       LICENSE_VIEWERS: 'W0VIEW0001,U0VIEW0002,',
       AUDIT_CHANNEL: 'C0LICAUDIT',
       REDIS_URL: 'redis://:pw@127.0.0.1:6379/0',
+      DATABASE_URL: PG,
       LOG_LEVEL: 'debug',
       DATA_DIR: '/var/lib/license-desk',
       ALERT_CHANNEL: 'C0LICALERT',
@@ -155,6 +157,7 @@ describe('parseConfig', () => {
         viewers: ['W0VIEW0001', 'U0VIEW0002'],
         auditChannel: 'C0LICAUDIT',
         redisUrl: 'redis://:pw@127.0.0.1:6379/0',
+        databaseUrl: PG,
         logLevel: 'debug',
         dataDir: '/var/lib/license-desk',
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
@@ -300,8 +303,21 @@ describe('parseConfig', () => {
   });
 
   it('knows which values are secrets', () => {
-    const r = parseConfig({ ...full, SLACK_APP_TOKEN: APP, REDIS_URL: 'redis://:p%40ss@h:6379' });
+    const r = parseConfig({ ...full, SLACK_APP_TOKEN: APP, REDIS_URL: 'redis://:p%40ss@h:6379', DATABASE_URL: PG });
     if (!r.ok) throw new Error(r.problems.join());
-    expect(secretsOf(r.config).sort()).toEqual([APP, BOT, LIC, SIGNING, 'p@ss'].sort());
+    expect(secretsOf(r.config).sort()).toEqual([APP, BOT, LIC, SIGNING, 'p@ss', 'db-s3cret'].sort());
+  });
+
+  it('REDIS_URL without DATABASE_URL: refused, saying why (SQLite belongs to one process) and what to set', () => {
+    const found = problems({ ...full, REDIS_URL: 'redis://:pw@10.0.0.7:6379' });
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^REDIS_URL is set but DATABASE_URL is not: several replicas need one database .* SQLite file in DATA_DIR belongs to one process\. Set DATABASE_URL to a PostgreSQL database .* or unset REDIS_URL to run one process$/,
+      ),
+    ]);
+    expect(found.join()).not.toContain('pw');
+    // One process on PostgreSQL needs no Redis; several need both.
+    expect(parseConfig({ ...full, DATABASE_URL: PG })).toMatchObject({ ok: true, config: { databaseUrl: PG } });
+    expect(parseConfig({ ...full, REDIS_URL: 'redis://10.0.0.7:6379', DATABASE_URL: PG })).toMatchObject({ ok: true });
   });
 });

@@ -8,6 +8,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateBudgetUnavailableError } from '../../../src/licensing/errors.js';
 import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
+import { createRedisConnections } from '../../../src/services/redis.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../../support/redis.js';
 import { type LogLine, watchingLogger } from '../../support/watching-logger.js';
 
@@ -23,7 +24,7 @@ function limiterOn(redisUrl: string, extra: Partial<BottleneckLimiterOptions>) {
     marginMs: 50,
     reservedInteractive: 1,
     maxQueue: 10,
-    redisUrl,
+    redis: createRedisConnections(redisUrl, 'license-desk-test:'),
     id: 'license-desk-test:redis-down',
     // The old path waited this long for Redis: far past the test's own timeout, so only failing fast passes.
     redisReadyTimeoutMs: 120_000,

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { createRedisConnections } from '../../../src/services/redis.js';
 import type { WorkerConfig } from '../../support/limiter-worker.js';
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.js';
@@ -243,7 +244,7 @@ describe.skipIf(redisSkipReason !== undefined)(
         marginMs: MARGIN_MS,
         reservedInteractive: 2,
         maxQueue: 500,
-        redisUrl: url,
+        redis: createRedisConnections(url, 'license-desk-test:'),
         id,
       });
       try {

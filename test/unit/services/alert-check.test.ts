@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { openRecords } from '../../../src/db/open.js';
 import { findAlerts } from '../../../src/domain/alerts.js';
 import type { License, Pool } from '../../../src/domain/types.js';
 import type { Logger } from '../../../src/licensing/types.js';
-import { type AlertGroup, alertStateFile, createAlertService, groupAlerts } from '../../../src/services/alerts.js';
+import { type AlertGroup, alertMemory, createAlertService, groupAlerts } from '../../../src/services/alerts.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
@@ -63,9 +64,9 @@ describe('the daily alert check on a big account', () => {
     const { pools, licenses } = bigAccount();
     const licensing = createFakeLicensing({ pools, licenses, pageSize: 1_000 });
     dir = await mkdtemp(join(tmpdir(), 'alert-check-'));
-    const file = alertStateFile(join(dir, 'alerts.json'), logger);
-    // Loaded before the check, so nothing between the read of the licenses and the first post waits on I/O.
-    await file.read();
+    const records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
+    onTestFinished(() => records.close());
+    const file = alertMemory(records);
     const service = createAlertService({ licensing, file, now: () => NOW, logger });
     const turns = turnCounter();
     let afterRead: number | undefined;
