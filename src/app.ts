@@ -21,6 +21,7 @@ import { createSlackAuditLog } from './slack/audit-trail.js';
 import { registerBulk } from './slack/bulk/index.js';
 import type { AppDeps } from './slack/deps.js';
 import { registerEvents } from './slack/events/index.js';
+import { createHealthCheck } from './slack/health.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
@@ -74,10 +75,16 @@ export interface CreatedApp {
 
 export async function createApp(deps: AppDeps, options: CreateAppOptions): Promise<CreatedApp> {
   const { slack } = options;
+  const check = createHealthCheck(
+    { ...(deps.records ? { database: deps.records } : {}), ...(deps.redis ? { redis: deps.redis } : {}) },
+    deps.logger,
+  );
   const health = (_req: unknown, res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    const local = options.localSlackUrl ? { localSlack: options.localSlackUrl } : {};
-    res.end(JSON.stringify({ ok: true, sandbox: deps.sandbox, ...local }));
+    void check(deps.sandbox).then(({ status, body }) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      const local = options.localSlackUrl ? { localSlack: options.localSlackUrl } : {};
+      res.end(JSON.stringify({ ...body, ...local }));
+    });
   };
   const customRoutes = [{ path: HEALTH_PATH, method: ['GET'], handler: health }, ...(options.routes ?? [])];
   const boltLogger = options.boltLogger ?? toBoltLogger(deps.logger);

@@ -153,6 +153,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const deps: AppDeps = {
     licensing,
     records,
+    ...(redis ? { redis } : {}),
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,

@@ -42,6 +42,8 @@ export interface AppDeps {
   licensing: LicensingClient;
   /** The database every record lives in (docs/records.md); main.ts opens it before anything else. */
   records?: Records;
+  /** REDIS_URL only: the app's Redis connections, asked by /healthz (a PING with a short timeout). */
+  redis?: { health(timeoutMs?: number): Promise<string | undefined> };
   roles: RoleResolver;
   logger: Logger;
   /** Injectable clock for every date rule and "ends in 3 weeks" hint. */
