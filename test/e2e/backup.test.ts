@@ -1,0 +1,116 @@
+/**
+ * `npm run backup` (src/backup.ts) as a process: settings from .env in the working directory as the
+ * app reads them; with SQLite an online backup of a database a process still has open (its last
+ * writes still in the WAL), opened afterwards and counted; with DATABASE_URL only the pg_dump command,
+ * without the password.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openRecords } from '../../src/db/open.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+function backup(cwd: string, env: Record<string, string>, args: string[] = []) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+    // A clean environment: only what the test gives (and .env in cwd) reaches the settings.
+    const child = spawn(TSX, [join(ROOT, 'src/backup.ts'), ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('npm run backup', () => {
+  it('SQLite: DATA_DIR from .env, a consistent copy while the database is open, named by time, where and how big printed', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'license-desk-backup-'));
+    const dataDir = join(dir, 'data');
+    const records = await openRecords({ dataDir, heartbeatMs: 0 });
+    try {
+      for (let i = 0; i < 120; i++) {
+        await records.db
+          .insertInto('state')
+          .values({
+            key: `k${i}`,
+            value: JSON.stringify({ i, pad: 'x'.repeat(200) }),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+      }
+      // The process keeps the database open, so the last writes are still in the WAL, not the file.
+      expect(statSync(join(dataDir, 'license-desk.sqlite-wal')).size).toBeGreaterThan(0);
+      await writeFile(join(dir, '.env'), `DATA_DIR=${dataDir}\n`);
+      const run = await backup(dir, {});
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const m =
+        /^Backed up (\S+) to (\S+license-desk-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.sqlite) \((\d+\.\d) KB\)\.$/m.exec(
+          run.stdout,
+        );
+      expect(m?.[1]).toBe(join(dataDir, 'license-desk.sqlite'));
+      const file = m?.[2] ?? '';
+      expect(file.startsWith(join(dataDir, 'backups'))).toBe(true);
+      expect(Number(m?.[3])).toBeCloseTo(statSync(file).size / 1024, 1);
+      const copy = new SQLite(file, { readonly: true, fileMustExist: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(copy.prepare('select count(*) as n from state').get()).toEqual({ n: 120 });
+        expect(copy.prepare("select count(*) as n from kysely_migration where name = '0005_state'").get()).toEqual({
+          n: 1,
+        });
+      } finally {
+        copy.close();
+      }
+    } finally {
+      await records.close();
+    }
+  }, 30_000);
+
+  it('into a given directory; nothing to back up is said with the path and the fix', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'license-desk-backup-'));
+    const dataDir = join(dir, 'data');
+    const none = await backup(dir, { DATA_DIR: dataDir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`No database at ${join(dataDir, 'license-desk.sqlite')}: nothing to back up.`);
+    const records = await openRecords({ dataDir, heartbeatMs: 0 });
+    await records.close();
+    const run = await backup(dir, { DATA_DIR: dataDir }, ['--', 'elsewhere']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`to ${join(dir, 'elsewhere', 'license-desk-')}`);
+  }, 30_000);
+
+  it('PostgreSQL: prints the pg_dump command without the password, writes nothing, exits 0', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'license-desk-backup-'));
+    const run = await backup(dir, {
+      DATA_DIR: join(dir, 'data'),
+      DATABASE_URL: 'postgres://desk:S3cretPw@db.internal:5432/license_desk',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /pg_dump --format=custom --file='license-desk-[\dT:-]+Z\.dump' 'postgres:\/\/desk@db\.internal:5432\/license_desk'/,
+    );
+    expect(run.stdout + run.stderr).not.toContain('S3cretPw');
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  }, 30_000);
+});
