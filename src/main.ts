@@ -16,8 +16,10 @@ import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js'
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { createDesk } from './services/desk.js';
+import { createIntents } from './services/intents.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
+import { createWriteLedger } from './services/write-ledger.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
@@ -25,6 +27,7 @@ import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
+import { startWriteSettling } from './slack/write-settling.js';
 import { usageHint } from './slack/subcommands/index.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
@@ -158,6 +161,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
+    // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
+    writes: createWriteLedger(records, createIntents(records, () => new Date())),
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -220,8 +225,18 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  // The admin's writes left in flight by a process that was killed: read back, audited, told by DM.
+  const settling = startWriteSettling({
+    client: app.client,
+    records,
+    licensing,
+    audit,
+    logger: logger.child({ component: 'settle' }),
+    now: deps.now,
+    sandbox: () => deps.sandbox,
+  });
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settling.stop()]);
     await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
@@ -270,7 +285,7 @@ function onShutdown(stopper: Stopper, logger: LevelledLogger): void {
         signal,
         stopping,
         again,
-        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once, unaudited',
+        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once; the next start settles the changes in flight',
       });
       return;
     }
