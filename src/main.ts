@@ -16,7 +16,8 @@ import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js'
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { createDesk } from './services/desk.js';
-import { createIntents } from './services/intents.js';
+import { createIntents, createSettler } from './services/intents.js';
+import { createOutbox } from './services/outbox.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
@@ -25,10 +26,11 @@ import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } fro
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
+import { createNotices } from './slack/notices.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
-import { startWriteSettling } from './slack/write-settling.js';
 import { usageHint } from './slack/subcommands/index.js';
+import { registerWriteSettling } from './slack/write-settling.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -134,6 +136,18 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   stopper.add('records', () => records.close());
   logger.info('records opened', { database: records.dialect, where: records.where });
+  const now = () => new Date();
+  // Writes in flight and messages to people (docs/records.md): features register their kinds below;
+  // both start once the app is built, and stop with the desk.
+  const notices = createNotices();
+  const outbox = createOutbox({
+    records,
+    logger: logger.child({ component: 'outbox' }),
+    now,
+    deliver: (body) => notices.deliver(body),
+  });
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
+  const intents = createIntents(records, now);
 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
@@ -145,6 +159,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const deps: AppDeps = {
     licensing,
     records,
+    intents,
+    // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
+    writes: createWriteLedger(records, intents),
+    settler,
+    outbox,
+    notices,
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,
@@ -152,7 +172,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       logger,
     }),
     logger,
-    now: () => new Date(),
+    now,
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
       return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
@@ -161,8 +181,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
     // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
     auditFile: join(config.dataDir, 'audit.jsonl'),
-    // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
-    writes: createWriteLedger(records, createIntents(records, () => new Date())),
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -212,6 +230,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
   const { app, audit } = created;
+  notices.attach(app.client);
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -225,18 +244,16 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
-  // The admin's writes left in flight by a process that was killed: read back, audited, told by DM.
-  const settling = startWriteSettling({
-    client: app.client,
-    records,
-    licensing,
-    audit,
-    logger: logger.child({ component: 'settle' }),
-    now: deps.now,
-    sandbox: () => deps.sandbox,
-  });
+  // The admin's writes a killed process left in flight: read back, audited, told by DM.
+  registerWriteSettling(deps, audit);
+  // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
+  settler.start();
+  outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settling.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
+    await outbox.flush().catch(() => 0);
+    await outbox.stop();
     await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).

@@ -108,7 +108,13 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     license: checked.license,
     ...(checked.pool ? { courseTitle: checked.pool.course.title } : {}),
   };
-  const intent = { kind: 'end-date', owner: req.actor, subject: req.licenseId, poolId: checked.license.poolId, body } as const;
+  const intent = {
+    kind: 'end-date',
+    owner: req.actor,
+    subject: req.licenseId,
+    poolId: checked.license.poolId,
+    body,
+  } as const;
   const { write, open } = await tracked(ctx.work, 'write', `extend license ${req.licenseId}`, () =>
     recordedWrite(ctx.writes, intent, () => changeEndDate(ctx.licensing, req.licenseId, day, now)),
   );

@@ -151,7 +151,9 @@ export function createWriteSettlers(deps: SettleDeps): Record<WriteKind, (intent
         ...(studentName ? { studentName } : {}),
         studentEmail: params.email,
         detail: detail(
-          found ? 'the student holds a license of the pool' : 'the student holds no license of the pool; nothing changed',
+          found
+            ? 'the student holds a license of the pool'
+            : 'the student holds no license of the pool; nothing changed',
           body.detail,
         ),
       };

@@ -3,8 +3,8 @@
  * direct message to the admin who asked for it, worded by blocks/settled-write.ts.
  */
 import type { webApi } from '@slack/bolt';
-import { buildSettledWriteMessage } from '../blocks/settled-write.js';
 import { withSandboxMarker } from '../blocks/common.js';
+import { buildSettledWriteMessage } from '../blocks/settled-write.js';
 import type { SettledWriteNotice } from '../domain/settled-write.js';
 
 export function isSettledWriteNotice(body: unknown): body is SettledWriteNotice {

@@ -1,56 +1,21 @@
 /**
- * Starts the settling of the admin's writes left in flight by a process that is gone (docs/records.md,
- * "Writes in flight"): the settler with a handler per kind (services/settle-writes.ts), and the outbox
- * that tells the admin by DM (slack/settled-write.ts). Started once the app's client exists.
+ * The admin's writes left in flight by a process that is gone (docs/records.md, "Writes in flight"):
+ * a settle handler per kind registered with the app's settler (services/settle-writes.ts), and the
+ * renderer of the DM that tells the admin (slack/settled-write.ts) registered with its notices.
+ * Registered once the audit trail exists, before the settler starts.
  */
-import type { webApi } from '@slack/bolt';
-import type { Records } from '../db/open.js';
-import type { LicensingClient, Logger } from '../licensing/types.js';
+import type { SettledWriteNotice } from '../domain/settled-write.js';
 import type { AuditLog } from '../services/audit.js';
-import { createIntents, createSettler } from '../services/intents.js';
-import { createOutbox } from '../services/outbox.js';
 import { registerWriteSettlers } from '../services/settle-writes.js';
+import type { AppDeps } from './deps.js';
 import { deliverSettledWrite, isSettledWriteNotice } from './settled-write.js';
 
-export interface WriteSettling {
-  stop(): Promise<void>;
-}
-
-export function startWriteSettling(parts: {
-  client: webApi.WebClient;
-  records: Records;
-  licensing: LicensingClient;
-  audit: AuditLog;
-  logger: Logger;
-  now: () => Date;
-  sandbox: () => boolean;
-  everyMs?: number;
-}): WriteSettling {
-  const { records, logger, now } = parts;
-  const outbox = createOutbox({
-    records,
-    logger,
-    now,
-    async deliver(body) {
-      if (isSettledWriteNotice(body)) return deliverSettledWrite(parts.client, body, parts.sandbox());
-      throw new Error('a notice of a kind this process cannot send');
-    },
+export function registerWriteSettling(deps: AppDeps, audit: AuditLog): void {
+  const { records, intents, settler, outbox, notices } = deps;
+  if (!records || !intents || !settler || !outbox || !notices) return;
+  registerWriteSettlers(settler, { licensing: deps.licensing, audit, records, intents, outbox, now: deps.now });
+  notices.register('settled-write', async (client, notice) => {
+    if (!isSettledWriteNotice(notice)) throw new Error('a settled-write notice without its admin');
+    await deliverSettledWrite(client, notice as SettledWriteNotice, deps.sandbox);
   });
-  const settler = createSettler({ records, logger, now, ...(parts.everyMs ? { everyMs: parts.everyMs } : {}) });
-  registerWriteSettlers(settler, {
-    licensing: parts.licensing,
-    audit: parts.audit,
-    records,
-    intents: createIntents(records, now),
-    outbox,
-    now,
-  });
-  outbox.start();
-  settler.start();
-  return {
-    async stop() {
-      await settler.stop();
-      await outbox.stop();
-    },
-  };
 }

@@ -45,7 +45,13 @@ afterEach(async () => {
 async function startMain(): Promise<string> {
   main = runMain(
     localAppEnv(
-      { slackApiUrl: slack.apiUrl, sandboxUrl: sandbox.url, sandboxToken: sandbox.adminToken, botToken: BOT, signingSecret: SECRET },
+      {
+        slackApiUrl: slack.apiUrl,
+        sandboxUrl: sandbox.url,
+        sandboxToken: sandbox.adminToken,
+        botToken: BOT,
+        signingSecret: SECRET,
+      },
       { LICENSE_ADMINS: TEST_USERS.admin, DATA_DIR: dataDir },
     ),
   );
@@ -65,7 +71,9 @@ function clickRevokeNow(eventsUrl: string): Promise<Response> {
     channel: { id: 'C0LICOPS01', name: 'license-ops' },
     state: { values: {} },
     response_url: slack.responseUrl('revoke-now'),
-    actions: [{ action_id: ChangeActionId.revokeConfirm, block_id: 'b', type: 'button', value: LICENSE, action_ts: ts }],
+    actions: [
+      { action_id: ChangeActionId.revokeConfirm, block_id: 'b', type: 'button', value: LICENSE, action_ts: ts },
+    ],
   });
   return fetch(eventsUrl, { method: 'POST', headers: slackHeaders(SECRET, body), body });
 }

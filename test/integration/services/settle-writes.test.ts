@@ -19,8 +19,8 @@ import { createOutbox } from '../../../src/services/outbox.js';
 import { revoke } from '../../../src/services/revoke.js';
 import { registerWriteSettlers } from '../../../src/services/settle-writes.js';
 import { createWriteLedger, type WriteKind } from '../../../src/services/write-ledger.js';
-import { callSandbox } from '../../support/sandbox.js';
 import { testDatabases } from '../../support/records.js';
+import { callSandbox } from '../../support/sandbox.js';
 import { until } from '../../support/until.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet } as unknown as Logger;
@@ -127,7 +127,13 @@ for (const database of testDatabases()) {
         }),
       ]);
       expect(sent).toEqual([
-        expect.objectContaining({ kind: 'settled-write', to: ADMIN, write: 'revoke', result: 'done', licenseId: license.id }),
+        expect.objectContaining({
+          kind: 'settled-write',
+          to: ADMIN,
+          write: 'revoke',
+          result: 'done',
+          licenseId: license.id,
+        }),
       ]);
       expect(await intentRow(id)).toMatchObject({ state: 'closed' });
       expect(JSON.parse((await intentRow(id))?.outcome ?? 'null')).toMatchObject({ outcome: 'done' });
@@ -211,9 +217,16 @@ for (const database of testDatabases()) {
       expect(entries).toContainEqual(
         expect.objectContaining({ action: 'assign', outcome: 'done', studentEmail: landed, licenseId }),
       );
-      expect(entries).toContainEqual(expect.objectContaining({ action: 'assign', outcome: 'failed', studentEmail: lost }));
+      expect(entries).toContainEqual(
+        expect.objectContaining({ action: 'assign', outcome: 'failed', studentEmail: lost }),
+      );
       expect(sent).toContainEqual(
-        expect.objectContaining({ write: 'assign', result: 'done', assignedLicenseId: licenseId, newcomer: 'Ada Lovelace' }),
+        expect.objectContaining({
+          write: 'assign',
+          result: 'done',
+          assignedLicenseId: licenseId,
+          newcomer: 'Ada Lovelace',
+        }),
       );
       expect(sent).toContainEqual(expect.objectContaining({ write: 'assign', result: 'not-done' }));
     });
@@ -241,10 +254,15 @@ for (const database of testDatabases()) {
 
       expect(writes()).toEqual([]);
       const entries = await audit.recent(10);
-      expect(entries.filter((e) => e.action === 'revoke' && e.outcome === 'done').map((e) => e.licenseId).sort()).toEqual(
-        [x.id, y.id].sort(),
+      expect(
+        entries
+          .filter((e) => e.action === 'revoke' && e.outcome === 'done')
+          .map((e) => e.licenseId)
+          .sort(),
+      ).toEqual([x.id, y.id].sort());
+      expect(entries).toContainEqual(
+        expect.objectContaining({ action: 'recycle', outcome: 'done', studentEmail: whole }),
       );
-      expect(entries).toContainEqual(expect.objectContaining({ action: 'recycle', outcome: 'done', studentEmail: whole }));
       expect(entries).toContainEqual(
         expect.objectContaining({ action: 'recycle', outcome: 'failed', studentEmail: halfway }),
       );
@@ -284,7 +302,14 @@ for (const database of testDatabases()) {
 
       const next = createLicensingClient({ baseUrl: sandbox.url, token: sandbox.adminToken });
       const again = createSettler({ records: live, logger: quiet, now });
-      registerWriteSettlers(again, { licensing: next, audit, records: live, intents: createIntents(live, now), outbox, now });
+      registerWriteSettlers(again, {
+        licensing: next,
+        audit,
+        records: live,
+        intents: createIntents(live, now),
+        outbox,
+        now,
+      });
       try {
         expect(await again.runOnce()).toBe(1);
         await outbox.flush();
@@ -299,4 +324,3 @@ for (const database of testDatabases()) {
     });
   });
 }
-

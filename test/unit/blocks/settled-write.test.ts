@@ -7,7 +7,9 @@ const text = (n: Omit<SettledWriteNotice, 'kind' | 'to'>) => buildSettledWriteMe
 
 describe('the DM about a write settled after a restart', () => {
   it('says what the revoke became, naming the student, license and pool', () => {
-    expect(text({ write: 'revoke', result: 'done', studentName: 'Ada Lovelace', licenseId: '4003', poolId: '2003' })).toBe(
+    expect(
+      text({ write: 'revoke', result: 'done', studentName: 'Ada Lovelace', licenseId: '4003', poolId: '2003' }),
+    ).toBe(
       "After a restart: the revoke of Ada Lovelace's license `4003` in pool `2003` was done: the license is revoked.",
     );
     expect(text({ write: 'revoke', result: 'not-done', studentName: 'Ada Lovelace', licenseId: '4003' })).toContain(
@@ -16,7 +18,13 @@ describe('the DM about a write settled after a restart', () => {
   });
 
   it('an end date: the day as people read it, and what the license ends on when it was not changed', () => {
-    const done = text({ write: 'end-date', result: 'done', studentName: 'Ada', licenseId: '4002', endDate: '2027-07-28' });
+    const done = text({
+      write: 'end-date',
+      result: 'done',
+      studentName: 'Ada',
+      licenseId: '4002',
+      endDate: '2027-07-28',
+    });
     expect(done).toBe("After a restart: the change of Ada's license `4002` to end Jul 28, 2027 was done.");
     const not = text({
       write: 'end-date',
@@ -38,10 +46,14 @@ describe('the DM about a write settled after a restart', () => {
     );
     const half = text({ write: 'recycle', result: 'freed-only', poolId: '2001', studentName: 'Ada', newcomer: 'Bob' });
     expect(half).toContain('was done only half: the old license ended, but Bob got no license, so the seat is free');
-    expect(text({ write: 'recycle', result: 'not-done', poolId: '2001', newcomer: 'Bob' })).toContain('nothing changed');
+    expect(text({ write: 'recycle', result: 'not-done', poolId: '2001', newcomer: 'Bob' })).toContain(
+      'nothing changed',
+    );
   });
 
   it('escapes names that came from the licensing service', () => {
-    expect(text({ write: 'revoke', result: 'done', studentName: '<!channel>', licenseId: '1' })).not.toContain('<!channel>');
+    expect(text({ write: 'revoke', result: 'done', studentName: '<!channel>', licenseId: '1' })).not.toContain(
+      '<!channel>',
+    );
   });
 });
