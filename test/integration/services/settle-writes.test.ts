@@ -270,6 +270,21 @@ for (const database of testDatabases()) {
       expect(sent).toContainEqual(expect.objectContaining({ write: 'recycle', result: 'done', licenseId: y.id }));
     });
 
+    it('a write that finishes closes its intent with the outcome, after its audit entry; nothing is left to settle', async () => {
+      const license = activeIn('2001');
+      const ctx = { licensing, audit, now, writes: createWriteLedger(live, createIntents(live, now)) };
+      const outcome = await revoke(ctx, { actor: ADMIN, licenseId: license.id });
+      expect(outcome).toMatchObject({ kind: 'written', write: { kind: 'done' } });
+      const rows = await live.db.selectFrom('intents').selectAll().execute();
+      expect(rows).toEqual([
+        expect.objectContaining({ kind: 'revoke', owner: ADMIN, subject: license.id, state: 'closed' }),
+      ]);
+      expect(JSON.parse(rows[0]?.outcome ?? 'null')).toMatchObject({ outcome: 'done' });
+      expect(JSON.parse(rows[0]?.body ?? 'null')).toMatchObject({ license: { id: license.id } });
+      expect(await settleRound()).toBe(0);
+      expect(sent).toEqual([]);
+    });
+
     it('the licensing service down: the intent stays open, nothing audited or told; the next round settles it', async () => {
       const license = activeIn('2001');
       const id = await leftInFlight('revoke', license.id, license.poolId, { license });
@@ -311,3 +326,30 @@ for (const database of testDatabases()) {
     });
   });
 }
+
+describe('a write whose intent cannot be recorded', () => {
+  it('is not sent: the admin is told nothing was sent, and it is audited as failed', async () => {
+    const sandbox = await startSandbox({ port: 0, rateLimit: false });
+    const licensing = createLicensingClient({ baseUrl: sandbox.url, token: sandbox.adminToken });
+    try {
+      const license = sandbox.inspect.licenses({ poolId: '2001' })[0];
+      if (!license) throw new Error('no active license in 2001');
+      const audit = createAuditLog({ logger: quiet });
+      const down = {
+        open: () => Promise.reject(new Error('the database does not answer')),
+        close: () => Promise.resolve(),
+      };
+      const outcome = await revoke({ licensing, audit, now, writes: down }, { actor: ADMIN, licenseId: license.id });
+      expect(outcome).toMatchObject({
+        kind: 'written',
+        write: { kind: 'failed', nothingChanged: true, sentence: expect.stringContaining('nothing was sent') },
+      });
+      expect(sandbox.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+      expect(sandbox.inspect.license(license.id)?.active).toBe(true);
+      expect((await audit.recent(1))[0]).toMatchObject({ action: 'revoke', outcome: 'failed' });
+    } finally {
+      await licensing.close();
+      await sandbox.close();
+    }
+  });
+});
