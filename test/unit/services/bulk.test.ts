@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openRecords, type Records } from '../../../src/db/open.js';
 import type { AssignRequest, Student } from '../../../src/domain/types.js';
 import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
@@ -12,10 +13,15 @@ import { createFakeLicensing } from './fake-licensing.js';
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 const notifier = { started: async () => undefined, progress: async () => undefined, finished: async () => undefined };
 let dir: string;
+let records: Records;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bulk-'));
+  records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await records.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 function job(rows: BulkJob['rows']): BulkJob {
   return {
@@ -40,8 +46,8 @@ describe('bulk runner', () => {
       sent.push(body);
       return makeLicense({ id: `L-${body.email}` });
     };
-    const store = createBulkJobStore(dir);
-    await store.save(
+    const store = createBulkJobStore(records);
+    await store.adopt(
       job([
         { line: 1, email: 'held@x.com', state: 'sending' },
         { line: 2, email: 'new@x.com', state: 'pending' },
@@ -50,6 +56,7 @@ describe('bulk runner', () => {
     const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
     expect(await runner.resumeAll(() => notifier)).toBe(1);
     await runner.settled('j1');
+    await runner.stop(1000);
     const done = await store.load('j1');
     expect(done?.state).toBe('done');
     expect(done?.rows.map((r) => [r.outcome, r.licenseId, r.recovered ?? false])).toEqual([
@@ -88,7 +95,7 @@ describe('bulk runner', () => {
       outcomes[body.email]?.();
       return makeLicense();
     };
-    const store = createBulkJobStore(dir);
+    const store = createBulkJobStore(records);
     const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
     await runner.start(
       job([
