@@ -141,7 +141,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     job: BulkJob,
     row: JobRow,
     markSending: (row: JobRow) => Promise<void>,
-  ): Promise<'done' | 'stop' | 'abort'> {
+  ): Promise<'done' | 'stop' | 'abort' | 'wait'> {
     if (row.state === 'sending') {
       // The last process stopped after sending this row and before recording its outcome.
       const found = await readBack(job, row);
@@ -171,9 +171,14 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
         return 'done';
       default: {
+        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
+        // The shared rate budget (Redis) is away: nothing was sent; the row waits, it has not failed.
+        if (kind === 'budget-unavailable') {
+          row.state = 'pending';
+          return 'wait';
+        }
         Object.assign(row, rowFailure(result.error), { state: 'done' });
         // A token that is refused will be refused for every later row too.
-        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
         return kind === 'unauthorized' || kind === 'forbidden' ? 'abort' : 'done';
       }
     }
@@ -230,12 +235,14 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         });
         continue;
       }
-      let result: 'done' | 'stop' | 'abort';
+      let result: 'done' | 'stop' | 'abort' | 'wait';
       try {
         result = await runRow(job, row, markSending);
       } catch (error) {
         if (error instanceof JobTakenOverError) return lost();
-        if (error instanceof NotRecordedError) {
+        // The read-back of a row in flight could not be sent (the shared rate budget is away): it stays in flight.
+        if (isLicensingError(error) && error.kind === 'budget-unavailable') result = 'wait';
+        else if (error instanceof NotRecordedError) {
           row.state = 'pending';
           logger.warn('bulk job paused: the row could not be recorded before sending it; nothing was sent', {
             job: job.id,
@@ -244,13 +251,24 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
           });
           await store.save(job).catch(() => undefined);
           return 'paused';
+        } else {
+          // Reading back failed: the outcome stays unknown rather than risk a second write.
+          if (stopping) break;
+          Object.assign(row, { state: 'done', outcome: 'unknown' });
+          row.detail = 'The outcome could not be checked; look this student up before trying again.';
+          logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
+          result = 'done';
         }
-        // Reading back failed: the outcome stays unknown rather than risk a second write.
-        if (stopping) break;
-        Object.assign(row, { state: 'done', outcome: 'unknown' });
-        row.detail = 'The outcome could not be checked; look this student up before trying again.';
-        logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
-        result = 'done';
+      }
+      if (result === 'wait') {
+        // The lease is kept and runs out: the job is taken up again (here or by another replica) after
+        // BULK_TAKEOVER_SECONDS, and waits again while Redis is away.
+        logger.warn('bulk job paused: the shared rate budget (Redis) cannot be reached; nothing was sent', {
+          job: job.id,
+          line: row.line,
+        });
+        await store.save(job).catch(() => undefined);
+        return 'paused';
       }
       if (result === 'stop') break;
       if (result === 'abort') aborted = true;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRecords, type Records } from '../../../src/db/open.js';
 import type { AssignRequest, Student } from '../../../src/domain/types.js';
-import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
+import { BadRequestError, RateBudgetUnavailableError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
@@ -114,5 +114,32 @@ describe('bulk runner', () => {
     expect(kept).toMatchObject({ outcome: 'assigned', licenseId: 'L-kept', recovered: true });
     // Each row was sent once: an unclear answer is read back, never sent again.
     expect(sent).toEqual(['lost@x.com', 'refused@x.com', 'kept@x.com']);
+  });
+
+  it('the shared rate budget away (Redis down): the row is not marked failed, the job pauses with it pending', async () => {
+    const fake = createFakeLicensing({});
+    const sent: string[] = [];
+    fake.pools.assign = async (_id, body) => {
+      if (body.email === 'b@x.com') {
+        throw new RateBudgetUnavailableError('connect ECONNREFUSED', { endpoint: 'POST /v1/pool/{id}/license' });
+      }
+      sent.push(body.email);
+      return makeLicense({ id: `L-${body.email}` });
+    };
+    const store = createBulkJobStore(records);
+    const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
+    await runner.start(
+      job([
+        { line: 1, email: 'a@x.com', state: 'pending' },
+        { line: 2, email: 'b@x.com', state: 'pending' },
+        { line: 3, email: 'c@x.com', state: 'pending' },
+      ]),
+      notifier,
+    );
+    await runner.settled('j1');
+    const kept = await store.load('j1');
+    expect(kept?.state).toBe('running');
+    expect(kept?.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
+    expect(sent).toEqual(['a@x.com']);
   });
 });
