@@ -5,7 +5,7 @@
  * owns a DATA_DIR: several replicas share their state through Redis instead (shared-store.ts,
  * docs/deployment.md).
  */
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from '../licensing/atomic-file.js';
 import type { Logger } from '../licensing/types.js';
 
@@ -22,15 +22,6 @@ export async function readJson(path: string): Promise<unknown> {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-export async function listJsonFiles(dir: string, prefix: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort();
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return [];
     throw error;
   }
 }
