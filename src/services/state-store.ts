@@ -1,5 +1,5 @@
 /**
- * Small JSON files under DATA_DIR (alert memory, bulk jobs): each write goes to a temporary file in
+ * Small JSON files under DATA_DIR (alert memory): each write goes to a temporary file in
  * the same directory, is flushed, then renamed over the old one, so a crash leaves either the old or
  * the new content, never half of it. Writes to one file are serialised in call order. One process
  * owns a DATA_DIR: several replicas share their state through Redis instead (shared-store.ts,
