@@ -272,6 +272,64 @@ describe.each(testDatabases())('bulk jobs on $dialect', ({ dialect, skip, open }
     },
   );
 
+  it.skipIf(skip !== undefined)(
+    'a runner that stalled past its lease and lost the job to another sends nothing more once its write comes back',
+    async () => {
+      const t = await db();
+      const ledger = new Map<string, string>();
+      const sent: string[] = [];
+      let resume: (() => void) | undefined;
+      const stalled = ledgerLicensing(ledger, sent);
+      const assign = stalled.pools.assign;
+      // a's write of s2 comes back only when the test says so: a hangs (a long pause of the process).
+      stalled.pools.assign = async (id, body, o) => {
+        if (body.email === 's2@x.com') await new Promise<void>((r) => (resume = r));
+        return assign(id, body, o);
+      };
+      const warnings: string[] = [];
+      const a = createBulkRunner({
+        licensing: stalled,
+        store: createBulkJobStore(t.records, { owner: 'a', leaseMs: 60_000 }),
+        logger: { ...logger, warn: (m: string) => warnings.push(m) },
+        now: () => new Date(),
+        takeoverMs: 60_000,
+      });
+      const b = createBulkRunner({
+        licensing: ledgerLicensing(ledger, sent),
+        store: createBulkJobStore(await secondProcess(t), { owner: 'b', leaseMs: 60_000 }),
+        logger,
+        now: () => new Date(),
+        takeoverMs: 60_000,
+        pollMs: 100,
+      });
+      cleanups.push(async () => {
+        await a.stop(0);
+        await b.stop(0);
+      });
+      await a.start(job('js', 4), notifier);
+      await until('a to hang on s2', () => resume !== undefined, 5_000);
+      await b.resumeAll(() => notifier);
+      // a's lease runs out while it hangs (as if 60 s had passed): b takes the job and finishes it.
+      await t.records.db
+        .updateTable('bulk_jobs')
+        .set({ lease_until: new Date(0).toISOString() })
+        .execute();
+      await until('b to finish the job', () => ledger.size === 4, 10_000);
+      await b.settled('js');
+      resume?.();
+      await a.settled('js');
+      expect(warnings).toContain('bulk job taken over by another process; this one stops running it');
+      // a sent s1 and its hung s2; b read s2 back (not there yet), sent it, and sent s3 and s4. a sent
+      // nothing after its write came back.
+      expect(sent.filter((e) => e === 's3@x.com' || e === 's4@x.com')).toEqual(['s3@x.com', 's4@x.com']);
+      // s2 went out twice: the one risk a stall past the lease leaves (docs/deployment.md, section 3).
+      expect(sent.filter((e) => e === 's2@x.com')).toHaveLength(2);
+      const done = await createBulkJobStore(t.records, { owner: 'observer' }).load('js');
+      expect(done?.state).toBe('done');
+      expect(done?.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned', 'assigned']);
+    },
+  );
+
   it.skipIf(skip !== undefined || dialect !== 'postgres')(
     'two runners on one database: only one runs a job; when its runner dies the other takes it over after the lease, reading back the row in flight',
     async () => {
