@@ -324,6 +324,11 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     renewal.unref();
     const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, lease))
       .catch((error: unknown) => {
+        // Taken over while writing the job whole (a pause or the end): the new owner carries on.
+        if (error instanceof JobTakenOverError) {
+          logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
+          return 'lost' as const;
+        }
         logger.error('bulk job stopped by an error', { job: job.id, error: String(error) });
         return 'failed' as const;
       })
