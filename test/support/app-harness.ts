@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
+import { openRecords, type Records } from '../../src/db/open.js';
 import { type RequestStore, type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
@@ -219,8 +220,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps.requests = selfService.requests;
     if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   }
+  // The desk's records (bulk jobs): SQLite in its DATA_DIR, as main.ts opens them without DATABASE_URL.
+  let deskRecords: Records | undefined;
   if (options.dataDir) {
+    deskRecords = await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 });
     deps.desk = await createDesk({
+      records: deskRecords,
       licensing,
       logger,
       now,
@@ -402,6 +407,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await selfService?.stop();
       await desk?.stop();
       await audit.close(2000);
+      await deskRecords?.close();
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();
