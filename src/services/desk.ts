@@ -1,15 +1,14 @@
 /**
  * The services behind App Home, alerts and bulk assignment, built once by the composition
- * root (src/main.ts, and the end-to-end harness): the alert memory in the records (the database's
- * `state` table; the in-process sandbox's, fresh at each start, under a key of its own) and
- * DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the replicas share through Redis what must be
- * shared within a second (docs/deployment.md): the daily check's lease, the App Home snapshot, the bulk
- * jobs (a BullMQ queue and their rows), the repeat guard and the audit's recent list (`shared`, handed
+ * root (src/main.ts, and the end-to-end harness): the alert memory (the database's `state` table; the
+ * in-process sandbox's, fresh at each start, under a key of its own) and the bulk jobs (`records`,
+ * bulk-jobs.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
+ * replicas share through Redis what must be shared within a second (docs/deployment.md): the daily
+ * check's lease, the App Home snapshot, the repeat guard and the audit's recent list (`shared`, handed
  * to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import {
@@ -22,7 +21,8 @@ import {
 } from './alerts.js';
 import type { AuditLog } from './audit.js';
 import { createDraftStore, type DraftStore } from './bulk.js';
-import { createBulkJobStore } from './bulk-jobs.js';
+import { importBulkFiles } from './bulk-import.js';
+import { createBulkJobStore, DEFAULT_TAKEOVER_MS } from './bulk-jobs.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
 import type { RedisConnections } from './redis.js';
@@ -48,11 +48,11 @@ export interface Desk {
 
 export interface DeskOptions {
   licensing: LicensingClient;
-  /** The database: the alert memory lives in its `state` table. */
-  records: Records;
   logger: Logger;
   now: () => Date;
   dataDir: string;
+  /** The database the alert memory (`state`) and the bulk jobs live in (SQLite: one process; PostgreSQL: shared by the replicas). */
+  records: Records;
   /** The licensing budget the dashboard takes its share of. */
   rateLimit: { limit: number; windowMs: number };
   homeBudgetShare: number;
@@ -64,7 +64,8 @@ export interface DeskOptions {
   redisUrl?: string;
   /** With redisUrl: the app's Redis connections (redis.ts), which the shared store takes its own from. */
   redis?: RedisConnections;
-  /** With redisUrl: how long a dead replica's bulk job waits before another takes it; default 30 s. */
+  /** How long a bulk job's lease lasts unless renewed: a job whose process died waits this long
+   *  before another replica (or, on PostgreSQL, a restart) takes it over; default 30 s. */
   bulkTakeoverMs?: number;
   /**
    * The licensing data is the in-process sandbox's, seeded afresh at each start: its alert memory is a
@@ -83,26 +84,17 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     },
     recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
   };
-  // Redis and BullMQ are loaded only with REDIS_URL: a single process starts without them.
+  const bulkStore = createBulkJobStore(opts.records, {
+    leaseMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+    now: opts.now,
+  });
+  // Job files of an earlier version (DATA_DIR/bulk) move into the database once; one that cannot be
+  // read stops the start with a sentence that names it.
+  await importBulkFiles(opts.dataDir, bulkStore, logger, opts.now);
+  // Redis is loaded only with REDIS_URL: a single process starts without it.
   const shared = opts.redis
     ? (await import('./shared-store-redis.js')).createRedisStore(opts.redis, logger)
     : createMemoryStore();
-  let jobs: Redis | undefined;
-  let bulk: Pick<Parameters<typeof createBulkRunner>[0], 'store' | 'queue'>;
-  if (opts.redisUrl) {
-    const [{ Redis }, { createRedisBulkJobStore }, { createBulkQueue }] = await Promise.all([
-      import('ioredis'),
-      import('./bulk-jobs-redis.js'),
-      import('./bulk-queue.js'),
-    ]);
-    jobs = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, connectionName: 'license-desk-bulk-jobs' });
-    jobs.on('error', () => undefined);
-    const store = createRedisBulkJobStore(jobs);
-    const queue = createBulkQueue({ redisUrl: opts.redisUrl, logger, takeoverMs: opts.bulkTakeoverMs ?? 30_000 });
-    bulk = { store, queue: { queue, own: (id) => store.own(id) } };
-  } else {
-    bulk = { store: createBulkJobStore(join(opts.dataDir, 'bulk')) };
-  }
   // The alert memory: once in the records, an alerts.json of an earlier version is imported (then moved aside).
   const memory = alertMemory(opts.records, opts.sandboxRun ? SANDBOX_ALERT_MEMORY_KEY : ALERT_MEMORY_KEY);
   if (opts.sandboxRun) {
@@ -116,7 +108,6 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     ...(shared.shared ? { alertLock: sharedDayLock(shared, 'alerts:daily', randomBytes(8).toString('hex')) } : {}),
     async close() {
       await shared.close();
-      await jobs?.quit().catch(() => jobs?.disconnect());
     },
     dashboard: createDashboard({
       licensing: opts.licensing,
@@ -136,7 +127,9 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     }),
     runner: createBulkRunner({
       licensing: opts.licensing,
-      ...bulk,
+      store: bulkStore,
+      takeoverMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+      soleProcess: opts.records.dialect === 'sqlite',
       audit,
       logger,
       now: opts.now,

@@ -1,6 +1,6 @@
 /**
- * Two replicas of the real app (src/main.ts in two child processes, HTTP mode) with one Redis, as
- * behind a load balancer: one sandbox plays the licensing API and one recording double plays Slack
+ * Two replicas of the real app (src/main.ts in two child processes, HTTP mode) with one Redis and one
+ * PostgreSQL database (DATABASE_URL: where bulk jobs live), as behind a load balancer: one sandbox plays the licensing API and one recording double plays Slack
  * for both, all on 127.0.0.1. What must happen once happens once: the daily alert check, each row of
  * a bulk job (also when the replica running it is killed mid-job and the other takes over), and a
  * double click whose two clicks reach different replicas.
@@ -56,8 +56,12 @@ async function startWorld(): Promise<void> {
   sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: data, rateLimit: false });
 }
 
-/** Two replicas on the same Redis, each with a DATA_DIR of its own; resolves with their events URLs. */
+/**
+ * Two replicas on the same Redis and the same (fresh) PostgreSQL database, each with a DATA_DIR of its
+ * own; resolves with their events URLs.
+ */
 async function startReplicas(extra: Record<string, string> = {}): Promise<string[]> {
+  const databaseUrl = await freshPostgresDatabase();
   const env = localAppEnv(
     {
       slackApiUrl: slack.apiUrl,
@@ -70,8 +74,7 @@ async function startReplicas(extra: Record<string, string> = {}): Promise<string
       LICENSING_RATE_LIMIT_PER_MINUTE: '600',
       LICENSE_ADMINS: TEST_USERS.admin,
       REDIS_URL: redis.url,
-      // Replicas need one database (config.ts refuses REDIS_URL without DATABASE_URL).
-      DATABASE_URL: await freshPostgresDatabase(),
+      DATABASE_URL: databaseUrl,
       ...extra,
     },
   );
@@ -165,7 +168,7 @@ const bulkAssigns = () =>
   sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${BULK_POOL}/license`);
 
 describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefined)(
-  'two replicas with one Redis',
+  'two replicas with one Redis and one database',
   () => {
     it('post the daily alerts once when both run their daily check', async () => {
       await startWorld();
@@ -237,7 +240,7 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '4' });
       const emails = await startBulkJob(urls[0] ?? '', 'takeover');
       const assigns = bulkAssigns;
-      // Whichever replica's worker took the job: killed once it has assigned a few rows.
+      // The replica that runs the job (the one that started it): killed once it has assigned a few rows.
       await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
       const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
       const other = replicas.find((r) => r !== runner);
@@ -249,6 +252,8 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       expect(sentBeforeKill).toBeLessThan(ROWS);
 
       await other.waitFor(/"message":"bulk job finished"/, 60_000);
+      // It ran the job because the dead replica's lease ran out, not because anyone handed it over.
+      expect(lines(other, 'taking over a bulk job nobody holds')).toHaveLength(1);
       // Exactly one write per student reached the service across both replicas, and one license each.
       // The write in flight when the replica died was dropped by the sandbox unanswered (status 0: the
       // client was gone) and never applied; the other replica read back, found nothing, and sent it.
@@ -265,9 +270,9 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       expect(textOf(updates.at(-1)?.args)).toContain(`${ROWS} of ${ROWS} assigned`);
     }, 120_000);
 
-    it('a replica stopped (SIGTERM) mid-job hands the job back at once: the other finishes it, each row assigned once', async () => {
+    it('a replica stopped (SIGTERM) mid-job lets go of its lease: the other takes the job at once and finishes it, each row assigned once', async () => {
       await startWorld();
-      // A takeover after a death would wait 60 s: the job moving on sooner is the hand-back.
+      // A takeover after a death would wait for the 60 s lease: the job moving on sooner is the hand-back.
       const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '60' });
       const emails = await startBulkJob(urls[0] ?? '', 'handback');
       await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
@@ -277,9 +282,12 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       await slowly('a few rows to be sent', () => bulkAssigns().length >= 2);
       runner.child.kill('SIGTERM');
       expect(await runner.exited).toBe(0);
-      expect(lines(runner, 'bulk job paused for shutdown; another replica carries on')).toHaveLength(1);
+      expect(lines(runner, 'bulk job paused for shutdown; another replica or the next start carries on')).toHaveLength(
+        1,
+      );
 
       await other.waitFor(/"message":"bulk job finished"/, 40_000);
+      expect(lines(other, 'taking over a bulk job nobody holds')).toHaveLength(1);
       expect(bulkAssigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
       const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
       for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);

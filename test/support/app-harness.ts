@@ -63,8 +63,6 @@ export interface TestAppOptions {
   auditPosting?: AuditPostingOptions;
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
-  /** The records (deps.records); default with a dataDir: SQLite in it, opened here and closed by close(). */
-  records?: Records;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
   alerts?: Partial<AlertsConfig>;
   /** Default 0.2. */
@@ -222,14 +220,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps.requests = selfService.requests;
     if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   }
-  const ownRecords =
-    options.dataDir && !options.records ? await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 }) : undefined;
-  const records = options.records ?? ownRecords;
-  if (records) deps.records = records;
-  if (options.dataDir && records) {
+  // The desk's records (bulk jobs): SQLite in its DATA_DIR, as main.ts opens them without DATABASE_URL.
+  let deskRecords: Records | undefined;
+  if (options.dataDir) {
+    deskRecords = await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 });
     deps.desk = await createDesk({
+      records: deskRecords,
       licensing,
-      records,
       logger,
       now,
       dataDir: options.dataDir,
@@ -410,8 +407,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await selfService?.stop();
       await desk?.stop();
       await audit.close(2000);
+      await deskRecords?.close();
       await licensing.close();
-      await ownRecords?.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();
     },
