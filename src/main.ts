@@ -229,7 +229,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,
     work,
-    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     ...(redis ? { redis } : {}),
     ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
     // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.

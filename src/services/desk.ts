@@ -60,9 +60,7 @@ export interface DeskOptions {
   audit?: () => AuditLog | undefined;
   /** The app's work in flight: a running bulk job is part of it (docs/shutdown.md). */
   work?: WorkTracker;
-  /** REDIS_URL: replicas share state and bulk jobs through it. */
-  redisUrl?: string;
-  /** With redisUrl: the app's Redis connections (redis.ts), which the shared store takes its own from. */
+  /** REDIS_URL: the app's Redis connections (redis.ts), which the shared store takes its own from. */
   redis?: RedisConnections;
   /** How long a bulk job's lease lasts unless renewed: a job whose process died waits this long
    *  before another replica (or, on PostgreSQL, a restart) takes it over; default 30 s. */
