@@ -7,7 +7,7 @@
  * Each driver is loaded only by the mode that uses it.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
@@ -62,6 +62,13 @@ async function openSqlite(dataDir: string): Promise<{ db: Kysely<Database>; wher
   const where = resolve(join(dataDir, SQLITE_FILE));
   const [{ default: SQLite }, { SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
   const fresh = !existsSync(where);
+  // An existing file of 0 bytes is not a new database: the records it held are gone (a disk that filled,
+  // a copy cut short). Only its write-ahead log could still hold them.
+  if (!fresh && statSync(where).size === 0 && !(existsSync(`${where}-wal`) && statSync(`${where}-wal`).size > 0)) {
+    throw new DatabaseProblem(
+      `The database file ${where} is empty (0 bytes), so the records it held are gone: restore it from a backup (npm run backup makes one), or delete the file to start with no records; License Desk does not start over lost records`,
+    );
+  }
   let handle: import('better-sqlite3').Database | undefined;
   try {
     mkdirSync(dataDir, { recursive: true });

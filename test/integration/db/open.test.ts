@@ -78,6 +78,16 @@ describe('a database the app must not start on', () => {
     expect(statSync(file).size).toBeGreaterThan(0);
   });
 
+  it('an emptied file (0 bytes) stops the start: it is not a new database', async () => {
+    const dataDir = dir();
+    const records = await openRecords({ dataDir, heartbeatMs: 0 });
+    await records.close();
+    writeFileSync(join(dataDir, SQLITE_FILE), '');
+    await expect(openRecords({ dataDir, heartbeatMs: 0 })).rejects.toThrow(
+      `The database file ${join(dataDir, SQLITE_FILE)} is empty (0 bytes)`,
+    );
+  });
+
   it('a file that is not a database stops the start', async () => {
     const dataDir = dir();
     writeFileSync(join(dataDir, SQLITE_FILE), 'these are not the records you are looking for\n'.repeat(40));
