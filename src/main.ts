@@ -16,14 +16,16 @@ import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js'
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { createDesk } from './services/desk.js';
-import { createFileRequestStore } from './services/requests/store.js';
+import { createIntents, createSettler } from './services/intents.js';
+import { createOutbox } from './services/outbox.js';
+import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
-import { buildSelfService } from './slack/requests/start.js';
+import { composeRequests } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
 
@@ -135,10 +137,25 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
-  const redisRequests = config.redisUrl
-    ? (await import('./services/requests/redis-store.js')).createRedisRequestStore(config.redisUrl)
-    : undefined;
-  const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
+  // Writes in flight are recorded before they are sent; what people are told is queued with the
+  // change it tells of (docs/records.md). The settler and the outbox's sender start once the app runs.
+  const now = () => new Date();
+  const intents = createIntents(records, now);
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
+  // What each feature's messages say is worded at send time by that feature (deliver below).
+  const deliverers: ((body: unknown) => Promise<boolean>)[] = [];
+  const outbox = createOutbox({
+    records,
+    logger: logger.child({ component: 'outbox' }),
+    now,
+    async deliver(body) {
+      for (const deliver of deliverers) if (await deliver(body)) return;
+      throw new Error('a queued message of a kind no feature sends');
+    },
+  });
+  // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
+  // come into the database once; a file that cannot be read stops the start here, with its sentence.
+  await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
   const deps: AppDeps = {
     licensing,
     records,
@@ -149,7 +166,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       logger,
     }),
     logger,
-    now: () => new Date(),
+    now,
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
       return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
@@ -161,27 +178,29 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
-  // Course requests and the waitlist of approved requests for full pools, one feature: business data
-  // in DATA_DIR (requests.json, waitlist.json) or shared by the replicas through REDIS_URL
-  // (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line through the
-  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
-  const selfService = buildSelfService(deps, {
+  // Course requests and the waitlist of approved requests for full pools, one feature, in the
+  // records (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line
+  // through the requests' assign; the background check for seats freed elsewhere keeps to
+  // HOME_BUDGET_SHARE. Its messages go through the outbox, its writes in flight are settled.
+  const selfService = composeRequests(deps, {
     client: () => {
       if (!created) throw new Error('the Slack app is not built yet');
       return created.app.client;
     },
     audit: () => created?.audit,
-    store: requestStore,
+    records,
+    intents,
+    outbox,
     channel: config.requests.channel,
     timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
     limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
     waitlist: {
-      dataDir: config.dataDir,
       rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
       share: config.homeBudgetShare,
-      redisUrl: config.redisUrl,
     },
   });
+  deliverers.push((body) => selfService.deliver(body));
+  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
@@ -220,9 +239,13 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  // Writes left in flight by a process that stopped are settled now and every minute; queued
+  // messages are sent once the bot client exists. Both stop with the desk, before the records close.
+  settler.start();
+  outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop()]);
-    await redisRequests?.close();
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    await outbox.stop();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await audit.close(3000)));
