@@ -10,7 +10,7 @@ import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import type { LocalConsole } from './console/server.js';
 import { openRecords } from './db/open.js';
-import { requestTimers } from './domain/requests.js';
+import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
@@ -25,6 +25,7 @@ import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } fro
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
+import { createNotices } from './slack/notices.js';
 import { composeRequests } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
@@ -133,32 +134,32 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   stopper.add('records', () => records.close());
   logger.info('records opened', { database: records.dialect, where: records.where });
-
-  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
-  const work = createWorkTracker();
-  stopper.watch(work);
-  // Writes in flight are recorded before they are sent; what people are told is queued with the
-  // change it tells of (docs/records.md). The settler and the outbox's sender start once the app runs.
   const now = () => new Date();
-  const intents = createIntents(records, now);
-  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
-  // What each feature's messages say is worded at send time by that feature (deliver below).
-  const deliverers: ((body: unknown) => Promise<boolean>)[] = [];
+  // Writes in flight and messages to people (docs/records.md): features register their kinds below;
+  // both start once the app is built, and stop with the desk.
+  const notices = createNotices();
   const outbox = createOutbox({
     records,
     logger: logger.child({ component: 'outbox' }),
     now,
-    async deliver(body) {
-      for (const deliver of deliverers) if (await deliver(body)) return;
-      throw new Error('a queued message of a kind no feature sends');
-    },
+    deliver: (body) => notices.deliver(body),
   });
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
+
+  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
+  const work = createWorkTracker();
+  stopper.watch(work);
+  const intents = createIntents(records, now);
   // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
   // come into the database once; a file that cannot be read stops the start here, with its sentence.
   await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
   const deps: AppDeps = {
     licensing,
     records,
+    intents,
+    settler,
+    outbox,
+    notices,
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,
@@ -199,7 +200,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       share: config.homeBudgetShare,
     },
   });
-  deliverers.push((body) => selfService.deliver(body));
+  for (const kind of REQUEST_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
   settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
@@ -226,6 +228,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
   const { app, audit } = created;
+  notices.attach(app.client);
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -239,12 +242,13 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
-  // Writes left in flight by a process that stopped are settled now and every minute; queued
-  // messages are sent once the bot client exists. Both stop with the desk, before the records close.
+  // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
   settler.start();
   outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
     await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
+    await outbox.flush().catch(() => 0);
     await outbox.stop();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
