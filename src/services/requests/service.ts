@@ -815,7 +815,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         const closed = await txn(async (trx, s) => {
           const result = await s.swap(r.id, ['waitlisted'], (x) => closedSkipped(x, gone));
           if (!result.changed) return undefined;
-          for (const { notice, key } of await skippedNotices(result.request, gone, r.decidedBy, s)) await tell(trx, notice, key);
+          for (const { notice, key } of await skippedNotices(result.request, gone, r.decidedBy, s))
+            await tell(trx, notice, key);
           return result.request;
         });
         return closed ? { kind: 'skipped', reason: gone } : { kind: 'held', reason: 'the request changed meanwhile' };
