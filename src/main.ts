@@ -152,7 +152,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
-  const intents = createIntents(records, now);
   // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
   // come into the database once; a file that cannot be read stops the start here, with its sentence.
   await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
