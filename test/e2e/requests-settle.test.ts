@@ -57,10 +57,11 @@ async function leftInFlight(records: Records, r: CourseRequest, from: 'approval'
 }
 
 describe.each(testDatabases())('a request write left in flight, on $dialect', ({ skip, open }) => {
-  async function app(): Promise<TestApp> {
+  async function app(now?: () => Date): Promise<TestApp> {
     const db = await open();
     cleanups.push(db.close);
     const t = await startTestApp({
+      ...(now ? { now } : {}),
       records: db.records,
       requests: { channel: 'C0SETTLE01', timers: requestTimers(24, 7) },
       waitlist: {},
@@ -156,6 +157,40 @@ describe.each(testDatabases())('a request write left in flight, on $dialect', ({
       expect(await t.deps.requests?.store.placeOf('r-wait')).toBe(1);
       await t.outbox?.flush();
       expect(dms(t, TEST_USERS.nobody).filter((s) => s.includes('yours'))).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'the answer of an approval lost and the read-back failing: the approver hears "being checked", then the truth, once',
+    async () => {
+      let clock = Date.now();
+      const t = await app(() => new Date(clock));
+      await t.deps.requests?.store.put(sampleRequest('r-lost'));
+      t.sandbox.addFault({ kind: 'reset', method: 'POST', path: /\/license$/, phase: 'after', times: 1 });
+      // The rules' read of the student passes; every read after it (the read-back) fails.
+      t.sandbox.addFault({ kind: '500', method: 'GET', path: /\/v1\/student/, rate: 0.95 });
+      t.sandbox.clearRequests();
+      const outcome = await t.deps.requests?.service.approve('r-lost', TEST_USERS.admin);
+      expect(outcome?.kind).toBe('not-assigned');
+      expect(outcome?.kind === 'not-assigned' && outcome.outcome.text).toContain('is being checked');
+      expect((await t.deps.requests?.store.get('r-lost'))?.status).toBe('assigning');
+      // Add to the waitlist, Cancel and Deny meanwhile are told what is happening and change nothing.
+      const queued = await t.deps.requests?.service.toWaitlist('r-lost', TEST_USERS.admin);
+      expect(queued).toMatchObject({ ok: false, text: expect.stringContaining('being assigned right now') });
+      expect(await t.deps.requests?.service.deny('r-lost', TEST_USERS.admin)).toMatchObject({ kind: 'already' });
+      // The licensing service answers again; the check reads back once the write is 2 minutes old.
+      t.sandbox.clearFaults();
+      expect(await t.deps.requests?.check.tick()).toMatchObject({ reminded: 0 });
+      expect((await t.deps.requests?.store.get('r-lost'))?.status).toBe('assigning');
+      clock += 3 * 60_000;
+      expect(await t.deps.requests?.check.tick()).toMatchObject({ settled: 1 });
+      expect((await t.deps.requests?.store.get('r-lost'))?.status).toBe('assigned');
+      expect(posts(t)).toHaveLength(1);
+      await t.outbox?.flush();
+      await t.deps.requests?.check.tick();
+      await t.outbox?.flush();
+      expect(dms(t, TEST_USERS.nobody).filter((s) => s.includes('is yours'))).toHaveLength(1);
+      expect(dms(t, TEST_USERS.admin).filter((s) => s.includes('went through'))).toHaveLength(1);
     },
   );
 });
