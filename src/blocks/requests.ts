@@ -3,7 +3,7 @@
  * list, the deny-reason modal, the full-pool choice and what an approver's click came to. Pure: data in, blocks out; every string from a
  * person or the API is escaped.
  */
-import type { CourseRequest, DecideOutcome } from '../domain/requests.js';
+import type { CancelOutcome, CourseRequest, DecideOutcome, WaitlistJoinOutcome } from '../domain/requests.js';
 import { MAX_REASON, MAX_REASON_RAW } from '../domain/requests.js';
 import { DAY_MS } from '../domain/time.js';
 import type { Pool } from '../domain/types.js';
@@ -409,12 +409,45 @@ export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessag
 }
 
 /** "Add to the waitlist" came to this: the place, or why not. */
-export function buildRequestWaitlistedMessage(result: { ok: true; place: number } | { ok: false; text: string }) {
-  return buildRequestNoteMessage(
-    result.ok
-      ? `:white_check_mark: On the waitlist, number ${result.place}. The requester was told.`
-      : `:no_entry_sign: ${escapeMrkdwn(result.text)}`,
-  );
+export function buildRequestWaitlistedMessage(outcome: WaitlistJoinOutcome): SlackMessage {
+  switch (outcome.kind) {
+    case 'joined':
+      return buildRequestNoteMessage(
+        `:white_check_mark: On the waitlist, number ${outcome.place}. The requester was told.`,
+      );
+    case 'not-found':
+      return buildRequestNoteMessage(':no_entry_sign: That request no longer exists.');
+    case 'assigning':
+      return buildRequestNoteMessage(
+        ':hourglass_flowing_sand: Its license is being assigned right now (a seat was found); it does not need the waitlist. The card shows the outcome in a moment.',
+      );
+    case 'in-line':
+      return buildRequestNoteMessage(
+        `:information_source: It is on the waitlist already${outcome.place ? `, number ${outcome.place}` : ''}.`,
+      );
+    case 'not-waiting':
+      return buildRequestNoteMessage(`:no_entry_sign: That request is ${outcome.status}, not waiting for a seat.`);
+    case 'off':
+      return buildRequestNoteMessage(
+        ':no_entry_sign: The waitlist is not available in this version of License Desk; free a seat instead, or deny.',
+      );
+  }
+}
+
+/** Why a requester's Cancel changed nothing (undefined: it was cancelled). */
+export function buildCancelRefusedMessage(outcome: Exclude<CancelOutcome, { kind: 'cancelled' }>): SlackMessage {
+  switch (outcome.kind) {
+    case 'not-yours':
+      return buildRequestNoteMessage(':no_entry_sign: That request is not one of yours.');
+    case 'assigning':
+      return buildRequestNoteMessage(
+        ':no_entry_sign: That request was just approved and its license is being assigned; it cannot be cancelled.',
+      );
+    case 'decided':
+      return buildRequestNoteMessage(
+        `:no_entry_sign: That request was already decided (${outcome.status}); it cannot be cancelled.`,
+      );
+  }
 }
 
 /** A requester's Cancel: their list as it is now, under what happened. */

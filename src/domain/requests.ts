@@ -179,6 +179,25 @@ export type DecideOutcome =
       outcome: Exclude<RequestAssignOutcome, { kind: 'assigned' | 'full' }>;
     };
 
+/** What "Add to the waitlist" came to (worded by blocks/requests.ts `buildRequestWaitlistedMessage`). */
+export type WaitlistJoinOutcome =
+  | { kind: 'joined'; place: number }
+  | { kind: 'not-found' }
+  /** Its license is being assigned right now (a seat was found): it needs no waitlist. */
+  | { kind: 'assigning' }
+  | { kind: 'in-line'; place?: number }
+  | { kind: 'not-waiting'; status: RequestStatus }
+  /** This version of License Desk runs no waitlist. */
+  | { kind: 'off' };
+
+/** What a requester's Cancel came to. */
+export type CancelOutcome =
+  | { kind: 'cancelled'; request: CourseRequest }
+  | { kind: 'not-yours' }
+  /** Just approved: its license is being assigned. */
+  | { kind: 'assigning' }
+  | { kind: 'decided'; status: RequestStatus | 'just now' };
+
 export const MAX_REASON = 500;
 
 /**

@@ -69,8 +69,8 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
       places.push(await join(i === 0 ? a : b, `RR${i + 1}`, u.id, u.email));
     }
     expect(places).toEqual([
-      { ok: true, place: 1 },
-      { ok: true, place: 2 },
+      { kind: 'joined', place: 1 },
+      { kind: 'joined', place: 2 },
     ]);
     expect((await waitlistOf(b).entries(POOL)).map((e) => `${e.place}:${e.requestId}`)).toEqual(['1:RR1', '2:RR2']);
 

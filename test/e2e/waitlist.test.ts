@@ -79,7 +79,7 @@ const running = {
 /** "Add to the waitlist" by the approver (status and rank in one step, the audit entry); its place. */
 async function add(r: CourseRequest): Promise<number> {
   const joined = await t.deps.requests?.service.toWaitlist(r.id, TEST_USERS.admin);
-  if (!joined?.ok) throw new Error(`${r.id} could not join the line`);
+  if (joined?.kind !== 'joined') throw new Error(`${r.id} could not join the line`);
   return joined.place;
 }
 /** An approved request for the full pool, stored as the request service stores it, ready to join the line. */

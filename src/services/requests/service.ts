@@ -10,6 +10,7 @@ import { poolBlocker } from '../../domain/assignment.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
 import {
   applyDecision,
+  type CancelOutcome,
   type CourseRequest,
   cutReason,
   DEFAULT_REQUEST_LIMITS,
@@ -24,6 +25,7 @@ import {
   type RequestTimers,
   reasonProblem,
   requestLimitProblem,
+  type WaitlistJoinOutcome,
 } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
@@ -117,9 +119,9 @@ export interface RequestService {
   create(input: NewRequest): Promise<CreateOutcome>;
   approve(id: string, approver: string): Promise<DecideOutcome>;
   deny(id: string, approver: string, reason?: string): Promise<DecideOutcome>;
-  cancel(id: string, userId: string): Promise<{ ok: true; request: CourseRequest } | { ok: false; text: string }>;
+  cancel(id: string, userId: string): Promise<CancelOutcome>;
   /** The approver chose the waitlist for an approved request of a full pool. */
-  toWaitlist(id: string, approver: string): Promise<{ ok: true; place: number } | { ok: false; text: string }>;
+  toWaitlist(id: string, approver: string): Promise<WaitlistJoinOutcome>;
   /**
    * The waitlist's assign of the request first in line (it was approved already): the requester is
    * still here, then the same assign as an approval with the approver as the actor; the request is
@@ -771,29 +773,20 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
 
     async cancel(id, userId) {
       const current = await store.get(id);
-      if (!current || current.requester !== userId) return { ok: false, text: 'That request is not one of yours.' };
+      if (!current || current.requester !== userId) return { kind: 'not-yours' };
       // The requester clicked Cancel and sees their list change in place: no DM about it too.
       const result = await decideAndTell(id, { kind: 'cancel', by: userId, at: stamp() }, true);
       if (!result.ok) {
         const now = result.reason === 'already' ? result.request.status : current.status;
-        return {
-          ok: false,
-          text:
-            now === 'assigning'
-              ? 'That request was just approved and its license is being assigned; it cannot be cancelled.'
-              : `That request was already decided (${now === 'pending' ? 'just now' : now}); it cannot be cancelled.`,
-        };
+        if (now === 'assigning') return { kind: 'assigning' };
+        return { kind: 'decided', status: now === 'pending' ? 'just now' : now };
       }
       await audit({ actor: userId, action: 'cancelled', outcome: 'done', ...factsOf(result.request) });
-      return { ok: true, request: result.request };
+      return { kind: 'cancelled', request: result.request };
     },
 
     async toWaitlist(id, approver) {
-      if (!opts.waitlist)
-        return {
-          ok: false,
-          text: 'The waitlist is not available in this version of License Desk; free a seat instead, or deny.',
-        };
+      if (!opts.waitlist) return { kind: 'off' };
       // Status and place in one step, only from 'approved': a request whose license is being assigned
       // cannot join a line, and a double click queues it once.
       const joined = await txn(async (trx, s) => {
@@ -803,17 +796,13 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       });
       if (!joined.ok) {
         const r = joined.request;
-        if (!r) return { ok: false, text: 'That request no longer exists.' };
-        if (r.status === 'assigning')
-          return {
-            ok: false,
-            text: 'Its license is being assigned right now (a seat was found); it does not need the waitlist. The card shows the outcome in a moment.',
-          };
+        if (!r) return { kind: 'not-found' };
+        if (r.status === 'assigning') return { kind: 'assigning' };
         if (r.status === 'waitlisted') {
           const place = await store.placeOf(id);
-          return { ok: false, text: `It is on the waitlist already${place ? `, number ${place}` : ''}.` };
+          return { kind: 'in-line', ...(place ? { place } : {}) };
         }
-        return { ok: false, text: `That request is ${r.status}, not waiting for a seat.` };
+        return { kind: 'not-waiting', status: r.status };
       }
       await audit({
         actor: approver,
@@ -825,7 +814,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         courseTitle: joined.request.courseTitle,
         place: joined.place,
       });
-      return { ok: true, place: joined.place };
+      return { kind: 'joined', place: joined.place };
     },
 
     async assignWaitlisted(entry) {
