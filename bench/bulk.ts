@@ -1,6 +1,6 @@
 /**
  * npm run bench:bulk — figures for bulk assignment, printed, not asserted:
- *  1. makespan of a 100-row bulk job (the real runner, persisting each row to a temporary DATA_DIR)
+ *  1. makespan of a 100-row bulk job (the real runner, persisting each row to SQLite in a temporary DATA_DIR)
  *     against the sandbox with a scaled window (25 requests per 3 s: a minute scaled 20x), compared
  *     with the theoretical minimum, target ≤ 1.10;
  *  2. latency of interactive licensing calls sent during the job, against the same call when idle,
@@ -14,6 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openRecords } from '../src/db/open.js';
 import { createLicensingClient } from '../src/licensing/index.js';
 import { buildDemoData, startSandbox } from '../src/sandbox/index.js';
 import type { BulkJob } from '../src/services/bulk-jobs.js';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     logger: silent,
   });
   const dir = await mkdtemp(join(tmpdir(), 'bench-bulk-'));
+  const records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
   try {
     // Idle latency of one interactive read (fresh: no cache), the yardstick for "one slot".
     const idle: number[] = [];
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
 
     const runner = createBulkRunner({
       licensing,
-      store: createBulkJobStore(join(dir, 'bulk')),
+      store: createBulkJobStore(records),
       logger: silent,
       now: () => new Date(),
     });
@@ -118,6 +120,7 @@ async function main(): Promise<void> {
     );
     await runner.stop();
   } finally {
+    await records.close();
     await licensing.close();
     await sandbox.close();
     await rm(dir, { recursive: true, force: true });

@@ -44,8 +44,8 @@ export interface Config {
   requests: RequestsConfig;
   /** How long a stop (SIGTERM) waits for the work in flight before it ends it (docs/shutdown.md). */
   drainMs: number;
-  /** With REDIS_URL: how long a bulk job of a replica that died waits before another replica takes it
-   *  (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
+  /** How long a bulk job's lease lasts unless renewed: a job whose replica died waits this long before
+   *  another replica takes it (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
   bulkTakeoverMs?: number;
 }
 
@@ -211,7 +211,7 @@ const schema = z.object({
       'BULK_TAKEOVER_SECONDS',
       2,
       600,
-      "with REDIS_URL, how long a stopped replica's bulk job waits before another replica takes it over, default 30",
+      "how long a stopped replica's bulk job waits before another replica takes it over (its lease), default 30",
     ),
   ),
 });

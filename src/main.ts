@@ -214,6 +214,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     logger: logger.child({ component: 'desk' }),
     now: deps.now,
     dataDir: config.dataDir,
+    records,
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,

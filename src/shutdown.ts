@@ -23,7 +23,7 @@ export const STOP_ORDER = [
   'app',
   'licensing client',
   'audit channel',
-  // REDIS_URL: the desk's own Redis connections (shared state, bulk jobs), once nothing writes there.
+  // REDIS_URL: the desk's own Redis connections (shared state), once nothing writes there.
   'shared state',
   // The records (SQLite or PostgreSQL): last of what writes, once every flow has recorded its outcome.
   'records',

@@ -76,7 +76,11 @@ export interface AuditTable {
   body: string;
 }
 
-/** Bulk assignment jobs; `lease_*` says which process runs one and until when. */
+/**
+ * Bulk assignment jobs (docs/records.md, "Bulk jobs"). `lease_*` says which process runs one and until
+ * when: set by the process that starts or takes the job, renewed while it runs, cleared when it stops
+ * or the job ends; a running job whose lease ran out is taken over by another process.
+ */
 export interface BulkJobsTable {
   id: string;
   state: string;
@@ -90,7 +94,7 @@ export interface BulkJobsTable {
   body: string;
 }
 
-/** One row of a bulk job. */
+/** One line of a bulk job: 'pending', 'sending' (committed before its write: the write's intent), 'done'. */
 export interface BulkRowsTable {
   job_id: string;
   line: number;

@@ -1,38 +1,67 @@
 /**
- * Bulk jobs on disk (no REDIS_URL): under DATA_DIR/bulk/, one JSON file per job, written whole when
- * the job starts, pauses or ends, and between those a journal beside it (`bulk-<id>.rows`) to which
- * each row change is appended and flushed: one short line per row instead of the whole job rewritten
- * twice, so that after a crash or a restart each row is still known to be pending, in flight
- * ("sending": the write may or may not have reached the service) or done with its outcome. Reading a
- * job applies its journal; writing it whole folds the journal in and deletes it. Finished jobs are
- * deleted after `KEEP_FINISHED_MS` (sweep). With REDIS_URL the same interface is kept in Redis
- * (bulk-jobs-redis.ts).
+ * Bulk jobs in the database (docs/records.md, "Bulk jobs"): the job without its rows in `bulk_jobs`,
+ * each row in `bulk_rows`, the same tables for one process (SQLite) and for replicas (PostgreSQL).
+ *
+ * A row moves 'pending' -> 'sending' -> 'done'. Its move to 'sending' is committed before its write
+ * is sent: that row is the write's intent (a bulk row has no separate entry in `intents`), so after a
+ * crash, a restart or a takeover a row found 'sending' may or may not have reached the licensing
+ * service, and is read back, never sent blind. Its outcome is committed after the answer, together
+ * with the next row's move to 'sending' (one transaction per row).
+ *
+ * Who runs a job: the process holding its lease (`lease_owner`, `lease_until`). The runner that starts
+ * a job holds it from its first write; it renews the lease while it runs; a runner elsewhere takes over
+ * a running job whose lease ran out (its process died or hung). Every write of a job checks the lease
+ * in the same transaction, so a runner that lost its job gets JobTakenOverError and stops before it
+ * sends anything more. Finished jobs are deleted after KEEP_FINISHED_MS (sweep).
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Records } from '../db/open.js';
 import type { BulkJob, JobRow, RowOutcome } from '../domain/bulk-job.js';
 import { DAY_MS } from '../domain/time.js';
-import { ensureDir, listJsonFiles, readJson, writeFileAtomic } from './state-store.js';
 
 export type { BulkJob, JobRow, RowOutcome };
 
 /** Finished jobs are kept this long (their results are in the requester's DM and the audit trail). */
 export const KEEP_FINISHED_MS = 7 * DAY_MS;
+/** How long a job's lease lasts unless renewed (BULK_TAKEOVER_SECONDS). */
+export const DEFAULT_TAKEOVER_MS = 30_000;
 
 export interface BulkJobStore {
-  /** Writes the whole job (start, progress message, pause, end). */
+  /** Who this store writes as (a lease's owner): the process's instance id. */
+  readonly owner: string;
+  /**
+   * Writes the whole job (start, progress message, pause, end). A new job is held by this store's
+   * owner from this write on; a finished one by nobody. JobTakenOverError when another owner holds it.
+   */
   save(job: BulkJob): Promise<void>;
-  /** Records the given rows' current state in one write (a row done, and the next one in flight). */
+  /**
+   * Records the given rows' current state in one transaction (a row done, and the next one moved to
+   * 'sending': committed before that row's write is sent), and renews the lease. JobTakenOverError
+   * when another owner holds the job.
+   */
   saveRows(job: BulkJob, rows: readonly JobRow[]): Promise<void>;
   load(id: string): Promise<BulkJob | undefined>;
   /** Jobs whose state is still 'running'. */
   unfinished(): Promise<BulkJob[]>;
-  /** Deletes finished jobs that ended before `before`; resolves with how many. */
+  /** Deletes finished jobs that ended before `before` (with their rows); resolves with how many. */
   sweep(before: Date): Promise<number>;
+  /** Running jobs that nobody holds now: no lease, or one that ran out. */
+  free(): Promise<string[]>;
+  /**
+   * Takes a running job for this owner if nobody holds it (or its lease ran out); `force` takes it
+   * whoever holds it (one process on SQLite: a lease found at start is a previous process's). True
+   * when taken.
+   */
+  claim(id: string, force?: boolean): Promise<boolean>;
+  /** Extends this owner's lease; false when another owner holds the job (or it is gone or finished). */
+  renew(id: string): Promise<boolean>;
+  /** Lets go of the job (a stop): another runner may take it at once. */
+  release(id: string): Promise<void>;
+  /** Adds a job nobody holds, unless one with its id exists (the import of job files); true when added. */
+  adopt(job: BulkJob): Promise<boolean>;
 }
 
-/** Thrown by a shared store when another replica has taken the job over: this one must let go. */
+/** Thrown by a write when another process has taken the job over: this one must let go. */
 export class JobTakenOverError extends Error {
   override readonly name = 'JobTakenOverError';
 }
@@ -41,7 +70,6 @@ export function newJobId(now: Date): string {
   return `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
-const FILE_PREFIX = 'bulk-';
 export const isJob = (v: unknown): v is BulkJob => {
   const j = v as Partial<BulkJob> | null;
   return !!j && j.version === 1 && typeof j.id === 'string' && Array.isArray(j.rows) && typeof j.poolId === 'string';
@@ -56,79 +84,211 @@ export function applyRows(job: BulkJob, rows: readonly JobRow[]): void {
   }
 }
 
-export function createBulkJobStore(dir: string): BulkJobStore {
-  const safe = (id: string) => id.replace(/[^a-z0-9-]/gi, '');
-  const pathOf = (id: string) => join(dir, `${FILE_PREFIX}${safe(id)}.json`);
-  const journalOf = (id: string) => join(dir, `${FILE_PREFIX}${safe(id)}.rows`);
-  const forget = (path: string) =>
-    unlink(path).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-    });
+export interface BulkJobStoreOptions {
+  /** Default: the process's instance id (records.instance). */
+  owner?: string;
+  /** How long a lease lasts unless renewed; default 30 s. */
+  leaseMs?: number;
+  now?: () => Date;
+}
 
-  async function readJournal(id: string): Promise<JobRow[]> {
-    let text: string;
-    try {
-      text = await readFile(journalOf(id), 'utf8');
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') return [];
-      throw error;
+/** Rows per INSERT: well under SQLite's limit of bound values. */
+const CHUNK = 200;
+
+export function createBulkJobStore(records: Records, opts: BulkJobStoreOptions = {}): BulkJobStore {
+  const { db } = records;
+  const owner = opts.owner ?? records.instance;
+  const leaseMs = opts.leaseMs ?? DEFAULT_TAKEOVER_MS;
+  const now = opts.now ?? (() => new Date());
+  const stamp = () => now().toISOString();
+  const until = () => new Date(now().getTime() + leaseMs).toISOString();
+  const lockable = records.dialect === 'postgres';
+  type Trx = Parameters<Parameters<ReturnType<typeof db.transaction>['execute']>[0]>[0];
+
+  const jobBody = (job: BulkJob) => {
+    const { rows: _rows, ...rest } = job;
+    return JSON.stringify(rest);
+  };
+
+  async function writeRows(trx: Trx, jobId: string, rows: readonly JobRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const values = rows
+        .slice(i, i + CHUNK)
+        .map((r) => ({ job_id: jobId, line: r.line, state: r.state, body: JSON.stringify(r) }));
+      await trx
+        .insertInto('bulk_rows')
+        .values(values)
+        .onConflict((oc) =>
+          oc.columns(['job_id', 'line']).doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            body: eb.ref('excluded.body'),
+          })),
+        )
+        .execute();
     }
-    const rows: JobRow[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        rows.push(...(JSON.parse(line) as { rows: JobRow[] }).rows);
-      } catch {
-        // A line cut short by a crash: the rows it held were not flushed, so their last state stands.
-      }
-    }
-    return rows;
   }
 
+  /** The job's lease owner, locked until the transaction ends (PostgreSQL; SQLite has one writer). */
+  async function holder(trx: Trx, id: string): Promise<{ lease_owner: string | null } | undefined> {
+    let q = trx.selectFrom('bulk_jobs').select('lease_owner').where('id', '=', id);
+    if (lockable) q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  const taken = (id: string) => new JobTakenOverError(`bulk job ${id} is being run by another process`);
+
   async function load(id: string): Promise<BulkJob | undefined> {
-    const v = await readJson(pathOf(id));
-    if (!isJob(v)) return undefined;
-    applyRows(v, await readJournal(v.id));
-    return v;
+    const head = await db.selectFrom('bulk_jobs').select('body').where('id', '=', id).executeTakeFirst();
+    if (!head) return undefined;
+    const rows = await db.selectFrom('bulk_rows').select('body').where('job_id', '=', id).orderBy('line').execute();
+    const job = { ...(JSON.parse(head.body) as object), rows: rows.map((r) => JSON.parse(r.body) as JobRow) };
+    return isJob(job) ? job : undefined;
   }
 
   return {
+    owner,
     async save(job) {
-      await writeFileAtomic(pathOf(job.id), `${JSON.stringify(job)}\n`);
-      // Everything the journal said is in the file now.
-      await forget(journalOf(job.id));
+      const done = job.state !== 'running';
+      await db.transaction().execute(async (trx) => {
+        const found = await holder(trx, job.id);
+        if (!found) {
+          await trx
+            .insertInto('bulk_jobs')
+            .values({
+              id: job.id,
+              state: job.state,
+              requester: job.requester,
+              pool_id: job.poolId,
+              created_at: job.createdAt,
+              finished_at: job.finishedAt ?? null,
+              lease_owner: done ? null : owner,
+              lease_until: done ? null : until(),
+              body: jobBody(job),
+            })
+            .execute();
+        } else {
+          if (found.lease_owner !== owner) throw taken(job.id);
+          await trx
+            .updateTable('bulk_jobs')
+            .set({
+              state: job.state,
+              finished_at: job.finishedAt ?? null,
+              body: jobBody(job),
+              ...(done ? { lease_owner: null, lease_until: null } : { lease_until: until() }),
+            })
+            .where('id', '=', job.id)
+            .execute();
+        }
+        await writeRows(trx, job.id, job.rows);
+      });
     },
     async saveRows(job, rows) {
       if (rows.length === 0) return;
-      await ensureDir(dir);
-      const handle = await open(journalOf(job.id), 'a');
-      try {
-        await handle.write(`${JSON.stringify({ rows })}\n`);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      await db.transaction().execute(async (trx) => {
+        const found = await holder(trx, job.id);
+        if (found?.lease_owner !== owner) throw taken(job.id);
+        await trx.updateTable('bulk_jobs').set({ lease_until: until() }).where('id', '=', job.id).execute();
+        await writeRows(trx, job.id, rows);
+      });
     },
     load,
     async unfinished() {
+      const ids = await db
+        .selectFrom('bulk_jobs')
+        .select('id')
+        .where('state', '=', 'running')
+        .orderBy('created_at')
+        .execute();
       const jobs: BulkJob[] = [];
-      for (const file of await listJsonFiles(dir, FILE_PREFIX)) {
-        const v = await load(file.slice(FILE_PREFIX.length, -'.json'.length)).catch(() => undefined);
-        if (v?.state === 'running') jobs.push(v);
+      for (const { id } of ids) {
+        const job = await load(id);
+        if (job?.state === 'running') jobs.push(job);
       }
       return jobs;
     },
     async sweep(before) {
-      let removed = 0;
-      for (const file of await listJsonFiles(dir, FILE_PREFIX)) {
-        const v = await readJson(join(dir, file)).catch(() => undefined);
-        if (!isJob(v) || v.state !== 'done' || !v.finishedAt) continue;
-        if (Date.parse(v.finishedAt) >= before.getTime()) continue;
-        await forget(journalOf(v.id));
-        await forget(join(dir, file));
-        removed++;
+      // Rows first: SQLite's cascade needs foreign_keys on, which only this process's handle promises.
+      return db.transaction().execute(async (trx) => {
+        const old = trx
+          .selectFrom('bulk_jobs')
+          .select('id')
+          .where('state', '=', 'done')
+          .where('finished_at', 'is not', null)
+          .where('finished_at', '<', before.toISOString());
+        await trx.deleteFrom('bulk_rows').where('job_id', 'in', old).execute();
+        const result = await trx
+          .deleteFrom('bulk_jobs')
+          .where('state', '=', 'done')
+          .where('finished_at', 'is not', null)
+          .where('finished_at', '<', before.toISOString())
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
+    },
+    async free() {
+      const rows = await db
+        .selectFrom('bulk_jobs')
+        .select('id')
+        .where('state', '=', 'running')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', stamp())]))
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    async claim(id, force = false) {
+      // One conditional UPDATE: of two runners claiming at once, the second finds the lease taken
+      // (PostgreSQL re-checks the condition once the first one's update is committed).
+      let q = db
+        .updateTable('bulk_jobs')
+        .set({ lease_owner: owner, lease_until: until() })
+        .where('id', '=', id)
+        .where('state', '=', 'running');
+      if (!force) {
+        q = q.where((eb) =>
+          eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', stamp())]),
+        );
       }
-      return removed;
+      const result = await q.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async renew(id) {
+      const result = await db
+        .updateTable('bulk_jobs')
+        .set({ lease_until: until() })
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async release(id) {
+      await db
+        .updateTable('bulk_jobs')
+        .set({ lease_owner: null, lease_until: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+    async adopt(job) {
+      return db.transaction().execute(async (trx) => {
+        if (await holder(trx, job.id)) return false;
+        await trx
+          .insertInto('bulk_jobs')
+          .values({
+            id: job.id,
+            state: job.state,
+            requester: job.requester,
+            pool_id: job.poolId,
+            created_at: job.createdAt,
+            finished_at: job.finishedAt ?? null,
+            lease_owner: null,
+            lease_until: null,
+            body: jobBody(job),
+          })
+          .execute();
+        await writeRows(trx, job.id, job.rows);
+        return true;
+      });
     },
   };
 }

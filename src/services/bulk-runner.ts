@@ -7,19 +7,27 @@
  * sending it blindly again (design.md section 3): a repeated assign with recycle would end a second
  * license.
  *
- * Without a queue, jobs run in the process that started them and resume at its next start. With a
- * queue (REDIS_URL, bulk-queue.ts), a job is handed to the queue and run by whichever replica takes
- * it; another replica takes it over if that one dies (docs/deployment.md).
+ * One runner for one process and for replicas: jobs live in the database (bulk-jobs.ts), and the
+ * runner that holds a job's lease runs it. The process that starts a job runs it, renewing the lease
+ * while it does; every runner looks for running jobs nobody holds (a lease that ran out: the process
+ * died or hung; or one let go by a stop) and takes them on. On SQLite only one process uses the
+ * database, so at start it takes every unfinished job at once, whatever lease a previous process left.
  */
 import { count } from '../domain/count.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { readBackAssign } from './assign.js';
 import type { AuditLog } from './audit.js';
-import { type BulkJob, type BulkJobStore, type JobRow, JobTakenOverError, KEEP_FINISHED_MS } from './bulk-jobs.js';
+import {
+  type BulkJob,
+  type BulkJobStore,
+  DEFAULT_TAKEOVER_MS,
+  type JobRow,
+  JobTakenOverError,
+  KEEP_FINISHED_MS,
+} from './bulk-jobs.js';
 import { assignBulkLine } from './bulk-line.js';
 import { rowFailure } from './bulk-outcome.js';
-import type { BulkQueue } from './bulk-queue.js';
 import { tracked, type WorkTracker } from './work-tracker.js';
 
 const BACKGROUND = { priority: 'background' } as const;
@@ -35,9 +43,12 @@ export interface BulkNotifier {
 }
 
 export interface BulkRunner {
-  /** Persists the job, then runs it in the background; resolves once it is on disk. */
+  /** Records the job (held by this runner), then runs it in the background; resolves once it is recorded. */
   start(job: BulkJob, notifier: BulkNotifier): Promise<void>;
-  /** Resumes every unfinished job in DATA_DIR; resolves with how many. */
+  /**
+   * Takes on the unfinished jobs nobody holds (on SQLite: every unfinished job) and from then on looks
+   * for such jobs every `pollMs`; resolves with how many it took at once.
+   */
   resumeAll(notifierFor: (job: BulkJob) => BulkNotifier): Promise<number>;
   /** Resolves when the job's run in this process ends (for tests and the benchmark). */
   settled(jobId: string): Promise<void>;
@@ -53,11 +64,18 @@ export interface BulkRunnerOptions {
   now: () => Date;
   /** A running job counts as work in flight, so a stop waits for its current line (docs/shutdown.md). */
   work?: WorkTracker | undefined;
-  /** REDIS_URL: jobs go through the shared queue; `own` takes a job for this replica before it runs. */
-  queue?: { queue: BulkQueue; own(jobId: string): Promise<void> } | undefined;
+  /** How long a lease lasts (BULK_TAKEOVER_SECONDS); it is renewed at a third of that. Default 30 s. */
+  takeoverMs?: number;
+  /** How often to look for jobs nobody holds; default half of takeoverMs, at most 5 s. */
+  pollMs?: number;
+  /**
+   * One process uses the database (SQLite): at start every unfinished job is taken, whatever lease
+   * a previous process left (it is gone: nobody else can be running it).
+   */
+  soleProcess?: boolean;
 }
 
-/** The store could not record a row as in flight, so it was not sent (DATA_DIR or Redis unreachable). */
+/** The store could not record a row as in flight, so it was not sent (the database unreachable). */
 class NotRecordedError extends Error {
   override readonly name = 'NotRecordedError';
 }
@@ -66,6 +84,10 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
   const { licensing, store, logger } = opts;
   const runs = new Map<string, Promise<void>>();
   let stopping = false;
+  const takeoverMs = opts.takeoverMs ?? DEFAULT_TAKEOVER_MS;
+  const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
+  let poller: NodeJS.Timeout | undefined;
+  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
 
   /** Does the student hold an active license from this pool? The single assign's rule, in the background. */
   const readBack = (job: BulkJob, row: JobRow) => readBackAssign(licensing, job.poolId, row.email, BACKGROUND.priority);
@@ -119,7 +141,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     job: BulkJob,
     row: JobRow,
     markSending: (row: JobRow) => Promise<void>,
-  ): Promise<'done' | 'stop' | 'abort'> {
+  ): Promise<'done' | 'stop' | 'abort' | 'wait'> {
     if (row.state === 'sending') {
       // The last process stopped after sending this row and before recording its outcome.
       const found = await readBack(job, row);
@@ -149,16 +171,25 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
         return 'done';
       default: {
+        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
+        // The shared rate budget (Redis) is away: nothing was sent; the row waits, it has not failed.
+        if (kind === 'budget-unavailable') {
+          row.state = 'pending';
+          return 'wait';
+        }
         Object.assign(row, rowFailure(result.error), { state: 'done' });
         // A token that is refused will be refused for every later row too.
-        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
         return kind === 'unauthorized' || kind === 'forbidden' ? 'abort' : 'done';
       }
     }
   }
 
   /** 'paused': stopped for a shutdown, rows left; 'lost': another replica took the job over. */
-  async function run(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost'> {
+  async function run(
+    job: BulkJob,
+    notifier: BulkNotifier,
+    lease: { lost: boolean },
+  ): Promise<'done' | 'paused' | 'lost'> {
     // Rows done since the last store write: written with the next row's "sending" mark, or with the job.
     const unsaved: JobRow[] = [];
     const markSending = async (row: JobRow) => {
@@ -188,9 +219,14 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     }
     let lastProgress = opts.now().getTime();
     let aborted = false;
+    const lost = () => {
+      logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
+      return 'lost' as const;
+    };
     for (const row of job.rows) {
       if (row.state === 'done') continue;
       if (stopping) break;
+      if (lease.lost) return lost();
       if (aborted) {
         Object.assign(row, {
           state: 'done',
@@ -199,15 +235,14 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         });
         continue;
       }
-      let result: 'done' | 'stop' | 'abort';
+      let result: 'done' | 'stop' | 'abort' | 'wait';
       try {
         result = await runRow(job, row, markSending);
       } catch (error) {
-        if (error instanceof JobTakenOverError) {
-          logger.warn('bulk job taken over by another replica; this one stops running it', { job: job.id });
-          return 'lost';
-        }
-        if (error instanceof NotRecordedError) {
+        if (error instanceof JobTakenOverError) return lost();
+        // The read-back of a row in flight could not be sent (the shared rate budget is away): it stays in flight.
+        if (isLicensingError(error) && error.kind === 'budget-unavailable') result = 'wait';
+        else if (error instanceof NotRecordedError) {
           row.state = 'pending';
           logger.warn('bulk job paused: the row could not be recorded before sending it; nothing was sent', {
             job: job.id,
@@ -216,13 +251,24 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
           });
           await store.save(job).catch(() => undefined);
           return 'paused';
+        } else {
+          // Reading back failed: the outcome stays unknown rather than risk a second write.
+          if (stopping) break;
+          Object.assign(row, { state: 'done', outcome: 'unknown' });
+          row.detail = 'The outcome could not be checked; look this student up before trying again.';
+          logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
+          result = 'done';
         }
-        // Reading back failed: the outcome stays unknown rather than risk a second write.
-        if (stopping) break;
-        Object.assign(row, { state: 'done', outcome: 'unknown' });
-        row.detail = 'The outcome could not be checked; look this student up before trying again.';
-        logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
-        result = 'done';
+      }
+      if (result === 'wait') {
+        // The lease is kept and runs out: the job is taken up again (here or by another replica) after
+        // BULK_TAKEOVER_SECONDS, and waits again while Redis is away.
+        logger.warn('bulk job paused: the shared rate budget (Redis) cannot be reached; nothing was sent', {
+          job: job.id,
+          line: row.line,
+        });
+        await store.save(job).catch(() => undefined);
+        return 'paused';
       }
       if (result === 'stop') break;
       if (result === 'abort') aborted = true;
@@ -237,9 +283,9 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     if (stopping && job.rows.some((r) => r.state !== 'done')) {
       await store.save(job);
       logger.info(
-        queue
-          ? 'bulk job paused for shutdown; another replica carries on'
-          : 'bulk job paused for shutdown; it resumes at the next start',
+        opts.soleProcess
+          ? 'bulk job paused for shutdown; it resumes at the next start'
+          : 'bulk job paused for shutdown; another replica or the next start carries on',
         { job: job.id },
       );
       return 'paused';
@@ -259,11 +305,46 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     if (removed > 0) logger.info('old finished bulk jobs deleted', { removed });
   };
 
+  /** Runs a job this runner holds, renewing its lease meanwhile; a stop lets go of it. */
   function launch(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost' | 'failed'> {
-    const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier))
+    logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
+    const lease = { lost: false };
+    const renewal = setInterval(
+      () => {
+        void store.renew(job.id).then(
+          (held) => {
+            if (!held) lease.lost = true;
+          },
+          // The database away: the row writes fail too and pause the job; the lease runs out meanwhile.
+          (error: unknown) => logger.warn('bulk job: could not renew its lease', { job: job.id, error: String(error) }),
+        );
+      },
+      Math.max(200, Math.floor(takeoverMs / 3)),
+    );
+    renewal.unref();
+    const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, lease))
       .catch((error: unknown) => {
+        // Taken over while writing the job whole (a pause or the end): the new owner carries on.
+        if (error instanceof JobTakenOverError) {
+          logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
+          return 'lost' as const;
+        }
         logger.error('bulk job stopped by an error', { job: job.id, error: String(error) });
         return 'failed' as const;
+      })
+      .then(async (result) => {
+        clearInterval(renewal);
+        // Paused for a stop: another runner may take it at once. Paused because the database did not
+        // record a row, or failed: the lease runs out first, so the next try waits BULK_TAKEOVER_SECONDS.
+        if (result === 'paused' && stopping) {
+          await store.release(job.id).catch((error: unknown) => {
+            logger.warn('bulk job: could not let go of its lease; it is taken over once it runs out', {
+              job: job.id,
+              error: String(error),
+            });
+          });
+        }
+        return result;
       })
       .finally(() => runs.delete(job.id));
     runs.set(
@@ -273,55 +354,56 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     return p;
   }
 
-  const queue = opts.queue?.queue;
+  /** Takes the jobs nobody holds (all unfinished ones with `force`) and runs them; resolves with how many. */
+  async function takeFree(force: boolean): Promise<number> {
+    const notifierFor = notifierOf;
+    if (!notifierFor || stopping) return 0;
+    const ids = force ? (await store.unfinished()).map((j) => j.id) : await store.free();
+    let taken = 0;
+    for (const id of ids) {
+      if (stopping) break;
+      if (runs.has(id) || !(await store.claim(id, force))) continue;
+      const job = await store.load(id);
+      if (job?.state !== 'running') {
+        await store.release(id);
+        continue;
+      }
+      taken++;
+      if (!force) logger.info('taking over a bulk job nobody holds', { job: id });
+      void launch(job, notifierFor(job));
+    }
+    return taken;
+  }
 
   return {
     async start(job, notifier) {
       if (stopping) throw new Error('License Desk is stopping; start the bulk job again in a minute');
       await store.save(job);
-      if (queue) await queue.enqueue(job.id);
-      else void launch(job, notifier);
+      void launch(job, notifier);
     },
     async resumeAll(notifierFor) {
       await sweep().catch((error: unknown) => logger.warn('could not delete old bulk jobs', { error: String(error) }));
-      if (queue && opts.queue) {
-        const { own } = opts.queue;
-        // Redis down at start: the worker below waits for it; the app starts and says what is wrong.
-        const jobs = await store.unfinished().catch((error: unknown) => {
-          logger.warn('bulk jobs: Redis unreachable at start; queued jobs run once it is back', {
-            error: String(error),
+      notifierOf = notifierFor;
+      const taken = await takeFree(opts.soleProcess === true);
+      let looking = false;
+      poller = setInterval(() => {
+        if (looking) return;
+        looking = true;
+        takeFree(false)
+          .catch((error: unknown) =>
+            logger.warn('bulk jobs: could not look for jobs to take on', { error: String(error) }),
+          )
+          .finally(() => {
+            looking = false;
           });
-          return [];
-        });
-        // Jobs whose queue entry was lost (Redis flushed, say) are queued again; a queued id is left as it is.
-        for (const job of jobs) {
-          await queue.enqueue(job.id).catch((error: unknown) => {
-            logger.warn('bulk jobs: could not queue an unfinished job again', { job: job.id, error: String(error) });
-          });
-        }
-        queue.work(async (jobId) => {
-          if (stopping) return 'paused';
-          await own(jobId);
-          const job = await store.load(jobId);
-          if (job?.state !== 'running') return 'done';
-          logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
-          const result = await launch(job, notifierFor(job));
-          if (result === 'failed') throw new Error(`bulk job ${job.id} stopped by an error`);
-          return result === 'paused' ? 'paused' : 'done';
-        });
-        return jobs.length;
-      }
-      const jobs = await store.unfinished();
-      for (const job of jobs) {
-        if (runs.has(job.id)) continue;
-        logger.info('resuming a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
-        void launch(job, notifierFor(job));
-      }
-      return jobs.length;
+      }, pollMs);
+      poller.unref();
+      return taken;
     },
     settled: (jobId) => runs.get(jobId) ?? Promise.resolve(),
     async stop(timeoutMs = 5000) {
       stopping = true;
+      if (poller) clearInterval(poller);
       const all = Promise.all(runs.values());
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => {
@@ -329,7 +411,6 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       });
       await Promise.race([all, timeout]);
       if (timer) clearTimeout(timer);
-      await queue?.close(1000);
     },
   };
 }

@@ -2,20 +2,21 @@
  * The services behind App Home, alerts and bulk assignment, built once by the composition
  * root (src/main.ts, and the end-to-end harness) over one DATA_DIR: DATA_DIR/alerts.json (what was
  * announced, survives restarts; DATA_DIR/sandbox-alerts.json, fresh at each start, on the in-process
- * sandbox's data) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
- * replicas share these through Redis instead (docs/deployment.md): the alert memory and the daily
- * check's lease, the App Home snapshot, the bulk jobs (a BullMQ queue and their rows), the repeat
- * guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
+ * sandbox's data); bulk jobs live in the database (`records`, bulk-jobs.ts), for one process and
+ * for replicas alike. With REDIS_URL the replicas share the rest through Redis instead
+ * (docs/deployment.md): the alert memory and the daily check's lease, the App Home snapshot, the
+ * repeat guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { type AlertService, alertStateFile, createAlertService, sharedAlertState } from './alerts.js';
 import type { AuditLog } from './audit.js';
 import { createDraftStore, type DraftStore } from './bulk.js';
-import { createBulkJobStore } from './bulk-jobs.js';
+import { importBulkFiles } from './bulk-import.js';
+import { createBulkJobStore, DEFAULT_TAKEOVER_MS } from './bulk-jobs.js';
 import { type BulkRunner, createBulkRunner } from './bulk-runner.js';
 import { createDashboard, type Dashboard } from './dashboard.js';
 import { type DayLock, sharedDayLock } from './scheduler.js';
@@ -42,6 +43,8 @@ export interface DeskOptions {
   logger: Logger;
   now: () => Date;
   dataDir: string;
+  /** The database the bulk jobs live in (SQLite: one process; PostgreSQL: shared by the replicas). */
+  records: Records;
   /** The licensing budget the dashboard takes its share of. */
   rateLimit: { limit: number; windowMs: number };
   homeBudgetShare: number;
@@ -51,7 +54,8 @@ export interface DeskOptions {
   work?: WorkTracker;
   /** REDIS_URL: replicas share state and bulk jobs through it. */
   redisUrl?: string;
-  /** With redisUrl: how long a dead replica's bulk job waits before another takes it; default 30 s. */
+  /** How long a bulk job's lease lasts unless renewed: a job whose process died waits this long
+   *  before another replica (or, on PostgreSQL, a restart) takes it over; default 30 s. */
   bulkTakeoverMs?: number;
   /**
    * The licensing data is the in-process sandbox's, seeded afresh at each start: without REDIS_URL its
@@ -70,26 +74,17 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     },
     recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
   };
-  // Redis and BullMQ are loaded only with REDIS_URL: a single process starts without them.
+  const bulkStore = createBulkJobStore(opts.records, {
+    leaseMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+    now: opts.now,
+  });
+  // Job files of an earlier version (DATA_DIR/bulk) move into the database once; one that cannot be
+  // read stops the start with a sentence that names it.
+  await importBulkFiles(opts.dataDir, bulkStore, logger, opts.now);
+  // Redis is loaded only with REDIS_URL: a single process starts without it.
   const shared = opts.redisUrl
     ? (await import('./shared-store-redis.js')).createRedisStore(opts.redisUrl, logger)
     : createMemoryStore();
-  let jobs: Redis | undefined;
-  let bulk: Pick<Parameters<typeof createBulkRunner>[0], 'store' | 'queue'>;
-  if (opts.redisUrl) {
-    const [{ Redis }, { createRedisBulkJobStore }, { createBulkQueue }] = await Promise.all([
-      import('ioredis'),
-      import('./bulk-jobs-redis.js'),
-      import('./bulk-queue.js'),
-    ]);
-    jobs = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, connectionName: 'license-desk-bulk-jobs' });
-    jobs.on('error', () => undefined);
-    const store = createRedisBulkJobStore(jobs);
-    const queue = createBulkQueue({ redisUrl: opts.redisUrl, logger, takeoverMs: opts.bulkTakeoverMs ?? 30_000 });
-    bulk = { store, queue: { queue, own: (id) => store.own(id) } };
-  } else {
-    bulk = { store: createBulkJobStore(join(opts.dataDir, 'bulk')) };
-  }
   let alertFile = join(opts.dataDir, 'alerts.json');
   if (opts.sandboxRun && !shared.shared) {
     alertFile = join(opts.dataDir, 'sandbox-alerts.json');
@@ -101,7 +96,6 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     ...(shared.shared ? { alertLock: sharedDayLock(shared, 'alerts:daily', randomBytes(8).toString('hex')) } : {}),
     async close() {
       await shared.close();
-      await jobs?.quit().catch(() => jobs?.disconnect());
     },
     dashboard: createDashboard({
       licensing: opts.licensing,
@@ -121,7 +115,9 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     }),
     runner: createBulkRunner({
       licensing: opts.licensing,
-      ...bulk,
+      store: bulkStore,
+      takeoverMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+      soleProcess: opts.records.dialect === 'sqlite',
       audit,
       logger,
       now: opts.now,

@@ -1,11 +1,11 @@
 /**
- * Small JSON files under DATA_DIR (alert memory, bulk jobs): each write goes to a temporary file in
+ * Small JSON files under DATA_DIR (alert memory): each write goes to a temporary file in
  * the same directory, is flushed, then renamed over the old one, so a crash leaves either the old or
  * the new content, never half of it. Writes to one file are serialised in call order. One process
  * owns a DATA_DIR: several replicas share their state through Redis instead (shared-store.ts,
  * docs/deployment.md).
  */
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from '../licensing/atomic-file.js';
 import type { Logger } from '../licensing/types.js';
 
@@ -22,15 +22,6 @@ export async function readJson(path: string): Promise<unknown> {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-export async function listJsonFiles(dir: string, prefix: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort();
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return [];
     throw error;
   }
 }

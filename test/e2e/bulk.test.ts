@@ -4,14 +4,15 @@
  * progress lives in one DM message, other commands stay responsive, and a restart in the middle assigns
  * nobody twice.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkInputId, DeskCallbackId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { openRecords } from '../../src/db/open.js';
 import { buildDemoData, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import type { BulkJob } from '../../src/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore, type JobRow } from '../../src/services/bulk-jobs.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
@@ -282,25 +283,37 @@ describe('bulk assign: responsiveness and a restart in the middle', () => {
 
       // Stop mid-job, then fake the worst crash: one assigned row recorded as still in flight.
       await a.close();
-      const file = join(dir, 'bulk', (await readdir(join(dir, 'bulk')))[0] ?? '');
-      const job = JSON.parse(await readFile(file, 'utf8')) as BulkJob;
+      /** The job as the database (SQLite in DATA_DIR) has it, read by a connection of the test's own. */
+      const inDatabase = async (change?: (job: BulkJob) => JobRow[]): Promise<BulkJob> => {
+        const records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
+        try {
+          const store = createBulkJobStore(records, { owner: 'test' });
+          const [only] = await records.db.selectFrom('bulk_jobs').select('id').execute();
+          const found = await store.load(only?.id ?? '');
+          if (!found) throw new Error('no bulk job in the database');
+          if (change) {
+            expect(await store.claim(found.id)).toBe(true);
+            await store.saveRows(found, change(found));
+            await store.release(found.id);
+          }
+          return found;
+        } finally {
+          await records.close();
+        }
+      };
+      const job = await inDatabase();
       expect(job.state).toBe('running');
       const doneRows = job.rows.filter((r) => r.outcome === 'assigned');
       expect(doneRows.length).toBeGreaterThan(0);
       expect(doneRows.length).toBeLessThan(45);
       const inFlight = doneRows[doneRows.length - 1];
-      if (inFlight) {
-        inFlight.state = 'sending';
-        delete inFlight.outcome;
-        delete inFlight.licenseId;
-      }
-      await writeFile(file, JSON.stringify(job));
+      await inDatabase(() => (inFlight ? [{ line: inFlight.line, email: inFlight.email, state: 'sending' }] : []));
 
       const b = await startTestApp({ dataDir: dir, useSandbox: sandbox, useSlack: slack });
       try {
         expect(b.desk?.resumed).toBe(1);
         await b.deps.desk?.runner.settled(job.id);
-        const final = JSON.parse(await readFile(file, 'utf8')) as BulkJob;
+        const final = await inDatabase();
         expect(final.state).toBe('done');
         expect(final.rows.every((r) => r.outcome === 'assigned')).toBe(true);
         expect(final.rows.find((r) => r.line === inFlight?.line)?.recovered).toBe(true);

@@ -1,6 +1,6 @@
 /**
- * Two replicas of the real app (src/main.ts in two child processes, HTTP mode) with one Redis, as
- * behind a load balancer: one sandbox plays the licensing API and one recording double plays Slack
+ * Two replicas of the real app (src/main.ts in two child processes, HTTP mode) with one Redis and one
+ * PostgreSQL database (DATABASE_URL: where bulk jobs live), as behind a load balancer: one sandbox plays the licensing API and one recording double plays Slack
  * for both, all on 127.0.0.1. What must happen once happens once: the daily alert check, each row of
  * a bulk job (also when the replica running it is killed mid-job and the other takes over), and a
  * double click whose two clicks reach different replicas.
@@ -10,6 +10,7 @@ import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/blocks/id
 import { buildDemoData, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
@@ -55,8 +56,12 @@ async function startWorld(): Promise<void> {
   sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: data, rateLimit: false });
 }
 
-/** Two replicas on the same Redis, each with a DATA_DIR of its own; resolves with their events URLs. */
+/**
+ * Two replicas on the same Redis and the same (fresh) PostgreSQL database, each with a DATA_DIR of its
+ * own; resolves with their events URLs.
+ */
 async function startReplicas(extra: Record<string, string> = {}): Promise<string[]> {
+  const databaseUrl = await freshPostgresDatabase();
   const env = localAppEnv(
     {
       slackApiUrl: slack.apiUrl,
@@ -69,6 +74,7 @@ async function startReplicas(extra: Record<string, string> = {}): Promise<string
       LICENSING_RATE_LIMIT_PER_MINUTE: '600',
       LICENSE_ADMINS: TEST_USERS.admin,
       REDIS_URL: redis.url,
+      DATABASE_URL: databaseUrl,
       ...extra,
     },
   );
@@ -161,117 +167,130 @@ async function startBulkJob(url: string, tag: string): Promise<string[]> {
 const bulkAssigns = () =>
   sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${BULK_POOL}/license`);
 
-describe.skipIf(redisSkipReason !== undefined)('two replicas with one Redis', () => {
-  it('post the daily alerts once when both run their daily check', async () => {
-    await startWorld();
-    await startReplicas({ ALERT_CHANNEL: ALERTS, ALERT_TIME: '00:00', ALERT_TIMEZONE: 'UTC' });
-    const ran = () => replicas.filter((r) => lines(r, 'alert check done').length > 0);
-    const skipped = () =>
-      replicas.filter(
-        (r) =>
-          lines(r, "daily check: another replica is running today's check").length > 0 ||
-          lines(r, "daily check: today's check already ran").length > 0,
+describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefined)(
+  'two replicas with one Redis and one database',
+  () => {
+    it('post the daily alerts once when both run their daily check', async () => {
+      await startWorld();
+      await startReplicas({ ALERT_CHANNEL: ALERTS, ALERT_TIME: '00:00', ALERT_TIMEZONE: 'UTC' });
+      const ran = () => replicas.filter((r) => lines(r, 'alert check done').length > 0);
+      const skipped = () =>
+        replicas.filter(
+          (r) =>
+            lines(r, "daily check: another replica is running today's check").length > 0 ||
+            lines(r, "daily check: today's check already ran").length > 0,
+        );
+      await slowly(
+        'one replica to run the check and the other to stand aside',
+        () => ran().length + skipped().length >= 2,
       );
-    await slowly(
-      'one replica to run the check and the other to stand aside',
-      () => ran().length + skipped().length >= 2,
-    );
-    expect(ran()).toHaveLength(1);
-    const [done] = ran().flatMap((r) => lines(r, 'alert check done'));
-    const messages = (JSON.parse(done ?? '{}') as { messages?: number }).messages ?? 0;
-    expect(messages).toBeGreaterThan(0);
-    const alertPosts = slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === ALERTS);
-    expect(alertPosts).toHaveLength(messages);
-  }, 90_000);
+      expect(ran()).toHaveLength(1);
+      const [done] = ran().flatMap((r) => lines(r, 'alert check done'));
+      const messages = (JSON.parse(done ?? '{}') as { messages?: number }).messages ?? 0;
+      expect(messages).toBeGreaterThan(0);
+      const alertPosts = slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === ALERTS);
+      expect(alertPosts).toHaveLength(messages);
+    }, 90_000);
 
-  it('a double click whose clicks reach different replicas revokes once', async () => {
-    await startWorld();
-    const urls = await startReplicas();
-    const click = (url: string) =>
-      post(
-        url,
-        interactionBody({
-          type: 'block_actions',
-          user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-          api_app_id: 'A0LICBOT01',
-          container: { type: 'message', message_ts: '1767225600.000300', channel_id: 'C0LICOPS01', is_ephemeral: true },
-          trigger_id: `${Date.now()}.${++seq}.trigger`,
-          team: { id: 'T0ACME0001', domain: 'acme-learning' },
-          channel: { id: 'C0LICOPS01', name: 'license-ops' },
-          state: { values: {} },
-          response_url: slack.responseUrl('double-click'),
-          actions: [
-            {
-              type: 'button',
-              action_id: ChangeActionId.revokeConfirm,
-              block_id: 'revoke',
-              value: '4005',
-              action_ts: `${Date.now() / 1000}`,
+    it('a double click whose clicks reach different replicas revokes once', async () => {
+      await startWorld();
+      const urls = await startReplicas();
+      const click = (url: string) =>
+        post(
+          url,
+          interactionBody({
+            type: 'block_actions',
+            user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+            api_app_id: 'A0LICBOT01',
+            container: {
+              type: 'message',
+              message_ts: '1767225600.000300',
+              channel_id: 'C0LICOPS01',
+              is_ephemeral: true,
             },
-          ],
-        }),
+            trigger_id: `${Date.now()}.${++seq}.trigger`,
+            team: { id: 'T0ACME0001', domain: 'acme-learning' },
+            channel: { id: 'C0LICOPS01', name: 'license-ops' },
+            state: { values: {} },
+            response_url: slack.responseUrl('double-click'),
+            actions: [
+              {
+                type: 'button',
+                action_id: ChangeActionId.revokeConfirm,
+                block_id: 'revoke',
+                value: '4005',
+                action_ts: `${Date.now() / 1000}`,
+              },
+            ],
+          }),
+        );
+      const answers = await Promise.all(urls.map((url) => click(url)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      await slack.waitForResponse('double-click', (p) => textOf(p.body).includes('Revoked license'), 20_000);
+      await slowly('the repeat to be turned away', () =>
+        replicas.some((r) => lines(r, 'repeated revoke click ignored').length > 0),
       );
-    const answers = await Promise.all(urls.map((url) => click(url)));
-    expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    await slack.waitForResponse('double-click', (p) => textOf(p.body).includes('Revoked license'), 20_000);
-    await slowly('the repeat to be turned away', () =>
-      replicas.some((r) => lines(r, 'repeated revoke click ignored').length > 0),
-    );
-    const deletes = sandbox.requests.filter((r) => r.method === 'DELETE');
-    expect(deletes).toHaveLength(1);
-    expect(replicas.flatMap((r) => lines(r, 'repeated revoke click ignored'))).toHaveLength(1);
-  }, 90_000);
+      const deletes = sandbox.requests.filter((r) => r.method === 'DELETE');
+      expect(deletes).toHaveLength(1);
+      expect(replicas.flatMap((r) => lines(r, 'repeated revoke click ignored'))).toHaveLength(1);
+    }, 90_000);
 
-  it('a bulk job whose replica is killed mid-job finishes on the other, each row assigned once', async () => {
-    await startWorld();
-    const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '4' });
-    const emails = await startBulkJob(urls[0] ?? '', 'takeover');
-    const assigns = bulkAssigns;
-    // Whichever replica's worker took the job: killed once it has assigned a few rows.
-    await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
-    const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
-    const other = replicas.find((r) => r !== runner);
-    if (!runner || !other) throw new Error('no replica ran the job');
-    await slowly('a few rows to be sent', () => assigns().length >= 3);
-    runner.child.kill('SIGKILL');
-    await runner.exited;
-    const sentBeforeKill = assigns().length;
-    expect(sentBeforeKill).toBeLessThan(ROWS);
+    it('a bulk job whose replica is killed mid-job finishes on the other, each row assigned once', async () => {
+      await startWorld();
+      const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '4' });
+      const emails = await startBulkJob(urls[0] ?? '', 'takeover');
+      const assigns = bulkAssigns;
+      // The replica that runs the job (the one that started it): killed once it has assigned a few rows.
+      await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
+      const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
+      const other = replicas.find((r) => r !== runner);
+      if (!runner || !other) throw new Error('no replica ran the job');
+      await slowly('a few rows to be sent', () => assigns().length >= 3);
+      runner.child.kill('SIGKILL');
+      await runner.exited;
+      const sentBeforeKill = assigns().length;
+      expect(sentBeforeKill).toBeLessThan(ROWS);
 
-    await other.waitFor(/"message":"bulk job finished"/, 60_000);
-    // Exactly one write per student reached the service across both replicas, and one license each.
-    // The write in flight when the replica died was dropped by the sandbox unanswered (status 0: the
-    // client was gone) and never applied; the other replica read back, found nothing, and sent it.
-    expect(assigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
-    expect(assigns().length).toBeLessThanOrEqual(ROWS + 1);
-    const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
-    for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);
-    // The replica that took over kept editing the one progress message the first one posted.
-    const isProgress = (c: SlackCall) => textOf(c.args).includes('Bulk assignment');
-    const posted = slack.calls.filter((c) => c.method === 'chat.postMessage' && !c.args.thread_ts && isProgress(c));
-    expect(posted).toHaveLength(1);
-    const updates = slack.calls.filter((c) => c.method === 'chat.update' && isProgress(c));
-    expect(new Set(updates.map((c) => c.args.ts)).size).toBe(1);
-    expect(textOf(updates.at(-1)?.args)).toContain(`${ROWS} of ${ROWS} assigned`);
-  }, 120_000);
+      await other.waitFor(/"message":"bulk job finished"/, 60_000);
+      // It ran the job because the dead replica's lease ran out, not because anyone handed it over.
+      expect(lines(other, 'taking over a bulk job nobody holds')).toHaveLength(1);
+      // Exactly one write per student reached the service across both replicas, and one license each.
+      // The write in flight when the replica died was dropped by the sandbox unanswered (status 0: the
+      // client was gone) and never applied; the other replica read back, found nothing, and sent it.
+      expect(assigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
+      expect(assigns().length).toBeLessThanOrEqual(ROWS + 1);
+      const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
+      for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);
+      // The replica that took over kept editing the one progress message the first one posted.
+      const isProgress = (c: SlackCall) => textOf(c.args).includes('Bulk assignment');
+      const posted = slack.calls.filter((c) => c.method === 'chat.postMessage' && !c.args.thread_ts && isProgress(c));
+      expect(posted).toHaveLength(1);
+      const updates = slack.calls.filter((c) => c.method === 'chat.update' && isProgress(c));
+      expect(new Set(updates.map((c) => c.args.ts)).size).toBe(1);
+      expect(textOf(updates.at(-1)?.args)).toContain(`${ROWS} of ${ROWS} assigned`);
+    }, 120_000);
 
-  it('a replica stopped (SIGTERM) mid-job hands the job back at once: the other finishes it, each row assigned once', async () => {
-    await startWorld();
-    // A takeover after a death would wait 60 s: the job moving on sooner is the hand-back.
-    const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '60' });
-    const emails = await startBulkJob(urls[0] ?? '', 'handback');
-    await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
-    const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
-    const other = replicas.find((r) => r !== runner);
-    if (!runner || !other) throw new Error('no replica ran the job');
-    await slowly('a few rows to be sent', () => bulkAssigns().length >= 2);
-    runner.child.kill('SIGTERM');
-    expect(await runner.exited).toBe(0);
-    expect(lines(runner, 'bulk job paused for shutdown; another replica carries on')).toHaveLength(1);
+    it('a replica stopped (SIGTERM) mid-job lets go of its lease: the other takes the job at once and finishes it, each row assigned once', async () => {
+      await startWorld();
+      // A takeover after a death would wait for the 60 s lease: the job moving on sooner is the hand-back.
+      const urls = await startReplicas({ BULK_TAKEOVER_SECONDS: '60' });
+      const emails = await startBulkJob(urls[0] ?? '', 'handback');
+      await slowly('a replica to run the job', () => replicas.some((r) => lines(r, 'running a bulk job').length > 0));
+      const runner = replicas.find((r) => lines(r, 'running a bulk job').length > 0);
+      const other = replicas.find((r) => r !== runner);
+      if (!runner || !other) throw new Error('no replica ran the job');
+      await slowly('a few rows to be sent', () => bulkAssigns().length >= 2);
+      runner.child.kill('SIGTERM');
+      expect(await runner.exited).toBe(0);
+      expect(lines(runner, 'bulk job paused for shutdown; another replica or the next start carries on')).toHaveLength(
+        1,
+      );
 
-    await other.waitFor(/"message":"bulk job finished"/, 40_000);
-    expect(bulkAssigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
-    const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
-    for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);
-  }, 120_000);
-});
+      await other.waitFor(/"message":"bulk job finished"/, 40_000);
+      expect(lines(other, 'taking over a bulk job nobody holds')).toHaveLength(1);
+      expect(bulkAssigns().filter((r) => r.status !== 0)).toHaveLength(ROWS);
+      const licenses = sandbox.inspect.licenses({ poolId: BULK_POOL, includeInactive: true });
+      for (const email of emails) expect(licenses.filter((l) => l.student.email === email)).toHaveLength(1);
+    }, 120_000);
+  },
+);

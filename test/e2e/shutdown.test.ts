@@ -6,14 +6,15 @@
  * answer or say that License Desk is restarting; new work is turned away with that sentence; and the
  * process exits 0.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/blocks/ids.js';
+import { openRecords } from '../../src/db/open.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
-import type { BulkJob } from '../../src/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
@@ -127,6 +128,16 @@ const logLines = () => logLinesOf(main);
 const auditFile = () => auditFileIn(dataDir);
 const inFlight = (method: string, path: string) =>
   sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
+/** The one bulk job in the process's database (SQLite in DATA_DIR), read by a connection of the test's own. */
+async function bulkJobInDatabase(): Promise<BulkJob | undefined> {
+  const records = await openRecords({ dataDir, heartbeatMs: 0 });
+  try {
+    const [only] = await records.db.selectFrom('bulk_jobs').select('id').execute();
+    return await createBulkJobStore(records, { owner: 'test' }).load(only?.id ?? '');
+  } finally {
+    await records.close();
+  }
+}
 const answerOf = (responseId: string) => (p: ResponseUrlPost) =>
   p.id === responseId && !String(p.body.text).includes('Working on it');
 
@@ -260,18 +271,17 @@ describe('SIGTERM with work in flight', () => {
     main?.child.kill('SIGTERM');
     expect(await exitWithin(28_000)).toBe(0);
 
-    const [file] = readdirSync(join(dataDir, 'bulk'));
-    const job = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
-    expect(job.state).toBe('running');
-    expect(job.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
+    const job = await bulkJobInDatabase();
+    expect(job?.state).toBe('running');
+    expect(job?.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
     expect(assigns()).toHaveLength(1);
 
     sandbox.clearFaults();
     await startMain(20);
     await main?.waitFor(/"message":"bulk job finished"/, 20_000);
-    const done = JSON.parse(readFileSync(join(dataDir, 'bulk', file ?? ''), 'utf8')) as BulkJob;
-    expect(done.state).toBe('done');
-    expect(done.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned']);
+    const done = await bulkJobInDatabase();
+    expect(done?.state).toBe('done');
+    expect(done?.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned']);
     expect(assigns()).toHaveLength(3);
   }, 60_000);
 });

@@ -2,13 +2,9 @@
  * The state replicas share through one Redis (a private redis-server): each part is built twice on
  * two connections, as two replicas would build it, and what one does the other sees.
  */
-
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/licensing/types.js';
 import { createAuditLog } from '../../src/services/audit.js';
-import { type BulkJob, JobTakenOverError } from '../../src/services/bulk-jobs.js';
-import { createRedisBulkJobStore } from '../../src/services/bulk-jobs-redis.js';
 import { createDashboard } from '../../src/services/dashboard.js';
 import { createSharedOnceGuard } from '../../src/services/once.js';
 import type { SharedStore } from '../../src/services/shared-store.js';
@@ -102,52 +98,5 @@ describe.skipIf(redisSkipReason !== undefined)('shared state on one Redis', () =
     expect(fb.calls).toHaveLength(0);
     expect(theirs.data?.ending?.map((l) => l.student.name)).toEqual(['Held']);
     expect(JSON.stringify(theirs.data)).not.toContain('held@x.com');
-  });
-
-  it('bulk rows: a replica that lost the job to another cannot write its rows any more', async () => {
-    const ca = new Redis(redis.url);
-    const cb = new Redis(redis.url);
-    try {
-      const sa = createRedisBulkJobStore(ca);
-      const sb = createRedisBulkJobStore(cb);
-      const job: BulkJob = {
-        version: 1,
-        id: 'jr',
-        requester: 'U0MGR00001',
-        poolId: '101',
-        courseTitle: 'C',
-        createdAt: NOW.toISOString(),
-        state: 'running',
-        rows: [
-          { line: 1, email: 'a@x.com', state: 'pending' },
-          { line: 2, email: 'b@x.com', state: 'pending' },
-        ],
-        notSent: [],
-      };
-      await sa.save(job);
-      await sa.own('jr');
-      const [one, two] = job.rows;
-      if (!one || !two) throw new Error('rows');
-      await sa.saveRows(job, [{ ...one, state: 'sending' }]);
-      // b takes the job over (a stalled past its lock); a's next write is refused.
-      await sb.own('jr');
-      expect((await sb.load('jr'))?.rows.map((r) => r.state)).toEqual(['sending', 'pending']);
-      await expect(sa.saveRows(job, [{ ...two, state: 'sending' }])).rejects.toBeInstanceOf(JobTakenOverError);
-      await sb.saveRows(job, [{ ...one, state: 'done', outcome: 'assigned' }]);
-      expect((await sb.unfinished()).map((j) => j.id)).toEqual(['jr']);
-      await sb.save({
-        ...job,
-        state: 'done',
-        rows: [
-          { ...one, state: 'done' },
-          { ...two, state: 'done' },
-        ],
-      });
-      expect(await sb.unfinished()).toEqual([]);
-      expect(await cb.pttl('license-desk:bulk:job:jr')).toBeGreaterThan(0);
-    } finally {
-      ca.disconnect();
-      cb.disconnect();
-    }
   });
 });

@@ -252,8 +252,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     feature.deliver = (body) => selfService.deliver(body);
     settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
+  // The desk's records (bulk jobs): SQLite in its DATA_DIR, as main.ts opens them without DATABASE_URL.
+  let deskRecords: Records | undefined;
   if (options.dataDir) {
+    deskRecords = await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 });
     deps.desk = await createDesk({
+      records: deskRecords,
       licensing,
       logger,
       now,
@@ -446,6 +450,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }
       await desk?.stop();
       await audit.close(2000);
+      await deskRecords?.close();
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();

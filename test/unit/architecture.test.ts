@@ -175,7 +175,7 @@ describe('architecture (docs/architecture.md)', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to
         ? ['domain', 'db', 'licensing', 'services', 'blocks', 'slack'].includes(layerOf(to))
-        : !/^(undici|bottleneck|ioredis|bullmq)(\/|$)/.test(spec);
+        : !/^(undici|bottleneck|ioredis)(\/|$)/.test(spec);
     expect(violations(['src/slack'], allowed)).toEqual([]);
   });
 
@@ -185,7 +185,7 @@ describe('architecture (docs/architecture.md)', () => {
     expect(readers.filter((f) => !allowed.has(f))).toEqual([]);
   });
 
-  it('a start of src/main.ts loads no console, sandbox, local Slack double, Redis, BullMQ or date-fns barrel', () => {
+  it('a start of src/main.ts loads no console, sandbox, local Slack double, Redis or date-fns barrel', () => {
     // What `import x from` and `export … from` load when the module loads; `import type` and `import()` load nothing.
     const STATIC = /(?:^|;|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/g;
     const seen = new Set<string>();
@@ -202,12 +202,10 @@ describe('architecture (docs/architecture.md)', () => {
     visit('src/main.ts');
     expect(seen.size).toBeGreaterThan(50);
     const modeOnly = [...seen].filter((f) =>
-      /^src\/(console|sandbox)\/|^src\/slack\/local-slack\.ts$|redis-store\.ts$|shared-store-redis\.ts$|bulk-queue\.ts$/.test(
-        f,
-      ),
+      /^src\/(console|sandbox)\/|^src\/slack\/local-slack\.ts$|redis-store\.ts$|shared-store-redis\.ts$/.test(f),
     );
     expect(modeOnly).toEqual([]);
-    expect([...packages].filter((p) => / imports (ioredis|bullmq|date-fns)$/.test(p))).toEqual([]);
+    expect([...packages].filter((p) => / imports (ioredis|date-fns)$/.test(p))).toEqual([]);
   });
 
   it('src never imports from test/', () => {

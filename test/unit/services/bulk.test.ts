@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openRecords, type Records } from '../../../src/db/open.js';
 import type { AssignRequest, Student } from '../../../src/domain/types.js';
-import { BadRequestError, ServerError } from '../../../src/licensing/errors.js';
+import { BadRequestError, RateBudgetUnavailableError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
@@ -12,10 +13,15 @@ import { createFakeLicensing } from './fake-licensing.js';
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 const notifier = { started: async () => undefined, progress: async () => undefined, finished: async () => undefined };
 let dir: string;
+let records: Records;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bulk-'));
+  records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await records.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 function job(rows: BulkJob['rows']): BulkJob {
   return {
@@ -40,8 +46,8 @@ describe('bulk runner', () => {
       sent.push(body);
       return makeLicense({ id: `L-${body.email}` });
     };
-    const store = createBulkJobStore(dir);
-    await store.save(
+    const store = createBulkJobStore(records);
+    await store.adopt(
       job([
         { line: 1, email: 'held@x.com', state: 'sending' },
         { line: 2, email: 'new@x.com', state: 'pending' },
@@ -50,6 +56,7 @@ describe('bulk runner', () => {
     const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
     expect(await runner.resumeAll(() => notifier)).toBe(1);
     await runner.settled('j1');
+    await runner.stop(1000);
     const done = await store.load('j1');
     expect(done?.state).toBe('done');
     expect(done?.rows.map((r) => [r.outcome, r.licenseId, r.recovered ?? false])).toEqual([
@@ -88,7 +95,7 @@ describe('bulk runner', () => {
       outcomes[body.email]?.();
       return makeLicense();
     };
-    const store = createBulkJobStore(dir);
+    const store = createBulkJobStore(records);
     const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
     await runner.start(
       job([
@@ -107,5 +114,32 @@ describe('bulk runner', () => {
     expect(kept).toMatchObject({ outcome: 'assigned', licenseId: 'L-kept', recovered: true });
     // Each row was sent once: an unclear answer is read back, never sent again.
     expect(sent).toEqual(['lost@x.com', 'refused@x.com', 'kept@x.com']);
+  });
+
+  it('the shared rate budget away (Redis down): the row is not marked failed, the job pauses with it pending', async () => {
+    const fake = createFakeLicensing({});
+    const sent: string[] = [];
+    fake.pools.assign = async (_id, body) => {
+      if (body.email === 'b@x.com') {
+        throw new RateBudgetUnavailableError('connect ECONNREFUSED', { endpoint: 'POST /v1/pool/{id}/license' });
+      }
+      sent.push(body.email);
+      return makeLicense({ id: `L-${body.email}` });
+    };
+    const store = createBulkJobStore(records);
+    const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
+    await runner.start(
+      job([
+        { line: 1, email: 'a@x.com', state: 'pending' },
+        { line: 2, email: 'b@x.com', state: 'pending' },
+        { line: 3, email: 'c@x.com', state: 'pending' },
+      ]),
+      notifier,
+    );
+    await runner.settled('j1');
+    const kept = await store.load('j1');
+    expect(kept?.state).toBe('running');
+    expect(kept?.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
+    expect(sent).toEqual(['a@x.com']);
   });
 });
