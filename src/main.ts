@@ -10,7 +10,7 @@ import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import type { LocalConsole } from './console/server.js';
 import { openRecords } from './db/open.js';
-import { requestTimers } from './domain/requests.js';
+import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
@@ -18,7 +18,7 @@ import { installProcessErrorPolicy } from './process-errors.js';
 import { createDesk } from './services/desk.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
-import { createFileRequestStore } from './services/requests/store.js';
+import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
 import { createStopper, type Stopper } from './shutdown.js';
@@ -27,7 +27,7 @@ import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createNotices } from './slack/notices.js';
-import { buildSelfService } from './slack/requests/start.js';
+import { composeRequests } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
 import { registerWriteSettling } from './slack/write-settling.js';
@@ -163,10 +163,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
-  const redisRequests = config.redisUrl
-    ? (await import('./services/requests/redis-store.js')).createRedisRequestStore(config.redisUrl)
-    : undefined;
-  const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
+  // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
+  // come into the database once; a file that cannot be read stops the start here, with its sentence.
+  await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
   const deps: AppDeps = {
     licensing,
     records,
@@ -196,27 +195,30 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
-  // Course requests and the waitlist of approved requests for full pools, one feature: business data
-  // in DATA_DIR (requests.json, waitlist.json) or shared by the replicas through REDIS_URL
-  // (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line through the
-  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
-  const selfService = buildSelfService(deps, {
+  // Course requests and the waitlist of approved requests for full pools, one feature, in the
+  // records (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line
+  // through the requests' assign; the background check for seats freed elsewhere keeps to
+  // HOME_BUDGET_SHARE. Its messages go through the outbox, its writes in flight are settled.
+  const selfService = composeRequests(deps, {
     client: () => {
       if (!created) throw new Error('the Slack app is not built yet');
       return created.app.client;
     },
     audit: () => created?.audit,
-    store: requestStore,
+    records,
+    intents,
+    outbox,
     channel: config.requests.channel,
     timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
     limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
     waitlist: {
-      dataDir: config.dataDir,
       rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
       share: config.homeBudgetShare,
-      redisUrl: config.redisUrl,
     },
   });
+  for (const kind of REQUEST_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
+  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
@@ -267,7 +269,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
     await outbox.flush().catch(() => 0);
     await outbox.stop();
-    await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await audit.close(3000)));

@@ -4,13 +4,14 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../db/open.js';
-import type { RequestStore, RequestTimers } from '../domain/requests.js';
+import type { RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
 import type { Intents, Settler } from '../services/intents.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { RequestCheck } from '../services/requests/check.js';
+import type { DbRequestStore } from '../services/requests/db-store.js';
 import type { RequestService } from '../services/requests/service.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
@@ -82,7 +83,7 @@ export interface AppDeps {
 
 /** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
 export interface RequestsDeps {
-  store: RequestStore;
+  store: DbRequestStore;
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
   channel?: string | undefined;
   timers: RequestTimers;

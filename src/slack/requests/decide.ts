@@ -9,6 +9,7 @@ import { RequestInputId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
 import {
+  buildCancelRefusedMessage,
   buildDenyReasonModal,
   buildRequestAlreadyMessage,
   buildRequestCancelledMessage,
@@ -119,9 +120,7 @@ export function createCancelButtonHandler(s: Surface) {
     const service = s.deps.requests?.service;
     if (!id || !service) return tellClicker(s, args, NO_REQUEST);
     const result = await service.cancel(id, args.body.user.id);
-    if (!result.ok) {
-      return tellClicker(s, args, buildRequestNoteMessage(`:no_entry_sign: ${escapeMrkdwn(result.text)}`));
-    }
+    if (result.kind !== 'cancelled') return tellClicker(s, args, buildCancelRefusedMessage(result));
     await replaceList(s, args, buildRequestCancelledMessage(await service.mine(args.body.user.id)));
   };
 }
