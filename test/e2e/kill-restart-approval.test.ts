@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
-import { dmChannel, type KilledDesk, slackFields, startKilledDesk } from '../support/kill-restart.js';
+import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
 import { requestFormView } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
 /** Every license the requester ever held in the pool, as the licensing service keeps them. */
 const licensesOf = () =>
   desk.sandbox.inspect.licenses({ poolId: POOL, includeInactive: true }).filter((l) => l.student.email === EMAIL);
-const yours = () => desk.accepted(dmChannel(REQUESTER), 'is yours');
+const yours = () => desk.dmsTo(REQUESTER, 'is yours');
 const assignPosts = () =>
   desk.sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${POOL}/license`);
 
@@ -63,9 +63,9 @@ async function askAndApprove(): Promise<{ requestId: string }> {
     (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${REQUESTER}>`),
     15_000,
   );
-  await desk.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === dmChannel(REQUESTER) && allText(c.args.blocks).includes('was received'),
+  await until(
+    'the requester to be told the request was received',
+    () => desk.dmsTo(REQUESTER, 'was received').length > 0,
     15_000,
   );
   return { requestId: String(buttons(posted.args).find((b) => b.action_id === RequestActionId.approve)?.value) };
@@ -110,11 +110,7 @@ async function expectAssignedOnce(): Promise<void> {
 describe('an approval, the process killed at each step, started again on the same DATA_DIR', () => {
   it('(a) killed while the licensing POST has not reached the service: the next start reads back, and the request ends as the licensing service says', async () => {
     const { requestId } = await askAndApprove();
-    const hold = desk.licensing.hold({
-      method: 'POST',
-      path: new RegExp(`^/v1/pool/${POOL}/license$`),
-      phase: 'before',
-    });
+    const hold = desk.holdAssign(POOL, 'before');
     await approve(requestId);
     await until('the assign POST to be held before the licensing service', () => hold.request !== undefined, 15_000);
     expect(licensesOf()).toEqual([]);
@@ -142,11 +138,7 @@ describe('an approval, the process killed at each step, started again on the sam
 
   it('(b) killed after the licensing service applied the POST, its answer pending: one license, the request assigned, the requester told once', async () => {
     const { requestId } = await askAndApprove();
-    const hold = desk.licensing.hold({
-      method: 'POST',
-      path: new RegExp(`^/v1/pool/${POOL}/license$`),
-      phase: 'after',
-    });
+    const hold = desk.holdAssign(POOL, 'after');
     await approve(requestId);
     await until('the assign POST to be applied and its answer held', () => hold.request !== undefined, 15_000);
     expect(hold.request?.status).toBeLessThan(300);
@@ -160,16 +152,7 @@ describe('an approval, the process killed at each step, started again on the sam
 
   it('(c) killed with the license assigned and the DM "it is yours" not yet accepted by Slack: the next start sends it, once', async () => {
     const { requestId } = await askAndApprove();
-    const dm = dmChannel(REQUESTER);
-    const hold = desk.slackApi.hold({
-      method: 'POST',
-      path: /^\/api\/chat\.postMessage$/,
-      body: (raw) => {
-        const f = slackFields(raw);
-        return f.channel === dm && `${f.blocks ?? ''}${f.text ?? ''}`.includes('is yours');
-      },
-      phase: 'before',
-    });
+    const hold = desk.holdDm(REQUESTER, 'is yours');
     await approve(requestId);
     await until('the DM to the requester to be held before Slack', () => hold.request !== undefined, 15_000);
     expect(licensesOf()).toHaveLength(1);

@@ -149,8 +149,8 @@ export function slackFields(raw: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(raw));
 }
 
-/** The DM channel the Slack double opens for `user` (conversations.open). */
-export const dmChannel = (user: string) => `D${user.slice(1)}`;
+/** Where a DM to `user` goes: the channel the Slack double opens for them (conversations.open), or their id. */
+const isDmTo = (user: string, channel: unknown) => channel === `D${user.slice(1)}` || channel === user;
 
 export interface KillRestartOptions {
   /** Slack users besides the cast of fake-slack.ts. */
@@ -198,8 +198,12 @@ export interface KilledDesk {
     status: number;
     text: string;
   }>;
-  /** The chat.postMessage calls the Slack double accepted into `channel` whose text has `words`. */
-  accepted(channel: string, words: string | RegExp): SlackCall[];
+  /** The DMs to `user` the Slack double accepted (chat.postMessage) whose text has `words`. */
+  dmsTo(user: string, words: string | RegExp): SlackCall[];
+  /** Holds the next DM to `user` whose text has `words` before Slack: it is never accepted. */
+  holdDm(user: string, words: string): Hold;
+  /** Holds the next license assign in `poolId` (POST /v1/pool/<id>/license) before or after the service. */
+  holdAssign(poolId: string, phase: HoldRule['phase']): Hold;
   close(): Promise<void>;
 }
 
@@ -314,9 +318,21 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
       post(
         viewSubmissionBody(view, view.state, `${Date.now()}.${++seq}.trigger`, { id: user, name: user.toLowerCase() }),
       ),
-    accepted: (channel, words) =>
+    holdDm: (user, words) =>
+      slackApi.hold({
+        method: 'POST',
+        path: /^\/api\/chat\.postMessage$/,
+        body: (raw) => {
+          const fields = slackFields(raw);
+          return isDmTo(user, fields.channel) && `${fields.blocks ?? ''}${fields.text ?? ''}`.includes(words);
+        },
+        phase: 'before',
+      }),
+    holdAssign: (poolId, phase) =>
+      licensing.hold({ method: 'POST', path: new RegExp(`^/v1/pool/${poolId}/license$`), phase }),
+    dmsTo: (user, words) =>
       slack.calls.filter((c) => {
-        if (c.method !== 'chat.postMessage' || c.args.channel !== channel) return false;
+        if (c.method !== 'chat.postMessage' || !isDmTo(user, c.args.channel)) return false;
         const text = allText(c.args.blocks);
         return typeof words === 'string' ? text.includes(words) : words.test(text);
       }),
