@@ -10,6 +10,7 @@ import { RequestActionId } from '../../src/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
 import { requestFormView } from '../support/requests.js';
+import { buildDist, eventsUrlOf } from '../support/run-main.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -149,6 +150,26 @@ describe('an approval, the process killed at each step, started again on the sam
     // Read back, never resent.
     expect(assignPosts()).toHaveLength(1);
   }, 120_000);
+
+  it('(b) under npm start, SIGKILL to its process group (npm and node): one license, the request assigned, the requester told once', async () => {
+    expect(await buildDist()).toBe(0);
+    await desk.close();
+    desk = await startKilledDesk({ env: { REQUESTS_CHANNEL: CHANNEL }, npmStart: true });
+    const { requestId } = await askAndApprove();
+    const hold = desk.holdAssign(POOL, 'after');
+    await approve(requestId);
+    await until('the assign POST to be applied and its answer held', () => hold.request !== undefined, 15_000);
+    expect(licensesOf()).toHaveLength(1);
+
+    await killAndRestart();
+    // npm's node went with the group: nothing answers on the first process's port any more.
+    const first = desk.runs[0];
+    if (!first) throw new Error('no first run');
+    const health = (await eventsUrlOf(first)).replace('/slack/events', '/healthz');
+    await expect(fetch(health)).rejects.toThrow();
+    await expectAssignedOnce();
+    expect(assignPosts()).toHaveLength(1);
+  }, 240_000);
 
   it('(c) killed with the license assigned and the DM "it is yours" not yet accepted by Slack: the next start sends it, once', async () => {
     const { requestId } = await askAndApprove();

@@ -76,6 +76,15 @@ function npmStartEnv(env: Record<string, string>): Record<string, string> {
   };
 }
 
+/**
+ * What `npm start` does first when the sources changed (dist/ rebuilt), done before a test starts the
+ * clock on an `npm start`; quick when dist/ is current. Resolves with the build's exit code.
+ */
+export async function buildDist(): Promise<number | null> {
+  const build = spawn(process.execPath, ['scripts/bootstrap.mjs', 'build'], { cwd: root, stdio: 'inherit' });
+  return new Promise<number | null>((resolve) => build.on('exit', resolve));
+}
+
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).
