@@ -35,7 +35,9 @@ afterEach(async () => {
 /** Every license the requester ever held in the pool, as the licensing service keeps them. */
 const licensesOf = () =>
   desk.sandbox.inspect.licenses({ poolId: POOL, includeInactive: true }).filter((l) => l.student.email === EMAIL);
-const yours = () => desk.dmsTo(REQUESTER, 'is yours');
+/** "license `4321` is yours": the DM that gives the license (not one saying it is being assigned). */
+const YOURS = /license `\d+` is yours/;
+const yours = () => desk.dmsTo(REQUESTER, YOURS);
 const assignPosts = () =>
   desk.sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${POOL}/license`);
 
@@ -93,7 +95,7 @@ async function expectAssignedOnce(): Promise<void> {
   await until('the requester to be told the license is theirs', () => yours().length >= 1, SETTLE_MS, 200);
   await until(
     'the card to show the license assigned',
-    () => /assigned/.test(card().text) && !card().actions.includes(RequestActionId.approve),
+    () => /license `\d+` assigned/.test(card().text) && !card().actions.includes(RequestActionId.approve),
     SETTLE_MS,
     200,
   );
@@ -106,6 +108,8 @@ async function expectAssignedOnce(): Promise<void> {
   expect(allText(yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
   expect(card().text).toContain(`license \`${held[0]?.id}\``);
   expect(card().text).toContain(`Approved by <@${ADMIN}>`);
+  // Whatever the approver is told of the outcome, they are told it at most once.
+  expect(desk.dmsTo(ADMIN, `Your approval of <@${REQUESTER}>`).length).toBeLessThanOrEqual(1);
 }
 
 describe('an approval, the process killed at each step, started again on the same DATA_DIR', () => {
@@ -173,7 +177,7 @@ describe('an approval, the process killed at each step, started again on the sam
 
   it('(c) killed with the license assigned and the DM "it is yours" not yet accepted by Slack: the next start sends it, once', async () => {
     const { requestId } = await askAndApprove();
-    const hold = desk.holdDm(REQUESTER, 'is yours');
+    const hold = desk.holdDm(REQUESTER, YOURS);
     await approve(requestId);
     await until('the DM to the requester to be held before Slack', () => hold.request !== undefined, 15_000);
     expect(licensesOf()).toHaveLength(1);

@@ -31,7 +31,9 @@ afterEach(async () => {
 
 const licensesOf = () =>
   desk.sandbox.inspect.licenses({ poolId: POOL, includeInactive: true }).filter((l) => l.student.email === ADA.email);
-const yours = () => desk.dmsTo(ADA.id, 'it is yours');
+/** The DM that gives her the freed seat. */
+const YOURS = 'A seat freed up and it is yours';
+const yours = () => desk.dmsTo(ADA.id, YOURS);
 const assignPosts = () =>
   desk.sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${POOL}/license`);
 
@@ -92,7 +94,7 @@ async function killAndRestart(): Promise<number> {
 /** Exactly one license for Ada, her request assigned on its card, Ada told once that the seat is hers. */
 async function expectAssignedOnce(): Promise<void> {
   await until('the requester to be told the seat is theirs', () => yours().length >= 1, SETTLE_MS, 200);
-  await until('the card to show the license assigned', () => /assigned/.test(card().text), SETTLE_MS, 200);
+  await until('the card to show the license assigned', () => /license `\d+` assigned/.test(card().text), SETTLE_MS, 200);
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const held = licensesOf();
   expect(held).toHaveLength(1);
@@ -148,7 +150,7 @@ describe('a waitlist assignment, the process killed at each step, started again 
 
   it('(c) killed with the seat assigned and her DM not yet accepted by Slack: the next start sends it, once', async () => {
     await waitlisted();
-    const hold = desk.holdDm(ADA.id, 'it is yours');
+    const hold = desk.holdDm(ADA.id, YOURS);
     await freeASeat();
     await until('the DM to the requester to be held before Slack', () => hold.request !== undefined, 15_000);
     expect(licensesOf()).toHaveLength(1);

@@ -201,7 +201,7 @@ export interface KilledDesk {
   /** The DMs to `user` the Slack double accepted (chat.postMessage) whose text has `words`. */
   dmsTo(user: string, words: string | RegExp): SlackCall[];
   /** Holds the next DM to `user` whose text has `words` before Slack: it is never accepted. */
-  holdDm(user: string, words: string): Hold;
+  holdDm(user: string, words: string | RegExp): Hold;
   /** Holds the next license assign in `poolId` (POST /v1/pool/<id>/license) before or after the service. */
   holdAssign(poolId: string, phase: HoldRule['phase']): Hold;
   close(): Promise<void>;
@@ -324,7 +324,8 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
         path: /^\/api\/chat\.postMessage$/,
         body: (raw) => {
           const fields = slackFields(raw);
-          return isDmTo(user, fields.channel) && `${fields.blocks ?? ''}${fields.text ?? ''}`.includes(words);
+          const text = `${fields.blocks ?? ''}\n${fields.text ?? ''}`;
+          return isDmTo(user, fields.channel) && (typeof words === 'string' ? text.includes(words) : words.test(text));
         },
         phase: 'before',
       }),
