@@ -94,7 +94,12 @@ async function killAndRestart(): Promise<number> {
 /** Exactly one license for Ada, her request assigned on its card, Ada told once that the seat is hers. */
 async function expectAssignedOnce(): Promise<void> {
   await until('the requester to be told the seat is theirs', () => yours().length >= 1, SETTLE_MS, 200);
-  await until('the card to show the license assigned', () => /license `\d+` assigned/.test(card().text), SETTLE_MS, 200);
+  await until(
+    'the card to show the license assigned',
+    () => /license `\d+` assigned/.test(card().text),
+    SETTLE_MS,
+    200,
+  );
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const held = licensesOf();
   expect(held).toHaveLength(1);
