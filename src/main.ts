@@ -10,20 +10,23 @@ import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import type { LocalConsole } from './console/server.js';
 import { openRecords } from './db/open.js';
-import { requestTimers } from './domain/requests.js';
+import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
 import { createDesk } from './services/desk.js';
-import { createFileRequestStore } from './services/requests/store.js';
+import { createIntents, createSettler } from './services/intents.js';
+import { createOutbox } from './services/outbox.js';
+import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
-import { buildSelfService } from './slack/requests/start.js';
+import { createNotices } from './slack/notices.js';
+import { composeRequests } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
 
@@ -131,17 +134,32 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   stopper.add('records', () => records.close());
   logger.info('records opened', { database: records.dialect, where: records.where });
+  const now = () => new Date();
+  // Writes in flight and messages to people (docs/records.md): features register their kinds below;
+  // both start once the app is built, and stop with the desk.
+  const notices = createNotices();
+  const outbox = createOutbox({
+    records,
+    logger: logger.child({ component: 'outbox' }),
+    now,
+    deliver: (body) => notices.deliver(body),
+  });
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
-  const redisRequests = config.redisUrl
-    ? (await import('./services/requests/redis-store.js')).createRedisRequestStore(config.redisUrl)
-    : undefined;
-  const requestStore = redisRequests ?? createFileRequestStore(config.dataDir, logger.child({ component: 'requests' }));
+  const intents = createIntents(records, now);
+  // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
+  // come into the database once; a file that cannot be read stops the start here, with its sentence.
+  await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
   const deps: AppDeps = {
     licensing,
     records,
+    intents,
+    settler,
+    outbox,
+    notices,
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,
@@ -149,7 +167,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       logger,
     }),
     logger,
-    now: () => new Date(),
+    now,
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
       return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
@@ -161,27 +179,30 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
-  // Course requests and the waitlist of approved requests for full pools, one feature: business data
-  // in DATA_DIR (requests.json, waitlist.json) or shared by the replicas through REDIS_URL
-  // (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line through the
-  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
-  const selfService = buildSelfService(deps, {
+  // Course requests and the waitlist of approved requests for full pools, one feature, in the
+  // records (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line
+  // through the requests' assign; the background check for seats freed elsewhere keeps to
+  // HOME_BUDGET_SHARE. Its messages go through the outbox, its writes in flight are settled.
+  const selfService = composeRequests(deps, {
     client: () => {
       if (!created) throw new Error('the Slack app is not built yet');
       return created.app.client;
     },
     audit: () => created?.audit,
-    store: requestStore,
+    records,
+    intents,
+    outbox,
     channel: config.requests.channel,
     timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
     limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
     waitlist: {
-      dataDir: config.dataDir,
       rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
       share: config.homeBudgetShare,
-      redisUrl: config.redisUrl,
     },
   });
+  for (const kind of REQUEST_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
+  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
@@ -207,6 +228,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
   const { app, audit } = created;
+  notices.attach(app.client);
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -220,9 +242,14 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
+  settler.start();
+  outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop()]);
-    await redisRequests?.close();
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
+    await outbox.flush().catch(() => 0);
+    await outbox.stop();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
   stopper.add('audit channel', async () => void (await audit.close(3000)));

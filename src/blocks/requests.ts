@@ -168,6 +168,8 @@ function statusLine(r: CourseRequest): string {
         : `:grey_question: Approved by ${by}${at}; whether the license was assigned is being checked.`;
     case 'waitlisted':
       return `:white_check_mark: Approved by ${by}${at}; on the waitlist for a seat.`;
+    case 'assigning':
+      return `:hourglass_flowing_sand: Approved by ${by}${at}; the license is being assigned.`;
     case 'assigned':
       return `:white_check_mark: Approved by ${by}${at}; license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned${r.endDate ? `, ends ${day(r.endDate)}` : ''}.`;
     case 'denied':
@@ -280,6 +282,9 @@ export function buildRequestUpdateMessage(
     case 'approved':
       text = `:hourglass_flowing_sand: Your request for ${course} was approved by ${by}, but the pool is full, so there is no license yet: a license admin is freeing a seat or putting you on the waitlist. You'll hear here${extra.expiresAt ? `; if no seat is found by ${when(extra.expiresAt)}, the request expires` : ''}.`;
       break;
+    case 'assigning':
+      text = `:hourglass_flowing_sand: Your request for ${course} was approved by ${by}; the license is being assigned. You'll hear here once it is yours.`;
+      break;
     case 'waitlisted':
       text = `:white_check_mark: Your request for ${course} was approved by ${by}, but the pool is full: you are on the waitlist${extra.place ? `, number ${extra.place}` : ''}. You'll get the first free seat in order.`;
       break;
@@ -344,6 +349,7 @@ const ALREADY: Record<CourseRequest['status'], string> = {
   pending: 'is still pending',
   approved: 'was already approved',
   waitlisted: 'was already approved',
+  assigning: 'was already approved',
   assigned: 'was already approved',
   denied: 'was already denied',
   expired: 'has already expired',
@@ -355,7 +361,8 @@ export function buildRequestAlreadyMessage(r: CourseRequest): SlackMessage {
   const by =
     r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) && r.status !== 'cancelled' ? ` by <@${r.decidedBy}>` : '';
   const at = r.decidedAt ? ` on ${when(r.decidedAt)}` : '';
-  return buildRequestNoteMessage(`:information_source: This request ${ALREADY[r.status]}${by}${at}.`);
+  const still = r.status === 'assigning' ? '; its license is being assigned now' : '';
+  return buildRequestNoteMessage(`:information_source: This request ${ALREADY[r.status]}${by}${at}${still}.`);
 }
 
 /** What an approver's Approve or Deny came to. */
@@ -414,4 +421,21 @@ export function buildRequestWaitlistedMessage(result: { ok: true; place: number 
 export function buildRequestCancelledMessage(requests: readonly CourseRequest[]): SlackMessage {
   const list = buildMyRequestsMessage(requests);
   return { text: list.text, blocks: [section(':heavy_multiplication_x: Request cancelled.'), ...list.blocks] };
+}
+
+/**
+ * To the approver, once an approval's assign ended after their click was answered (License Desk
+ * restarted meanwhile, or the licensing service's answer was lost and read back later).
+ */
+export function buildApprovalSettledMessage(r: CourseRequest, assigned: boolean, why?: string): SlackMessage {
+  const whose = `<@${r.requester}>'s request for *${escapeTruncated(r.courseTitle, 200)}*`;
+  if (assigned) {
+    const end = r.endDate ? `, ends ${day(r.endDate)}` : '';
+    return buildRequestNoteMessage(
+      `:white_check_mark: Your approval of ${whose} went through: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is assigned${end}. They were told.`,
+    );
+  }
+  return buildRequestNoteMessage(
+    `:warning: Your approval of ${whose} did not end in a license: ${escapeMrkdwn(why ?? 'the assign did not go through')}. Nothing was assigned; the request is pending again, so approve it again or deny it.`,
+  );
 }

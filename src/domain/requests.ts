@@ -5,7 +5,20 @@
  */
 import { DAY_MS } from './time.js';
 
-export type RequestStatus = 'pending' | 'approved' | 'waitlisted' | 'assigned' | 'denied' | 'expired' | 'cancelled';
+/**
+ * `assigning`: the license's write is recorded (an open intent) and being sent, for an approval or a
+ * seat the waitlist gives; it never claims the outcome. It ends assigned, or back to pending (an
+ * approval) or in line (a waitlisted request), also after a crash (the settle reads back).
+ */
+export type RequestStatus =
+  | 'pending'
+  | 'approved'
+  | 'assigning'
+  | 'waitlisted'
+  | 'assigned'
+  | 'denied'
+  | 'expired'
+  | 'cancelled';
 
 export type RequestSource = 'command' | 'home' | 'shortcut' | 'workflow';
 
@@ -56,6 +69,51 @@ export interface CourseRequest {
   noSeatFound?: boolean;
   /** The requester's "received" DM, which a request they make right after cancelling this one reuses. */
   requesterDm?: RequestCard;
+  /** When it joined its pool's waitlist (ISO). */
+  waitlistedAt?: string;
+  /** While `assigning`: the open intent of the write, what it came from, and who carries it out. */
+  assigning?: { intentId: string; from: 'approval' | 'waitlist'; by: string; at: string };
+  /** Why the last approval did not end in a license (shown on the card of a pending request). */
+  lastProblem?: string;
+}
+
+/**
+ * What people are told about a request, queued in the outbox with the change it tells of and worded
+ * by the Slack layer when it is sent (src/slack/requests/deliver.ts), so a crash neither loses nor
+ * repeats a message.
+ */
+export type RequestNotice =
+  /** Every card copy shows the request as it is; the requester gets its DM unless told elsewhere; a workflow step completes. */
+  | { kind: 'request-changed'; requestId: string; status: RequestStatus; place?: number; toldElsewhere?: boolean }
+  /** The waitlist gave the request a seat: the requester and the approver by DM. */
+  | { kind: 'waitlist-assigned'; requestId: string; licenseId: string; endDate?: string }
+  /** The request left the line without a seat: the requester and the approver, why; who is next. */
+  | {
+      kind: 'waitlist-skipped';
+      requestId: string;
+      reason: string;
+      /** Who approved it (the closed request names License Desk as its decider). */
+      approver?: string;
+      next?: string;
+      poolEnded?: boolean;
+    }
+  /** An approval's assign ended after its approver's click was answered (a crash, an unclear answer). */
+  | { kind: 'approval-settled'; requestId: string; approver: string; assigned: boolean; why?: string };
+
+export const REQUEST_NOTICE_KINDS = [
+  'request-changed',
+  'waitlist-assigned',
+  'waitlist-skipped',
+  'approval-settled',
+] as const;
+
+export function isRequestNotice(body: unknown): body is RequestNotice {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (REQUEST_NOTICE_KINDS as readonly string[]).includes((body as { kind?: unknown }).kind as string) &&
+    typeof (body as { requestId?: unknown }).requestId === 'string'
+  );
 }
 
 /** What an approver (or the expiry check) decides about a pending request. */
@@ -183,7 +241,7 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = { maxOpen: 3, maxPerDay: 10
 
 /** Waiting for an approver: undecided, or approved for a full pool with no seat yet. */
 export function isOpen(r: Pick<CourseRequest, 'status'>): boolean {
-  return r.status === 'pending' || r.status === 'approved';
+  return r.status === 'pending' || r.status === 'approved' || r.status === 'assigning';
 }
 
 /**

@@ -1,22 +1,20 @@
 /**
- * The waitlist of approved requests for full pools (docs/waitlist.md): first in, first out per pool,
- * kept under DATA_DIR (atomic JSON) so it survives restarts and crashes. When a seat may have freed
- * up, `seatFreed(poolId)` reads the pool fresh and gives each free seat to the first request in line
- * through the injected `assignWaitlisted` (the assign use case: every rule is checked again); a
+ * The waitlist of approved requests for full pools (docs/waitlist.md): first in, first out per pool.
+ * The lines are not a list of their own: they are the waitlisted requests in the database, ordered
+ * by their rank (services/requests/db-store.ts). When a seat may have freed up, `seatFreed(poolId)`
+ * reads the pool fresh and gives each free seat to the first request in line through the injected
+ * `assignWaitlisted` (the assign use case: every rule is checked again, and the request moves to
+ * 'assigning' by a conditional update, so a seat goes to one request even across replicas); a
  * request that can never take the seat leaves the line with its reason and the seat goes to the next.
+ * What people are told is queued by the request service with each change (the outbox).
  *
- * One seatFreed per pool at a time (the `lock`; per process by default), and the pool is read inside
- * it, so one freed seat is never given twice. The store and the lock are narrow interfaces, so that a
- * shared store (Redis) can stand in for the file with several replicas.
+ * One seatFreed per pool at a time in this process (the `lock`), and the pool is read inside it.
  */
 
 import { poolBlocker } from '../domain/assignment.js';
 import {
-  addEntry,
   entriesOf,
-  entryOf,
   moveEntry,
-  parseLines,
   poolOf,
   removeEntry,
   type SeatHandOn,
@@ -28,7 +26,6 @@ import {
 import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
-import { createJsonFile } from './state-store.js';
 
 export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
 
@@ -71,8 +68,6 @@ export interface SeatFreedResult {
 }
 
 export interface Waitlist {
-  /** Puts an approved request in its pool's line; its place (1-based). A request already waiting keeps its place. */
-  add(request: WaitlistedRequest, actor?: string): Promise<number>;
   /** One pool's line, or every line, oldest first, with places. */
   entries(poolId?: string): Promise<(WaitlistEntry & { place: number })[]>;
   /** Moves a request to `toIndex` (0-based) in its line; its new place, or undefined when not waiting. */
@@ -103,26 +98,10 @@ export interface WaitlistOptions {
   licensing: Pick<LicensingClient, 'pools'>;
   /** The assign use case for a waiting request (it was already approved). */
   assignWaitlisted: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
-  notifier?: WaitlistNotifier;
   audit?: { record(entry: AuditEntry): Promise<void> };
   lock?: PoolLock;
   now: () => Date;
   logger: Logger;
-}
-
-/** The lines in DATA_DIR/waitlist.json: written atomically, loaded once. */
-export function createFileWaitlistStore(path: string, logger: Logger): WaitlistStore {
-  const file = createJsonFile<WaitlistLines>({ path, empty: () => ({}), parse: parseLines, logger });
-  return {
-    read: () => file.read(),
-    async update(change) {
-      let result: ReturnType<typeof change> | undefined;
-      await file.update((lines) => {
-        result = change(lines);
-      });
-      return result as ReturnType<typeof change>;
-    },
-  };
 }
 
 /** One run per pool at a time in this process: later runs wait for the earlier ones, in order. */
@@ -152,14 +131,6 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       await opts.audit?.record({ at: opts.now().toISOString(), ...entry });
     } catch (error) {
       logger.warn('waitlist: could not record the audit entry', { error: String(error) });
-    }
-  }
-
-  async function tell(what: string, fn: () => Promise<void>): Promise<void> {
-    try {
-      await fn();
-    } catch (error) {
-      logger.warn(`waitlist: could not tell ${what}`, { error: String(error) });
     }
   }
 
@@ -219,7 +190,6 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           outcome: 'done',
           licenseId: outcome.licenseId,
         });
-        await tell('the requester and the approver', () => opts.notifier?.assigned(head, outcome) ?? Promise.resolve());
       } else {
         result.skipped.push({ entry: head, reason: outcome.reason });
         await audit({
@@ -228,32 +198,12 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           outcome: 'failed',
           detail: ended ? `the pool has ended, so no seat will free up for it (${outcome.reason})` : outcome.reason,
         });
-        const next = (await store.read())[poolId]?.[0];
-        await tell('the approvers of a skipped request', () =>
-          opts.notifier ? opts.notifier.skipped(head, outcome.reason, next, ended) : Promise.resolve(),
-        );
       }
     }
     return result;
   }
 
   const waitlist: Waitlist = {
-    async add(request, actor) {
-      const entry = entryOf(request, opts.now());
-      const already = poolOf(await store.read(), request.id) === request.poolId;
-      const place = await store.update((lines) => addEntry(lines, entry));
-      if (!already) {
-        await audit({
-          actor: actor ?? request.decidedBy ?? request.requester,
-          action: 'waitlisted',
-          outcome: 'done',
-          poolId: request.poolId,
-          ...whose(entry),
-          place,
-        });
-      }
-      return place;
-    },
     async entries(poolId) {
       return entriesOf(await store.read(), poolId);
     },

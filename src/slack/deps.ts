@@ -4,15 +4,19 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../db/open.js';
-import type { RequestStore, RequestTimers } from '../domain/requests.js';
+import type { RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { Intents, Settler } from '../services/intents.js';
+import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { RequestCheck } from '../services/requests/check.js';
+import type { DbRequestStore } from '../services/requests/db-store.js';
 import type { RequestService } from '../services/requests/service.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { Notices } from './notices.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -42,6 +46,12 @@ export interface AppDeps {
   licensing: LicensingClient;
   /** The database every record lives in (docs/records.md); main.ts opens it before anything else. */
   records?: Records;
+  /** Licensing writes recorded before they are sent; the settler settles those a dead process left. */
+  intents?: Intents;
+  settler?: Settler;
+  /** Messages to people written with the change they tell of; `notices` renders them for Slack. */
+  outbox?: Outbox & OutboxSender;
+  notices?: Notices;
   roles: RoleResolver;
   logger: Logger;
   /** Injectable clock for every date rule and "ends in 3 weeks" hint. */
@@ -68,7 +78,7 @@ export interface AppDeps {
 
 /** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
 export interface RequestsDeps {
-  store: RequestStore;
+  store: DbRequestStore;
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
   channel?: string | undefined;
   timers: RequestTimers;

@@ -14,7 +14,7 @@ import { CallbackId, ChangeActionId, InputId, RequestActionId } from '../../src/
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { requestFormView, sampleRequest, selfServiceIn } from '../support/requests.js';
+import { requestFormView, sampleRequest, selfServiceTo } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { assignState, extendState, openModal, settledView, submit } from './change-support.js';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
     auditPosting: { paceMs: 0 },
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
     slack: { users: [IVY, OLA, PIM, RIA, TYP, EMA] },
-    ...selfServiceIn(dir, CHANNEL),
+    ...selfServiceTo(CHANNEL),
   });
 });
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { ActionId, DeskActionId, RequestActionId } from '../../src/blocks/ids.js
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { selfServiceIn } from '../support/requests.js';
+import { selfServiceTo } from '../support/requests.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -19,7 +19,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-home-'));
   // Course requests set up: "Request a course" is offered to whoever may ask for one.
-  t = await startTestApp({ dataDir: dir, ...selfServiceIn(dir, 'C0REQUESTS1') });
+  t = await startTestApp({ dataDir: dir, ...selfServiceTo('C0REQUESTS1') });
 });
 afterAll(async () => {
   await t.close();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId, RequestActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
-import { selfServiceIn } from '../support/requests.js';
+import { selfServiceTo } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const ADMIN_GROUP = 'S0ADMINS01';
@@ -34,7 +34,7 @@ describe('LICENSE_ADMINS set: refusals name them', () => {
     t = await startTestApp({
       admins: [TEST_USERS.admin, ADMIN_GROUP],
       dataDir: join(dir, 'named'),
-      ...selfServiceIn(join(dir, 'named'), 'C0REQUESTS1'),
+      ...selfServiceTo('C0REQUESTS1'),
     });
   });
   afterAll(async () => {

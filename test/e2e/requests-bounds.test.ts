@@ -6,21 +6,21 @@
  * an approval for a full pool is reminded and expires; the form and the card say how long the
  * license would run. The clock is injected and the check is driven with tick().
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
+import { openRecords } from '../../src/db/open.js';
 import { dayText } from '../../src/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
-import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
 import { requestFormView, sampleRequest } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const CHANNEL = 'C0REQBOUND';
 const DAY = 86_400_000;
 const dmChannel = (user: string) => `D${user.slice(1)}`;
@@ -120,8 +120,8 @@ describe('course requests with a requests channel', () => {
       now: d.now,
       admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
       slack: { users: [LEAVER, TURNED_GUEST, DROPPED, FLOW, WAITER, TIMED, EMOJI] },
-      requests: { store: createFileRequestStore(dir, quiet), channel: CHANNEL, timers: requestTimers(24, 7) },
-      waitlist: { dataDir: dir },
+      requests: { channel: CHANNEL, timers: requestTimers(24, 7) },
+      waitlist: {},
     });
   });
   afterAll(async () => {
@@ -177,7 +177,7 @@ describe('course requests with a requests channel', () => {
       useSlack: d.t.slack,
       useSandbox: d.t.sandbox,
       admins: [TEST_USERS.admin],
-      requests: { store: createFileRequestStore(dir, quiet), channel: CHANNEL, timers: requestTimers(24, 7) },
+      requests: { channel: CHANNEL, timers: requestTimers(24, 7) },
     });
     try {
       expect((await restarted.event(event)).status).toBe(200);
@@ -351,12 +351,10 @@ describe('course requests with a requests channel', () => {
 describe('an approval after REQUESTERS changed', () => {
   it('a requester REQUESTERS no longer lists gets no license: nothing is written and the approver hears why', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'requests-requesters-'));
-    const requests = () => ({
-      store: createFileRequestStore(dir, quiet),
-      channel: CHANNEL,
-      timers: requestTimers(24, 7),
-    });
-    const first = await startTestApp({ slack: { users: [DROPPED] }, requests: requests() });
+    // Both processes over the same records, as a restart over the same DATA_DIR.
+    const records = await openRecords({ dataDir: dir, heartbeatMs: 0 });
+    const requests = () => ({ channel: CHANNEL, timers: requestTimers(24, 7) });
+    const first = await startTestApp({ slack: { users: [DROPPED] }, requests: requests(), records });
     let id = '';
     try {
       await first.viewSubmission(
@@ -388,6 +386,7 @@ describe('an approval after REQUESTERS changed', () => {
       slack: { users: [DROPPED] },
       requesters: [TEST_USERS.viewer],
       requests: requests(),
+      records,
     });
     try {
       const answer = await (
@@ -400,6 +399,7 @@ describe('an approval after REQUESTERS changed', () => {
       expect((await second.deps.requests?.store.get(id))?.status).toBe('pending');
     } finally {
       await second.close();
+      await records.close();
       await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }
   });
@@ -411,7 +411,7 @@ describe('course requests when LICENSE_ADMINS names only a user group', () => {
     const t = await startTestApp({
       admins: [ADMIN_GROUP],
       slack: { users: [GROUP_ADMIN], usergroups: { [ADMIN_GROUP]: [TEST_USERS.admin, GROUP_ADMIN.id] } },
-      requests: { store: createFileRequestStore(dir, quiet), timers: requestTimers(24, 7) },
+      requests: { timers: requestTimers(24, 7) },
     });
     try {
       // The form opens: no "nobody to go to" refusal.
@@ -462,7 +462,7 @@ describe('course requests without a requests channel, admins through a user grou
           [TEST_USERS.viewerGroup]: [TEST_USERS.groupViewer],
         },
       },
-      requests: { store: createFileRequestStore(dir, quiet), timers: requestTimers(24, 7) },
+      requests: { timers: requestTimers(24, 7) },
     });
   });
   afterAll(async () => {

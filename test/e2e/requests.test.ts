@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
 import { requestTimers } from '../../src/domain/requests.js';
-import { createFileRequestStore } from '../../src/services/requests/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { requestFormView, selfServiceIn } from '../support/requests.js';
+import { requestFormView, selfServiceTo } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -40,7 +39,7 @@ beforeAll(async () => {
         { id: RECYCLE_USER, name: 'rita.recycle', email: 'rita.recycle@contoso.com' },
       ],
     },
-    ...selfServiceIn(dir, CHANNEL),
+    ...selfServiceTo(CHANNEL),
   });
 });
 afterAll(async () => {
@@ -419,12 +418,10 @@ describe('course requests', () => {
 });
 
 describe('course requests without REQUESTS_CHANNEL', () => {
-  const store = () => createFileRequestStore(dir, { debug() {}, info() {}, warn() {}, error() {} });
-
   it('the cards go by DM to each user in LICENSE_ADMINS, and a decision updates every copy', async () => {
     const other = await startTestApp({
       admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
-      requests: { store: store(), timers: requestTimers(24, 7) },
+      requests: { timers: requestTimers(24, 7) },
     });
     try {
       await other.viewSubmission(
@@ -470,7 +467,7 @@ describe('course requests without REQUESTS_CHANNEL', () => {
   });
 
   it('with neither REQUESTS_CHANNEL nor user ids in LICENSE_ADMINS, a request is refused with what to set', async () => {
-    const other = await startTestApp({ admins: [], requests: { store: store(), timers: requestTimers(24, 7) } });
+    const other = await startTestApp({ admins: [], requests: { timers: requestTimers(24, 7) } });
     try {
       const answer = await (await other.command('request 2005', { userId: TEST_USERS.nobody })).waitForResponse();
       expect(textOf(answer.body.blocks)).toContain('set REQUESTS_CHANNEL');

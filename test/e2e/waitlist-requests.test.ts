@@ -20,7 +20,7 @@ import {
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { selfServiceIn } from '../support/requests.js';
+import { selfServiceTo } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
   t = await startTestApp({
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
     slack: { users: Object.values(U).map((u) => ({ ...u })) },
-    ...selfServiceIn(dir, CHANNEL),
+    ...selfServiceTo(CHANNEL),
   });
 });
 

@@ -14,7 +14,8 @@ import { ChangeActionId, WaitlistActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { DAY_MS } from '../../src/domain/time.js';
-import { createFileWaitlistStore, type Waitlist } from '../../src/services/waitlist.js';
+import { createDbRequestStore } from '../../src/services/requests/db-store.js';
+import type { Waitlist } from '../../src/services/waitlist.js';
 import type { WaitlistWatch } from '../../src/services/waitlist-watch.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
@@ -55,7 +56,7 @@ beforeAll(async () => {
     slack: {
       users: Object.entries(EMAIL).map(([id, email]) => ({ id, name: email.split('@')[0] ?? id, email })),
     },
-    waitlist: { dataDir: dir },
+    waitlist: {},
   });
 });
 
@@ -75,6 +76,12 @@ const running = {
     return watch;
   },
 };
+/** "Add to the waitlist" by the approver (status and rank in one step, the audit entry); its place. */
+async function add(r: CourseRequest): Promise<number> {
+  const joined = await t.deps.requests?.service.toWaitlist(r.id, TEST_USERS.admin);
+  if (!joined?.ok) throw new Error(`${r.id} could not join the line`);
+  return joined.place;
+}
 /** An approved request for the full pool, stored as the request service stores it, ready to join the line. */
 async function request(id: string, requester: string, poolId = POOL) {
   const r: CourseRequest = {
@@ -84,7 +91,7 @@ async function request(id: string, requester: string, poolId = POOL) {
     poolId,
     courseTitle: 'Optimizing DAX',
     createdAt: new Date().toISOString(),
-    status: 'waitlisted',
+    status: 'approved',
     decidedBy: TEST_USERS.admin,
     decidedAt: new Date().toISOString(),
     source: 'command',
@@ -115,8 +122,8 @@ async function revokeAtTheService(): Promise<string> {
 describe('waitlist', () => {
   it('a full pool: the first in line gets the seat a revoke in License Desk frees (one POST), and is told by DM', async () => {
     expect(t.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
-    expect(await waitlist().add(await request('R1', U.wendy))).toBe(1);
-    expect(await waitlist().add(await request('R2', U.walt))).toBe(2);
+    expect(await add(await request('R1', U.wendy))).toBe(1);
+    expect(await add(await request('R2', U.walt))).toBe(2);
 
     // /licenses waitlist 2003: both, in order, with the admin's buttons.
     const shown = await (await t.command(`waitlist ${POOL}`)).waitForResponse();
@@ -167,8 +174,8 @@ describe('waitlist', () => {
   });
 
   it('a first assign that fails passes the seat to the next in line, and the approver is told why', async () => {
-    await waitlist().add(await request('R3', U.nina));
-    await waitlist().add(await request('R4', U.olga));
+    await add(await request('R3', U.nina));
+    await add(await request('R4', U.olga));
     await revokeAtTheService();
     t.sandbox.clearRequests();
     const why = dm(TEST_USERS.admin, (s) => s.includes(`<@${U.nina}> could not take the freed seat`));
@@ -185,8 +192,8 @@ describe('waitlist', () => {
   });
 
   it('two seatFreed at once give one freed seat once', async () => {
-    await waitlist().add(await request('R5', U.pat));
-    await waitlist().add(await request('R6', U.quinn));
+    await add(await request('R5', U.pat));
+    await add(await request('R6', U.quinn));
     await revokeAtTheService();
     t.sandbox.clearRequests();
     const [a, b] = await Promise.all([waitlist().seatFreed(POOL), waitlist().seatFreed(POOL)]);
@@ -224,7 +231,7 @@ describe('waitlist', () => {
   });
 
   it('App Home shows admins the line; Move down reorders it, a viewer’s click changes nothing', async () => {
-    await waitlist().add(await request('R7', U.olga));
+    await add(await request('R7', U.olga));
     expect(await line()).toEqual(['R6', 'R7']);
     const before = t.slack.calls.length;
     await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'home' });
@@ -270,9 +277,16 @@ describe('waitlist', () => {
     const after = await clicked.waitForResponse();
     expect(allText(after.body.blocks)).toContain('Removed the request');
     expect(await line()).toEqual(['R6']);
-    // A new process over the same DATA_DIR reads the same line.
-    const again = await createFileWaitlistStore(join(dir, 'waitlist.json'), t.deps.logger).read();
+    // A new process over the same records reads the same line (the ranks of the waitlisted requests).
+    const records = t.records;
+    if (!records) throw new Error('no records');
+    const again = await createDbRequestStore({
+      db: records.db,
+      dialect: records.dialect,
+      now: () => new Date(),
+    }).lines();
     expect(again[POOL]?.map((e) => e.requestId)).toEqual(['R6']);
+    expect((await t.deps.requests?.store.get('R7'))?.status).toBe('denied');
   });
 
   it('an end date moved into the past in License Desk frees the seat for the first in line', async () => {
@@ -296,13 +310,15 @@ describe('waitlist', () => {
   it('a pool that has ended frees no seat: its line is closed and nobody is told "a seat freed up"', async () => {
     const ENDED = '2006';
     expect(t.sandbox.inspect.pool(ENDED)?.availableLicenses).toBeGreaterThan(0);
-    await waitlist().add(await request('R8', U.pat, ENDED));
-    await waitlist().add(await request('R9', U.olga, ENDED));
+    await add(await request('R8', U.pat, ENDED));
+    await add(await request('R9', U.olga, ENDED));
     t.sandbox.clearRequests();
     const approverDms = () =>
       t.slack.calls.filter(
         (c) => c.method === 'chat.postMessage' && c.args.channel === `D${TEST_USERS.admin.slice(1)}`,
       );
+    // Messages queued by the steps before are sent first: only this round's count below.
+    await t.outbox?.flush();
     const seen = approverDms().length;
     const toPat = dm(U.pat, (s) => s.includes('has ended'));
     const toOlga = dm(U.olga, (s) => s.includes('has ended'));
@@ -334,7 +350,7 @@ describe('waitlist', () => {
   });
 
   it('a seat the first in line could not get yet: the revoke says who is first, not that the seat is theirs or back in the pool', async () => {
-    await waitlist().add(await request('R10', U.rita));
+    await add(await request('R10', U.rita));
     const victim = activeIn(POOL).find((l) => !Object.values(EMAIL).includes(l.student.email))?.id ?? '';
     t.sandbox.addFault({ kind: '500', method: 'POST', times: 10 });
     const clicked = await t.clickButton(ChangeActionId.revokeConfirm, victim);

@@ -8,12 +8,16 @@
  *   await t.close();
  */
 
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
-import { type RequestStore, type RequestTimers, requestTimers } from '../../src/domain/requests.js';
+import { openRecords, type Records } from '../../src/db/open.js';
+import { type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -21,12 +25,13 @@ import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js'
 import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
-import { createFileRequestStore } from '../../src/services/requests/store.js';
+import { createIntents, createSettler, type Settler } from '../../src/services/intents.js';
+import { createOutbox, type OutboxSender } from '../../src/services/outbox.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
-import { buildSelfService, type SelfService, type WaitlistSetup } from '../../src/slack/requests/start.js';
+import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../../src/slack/requests/start.js';
 import { createRoleResolver } from '../../src/slack/roles.js';
 import {
   type FakeSlack,
@@ -66,15 +71,19 @@ export interface TestAppOptions {
   alerts?: Partial<AlertsConfig>;
   /** Default 0.2. */
   homeBudgetShare?: number;
-  /** Course requests (store, cards channel, timers); without it the request surfaces say they are off. */
-  requests?: { store: RequestStore; channel?: string; timers: RequestTimers };
+  /** Course requests (cards channel, timers); without it the request surfaces say they are off. */
+  requests?: { channel?: string; timers: RequestTimers };
   /**
    * The waitlist of approved requests for full pools, connected to the requests (without `requests`,
-   * they get a file store in the waitlist's dataDir and the default timers). Default budget: 25
-   * requests per 3 s, share homeBudgetShare. Its background check never ticks on its own: call
-   * `selfService.watch.tick()`.
+   * with the default timers). Default budget: 25 requests per 3 s, share homeBudgetShare. Its
+   * background check never ticks on its own: call `selfService.watch.tick()`.
    */
-  waitlist?: Partial<WaitlistSetup> & { dataDir: string };
+  waitlist?: Partial<WaitlistSetup>;
+  /**
+   * The records the requests live in (test/support/records.ts `testDatabases()`); default: a new
+   * SQLite database in a temporary directory, removed by close().
+   */
+  records?: Records;
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
@@ -121,7 +130,11 @@ export interface TestApp {
   /** The started desk, when `dataDir` was given. */
   desk: RunningDesk | undefined;
   /** Course requests and the waitlist as built before createApp, when `requests` or `waitlist` was given. */
-  selfService: SelfService | undefined;
+  selfService: RequestsFeature | undefined;
+  /** Their records, outbox sender (sends every 50 ms; `flush()` sends what is due now) and settler. */
+  records: Records | undefined;
+  outbox: OutboxSender | undefined;
+  settler: Settler | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -193,31 +206,51 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   let created: CreatedApp | undefined;
   let app: App | undefined;
   const wl = options.waitlist;
-  const requests =
-    options.requests ??
-    (wl ? { store: createFileRequestStore(wl.dataDir, logger), timers: requestTimers(24, 7) } : undefined);
-  const selfService = requests
-    ? buildSelfService(deps, {
-        client: () => {
-          if (!app) throw new Error('the app is not built yet');
-          return app.client;
+  const requests = options.requests ?? (wl ? { timers: requestTimers(24, 7) } : undefined);
+  // The records of the requests: the caller's, or a SQLite database of this app's own.
+  const ownDir = requests && !options.records ? mkdtempSync(join(tmpdir(), 'license-desk-app-')) : undefined;
+  const records = options.records ?? (ownDir ? await openRecords({ dataDir: ownDir, heartbeatMs: 0, now }) : undefined);
+  const feature: { deliver?: (body: unknown) => Promise<boolean> } = {};
+  const outbox = records
+    ? createOutbox({
+        records,
+        logger,
+        now,
+        everyMs: 50,
+        async deliver(body) {
+          if (!(await feature.deliver?.(body))) throw new Error('a queued message of a kind no feature sends');
         },
-        audit: () => created?.audit,
-        ...requests,
-        ...(wl
-          ? {
-              waitlist: {
-                rateLimit: { limit: 25, windowMs: 3000 },
-                share: options.homeBudgetShare ?? 0.2,
-                ...wl,
-              },
-            }
-          : {}),
       })
     : undefined;
+  const settler = records ? createSettler({ records, logger, now }) : undefined;
+  const selfService =
+    requests && records && outbox
+      ? composeRequests(deps, {
+          client: () => {
+            if (!app) throw new Error('the app is not built yet');
+            return app.client;
+          },
+          audit: () => created?.audit,
+          records,
+          intents: createIntents(records, now),
+          outbox,
+          ...requests,
+          ...(wl
+            ? {
+                waitlist: {
+                  rateLimit: { limit: 25, windowMs: 3000 },
+                  share: options.homeBudgetShare ?? 0.2,
+                  ...wl,
+                },
+              }
+            : {}),
+        })
+      : undefined;
   if (selfService) {
     deps.requests = selfService.requests;
     if (selfService.waitlist) deps.waitlist = selfService.waitlist;
+    feature.deliver = (body) => selfService.deliver(body);
+    settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
   if (options.dataDir) {
     deps.desk = await createDesk({
@@ -236,6 +269,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
   app = created.app;
+  // Messages are sent once the bot client exists.
+  outbox?.start();
   const { audit, work } = created;
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -300,6 +335,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     work,
     desk,
     selfService,
+    records,
+    outbox,
+    settler,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
@@ -400,6 +438,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app?.stop();
       await selfService?.stop();
+      await settler?.stop();
+      await outbox?.stop();
+      if (ownDir) {
+        await records?.close();
+        rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 });
+      }
       await desk?.stop();
       await audit.close(2000);
       await licensing.close();

@@ -2,10 +2,7 @@
 import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
-import { createFileRequestStore } from '../../src/services/requests/store.js';
 import type { TestAppOptions } from './app-harness.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -22,12 +19,9 @@ export function sampleRequest(id: string): CourseRequest {
   };
 }
 
-/** Requests and the waitlist kept in `dir` (as DATA_DIR keeps them), cards to `channel`, default timers. */
-export function selfServiceIn(dir: string, channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
-  return {
-    requests: { store: createFileRequestStore(dir, quiet), channel, timers: requestTimers(24, 7) },
-    waitlist: { dataDir: dir },
-  };
+/** Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`, default timers. */
+export function selfServiceTo(channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
+  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: {} };
 }
 
 /**

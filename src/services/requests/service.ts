@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { poolBlocker } from '../../domain/assignment.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
 import {
+  applyDecision,
   type CourseRequest,
   cutReason,
   DEFAULT_REQUEST_LIMITS,
@@ -16,9 +17,10 @@ import {
   dueAction,
   isFinal,
   neededByProblem,
+  type RequestAssignOutcome,
   type RequestLimits,
+  type RequestNotice,
   type RequestSource,
-  type RequestStore,
   type RequestTimers,
   reasonProblem,
   requestLimitProblem,
@@ -28,9 +30,12 @@ import { isLicensingError } from '../../licensing/errors.js';
 import type { LicensingClient, Logger } from '../../licensing/types.js';
 import { readBackAssign } from '../assign.js';
 import type { AuditLog } from '../audit.js';
-import { createLocalPoolLock, type Waitlist, type WaitlistAssignOutcome, type WaitlistEntry } from '../waitlist.js';
+import type { Intent, Intents } from '../intents.js';
+import type { Outbox } from '../outbox.js';
+import { createLocalPoolLock, type WaitlistAssignOutcome, type WaitlistEntry } from '../waitlist.js';
 import type { WorkTracker } from '../work-tracker.js';
 import { assignForRequest, type RequestAssignContext } from './assign.js';
+import { type DbRequestStore, entryOfRequest } from './db-store.js';
 
 /** What the people involved are told; implemented by the Slack layer. Never throws (logs instead). */
 export interface RequestEvents {
@@ -46,7 +51,10 @@ export interface RequestEvents {
    * waitlisted, expired, cancelled) unless `toldElsewhere` (the waitlist's own DMs told them), and a
    * workflow step completes (once).
    */
-  changed(request: CourseRequest, extra?: { place?: number; toldElsewhere?: boolean }): Promise<void>;
+  changed(
+    request: CourseRequest,
+    extra?: { place?: number; toldElsewhere?: boolean; status?: CourseRequest['status'] },
+  ): Promise<void>;
 }
 
 export interface NewRequest {
@@ -73,16 +81,25 @@ export type CreateOutcome = { ok: true; request: CourseRequest; repeat?: boolean
  */
 export type RequesterPresence = (userId: string) => Promise<{ gone: string } | { unknown: string } | undefined>;
 
+/** The intent kind of a request's license write (an approval's, or a seat the waitlist gives). */
+export const REQUEST_ASSIGN_INTENT = 'request-assign';
+
 export interface RequestServiceOptions {
-  store: RequestStore;
+  store: DbRequestStore;
+  /** Each license write is recorded before it is sent (an open intent), closed with its outcome. */
+  intents: Intents;
+  /** What people are told, queued with the change it tells of; `kick` sends it once committed. */
+  outbox: Outbox & { kick?: () => void };
   licensing: LicensingClient;
   audit: AuditLog;
   events: RequestEvents;
   now: () => Date;
   logger: Logger;
   timers: RequestTimers;
-  /** The waitlist of approved requests for full pools (src/services/waitlist.ts), when there is one. */
-  waitlist?: Pick<Waitlist, 'add' | 'remove'> | undefined;
+  /** Whether approving for a full pool may offer the waitlist. */
+  waitlist?: boolean | undefined;
+  /** A request went back in line after a write that did not happen: its pool's seats are looked at again. */
+  seatMayBeFree?: ((poolId: string) => void) | undefined;
   presence?: RequesterPresence | undefined;
   /**
    * The requester's Slack name, asked only for a request stored without one (made before License Desk
@@ -122,6 +139,13 @@ export interface RequestService {
    * way (the assign form's recycle, or an unclear answer): returns how many of each.
    */
   check(): Promise<{ reminded: number; expired: number; settled?: number; pruned?: number }>;
+  /**
+   * Settles a request's license write whose answer never came (its process died, or the answer and
+   * the read-back were lost): reads the requester's licenses in the pool back, never resends; the
+   * request ends assigned, or back to pending (an approval) or in line (the waitlist), and the people
+   * are told through the outbox. The Settler calls it for intents of REQUEST_ASSIGN_INTENT.
+   */
+  settle(intent: Pick<Intent, 'id' | 'subject'>): Promise<void>;
 }
 
 /** How the request was made, for its audit entry. */
@@ -134,8 +158,11 @@ const SOURCE_WORDS: Record<RequestSource, string> = {
 
 export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
 
+/** Who carries out what License Desk decides by itself (an expiry, a settle): the audit's actor. */
+const DESK = 'license-desk';
+
 export function createRequestService(opts: RequestServiceOptions): RequestService {
-  const { store, events, licensing } = opts;
+  const { store, events, licensing, intents, outbox } = opts;
   const audit = async (entry: Omit<AuditEntry, 'at'>) => {
     await opts.audit.record({ at: opts.now().toISOString(), ...entry });
   };
@@ -153,6 +180,26 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   // One create at a time per requester (in this process), so two quick submissions cannot both pass
   // the limits, and a repeated Workflow Builder delivery finds the request of the first.
   const creating = createLocalPoolLock();
+  const stamp = () => opts.now().toISOString();
+  /** One transaction; what it queued is sent once it committed. */
+  const txn: DbRequestStore['transaction'] = async (fn) => {
+    try {
+      return await store.transaction(fn);
+    } finally {
+      outbox.kick?.();
+    }
+  };
+  const tell = (trx: Parameters<Outbox['enqueue']>[0], notice: RequestNotice, key: string) =>
+    outbox.enqueue(trx, notice, key);
+  /** The card copies, the requester's DM and a workflow step, once per state the request reaches. */
+  const changed = (r: CourseRequest, extra: { place?: number; toldElsewhere?: boolean } = {}): RequestNotice => ({
+    kind: 'request-changed',
+    requestId: r.id,
+    status: r.status,
+    ...(extra.place !== undefined ? { place: extra.place } : {}),
+    ...(extra.toldElsewhere ? { toldElsewhere: true } : {}),
+  });
+  const changedKey = (r: CourseRequest, tag = '') => `request:${r.id}:${r.status}${tag}`;
 
   /** The request with its requester's Slack name, asked for when it was stored without one. */
   async function named(r: CourseRequest): Promise<CourseRequest> {
@@ -161,33 +208,98 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     return name ? { ...r, requesterName: name } : r;
   }
 
+  /** Back to pending after an approval that gave no license: an approver may approve again or deny. */
+  function backToPending(x: CourseRequest, why: string): CourseRequest {
+    const next: CourseRequest = { ...x, status: 'pending', lastProblem: why };
+    delete next.decidedBy;
+    delete next.decidedAt;
+    delete next.assigning;
+    return next;
+  }
+
+  /**
+   * The write is recorded before it is sent: the request moves to 'assigning' and an intent is opened,
+   * in one transaction, only from `from` (the first decision wins; a freed seat goes to one request).
+   */
+  async function beginAssign(
+    id: string,
+    from: 'pending' | 'waitlisted',
+    by: string,
+    change: (x: CourseRequest) => CourseRequest,
+  ) {
+    return txn(async (trx, s) =>
+      s.swap(id, [from], async (x) => {
+        const next = change(x);
+        const intentId = await intents.open(trx, {
+          kind: REQUEST_ASSIGN_INTENT,
+          owner: by,
+          subject: id,
+          poolId: x.poolId,
+          body: {
+            requestId: id,
+            poolId: x.poolId,
+            email: x.requesterEmail,
+            from: from === 'pending' ? 'approval' : 'waitlist',
+          },
+        });
+        return {
+          ...next,
+          status: 'assigning',
+          assigning: { intentId, from: from === 'pending' ? 'approval' : 'waitlist', by, at: stamp() },
+        };
+      }),
+    );
+  }
+
+  /**
+   * Records the outcome of the write in one transaction: the request's new state (only while it is
+   * still 'assigning' with this intent), the intent closed and the messages queued. Undefined when
+   * another settle came first.
+   */
+  async function finishAssign(
+    r: CourseRequest,
+    outcome: unknown,
+    next: (x: CourseRequest) => CourseRequest,
+    notices: (done: CourseRequest) => { notice: RequestNotice; key: string }[],
+  ): Promise<CourseRequest | undefined> {
+    const intentId = r.assigning?.intentId;
+    return txn(async (trx, s) => {
+      const result = await s.swap(r.id, ['assigning'], (x) => {
+        if (x.assigning?.intentId !== intentId) return x;
+        const out = next(x);
+        if (out.status !== 'assigning') delete out.assigning;
+        return out;
+      });
+      if (!result.changed || result.request.assigning?.intentId === intentId) return undefined;
+      if (intentId) await intents.close(trx, intentId, outcome);
+      for (const { notice, key } of notices(result.request)) await tell(trx, notice, key);
+      return result.request;
+    });
+  }
+
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
     const outcome = await assignForRequest(ctx, await named(request), approver);
     if (outcome.kind === 'assigned') {
-      const done = await store.update(request.id, (r) => {
-        r.status = 'assigned';
-        r.licenseId = outcome.licenseId;
-        r.endDate = outcome.endDate;
-      });
-      const final = done ?? request;
-      await audit({
-        actor: approver,
-        action: 'approved',
-        outcome: 'done',
-        ...factsOf(final),
-      });
-      await events.changed(final);
+      const done = await finishAssign(
+        request,
+        outcome,
+        (x) => ({ ...x, status: 'assigned', licenseId: outcome.licenseId, endDate: outcome.endDate }),
+        (d) => [{ notice: changed(d), key: changedKey(d) }],
+      );
+      const final = done ?? (await store.get(request.id)) ?? request;
+      await audit({ actor: approver, action: 'approved', outcome: 'done', ...factsOf(final) });
       return { kind: 'assigned', request: final };
     }
     if (outcome.kind === 'full' && !outcome.transferable && !opts.waitlist) {
       // Nothing the approver could choose: the request goes back to pending for a later approval or a denial.
-      const back =
-        (await store.update(request.id, (r) => {
-          r.status = 'pending';
-          delete r.decidedBy;
-          delete r.decidedAt;
-        })) ?? request;
       const text = `Pool \`${request.poolId}\` is full and cannot recycle seats, so nothing was assigned. Approve again once a seat is free (\`/licenses pool ${request.poolId}\`), or deny the request.`;
+      const back =
+        (await finishAssign(
+          request,
+          outcome,
+          (x) => backToPending(x, 'the pool is full'),
+          () => [],
+        )) ?? request;
       await audit({
         actor: approver,
         action: 'approved',
@@ -200,12 +312,18 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     if (outcome.kind === 'full') {
       // The approver's choice is saved on the request: every card copy offers it, and the check
       // reminds and in the end expires it like an undecided request, counted from the approval.
-      const seatChoice = { transferable: outcome.transferable, waitlist: opts.waitlist !== undefined };
+      const seatChoice = { transferable: outcome.transferable, waitlist: opts.waitlist === true };
       const waiting =
-        (await store.update(request.id, (r) => {
-          r.seatChoice = seatChoice;
-          delete r.remindedAt;
-        })) ?? request;
+        (await finishAssign(
+          request,
+          outcome,
+          (x) => {
+            const next: CourseRequest = { ...x, status: 'approved', seatChoice };
+            delete next.remindedAt;
+            return next;
+          },
+          (d) => [{ notice: changed(d), key: changedKey(d) }],
+        )) ?? request;
       await audit({
         actor: approver,
         action: 'approved',
@@ -213,33 +331,143 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         ...factsOf(request),
         detail: 'the pool is full: next, the approver frees a seat or puts the request on the waitlist',
       });
-      await events.changed(waiting);
       return { kind: 'full', request: waiting, ...seatChoice };
     }
-    // Not assigned: a refusal or a clear failure puts the request back to pending, so an approver can
-    // deny it or approve again; an unknown outcome keeps it approved until someone has looked.
+    if (outcome.kind === 'unknown') {
+      // The answer and the read-back were lost: the request stays 'assigning' with its intent open;
+      // the check reads it back later and the approver and the requester are told then.
+      await audit({
+        actor: approver,
+        action: 'approved',
+        outcome: 'unknown',
+        ...factsOf(request),
+        detail: outcome.text,
+      });
+      const text =
+        'The licensing service did not answer, so whether the license was assigned is being checked. Nothing else is needed: you and the requester get a message once it is known.';
+      return { kind: 'not-assigned', request, outcome: { kind: 'unknown', text } };
+    }
+    // A refusal or a clear failure puts the request back to pending: an approver can deny it or approve again.
+    const why = outcome.kind === 'refused' ? outcome.why : outcome.text;
     const back =
-      outcome.kind === 'unknown'
-        ? request
-        : ((await store.update(request.id, (r) => {
-            r.status = 'pending';
-            delete r.decidedBy;
-            delete r.decidedAt;
-          })) ?? request);
+      (await finishAssign(
+        request,
+        outcome,
+        (x) => backToPending(x, why),
+        () => [],
+      )) ?? request;
     await audit({
       actor: approver,
       action: 'approved',
       outcome: outcome.kind === 'refused' ? 'refused' : outcome.kind,
       ...factsOf(request),
-      detail: outcome.kind === 'refused' ? outcome.why : outcome.text,
+      detail: why,
     });
     return { kind: 'not-assigned', request: back, outcome };
   }
 
   /**
-   * An approved request waits for the approver's choice (recycle or waitlist), or for an unclear
-   * assign to be looked at. When the requester now holds an active license from the pool (one read at
-   * background priority), the request is assigned and everyone is told.
+   * The write's outcome read back (its answer never came): the requester holds an active license of
+   * the pool, or not. Only read, never resent.
+   */
+  async function settleAssign(intentId: string, requestId: string | null): Promise<void> {
+    const r = requestId ? await store.get(requestId) : undefined;
+    if (r?.status !== 'assigning' || r.assigning?.intentId !== intentId) {
+      // Nothing waits for it any more (recorded already): the intent only needs closing.
+      await txn((trx) => intents.close(trx, intentId, { kind: 'nothing-waits' }));
+      return;
+    }
+    const found = await readBackAssign(licensing, r.poolId, r.requesterEmail, 'background');
+    const from = r.assigning.from;
+    const by = r.assigning.by;
+    if (found) {
+      const done = await finishAssign(
+        r,
+        { kind: 'assigned', licenseId: found.id, readBack: true },
+        (x) => ({ ...x, status: 'assigned', licenseId: found.id, endDate: found.end }),
+        (d) =>
+          from === 'waitlist'
+            ? [
+                { notice: changed(d, { toldElsewhere: true }), key: changedKey(d) },
+                {
+                  notice: { kind: 'waitlist-assigned', requestId: d.id, licenseId: found.id, endDate: found.end },
+                  key: `request:${d.id}:waitlist-assigned`,
+                },
+              ]
+            : [
+                { notice: changed(d), key: changedKey(d) },
+                {
+                  notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: true },
+                  key: `request:${d.id}:settled:${intentId}`,
+                },
+              ],
+      );
+      if (done) {
+        await audit({
+          actor: by,
+          action: from === 'waitlist' ? 'assigned' : 'approved',
+          outcome: 'done',
+          ...factsOf(done),
+          detail: 'settled by reading back after the answer was lost',
+        });
+      }
+      return;
+    }
+    const why =
+      'License Desk stopped (or lost the answer) before the license was assigned, and the licensing service shows none';
+    const back = await finishAssign(
+      r,
+      { kind: 'not-assigned', readBack: true },
+      (x) => {
+        if (from === 'waitlist') return { ...x, status: 'waitlisted' };
+        return backToPending(x, why);
+      },
+      (d) =>
+        from === 'waitlist'
+          ? []
+          : [
+              { notice: changed(d), key: changedKey(d, `:${intentId}`) },
+              {
+                notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why },
+                key: `request:${d.id}:settled:${intentId}`,
+              },
+            ],
+    );
+    if (back) {
+      await audit({
+        actor: by,
+        action: from === 'waitlist' ? 'assigned' : 'approved',
+        outcome: 'failed',
+        ...factsOf(back),
+        detail: why,
+      });
+      if (from === 'waitlist') opts.seatMayBeFree?.(back.poolId);
+    }
+  }
+
+  /** Requests whose write has been running this long without an outcome are read back by the check. */
+  const STUCK_MS = 2 * 60_000;
+
+  /** 'assigning' requests of this process whose outcome stayed unknown: read back now. */
+  async function settleStuck(): Promise<number> {
+    let settled = 0;
+    const cutoff = opts.now().getTime() - STUCK_MS;
+    for (const r of await store.byStatus('assigning')) {
+      if (!r.assigning || Date.parse(r.assigning.at) > cutoff) continue;
+      try {
+        await settleAssign(r.assigning.intentId, r.id);
+        settled++;
+      } catch (error) {
+        opts.logger.warn('could not check a course request being assigned', { request: r.id, error: String(error) });
+      }
+    }
+    return settled;
+  }
+
+  /**
+   * An approved request waits for the approver's choice (recycle or waitlist). When the requester now
+   * holds an active license from the pool (one read at background priority), the request is assigned
+   * and everyone is told.
    */
   async function settleApproved(): Promise<number> {
     let settled = 0;
@@ -253,17 +481,17 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       }
       if (!license) continue;
       const found = license;
-      let mine = false;
-      const done = await store.update(r.id, (x) => {
-        mine = x.status === 'approved';
-        if (!mine) return;
-        x.status = 'assigned';
-        x.licenseId = found.id;
-        x.endDate = found.end;
+      const done = await txn(async (trx, s) => {
+        const result = await s.swap(r.id, ['approved'], (x) => ({
+          ...x,
+          status: 'assigned',
+          licenseId: found.id,
+          endDate: found.end,
+        }));
+        if (result.changed) await tell(trx, changed(result.request), changedKey(result.request));
+        return result.changed;
       });
-      if (!mine || !done) continue;
-      settled++;
-      await events.changed(done);
+      if (done) settled++;
     }
     return settled;
   }
@@ -271,67 +499,99 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
   /**
    * A waitlisted request that can never take a seat leaves the line closed: denied by License Desk
    * with the reason (the approval stays in the audit trail), every card updated, a workflow step
-   * completed; the waitlist tells the requester and the approvers.
+   * completed; the requester and the approver are told why, with who is next.
    */
-  async function closeSkipped(r: CourseRequest, why: string): Promise<WaitlistAssignOutcome> {
-    const closed =
-      (await store.update(r.id, (x) => {
-        if (x.status !== 'waitlisted') return;
-        x.status = 'denied';
-        x.decidedBy = 'license-desk';
-        x.decidedAt = opts.now().toISOString();
-        x.denyReason = `it could not be assigned from the waitlist: ${why}`;
-      })) ?? r;
-    await events.changed(closed, { toldElsewhere: true });
-    return { kind: 'skipped', reason: why };
+  function closedSkipped(x: CourseRequest, why: string): CourseRequest {
+    const next: CourseRequest = {
+      ...x,
+      status: 'denied',
+      decidedBy: DESK,
+      decidedAt: stamp(),
+      denyReason: `it could not be assigned from the waitlist: ${why}`,
+    };
+    delete next.assigning;
+    return next;
+  }
+  /** `within`: the store of the transaction this runs in (SQLite has one connection: never the outer one). */
+  async function skippedNotices(
+    d: CourseRequest,
+    why: string,
+    approver: string | undefined,
+    within: Pick<DbRequestStore, 'lines'> = store,
+  ) {
+    const next = Object.values(await within.lines(d.poolId))[0]?.find((e) => e.requestId !== d.id);
+    return [
+      { notice: changed(d, { toldElsewhere: true }), key: changedKey(d) },
+      {
+        notice: {
+          kind: 'waitlist-skipped',
+          requestId: d.id,
+          reason: why,
+          ...(approver ? { approver } : {}),
+          ...(next ? { next: next.requestId } : {}),
+          ...(why === 'the pool has ended' ? { poolEnded: true } : {}),
+        } satisfies RequestNotice,
+        key: `request:${d.id}:waitlist-skipped`,
+      },
+    ];
   }
 
-  /** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
-  async function remindOnce(r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
-    let mine = false;
-    const updated = await store.update(r.id, (x) => {
-      mine = x.status === status && x.remindedAt === undefined;
-      if (mine) x.remindedAt = opts.now().toISOString();
-    });
-    if (!mine || !updated) return false;
-    await events.reminder(updated);
-    return true;
-  }
-
-  /**
-   * Approved for a full pool, and nobody freed a seat nor chose the waitlist in time: the request
-   * expires (only if it is still approved: a seat given meanwhile wins), and everyone is told.
-   */
+  /** Approved for a full pool, and nobody freed a seat nor chose the waitlist in time: it expires. */
   async function expireApproved(r: CourseRequest): Promise<boolean> {
-    let mine = false;
-    const done = await store.update(r.id, (x) => {
-      mine = x.status === 'approved' && x.decidedAt === r.decidedAt;
-      if (!mine) return;
-      x.status = 'expired';
-      x.noSeatFound = true;
-      x.decidedAt = opts.now().toISOString();
+    const done = await txn(async (trx, s) => {
+      const current = await s.get(r.id);
+      if (current?.status !== 'approved' || current.decidedAt !== r.decidedAt) return undefined;
+      const result = await s.swap(r.id, ['approved'], (x) => ({
+        ...x,
+        status: 'expired',
+        noSeatFound: true,
+        decidedAt: stamp(),
+      }));
+      if (!result.changed) return undefined;
+      await tell(trx, changed(result.request), changedKey(result.request));
+      return result.request;
     });
-    if (!mine || !done) return false;
+    if (!done) return false;
     await audit({
-      actor: 'license-desk',
+      actor: DESK,
       action: 'expired',
       outcome: 'done',
       ...factsOf(done),
       detail: 'approved, but no seat was found in time',
     });
-    await events.changed(done);
+    return true;
+  }
+
+  /** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
+  async function remindOnce(r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
+    let mine = false;
+    const result = await store.swap(r.id, [status], (x) => {
+      if (x.remindedAt !== undefined) return x;
+      mine = true;
+      return { ...x, remindedAt: stamp() };
+    });
+    if (!result.changed || !mine) return false;
+    await events.reminder(result.request);
     return true;
   }
 
   /** Decided requests no longer needed leave the store (their history is in the audit trail). */
   async function prune(): Promise<number> {
-    if (!store.prune) return 0;
     try {
-      return await store.prune(opts.now());
+      return (await store.prune?.(opts.now())) ?? 0;
     } catch (error) {
       opts.logger.warn('could not prune decided course requests', { error: String(error) });
       return 0;
     }
+  }
+
+  /** A decision from 'pending' (deny, cancel, expire) and its messages, in one transaction. */
+  async function decideAndTell(id: string, decision: Parameters<DbRequestStore['decide']>[1], toldElsewhere = false) {
+    return txn(async (trx, s) => {
+      const result = await s.decide(id, decision);
+      if (result.ok) await tell(trx, changed(result.request, { toldElsewhere }), changedKey(result.request));
+      return result;
+    });
   }
 
   const api: RequestService = {
@@ -455,10 +715,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           return { kind: 'requester-unknown', request: current, why: presence.unknown };
         }
       }
-      const result = await store.decide(id, { kind: 'approve', by: approver, at: opts.now().toISOString() });
-      if (!result.ok)
-        return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
-      return decided(result.request, approver);
+      // The first decision wins: pending -> assigning with the write's intent, in one transaction.
+      const at = stamp();
+      const begun = await beginAssign(id, 'pending', approver, (x) => {
+        const next = applyDecision(x, { kind: 'approve', by: approver, at });
+        delete next.lastProblem;
+        return next;
+      });
+      if (!begun.changed) return begun.request ? { kind: 'already', request: begun.request } : { kind: 'not-found' };
+      return decided(begun.request, approver);
     },
 
     async deny(id, approver, reason) {
@@ -467,132 +732,195 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       if (current.requester === approver) return { kind: 'own', request: current };
       const trimmed = reason?.trim();
       const why = trimmed ? cutReason(trimmed) : undefined;
-      const result = await store.decide(id, {
+      const result = await decideAndTell(id, {
         kind: 'deny',
         by: approver,
-        at: opts.now().toISOString(),
+        at: stamp(),
         ...(why ? { reason: why } : {}),
       });
       if (!result.ok)
         return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
-      await audit({
-        actor: approver,
-        action: 'denied',
-        outcome: 'done',
-        ...factsOf(result.request),
-      });
-      await events.changed(result.request);
+      await audit({ actor: approver, action: 'denied', outcome: 'done', ...factsOf(result.request) });
       return { kind: 'denied', request: result.request };
     },
 
     async cancel(id, userId) {
       const current = await store.get(id);
       if (!current || current.requester !== userId) return { ok: false, text: 'That request is not one of yours.' };
-      const result = await store.decide(id, { kind: 'cancel', by: userId, at: opts.now().toISOString() });
+      // The requester clicked Cancel and sees their list change in place: no DM about it too.
+      const result = await decideAndTell(id, { kind: 'cancel', by: userId, at: stamp() }, true);
       if (!result.ok) {
+        const now = result.reason === 'already' ? result.request.status : current.status;
         return {
           ok: false,
-          text: `That request was already decided (${current.status === 'pending' ? 'just now' : current.status}); it cannot be cancelled.`,
+          text:
+            now === 'assigning'
+              ? 'That request was just approved and its license is being assigned; it cannot be cancelled.'
+              : `That request was already decided (${now === 'pending' ? 'just now' : now}); it cannot be cancelled.`,
         };
       }
-      await audit({
-        actor: userId,
-        action: 'cancelled',
-        outcome: 'done',
-        ...factsOf(result.request),
-      });
-      // The requester clicked Cancel and sees their list change in place: no DM about it too.
-      await events.changed(result.request, { toldElsewhere: true });
+      await audit({ actor: userId, action: 'cancelled', outcome: 'done', ...factsOf(result.request) });
       return { ok: true, request: result.request };
     },
 
     async toWaitlist(id, approver) {
-      const current = await store.get(id);
-      if (!current) return { ok: false, text: 'That request no longer exists.' };
-      if (current.status !== 'approved')
-        return { ok: false, text: `That request is ${current.status}, not waiting for a seat.` };
       if (!opts.waitlist)
         return {
           ok: false,
           text: 'The waitlist is not available in this version of License Desk; free a seat instead, or deny.',
         };
-      // Marked first, so that a seat given at once finds the request waiting; the waitlist's add
-      // records the audit entry (with the place).
-      let mine = false;
-      const updated = await store.update(id, (r) => {
-        mine = r.status === 'approved';
-        if (mine) r.status = 'waitlisted';
+      // Status and place in one step, only from 'approved': a request whose license is being assigned
+      // cannot join a line, and a double click queues it once.
+      const joined = await txn(async (trx, s) => {
+        const result = await s.joinLine(id, stamp());
+        if (result.ok) await tell(trx, changed(result.request, { place: result.place }), changedKey(result.request));
+        return result;
       });
-      if (!mine || !updated) return { ok: false, text: 'That request was just handled by someone else.' };
-      let place: number;
-      try {
-        place = await opts.waitlist.add(
-          {
-            id,
-            poolId: updated.poolId,
-            requester: updated.requester,
-            decidedBy: updated.decidedBy ?? approver,
-            courseTitle: updated.courseTitle,
-          },
-          approver,
-        );
-      } catch (error) {
-        // Not in line after all: back to approved, so the approver can choose again.
-        await store.update(id, (r) => {
-          if (r.status === 'waitlisted') r.status = 'approved';
-        });
-        opts.logger.warn('could not add a course request to the waitlist', { request: id, error: String(error) });
-        return {
-          ok: false,
-          text: 'I could not add it to the waitlist just now; please click Add to the waitlist again.',
-        };
+      if (!joined.ok) {
+        const r = joined.request;
+        if (!r) return { ok: false, text: 'That request no longer exists.' };
+        if (r.status === 'assigning')
+          return {
+            ok: false,
+            text: 'Its license is being assigned right now (a seat was found); it does not need the waitlist. The card shows the outcome in a moment.',
+          };
+        if (r.status === 'waitlisted') {
+          const place = await store.placeOf(id);
+          return { ok: false, text: `It is on the waitlist already${place ? `, number ${place}` : ''}.` };
+        }
+        return { ok: false, text: `That request is ${r.status}, not waiting for a seat.` };
       }
-      await events.changed(updated, { place });
-      return { ok: true, place };
+      await audit({
+        actor: approver,
+        action: 'waitlisted',
+        outcome: 'done',
+        poolId: joined.request.poolId,
+        requester: joined.request.requester,
+        requestId: id,
+        courseTitle: joined.request.courseTitle,
+        place: joined.place,
+      });
+      return { ok: true, place: joined.place };
     },
 
     async assignWaitlisted(entry) {
       const r = await store.get(entry.requestId);
       if (!r) return { kind: 'skipped', reason: 'the request no longer exists' };
+      if (r.status === 'assigning') return { kind: 'held', reason: 'its license is being assigned already' };
       if (r.status !== 'waitlisted') return { kind: 'skipped', reason: `the request is ${r.status}, not waiting` };
       const presence = await opts.presence?.(r.requester);
       if (presence && 'unknown' in presence) return { kind: 'held', reason: presence.unknown };
-      if (presence && 'gone' in presence) return closeSkipped(r, presence.gone);
-      const outcome = await assignForRequest(ctx, await named(r), r.decidedBy ?? entry.approver ?? 'license-desk');
+      if (presence && 'gone' in presence) {
+        const gone = presence.gone;
+        const closed = await txn(async (trx, s) => {
+          const result = await s.swap(r.id, ['waitlisted'], (x) => closedSkipped(x, gone));
+          if (!result.changed) return undefined;
+          for (const { notice, key } of await skippedNotices(result.request, gone, r.decidedBy, s)) await tell(trx, notice, key);
+          return result.request;
+        });
+        return closed ? { kind: 'skipped', reason: gone } : { kind: 'held', reason: 'the request changed meanwhile' };
+      }
+      const approver = r.decidedBy ?? entry.approver ?? DESK;
+      // The seat goes to one request: waitlisted -> assigning (it keeps its place) with the intent.
+      const begun = await beginAssign(r.id, 'waitlisted', approver, (x) => x);
+      if (!begun.changed) {
+        return begun.request?.status === 'assigning'
+          ? { kind: 'held', reason: 'its license is being assigned already' }
+          : { kind: 'skipped', reason: `the request is ${begun.request?.status ?? 'gone'}, not waiting` };
+      }
+      const mine = begun.request;
+      const outcome: RequestAssignOutcome = await assignForRequest(ctx, await named(mine), approver);
       switch (outcome.kind) {
         case 'assigned': {
-          const done =
-            (await store.update(r.id, (x) => {
-              x.status = 'assigned';
-              x.licenseId = outcome.licenseId;
-              x.endDate = outcome.endDate;
-            })) ?? r;
-          // The waitlist tells the requester and the approvers; the cards and a workflow step follow here.
-          await events.changed(done, { toldElsewhere: true });
+          await finishAssign(
+            mine,
+            outcome,
+            (x) => ({ ...x, status: 'assigned', licenseId: outcome.licenseId, endDate: outcome.endDate }),
+            (d) => [
+              { notice: changed(d, { toldElsewhere: true }), key: changedKey(d) },
+              {
+                notice: {
+                  kind: 'waitlist-assigned',
+                  requestId: d.id,
+                  licenseId: outcome.licenseId,
+                  endDate: outcome.endDate,
+                },
+                key: `request:${d.id}:waitlist-assigned`,
+              },
+            ],
+          );
           return { kind: 'assigned', licenseId: outcome.licenseId, endDate: outcome.endDate };
         }
-        case 'refused':
-          return closeSkipped(r, outcome.why);
-        case 'full':
-          return { kind: 'held', reason: 'the seat was taken in between' };
-        case 'failed':
+        case 'refused': {
+          // A license of this pool already held (an earlier assign whose answer was lost): the seat is theirs.
+          const held = await readBackAssign(licensing, mine.poolId, mine.requesterEmail, 'interactive').catch(
+            () => undefined,
+          );
+          if (held) {
+            await finishAssign(
+              mine,
+              { kind: 'assigned', licenseId: held.id, readBack: true },
+              (x) => ({ ...x, status: 'assigned', licenseId: held.id, endDate: held.end }),
+              (d) => [
+                { notice: changed(d, { toldElsewhere: true }), key: changedKey(d) },
+                {
+                  notice: { kind: 'waitlist-assigned', requestId: d.id, licenseId: held.id, endDate: held.end },
+                  key: `request:${d.id}:waitlist-assigned`,
+                },
+              ],
+            );
+            return { kind: 'assigned', licenseId: held.id, endDate: held.end };
+          }
+          const notices = await skippedNotices(mine, outcome.why, mine.decidedBy);
+          await finishAssign(
+            mine,
+            outcome,
+            (x) => closedSkipped(x, outcome.why),
+            (d) => notices.map((n) => (n.notice.kind === 'request-changed' ? { ...n, key: changedKey(d) } : n)),
+          );
+          return { kind: 'skipped', reason: outcome.why };
+        }
         case 'unknown':
+          // Left 'assigning' with its intent open: the check reads it back; it keeps its place meanwhile.
           return { kind: 'held', reason: outcome.text };
+        case 'full':
+        case 'failed': {
+          await finishAssign(
+            mine,
+            outcome,
+            (x) => ({ ...x, status: 'waitlisted' }),
+            () => [],
+          );
+          return { kind: 'held', reason: outcome.kind === 'full' ? 'the seat was taken in between' : outcome.text };
+        }
       }
     },
 
     async removeFromWaitlist(id, admin) {
-      const removed = await opts.waitlist?.remove(id, admin);
-      let mine = false;
-      const closed = await store.update(id, (x) => {
-        mine = x.status === 'waitlisted';
-        if (!mine) return;
-        x.status = 'denied';
-        x.decidedBy = admin;
-        x.decidedAt = opts.now().toISOString();
-        x.denyReason = 'removed from the waitlist by a license admin';
+      const removed = await txn(async (trx, s) => {
+        const before = await s.get(id);
+        const result = await s.swap(id, ['waitlisted'], (x) => ({
+          ...x,
+          status: 'denied',
+          decidedBy: admin,
+          decidedAt: stamp(),
+          denyReason: 'removed from the waitlist by a license admin',
+        }));
+        if (!result.changed || !before) return undefined;
+        await tell(trx, changed(result.request), changedKey(result.request));
+        return entryOfRequest(before);
       });
-      if (mine && closed) await events.changed(closed);
+      if (removed) {
+        await audit({
+          actor: admin,
+          action: 'waitlist-removed',
+          outcome: 'done',
+          poolId: removed.poolId,
+          requester: removed.requester,
+          requestId: removed.requestId,
+          ...(removed.courseTitle ? { courseTitle: removed.courseTitle } : {}),
+        });
+      }
       return removed;
     },
 
@@ -614,22 +942,21 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       for (const r of await store.byStatus('pending')) {
         const due = dueAction(r, opts.timers, now);
         if (due === 'expire') {
-          const result = await store.decide(r.id, { kind: 'expire', at: now.toISOString() });
+          const result = await decideAndTell(r.id, { kind: 'expire', at: now.toISOString() });
           if (!result.ok) continue;
           expired++;
           await audit({
-            actor: 'license-desk',
+            actor: DESK,
             action: 'expired',
             outcome: 'done',
             ...factsOf(result.request),
             detail: 'nobody decided in time',
           });
-          await events.changed(result.request);
         } else if (due === 'remind' && (await remindOnce(r, 'pending'))) {
           reminded++;
         }
       }
-      const settled = await settleApproved();
+      const settled = (await settleApproved()) + (await settleStuck());
       const pruned = await prune();
       return {
         reminded,
@@ -638,6 +965,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         ...(pruned > 0 ? { pruned } : {}),
       };
     },
+
+    settle: (intent) => settleAssign(intent.id, intent.subject),
   };
   // One create at a time per requester: the limits and a repeated workflow delivery see the one before.
   const createNow = api.create;

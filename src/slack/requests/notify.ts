@@ -200,9 +200,12 @@ export function createRequestEvents(
     async changed(r, extra) {
       const latest = (await requests.store.get(r.id)) ?? r;
       await updateCards(latest);
+      // A message queued for a state the request has left since: the cards show it as it is now,
+      // and the requester hears of the newer state from its own message.
+      if (extra?.status && extra.status !== latest.status) return;
       // Approved with no seat yet (a full pool) is told too: where it stands and when it would expire.
       // Approved without that choice (an unclear assign being checked) waits for the outcome.
-      const untold = latest.status === 'approved' && !latest.seatChoice;
+      const untold = (latest.status === 'approved' && !latest.seatChoice) || latest.status === 'assigning';
       if (!untold && !extra?.toldElsewhere) {
         await dm(
           latest.requester,

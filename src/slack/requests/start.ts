@@ -1,52 +1,45 @@
 /**
- * Builds self-service course requests and their waitlist as one feature, before createApp (src/main.ts
- * and the test harness put the result in AppDeps): the request service over its store, the waitlist
- * of approved requests for full pools (DATA_DIR/waitlist.json, or Redis with REDIS_URL), whose
- * freed seats go through the request service's assign, the DMs and cards over the app's bot client,
- * the reminder and expiry check and the waitlist's background check. The bot client and the audit
- * trail exist only once createApp has run, so both are asked for when first used.
+ * Course requests and their waitlist, composed as one feature (src/main.ts and the test harness both
+ * call composeRequests): the request service over the requests in the database, the waitlist (the
+ * waitlisted requests in rank order), whose freed seats go through the request service's assign, the
+ * delivery of what the outbox holds for them, the settle of their writes in flight, the reminder and
+ * expiry check and the waitlist's background check. The bot client and the audit trail exist only once
+ * createApp has run, so both are asked for when first used.
  */
-import { join } from 'node:path';
 import type { webApi } from '@slack/bolt';
-import type { RequestLimits, RequestStore, RequestTimers } from '../../domain/requests.js';
+import type { Records } from '../../db/open.js';
+import { isRequestNotice, type RequestLimits, type RequestTimers } from '../../domain/requests.js';
 import type { AuditLog } from '../../services/audit.js';
+import type { Intent, Intents } from '../../services/intents.js';
+import type { Outbox } from '../../services/outbox.js';
 import { createRequestCheck } from '../../services/requests/check.js';
-import { createRequestService, type RequestService } from '../../services/requests/service.js';
-import {
-  createFileWaitlistStore,
-  createWaitlist,
-  type PoolLock,
-  type Waitlist,
-  type WaitlistStore,
-} from '../../services/waitlist.js';
-import { createRedisWaitlist } from '../../services/waitlist-redis.js';
+import { createDbRequestStore, type DbRequestStore } from '../../services/requests/db-store.js';
+import { createRequestService, REQUEST_ASSIGN_INTENT } from '../../services/requests/service.js';
+import { createWaitlist, type Waitlist } from '../../services/waitlist.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../../services/waitlist-watch.js';
 import type { AppDeps } from '../deps.js';
 import { createSlackWaitlistNotifier } from '../waitlist/notifier.js';
+import { createRequestDelivery } from './deliver.js';
 import type { RequestsDeps } from './deps.js';
 import { createRequestEvents } from './notify.js';
 import { createRequesterName, createRequesterPresence } from './presence.js';
 
 export interface WaitlistSetup {
-  dataDir: string;
   /** The licensing budget the background check takes its share of (HOME_BUDGET_SHARE). */
   rateLimit: { limit: number; windowMs: number };
   share: number;
-  /** REDIS_URL: the lines and the pool locks live in Redis, shared by every replica. */
-  redisUrl?: string | undefined;
-  /** Default: Redis with `redisUrl`, else DATA_DIR/waitlist.json and a lock per process. */
-  store?: WaitlistStore;
-  lock?: PoolLock;
   /** Least time between two background checks; default 15 minutes. */
   intervalMs?: number;
 }
 
-export interface SelfServiceOptions {
+export interface RequestsOptions {
   /** The app's bot client, asked for once createApp has built it. */
   client: () => webApi.WebClient;
   /** The app's audit trail, asked for once createApp has built it. */
   audit: () => AuditLog | undefined;
-  store: RequestStore;
+  records: Records;
+  intents: Intents;
+  outbox: Outbox;
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
   channel?: string | undefined;
   timers: RequestTimers;
@@ -58,11 +51,17 @@ export interface SelfServiceOptions {
   limits?: RequestLimits | undefined;
 }
 
-export interface SelfService {
+export interface RequestsFeature {
   requests: RequestsDeps;
+  store: DbRequestStore;
   waitlist: Waitlist | undefined;
   /** The background check for seats freed outside License Desk (tests call tick()). */
   watch: WaitlistWatch | undefined;
+  /** The intent kind and its settle, for the Settler. */
+  intentKind: string;
+  settle(intent: Intent): Promise<void>;
+  /** Sends one outbox message if it is one of this feature's notices: false when it is not. */
+  deliver(body: unknown): Promise<boolean>;
   /** Starts the timers of the reminder and expiry check and of the background check. */
   start(): void;
   /** Ends both checks, waits briefly for seats being given; before the licensing client closes. */
@@ -86,44 +85,43 @@ function lateAudit(get: () => AuditLog | undefined, deps: Pick<AppDeps, 'logger'
 }
 
 /** `deps` is the AppDeps the result goes into (its logger, roles, sandbox marker and clock are read live). */
-export function buildSelfService(deps: AppDeps, opts: SelfServiceOptions): SelfService {
+export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsFeature {
   const { logger } = deps;
   const audit = lateAudit(opts.audit, deps);
-  const cards = { store: opts.store, channel: opts.channel, timers: opts.timers };
+  const store = createDbRequestStore({ db: opts.records.db, dialect: opts.records.dialect, now: deps.now });
+  const cards = { store, channel: opts.channel, timers: opts.timers };
   const setup = opts.waitlist;
-  const shared = setup?.redisUrl ? createRedisWaitlist({ url: setup.redisUrl, logger }) : undefined;
-  // The waitlist gives a seat through the request service, which puts requests in the waitlist.
-  let service: RequestService | undefined;
-  const lock = setup?.lock ?? shared?.lock;
-  const waitlist = setup
-    ? createWaitlist({
-        store: setup.store ?? shared?.store ?? createFileWaitlistStore(join(setup.dataDir, 'waitlist.json'), logger),
-        licensing: deps.licensing,
-        assignWaitlisted: (entry) => {
-          if (!service) throw new Error('the request service is not built yet');
-          return service.assignWaitlisted(entry);
-        },
-        notifier: createSlackWaitlistNotifier(opts.client, deps),
-        audit,
-        ...(lock ? { lock } : {}),
-        now: deps.now,
-        logger,
-      })
-    : undefined;
-  service = createRequestService({
-    store: opts.store,
+  const events = createRequestEvents(opts.client, deps, cards);
+  // A request back in line after a write that did not happen: its pool is looked at again.
+  const pending = { waitlist: undefined as Waitlist | undefined };
+  const service = createRequestService({
+    store,
+    intents: opts.intents,
+    outbox: opts.outbox,
     licensing: deps.licensing,
     audit,
-    events: createRequestEvents(opts.client, deps, cards),
+    events,
     now: deps.now,
     logger,
     timers: opts.timers,
-    waitlist,
+    waitlist: setup !== undefined,
+    seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
     presence: createRequesterPresence(opts.client, deps.roles),
     nameOf: createRequesterName(opts.client),
     limits: opts.limits,
     work: deps.work,
   });
+  const waitlist = setup
+    ? createWaitlist({
+        store: store.waitlistStore(),
+        licensing: deps.licensing,
+        assignWaitlisted: (entry) => service.assignWaitlisted(entry),
+        audit,
+        now: deps.now,
+        logger,
+      })
+    : undefined;
+  pending.waitlist = waitlist;
   const check = createRequestCheck(service, logger, opts.checkEveryMs);
   const watch =
     setup && waitlist
@@ -138,10 +136,25 @@ export function buildSelfService(deps: AppDeps, opts: SelfServiceOptions): SelfS
           ...(setup.intervalMs ? { intervalMs: setup.intervalMs } : {}),
         })
       : undefined;
+  const deliver = createRequestDelivery({
+    store,
+    events,
+    notifier: createSlackWaitlistNotifier(opts.client, deps),
+    client: opts.client,
+    deps,
+  });
   return {
     requests: { ...cards, service, check },
+    store,
     waitlist,
     watch,
+    intentKind: REQUEST_ASSIGN_INTENT,
+    settle: (intent) => service.settle(intent),
+    async deliver(body) {
+      if (!isRequestNotice(body)) return false;
+      await deliver(body);
+      return true;
+    },
     start() {
       check.start();
       watch?.start();
@@ -150,7 +163,6 @@ export function buildSelfService(deps: AppDeps, opts: SelfServiceOptions): SelfS
       await check.stop();
       await watch?.stop();
       await waitlist?.stop(3000);
-      await shared?.close();
     },
   };
 }

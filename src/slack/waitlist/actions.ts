@@ -65,8 +65,10 @@ export function createWaitlistButtonHandler(s: Surface, click: WaitlistClick) {
     if (!current) {
       note = 'That request is no longer on the waitlist (it got a seat, or someone removed it).';
     } else if (click === 'remove') {
-      await requests.removeFromWaitlist(value.r, actor);
-      note = `Removed the request of the person who was number ${current.place} for pool ${current.poolId}.`;
+      const removed = await requests.removeFromWaitlist(value.r, actor);
+      note = removed
+        ? `Removed the request of the person who was number ${current.place} for pool ${current.poolId}.`
+        : 'That request is being given a seat right now, so it was not removed; its card shows the outcome in a moment.';
     } else {
       const place = await waitlist.move(value.r, current.place - 1 + (click === 'up' ? -1 : 1), actor);
       note = `Moved that request to number ${place ?? current.place} for pool ${current.poolId}.`;

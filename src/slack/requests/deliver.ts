@@ -1,0 +1,73 @@
+/**
+ * Sends what the outbox holds for course requests and the waitlist: each notice (domain/requests.ts
+ * `RequestNotice`) is worded here, at send time, from the request as it is now, with the builders of
+ * src/blocks/. The card copies and the requester's DM (notify.ts), the waitlist's DMs
+ * (waitlist/notifier.ts), the approver's DM after a settled approval. A notice about a request that no
+ * longer exists is dropped.
+ */
+import type { webApi } from '@slack/bolt';
+import { buildApprovalSettledMessage } from '../../blocks/requests.js';
+import type { RequestNotice } from '../../domain/requests.js';
+import { type DbRequestStore, entryOfRequest } from '../../services/requests/db-store.js';
+import type { RequestEvents } from '../../services/requests/service.js';
+import type { WaitlistNotifier } from '../../services/waitlist.js';
+import type { AppDeps } from '../deps.js';
+import { tellByDm } from '../slack-io.js';
+
+export function createRequestDelivery(opts: {
+  store: Pick<DbRequestStore, 'get'>;
+  events: RequestEvents;
+  notifier: WaitlistNotifier;
+  client: () => webApi.WebClient;
+  deps: AppDeps;
+}): (notice: RequestNotice) => Promise<void> {
+  const { store, events, notifier } = opts;
+  return async (notice) => {
+    const r = await store.get(notice.requestId);
+    if (!r) {
+      opts.deps.logger.info('a message about a course request that no longer exists was dropped', {
+        kind: notice.kind,
+      });
+      return;
+    }
+    switch (notice.kind) {
+      case 'request-changed':
+        await events.changed(r, {
+          status: notice.status,
+          ...(notice.place !== undefined ? { place: notice.place } : {}),
+          ...(notice.toldElsewhere ? { toldElsewhere: true } : {}),
+        });
+        return;
+      case 'waitlist-assigned':
+        await notifier.assigned(entryOfRequest(r), {
+          kind: 'assigned',
+          licenseId: notice.licenseId,
+          ...(notice.endDate ? { endDate: notice.endDate } : {}),
+        });
+        return;
+      case 'waitlist-skipped': {
+        const next = notice.next ? await store.get(notice.next) : undefined;
+        const entry = entryOfRequest(r);
+        if (notice.approver) entry.approver = notice.approver;
+        else delete entry.approver;
+        await notifier.skipped(
+          entry,
+          notice.reason,
+          next ? entryOfRequest(next) : undefined,
+          notice.poolEnded,
+        );
+        return;
+      }
+      case 'approval-settled': {
+        const sent = await tellByDm(
+          opts.deps,
+          opts.client(),
+          notice.approver,
+          buildApprovalSettledMessage(r, notice.assigned, notice.why),
+        );
+        if (!sent) throw new Error('Slack did not take the DM to the approver');
+        return;
+      }
+    }
+  };
+}
