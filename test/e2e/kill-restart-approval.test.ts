@@ -108,7 +108,8 @@ async function expectAssignedOnce(): Promise<void> {
   expect(allText(yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
   expect(card().text).toContain(`license \`${held[0]?.id}\``);
   expect(card().text).toContain(`Approved by <@${ADMIN}>`);
-  // Whatever the approver is told of the outcome, they are told it at most once.
+  // Nobody hears the same thing twice; whatever the approver is told of the outcome, at most once.
+  expect(desk.repeatedDms(REQUESTER)).toEqual([]);
   expect(desk.dmsTo(ADMIN, `Your approval of <@${REQUESTER}>`).length).toBeLessThanOrEqual(1);
 }
 
@@ -134,11 +135,14 @@ describe('an approval, the process killed at each step, started again on the sam
     if (licensesOf().length > 0) {
       await expectAssignedOnce();
     } else {
-      // Nothing was assigned, and nobody claims it was.
+      // Nothing was assigned, and nobody claims it was; the approver, whose click came to nothing, hears why once.
       expect(yours()).toEqual([]);
       expect(card().text).not.toMatch(/license `\d+` assigned/);
+      const toApprover = desk.dmsTo(ADMIN, `<@${REQUESTER}>`).filter((c) => desk.slack.calls.indexOf(c) >= from);
+      expect(toApprover).toHaveLength(1);
     }
     expect(licensesOf().length).toBeLessThanOrEqual(1);
+    expect(desk.repeatedDms(REQUESTER)).toEqual([]);
   }, 120_000);
 
   it('(b) killed after the licensing service applied the POST, its answer pending: one license, the request assigned, the requester told once', async () => {

@@ -108,7 +108,8 @@ async function expectAssignedOnce(): Promise<void> {
   expect(allText(yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
   expect(card().text).toContain(`license \`${held[0]?.id}\``);
   expect(card().actions).not.toContain(RequestActionId.waitlist);
-  // The approver hears it at most once too.
+  // Nobody hears the same thing twice; the approver hears of the seat at most once.
+  expect(desk.repeatedDms(ADA.id)).toEqual([]);
   expect(desk.dmsTo(ADMIN, `<@${ADA.id}> got a freed seat`).length).toBeLessThanOrEqual(1);
 }
 
@@ -138,6 +139,7 @@ describe('a waitlist assignment, the process killed at each step, started again 
       expect(card().text).not.toMatch(/license `\d+` assigned/);
     }
     expect(licensesOf().length).toBeLessThanOrEqual(1);
+    expect(desk.repeatedDms(ADA.id)).toEqual([]);
   }, 120_000);
 
   it('(b) killed after the licensing service applied the assign, its answer pending: one license, the request assigned, she is told once', async () => {

@@ -200,6 +200,8 @@ export interface KilledDesk {
   }>;
   /** The DMs to `user` the Slack double accepted (chat.postMessage) whose text has `words`. */
   dmsTo(user: string, words: string | RegExp): SlackCall[];
+  /** The texts of the DMs to `user` that the Slack double accepted more than once (a person told twice). */
+  repeatedDms(user: string): string[];
   /** Holds the next DM to `user` whose text has `words` before Slack: it is never accepted. */
   holdDm(user: string, words: string | RegExp): Hold;
   /** Holds the next license assign in `poolId` (POST /v1/pool/<id>/license) before or after the service. */
@@ -331,6 +333,10 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
       }),
     holdAssign: (poolId, phase) =>
       licensing.hold({ method: 'POST', path: new RegExp(`^/v1/pool/${poolId}/license$`), phase }),
+    repeatedDms(user) {
+      const texts = desk.dmsTo(user, '').map((c) => allText(c.args.blocks));
+      return [...new Set(texts.filter((t, i) => texts.indexOf(t) !== i))];
+    },
     dmsTo: (user, words) =>
       slack.calls.filter((c) => {
         if (c.method !== 'chat.postMessage' || !isDmTo(user, c.args.channel)) return false;
