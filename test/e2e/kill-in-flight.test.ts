@@ -1,10 +1,10 @@
 /**
  * SIGKILL while a revoke is in flight, with the real main process (src/main.ts in a child process,
- * HTTP mode, the recording Slack double, the sandbox run by the test so that both outlive it, through
- * test/support/kill-restart.ts). The
- * admin clicks "Revoke now"; the licensing service applies the DELETE but its answer is held; the process is
- * killed. The next start on the same DATA_DIR reads the license back (never sends the DELETE again),
- * audits the true outcome once and tells the admin once by DM.
+ * HTTP mode, the recording Slack double and the sandbox run by the test so that both outlive it:
+ * test/support/kill-restart.ts). The admin clicks "Revoke now"; the licensing service applies the
+ * DELETE but its answer is held; the process is killed. The next start on the same DATA_DIR reads the
+ * license back (never sends the DELETE again), audits the true outcome once and tells the admin once
+ * by DM.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
