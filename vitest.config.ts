@@ -10,7 +10,6 @@ const NOT_FAST = [
   'test/integration/licensing/redis-down.test.ts',
   'test/integration/licensing/redis.test.ts',
   'test/integration/sandbox/cli.test.ts',
-  'test/integration/services/request-store-redis.test.ts',
   'test/integration/shared-state.test.ts',
   'test/integration/licensing/default-pacing.test.ts',
   'test/integration/licensing/errors.test.ts',

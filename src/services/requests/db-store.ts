@@ -9,7 +9,7 @@
  * `within(trx)` gives the same store inside a caller's transaction (the request's change, its intent
  * and its messages are committed together).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, RequestRow } from '../../db/schema.js';
 import {
   applyDecision,
@@ -116,7 +116,15 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
       .execute();
   }
 
+  /**
+   * The end of a pool's line, read inside the transaction that takes it. PostgreSQL: the pool's line
+   * is locked for the transaction first (an advisory lock on its name), so two joins at once take two
+   * places; SQLite has one writer already.
+   */
   async function nextRank(trx: Kysely<Database>, poolId: string): Promise<number> {
+    if (opts.dialect === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext(${`license-desk:line:${poolId}`}))`.execute(trx);
+    }
     const row = await trx
       .selectFrom('requests')
       .select((eb) => eb.fn.max('waitlist_rank').as('top'))

@@ -163,8 +163,17 @@ const DESK = 'license-desk';
 
 export function createRequestService(opts: RequestServiceOptions): RequestService {
   const { store, events, licensing, intents, outbox } = opts;
+  // The state is recorded already when an entry is written: a trail that does not answer (its shared
+  // store lost, say) is logged and never turns a done write into "something went wrong".
   const audit = async (entry: Omit<AuditEntry, 'at'>) => {
-    await opts.audit.record({ at: opts.now().toISOString(), ...entry });
+    try {
+      await opts.audit.record({ at: opts.now().toISOString(), ...entry });
+    } catch (error) {
+      opts.logger.warn('could not record the audit entry of a course request', {
+        action: entry.action,
+        error: String(error),
+      });
+    }
   };
   // Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words.
   const factsOf = (r: CourseRequest) => ({
@@ -277,8 +286,24 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     });
   }
 
+  /**
+   * The assign, its outcome unknown when it throws after the write may have gone out (its audit
+   * entry failed, say): the request stays 'assigning' and is read back, never told "went wrong".
+   */
+  async function assignOrUnknown(r: CourseRequest, approver: string): Promise<RequestAssignOutcome> {
+    try {
+      return await assignForRequest(ctx, await named(r), approver);
+    } catch (error) {
+      opts.logger.warn('a course request assign ended in an error; it is read back later', {
+        request: r.id,
+        error: String(error),
+      });
+      return { kind: 'unknown', text: String(error) };
+    }
+  }
+
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
-    const outcome = await assignForRequest(ctx, await named(request), approver);
+    const outcome = await assignOrUnknown(request, approver);
     if (outcome.kind === 'assigned') {
       const done = await finishAssign(
         request,
@@ -815,7 +840,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         const closed = await txn(async (trx, s) => {
           const result = await s.swap(r.id, ['waitlisted'], (x) => closedSkipped(x, gone));
           if (!result.changed) return undefined;
-          for (const { notice, key } of await skippedNotices(result.request, gone, r.decidedBy, s)) await tell(trx, notice, key);
+          for (const { notice, key } of await skippedNotices(result.request, gone, r.decidedBy, s))
+            await tell(trx, notice, key);
           return result.request;
         });
         return closed ? { kind: 'skipped', reason: gone } : { kind: 'held', reason: 'the request changed meanwhile' };
@@ -829,7 +855,7 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
           : { kind: 'skipped', reason: `the request is ${begun.request?.status ?? 'gone'}, not waiting` };
       }
       const mine = begun.request;
-      const outcome: RequestAssignOutcome = await assignForRequest(ctx, await named(mine), approver);
+      const outcome = await assignOrUnknown(mine, approver);
       switch (outcome.kind) {
         case 'assigned': {
           await finishAssign(

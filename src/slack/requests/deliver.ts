@@ -50,12 +50,7 @@ export function createRequestDelivery(opts: {
         const entry = entryOfRequest(r);
         if (notice.approver) entry.approver = notice.approver;
         else delete entry.approver;
-        await notifier.skipped(
-          entry,
-          notice.reason,
-          next ? entryOfRequest(next) : undefined,
-          notice.poolEnded,
-        );
+        await notifier.skipped(entry, notice.reason, next ? entryOfRequest(next) : undefined, notice.poolEnded);
         return;
       }
       case 'approval-settled': {
