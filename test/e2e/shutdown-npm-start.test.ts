@@ -5,22 +5,27 @@
  * flight must still be applied once, audited and told, and the process exit 0 once drained; further
  * signals during the drain are logged and do not cut it short.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/blocks/ids.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import {
+  auditFileIn,
+  buildDist,
+  eventsUrlOf,
+  localAppEnv,
+  logLinesOf,
+  type MainProcess,
+  runMain,
+} from '../support/run-main.js';
 import { interactionBody, slackHeaders } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { textOf } from './change-support.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'npm0start0signing0secret0for0tests';
 const BOT = 'xoxb-npm-start';
 
@@ -33,9 +38,7 @@ let seq = 0;
 
 // What `npm start` does first when the sources changed; done here so the tests time the stop alone.
 beforeAll(async () => {
-  const build = spawn(process.execPath, ['scripts/bootstrap.mjs', 'build'], { cwd: root, stdio: 'inherit' });
-  const code = await new Promise<number | null>((resolve) => build.on('exit', resolve));
-  expect(code).toBe(0);
+  expect(await buildDist()).toBe(0);
 }, 300_000);
 
 beforeEach(async () => {

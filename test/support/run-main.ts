@@ -4,7 +4,8 @@
  * checkout never reaches a test: main.ts reads `.env` from its working directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,6 +75,39 @@ function npmStartEnv(env: Record<string, string>): Record<string, string> {
     REQUESTERS: '*',
     ...env,
   };
+}
+
+/**
+ * What `npm start` does first when the sources changed (dist/ rebuilt), done before a test starts the
+ * clock on an `npm start`; quick when dist/ is current. Resolves with the build's exit code. Test files
+ * run in parallel, and a build starts by removing dist/: one build at a time (a lock directory beside
+ * the checkout's name in the temporary directory), so a second one finds dist/ current instead of
+ * removing it under an `npm start` already running from it.
+ */
+export async function buildDist(): Promise<number | null> {
+  const lock = join(
+    tmpdir(),
+    `license-desk-build-${createHash('sha256').update(root).digest('hex').slice(0, 12)}.lock`,
+  );
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a killed run is older than any build.
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 300_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`another build held ${lock} for 5 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    const build = spawn(process.execPath, ['scripts/bootstrap.mjs', 'build'], { cwd: root, stdio: 'inherit' });
+    return await new Promise<number | null>((resolve) => build.on('exit', resolve));
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {

@@ -38,18 +38,19 @@ export function interactionBody(payload: unknown): string {
 }
 
 /**
- * A view_submission by the test workspace's admin (dana.lee), signed-ready: what a modal submits in a
- * real process started by run-main.ts (the in-process harness has its own viewSubmission).
+ * A view_submission, by default by the test workspace's admin (dana.lee), signed-ready: what a modal
+ * submits in a real process started by run-main.ts (the in-process harness has its own viewSubmission).
  */
 export function viewSubmissionBody(
   view: { id: string; callback_id: string; private_metadata?: string; blocks?: unknown[] },
   state: unknown,
   triggerId: string,
+  user: { id: string; name: string } = { id: TEST_USERS.admin, name: 'dana.lee' },
 ): string {
   return interactionBody({
     type: 'view_submission',
     team: { id: 'T0ACME0001', domain: 'acme-learning' },
-    user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+    user: { id: user.id, username: user.name, name: user.name, team_id: 'T0ACME0001' },
     api_app_id: 'A0LICBOT01',
     trigger_id: triggerId,
     view: {

@@ -1,0 +1,356 @@
+/**
+ * Kill-and-restart tests of the real process: src/main.ts (with tsx, or `npm start` in a process group of
+ * its own) in HTTP mode, in front of the recording Slack double and the licensing sandbox, each behind a
+ * holding proxy, so that a test can stop one request where it wants:
+ *
+ * - `phase: 'before'`: the request reaches the proxy and goes no further (the licensing service never
+ *   sees the write; Slack never accepts the message) and is never answered;
+ * - `phase: 'after'`: the proxy forwards it, the service applies it and answers, and the answer is
+ *   kept from the app (a write applied whose answer is pending).
+ *
+ * The test then kills the process with SIGKILL, starts it again on the same DATA_DIR with the same
+ * settings and the same doubles, and reads what the Slack double accepted and what the sandbox holds.
+ * Everything that outlives the process (the doubles, the proxies, DATA_DIR) belongs to the test.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { allText } from '../unit/blocks/fixtures.js';
+import { type FakeSlack, type LocalSlackUser, type SlackCall, startFakeSlack, TEST_USERS } from './fake-slack.js';
+import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from './run-main.js';
+import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from './slack-signing.js';
+
+/** A request the proxy stopped, as it arrived. */
+export interface HeldRequest {
+  method: string;
+  /** The path with its query string. */
+  url: string;
+  body: string;
+  /** 'after': the status the service answered, which the app never got. */
+  status?: number;
+}
+
+export interface HoldRule {
+  method?: string;
+  /** Tested against the path without the query string. */
+  path?: RegExp;
+  /** Tested against the raw request body (a Slack call: form fields; a licensing write: JSON). */
+  body?: (raw: string) => boolean;
+  phase: 'before' | 'after';
+}
+
+export interface Hold {
+  /** Set once a request matched and is held: when it arrived ('before') or the service answered it ('after'). */
+  readonly request: HeldRequest | undefined;
+}
+
+export interface HoldingProxy {
+  /** Where the app is pointed instead of the service. */
+  url: string;
+  /** Holds the next request that matches `rule` (once); wait for `request` with until(). */
+  hold(rule: HoldRule): Hold;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'upgrade']);
+
+function readAll(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+/** A pass-through HTTP proxy to `target` (http://host:port) that holds the requests it is told to. */
+export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
+  const upstream = new URL(target);
+  const rules: { rule: HoldRule; held: (r: HeldRequest) => void }[] = [];
+
+  const forward = (req: IncomingMessage, body: Buffer): Promise<{ res: IncomingMessage; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())),
+      ) as Record<string, string | string[]>;
+      const out = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...headers, 'content-length': String(body.length) },
+          agent: false,
+        },
+        (res) => {
+          readAll(res).then((b) => resolve({ res, body: b }), reject);
+        },
+      );
+      out.on('error', reject);
+      out.end(body);
+    });
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const body = await readAll(req);
+      const method = (req.method ?? 'GET').toUpperCase();
+      const path = new URL(req.url ?? '/', 'http://proxy.local').pathname;
+      const raw = body.toString('utf8');
+      const at = rules.findIndex(
+        ({ rule }) =>
+          (rule.method === undefined || rule.method.toUpperCase() === method) &&
+          (rule.path === undefined || rule.path.test(path)) &&
+          (rule.body === undefined || rule.body(raw)),
+      );
+      const found = at >= 0 ? rules.splice(at, 1)[0] : undefined;
+      const held: HeldRequest = { method, url: req.url ?? '/', body: raw };
+      if (found?.rule.phase === 'before') {
+        // Never forwarded, never answered: the connection stays open until the app goes away.
+        found.held(held);
+        return;
+      }
+      const answer = await forward(req, body);
+      if (found) {
+        // Applied by the service; its answer is kept from the app.
+        found.held({ ...held, status: answer.res.statusCode ?? 0 });
+        return;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(answer.res.headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())),
+      ) as Record<string, string | string[]>;
+      res.writeHead(answer.res.statusCode ?? 502, { ...headers, 'content-length': String(answer.body.length) });
+      res.end(answer.body);
+    })().catch(() => {
+      if (!res.headersSent) res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hold(rule) {
+      const hold: { request: HeldRequest | undefined } = { request: undefined };
+      rules.push({ rule, held: (r) => (hold.request = r) });
+      return hold;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A Slack Web API call's form fields (as @slack/web-api posts them), or {} for another body. */
+export function slackFields(raw: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/** Where a DM to `user` goes: the channel the Slack double opens for them (conversations.open), or their id. */
+const isDmTo = (user: string, channel: unknown) => channel === `D${user.slice(1)}` || channel === user;
+
+export interface KillRestartOptions {
+  /** Slack users besides the cast of fake-slack.ts. */
+  users?: LocalSlackUser[];
+  /** Settings added to the harness's (HTTP mode, the doubles behind their proxies, DATA_DIR). */
+  env?: Record<string, string>;
+  /** Start with `npm start` in a process group of its own (dist/ built first) instead of tsx. */
+  npmStart?: boolean;
+}
+
+export interface KilledDesk {
+  slack: FakeSlack;
+  sandbox: RunningSandbox;
+  /** In front of the sandbox: LICENSING_API_URL. */
+  licensing: HoldingProxy;
+  /** In front of the Slack double: SLACK_API_URL. */
+  slackApi: HoldingProxy;
+  dataDir: string;
+  /** The running process, if any. */
+  readonly main: MainProcess | undefined;
+  /** Every process started, in order (their output stays readable after a kill). */
+  readonly runs: readonly MainProcess[];
+  /** Starts the process on DATA_DIR with the settings; resolves once it listens. */
+  start(): Promise<MainProcess>;
+  /** Starts the process without waiting for it to listen (for a start that must refuse). */
+  launch(): MainProcess;
+  /** SIGKILL (to the process group under npm start); resolves once it is gone. */
+  kill(): Promise<void>;
+  /** A signed POST to the running process's /slack/events. */
+  post(body: string): Promise<{ status: number; text: string }>;
+  /** `/licenses <text>` by `user`; its replies go to response_url `responseId`. */
+  command(text: string, user: string, responseId: string): Promise<{ status: number; text: string }>;
+  /** A button click by `user` on a message in `channel`; replies to response_url `responseId`. */
+  click(
+    actionId: string,
+    value: string,
+    user: string,
+    where: { channel: string; responseId: string },
+  ): Promise<{ status: number; text: string }>;
+  /** A modal submitted by `user`. */
+  submit(
+    view: { id: string; callback_id: string; private_metadata?: string; state: unknown },
+    user: string,
+  ): Promise<{
+    status: number;
+    text: string;
+  }>;
+  /** The DMs to `user` the Slack double accepted (chat.postMessage) whose text has `words`. */
+  dmsTo(user: string, words: string | RegExp): SlackCall[];
+  /** The texts of the DMs to `user` that the Slack double accepted more than once (a person told twice). */
+  repeatedDms(user: string): string[];
+  /** Holds the next DM to `user` whose text has `words` before Slack: it is never accepted. */
+  holdDm(user: string, words: string | RegExp): Hold;
+  /** Holds the next license assign in `poolId` (POST /v1/pool/<id>/license) before or after the service. */
+  holdAssign(poolId: string, phase: HoldRule['phase']): Hold;
+  close(): Promise<void>;
+}
+
+const SECRET = 'kill0restart0signing0secret0for0tests';
+const BOT = 'xoxb-kill-restart';
+
+export async function startKilledDesk(options: KillRestartOptions = {}): Promise<KilledDesk> {
+  const slack = await startFakeSlack({ botToken: BOT, ...(options.users ? { users: options.users } : {}) });
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
+  const licensing = await startHoldingProxy(sandbox.url);
+  const slackApi = await startHoldingProxy(slack.url);
+  const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-kill-'));
+  const runs: MainProcess[] = [];
+  let main: MainProcess | undefined;
+  let eventsUrl = '';
+  let seq = 0;
+
+  const env = localAppEnv(
+    {
+      slackApiUrl: `${slackApi.url}/api/`,
+      sandboxUrl: licensing.url,
+      sandboxToken: sandbox.adminToken,
+      botToken: BOT,
+      signingSecret: SECRET,
+    },
+    { LICENSE_ADMINS: TEST_USERS.admin, REQUESTERS: '*', DATA_DIR: dataDir, ...options.env },
+  );
+
+  const post = async (body: string) => {
+    const res = await fetch(eventsUrl, { method: 'POST', headers: slackHeaders(SECRET, body), body });
+    return { status: res.status, text: await res.text() };
+  };
+  const person = (user: string) => ({
+    id: user,
+    username: user.toLowerCase(),
+    name: user.toLowerCase(),
+    team_id: 'T0ACME0001',
+  });
+
+  const desk: KilledDesk = {
+    slack,
+    sandbox,
+    licensing,
+    slackApi,
+    dataDir,
+    get main() {
+      return main;
+    },
+    runs,
+    launch() {
+      if (main) throw new Error('the process is still running: kill it first');
+      const started = runMain(env, options.npmStart ? { npmStart: true } : {});
+      main = started;
+      runs.push(started);
+      void started.exited.then(() => {
+        if (main === started) main = undefined;
+      });
+      return started;
+    },
+    async start() {
+      const started = desk.launch();
+      eventsUrl = await eventsUrlOf(started, options.npmStart ? 60_000 : 30_000);
+      return started;
+    },
+    async kill() {
+      const running = main;
+      if (!running) return;
+      const pid = running.child.pid;
+      try {
+        if (options.npmStart && pid !== undefined) process.kill(-pid, 'SIGKILL');
+        else running.child.kill('SIGKILL');
+      } catch {
+        // gone already
+      }
+      await running.exited;
+      main = undefined;
+    },
+    post,
+    command: (text, user, responseId) =>
+      post(
+        commandBody({
+          team_id: 'T0ACME0001',
+          channel_id: 'C0LICOPS01',
+          user_id: user,
+          user_name: user.toLowerCase(),
+          command: '/licenses',
+          text,
+          api_app_id: 'A0LICBOT01',
+          response_url: slack.responseUrl(responseId),
+          trigger_id: `${Date.now()}.${++seq}.trigger`,
+        }),
+      ),
+    click: (actionId, value, user, where) => {
+      const ts = `${Date.now() / 1000}`;
+      return post(
+        interactionBody({
+          type: 'block_actions',
+          user: person(user),
+          api_app_id: 'A0LICBOT01',
+          token: 'qWeRtY1234567890AsDfGhJk',
+          container: { type: 'message', message_ts: ts, channel_id: where.channel },
+          trigger_id: `${Date.now()}.${++seq}.trigger`,
+          team: { id: 'T0ACME0001', domain: 'acme-learning' },
+          channel: { id: where.channel, name: 'license-desk' },
+          state: { values: {} },
+          response_url: slack.responseUrl(where.responseId),
+          actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: ts }],
+        }),
+      );
+    },
+    submit: (view, user) =>
+      post(
+        viewSubmissionBody(view, view.state, `${Date.now()}.${++seq}.trigger`, { id: user, name: user.toLowerCase() }),
+      ),
+    holdDm: (user, words) =>
+      slackApi.hold({
+        method: 'POST',
+        path: /^\/api\/chat\.postMessage$/,
+        body: (raw) => {
+          const fields = slackFields(raw);
+          const text = `${fields.blocks ?? ''}\n${fields.text ?? ''}`;
+          return isDmTo(user, fields.channel) && (typeof words === 'string' ? text.includes(words) : words.test(text));
+        },
+        phase: 'before',
+      }),
+    holdAssign: (poolId, phase) =>
+      licensing.hold({ method: 'POST', path: new RegExp(`^/v1/pool/${poolId}/license$`), phase }),
+    repeatedDms(user) {
+      const texts = desk.dmsTo(user, '').map((c) => allText(c.args.blocks));
+      return [...new Set(texts.filter((t, i) => texts.indexOf(t) !== i))];
+    },
+    dmsTo: (user, words) =>
+      slack.calls.filter((c) => {
+        if (c.method !== 'chat.postMessage' || !isDmTo(user, c.args.channel)) return false;
+        const text = allText(c.args.blocks);
+        return typeof words === 'string' ? text.includes(words) : words.test(text);
+      }),
+    async close() {
+      await desk.kill();
+      await licensing.close();
+      await slackApi.close();
+      await sandbox.close();
+      await slack.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return desk;
+}
