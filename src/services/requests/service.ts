@@ -453,7 +453,8 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
         from === 'waitlist'
           ? []
           : [
-              { notice: changed(d), key: changedKey(d, `:${intentId}`) },
+              // The cards offer Approve again; the requester, who never heard of the approval, is not told.
+              { notice: changed(d, { toldElsewhere: true }), key: changedKey(d, `:${intentId}`) },
               {
                 notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why },
                 key: `request:${d.id}:settled:${intentId}`,
