@@ -5,7 +5,7 @@
  * sandbox's data) and DATA_DIR/bulk/ (one file per bulk job). With REDIS_URL the
  * replicas share these through Redis instead (docs/deployment.md): the alert memory and the daily
  * check's lease, the App Home snapshot, the bulk jobs (a BullMQ queue and their rows), the repeat
- * guard and the audit's recent list (`shared`, handed to the Slack side by the composition root).
+ * guard (`shared`, handed to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';

@@ -73,14 +73,6 @@ export function createRedisStore(redisUrl: string, logger: Logger): SharedStore 
       updates = next.catch(() => undefined);
       return next;
     },
-    async pushCapped(key, value, max) {
-      await client
-        .multi()
-        .lpush(k(key), value)
-        .ltrim(k(key), 0, max - 1)
-        .exec();
-    },
-    newest: async (key, limit) => (limit <= 0 ? [] : client.lrange(k(key), 0, limit - 1)),
     async close() {
       await client.quit().catch(() => client.disconnect());
       await watcher?.quit().catch(() => watcher?.disconnect());

@@ -1,11 +1,12 @@
 /**
  * The state that replicas of License Desk share when REDIS_URL is set (docs/deployment.md): one small
- * key-value / list interface with two implementations, in process memory (one replica; the default)
+ * key-value interface with two implementations, in process memory (one replica; the default)
  * and on Redis (shared-store-redis.ts). Values are strings; callers keep JSON in them.
  *
  * Users: the repeat guard (claim = SET NX PX), the App Home snapshot, the alert memory and the daily
- * check's lock, and the audit's recent list (LPUSH + LTRIM). Without REDIS_URL those keep what they
- * did before (memory, DATA_DIR files); this module is only how they reach Redis when it is there.
+ * check's lock (the audit trail is a table of the records instead: docs/records.md). Without
+ * REDIS_URL those keep what they did before (memory, DATA_DIR files); this module is only how they
+ * reach Redis when it is there.
  */
 
 import type { JsonFile } from './state-store.js';
@@ -27,10 +28,6 @@ export interface SharedStore {
    * conflict). `change` gets the current value (undefined: absent) and returns the new one.
    */
   update(key: string, change: (value: string | undefined) => string): Promise<string>;
-  /** Puts `value` first in a list and keeps the newest `max` (LPUSH + LTRIM). */
-  pushCapped(key: string, value: string, max: number): Promise<void>;
-  /** The newest `limit` values of a list, newest first. */
-  newest(key: string, limit: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -40,7 +37,6 @@ export const KEY_PREFIX = 'license-desk:';
 /** The in-process store: one replica, nothing survives a restart (the files in DATA_DIR do that). */
 export function createMemoryStore(now: () => number = Date.now): SharedStore {
   const values = new Map<string, { value: string; until: number }>();
-  const lists = new Map<string, string[]>();
   const live = (key: string) => {
     const hit = values.get(key);
     if (hit && hit.until <= now()) values.delete(key);
@@ -72,11 +68,6 @@ export function createMemoryStore(now: () => number = Date.now): SharedStore {
       put(key, next);
       return next;
     },
-    async pushCapped(key, value, max) {
-      const list = [value, ...(lists.get(key) ?? [])].slice(0, max);
-      lists.set(key, list);
-    },
-    newest: async (key, limit) => (lists.get(key) ?? []).slice(0, Math.max(0, limit)),
     close: async () => undefined,
   };
 }

@@ -52,8 +52,6 @@ export interface AppDeps {
   auditChannel?: string;
   /** The audit trail; createApp builds one (posting to auditChannel) when none is given, and returns it. */
   audit?: AuditLog;
-  /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
-  auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
   /** Approved requests waiting for a seat (src/slack/requests/start.ts); without it, `/licenses waitlist` says so. */
@@ -62,7 +60,7 @@ export interface AppDeps {
   requests?: RequestsDeps;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
-  /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */
+  /** With REDIS_URL, the state the replicas share: the repeat guard (docs/deployment.md). */
   shared?: SharedStore;
 }
 

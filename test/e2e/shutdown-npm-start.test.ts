@@ -15,7 +15,7 @@ import { ChangeActionId } from '../../src/blocks/ids.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { interactionBody, slackHeaders } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { textOf } from './change-support.js';
@@ -101,7 +101,7 @@ async function clickRevoke(licenseId: string, responseId: string): Promise<numbe
 }
 
 const logLines = () => logLinesOf(main);
-const auditFile = () => auditFileIn(dataDir);
+const auditTable = () => auditTableIn(dataDir);
 const deletes = (licenseId: string) =>
   sandbox.requests.filter((r) => r.method === 'DELETE' && r.url === `/v1/license/${licenseId}`);
 const signalGroup = (signal: NodeJS.Signals) => process.kill(-(main?.child.pid ?? 0), signal);
@@ -120,7 +120,7 @@ async function expectDrained(licenseId: string): Promise<void> {
   expect(deletes(licenseId)).toHaveLength(1);
   expect(sandbox.inspect.license(licenseId)?.active).toBe(false);
   const entry = { action: 'revoke', outcome: 'done', licenseId, actor: TEST_USERS.admin };
-  expect(auditFile()).toContainEqual(expect.objectContaining(entry));
+  expect(auditTable()).toContainEqual(expect.objectContaining(entry));
   expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
   const told = slack.responses.filter((p) => p.id === `revoke-${licenseId}`).map((p) => textOf(p.body));
   expect(told.join('\n')).toContain(`Revoked license \`${licenseId}\``);

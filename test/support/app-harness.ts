@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
+import type { Records } from '../../src/db/open.js';
 import { type RequestStore, type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
@@ -56,8 +57,8 @@ export interface TestAppOptions {
   licensing?: Partial<LicensingClientOptions>;
   now?: () => Date;
   auditChannel?: string;
-  /** The audit file (DATA_DIR/audit.jsonl in the app); default none. */
-  auditFile?: string;
+  /** The records (an opened database, left open by close()): the audit trail's rows go to its audit table; default none. */
+  records?: Records;
   /** The audit channel's post queue; default quick (10 ms pace, refusals folded over 10 ms quiet). */
   auditPosting?: AuditPostingOptions;
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
@@ -188,7 +189,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now,
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
-    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
+    ...(options.records ? { records: options.records } : {}),
   };
   let created: CreatedApp | undefined;
   let app: App | undefined;

@@ -4,11 +4,13 @@
  * checkout never reaches a test: main.ts reads `.env` from its working directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import SQLite from 'better-sqlite3';
 import { SETTING_NAMES } from '../../src/config.js';
+import { SQLITE_FILE } from '../../src/db/open.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -153,10 +155,15 @@ export function logLinesOf(main: MainProcess | undefined): Record<string, unknow
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The audit entries the app kept in `dataDir/audit.jsonl`. */
-export function auditFileIn(dataDir: string): Record<string, unknown>[] {
-  return readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The audit entries in the audit table of the app's SQLite database in `dataDir`, in the order they were added. */
+export function auditTableIn(dataDir: string): Record<string, unknown>[] {
+  const db = new SQLite(join(dataDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare<[], { body: string }>('SELECT body FROM audit ORDER BY id')
+      .all()
+      .map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  } finally {
+    db.close();
+  }
 }
