@@ -17,6 +17,8 @@ import { installProcessErrorPolicy } from './process-errors.js';
 import { importAuditFiles } from './services/audit-import.js';
 import { type AuditRetention, startAuditRetention } from './services/audit-retention.js';
 import { createDesk } from './services/desk.js';
+import { createIntents, createSettler } from './services/intents.js';
+import { createOutbox } from './services/outbox.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createStopper, type Stopper } from './shutdown.js';
@@ -24,6 +26,7 @@ import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } fro
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
+import { createNotices } from './slack/notices.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
@@ -146,6 +149,17 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     });
     await retention.run();
   }
+  const now = () => new Date();
+  // Writes in flight and messages to people (docs/records.md): features register their kinds below;
+  // both start once the app is built, and stop with the desk.
+  const notices = createNotices();
+  const outbox = createOutbox({
+    records,
+    logger: logger.child({ component: 'outbox' }),
+    now,
+    deliver: (body) => notices.deliver(body),
+  });
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
@@ -157,6 +171,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const deps: AppDeps = {
     licensing,
     records,
+    intents: createIntents(records, now),
+    settler,
+    outbox,
+    notices,
     roles: createRoleResolver({
       admins: config.admins,
       viewers: config.viewers,
@@ -164,7 +182,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       logger,
     }),
     logger,
-    now: () => new Date(),
+    now,
     // The in-process sandbox, or a licensing service that says it is one: read on every reply.
     get sandbox() {
       return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
@@ -220,6 +238,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     ...(localSlackUrl ? { localSlackUrl } : {}),
   });
   const { app, audit } = created;
+  notices.attach(app.client);
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -233,8 +252,14 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
+  settler.start();
+  outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
+    await outbox.flush().catch(() => 0);
+    await outbox.stop();
     await redisRequests?.close();
   });
   // After the work that writes audit entries has told its outcome, before Slack goes (the local double).

@@ -8,11 +8,14 @@ import type { RequestStore, RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
+import type { Intents, Settler } from '../services/intents.js';
+import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { RequestCheck } from '../services/requests/check.js';
 import type { RequestService } from '../services/requests/service.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { Notices } from './notices.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
 export type Role = 'admin' | 'viewer' | 'none';
@@ -42,6 +45,12 @@ export interface AppDeps {
   licensing: LicensingClient;
   /** The database every record lives in (docs/records.md); main.ts opens it before anything else. */
   records?: Records;
+  /** Licensing writes recorded before they are sent; the settler settles those a dead process left. */
+  intents?: Intents;
+  settler?: Settler;
+  /** Messages to people written with the change they tell of; `notices` renders them for Slack. */
+  outbox?: Outbox & OutboxSender;
+  notices?: Notices;
   roles: RoleResolver;
   logger: Logger;
   /** Injectable clock for every date rule and "ends in 3 weeks" hint. */

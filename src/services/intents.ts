@@ -1,0 +1,234 @@
+/**
+ * A licensing write recorded before it is sent (docs/records.md, "Writes in flight"). A use case
+ * opens an intent in the same transaction as the state change it belongs to (a request moving to
+ * 'assigning', say), sends the write, then closes the intent with the outcome in the transaction that
+ * records that outcome. An intent still open when its process died is settled by the Settler: the
+ * handler registered for its kind reads back from the licensing API (never resends blind), records
+ * the truth and tells the person through the outbox.
+ *
+ * Which intents are left over: on SQLite (one process owns the file) every open intent of another
+ * process; on PostgreSQL (replicas) those of a process that stopped saying it is alive
+ * (instances.seen_at older than `staleMs`). A settler claims an intent by a conditional update before
+ * it settles it, so two replicas never settle the same one.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Records } from '../db/open.js';
+import type { Database, IntentRow } from '../db/schema.js';
+import type { Logger } from '../licensing/types.js';
+
+export interface IntentInput {
+  kind: string;
+  /** Slack user id of the person the write is for (the admin, the approver). */
+  owner: string;
+  /** What it belongs to: a request id, a license id, an e-mail. */
+  subject?: string;
+  poolId?: string;
+  /** What is being sent (JSON). */
+  body: unknown;
+}
+
+export interface Intent {
+  id: string;
+  kind: string;
+  owner: string;
+  subject: string | null;
+  poolId: string | null;
+  body: unknown;
+  createdAt: string;
+  instance: string;
+}
+
+export interface Intents {
+  /** Records an open intent in `trx`, the transaction of the state change it belongs to; its id. */
+  open(trx: Kysely<Database>, input: IntentInput): Promise<string>;
+  /** Records how it ended and closes it (in `trx`, with the state change the outcome makes). */
+  close(trx: Kysely<Database>, id: string, outcome: unknown): Promise<void>;
+  /** The open intent of `subject` and `kind`, if any (e.g. is this request's assign still in flight?). */
+  openFor(subject: string, kind?: string): Promise<Intent | undefined>;
+}
+
+export const newIntentId = () => `w${randomBytes(8).toString('hex')}`;
+
+const toIntent = (row: IntentRow): Intent => ({
+  id: row.id,
+  kind: row.kind,
+  owner: row.owner,
+  subject: row.subject,
+  poolId: row.pool_id,
+  body: JSON.parse(row.body) as unknown,
+  createdAt: row.created_at,
+  instance: row.instance,
+});
+
+export function createIntents(records: Records, now: () => Date): Intents {
+  return {
+    async open(trx, input) {
+      const id = newIntentId();
+      await trx
+        .insertInto('intents')
+        .values({
+          id,
+          kind: input.kind,
+          owner: input.owner,
+          subject: input.subject ?? null,
+          pool_id: input.poolId ?? null,
+          instance: records.instance,
+          state: 'open',
+          created_at: now().toISOString(),
+          settled_at: null,
+          body: JSON.stringify(input.body ?? null),
+          outcome: null,
+        })
+        .execute();
+      return id;
+    },
+    async close(trx, id, outcome) {
+      await trx
+        .updateTable('intents')
+        .set({ state: 'closed', settled_at: now().toISOString(), outcome: JSON.stringify(outcome ?? null) })
+        .where('id', '=', id)
+        .execute();
+    },
+    async openFor(subject, kind) {
+      let q = records.db.selectFrom('intents').selectAll().where('subject', '=', subject).where('state', '=', 'open');
+      if (kind) q = q.where('kind', '=', kind);
+      const row = await q.orderBy('created_at', 'desc').executeTakeFirst();
+      return row ? toIntent(row) : undefined;
+    },
+  };
+}
+
+/** Settles open intents left by a process that is gone: at start, then every `everyMs`. */
+export interface Settler {
+  /** The handler for one kind: reads back, records the truth (closing the intent), tells the person. */
+  register(kind: string, settle: (intent: Intent) => Promise<void>): void;
+  /** Runs a round now and then every `everyMs`. */
+  start(): void;
+  /** One round: how many intents were settled (a handler that throws leaves its intent for the next). */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface SettlerOptions {
+  records: Records;
+  logger: Logger;
+  now: () => Date;
+  /** Default 60 s. */
+  everyMs?: number;
+  /** PostgreSQL: a process silent this long is gone. Default 45 s (it says it is alive every 15 s). */
+  staleMs?: number;
+}
+
+export const SETTLE_EVERY_MS = 60_000;
+export const STALE_INSTANCE_MS = 45_000;
+
+export function createSettler(opts: SettlerOptions): Settler {
+  const { records, logger, now } = opts;
+  const handlers = new Map<string, (intent: Intent) => Promise<void>>();
+  const everyMs = opts.everyMs ?? SETTLE_EVERY_MS;
+  const staleMs = opts.staleMs ?? STALE_INSTANCE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  /** Intents this process took over and could not settle yet: its own, so only it retries them. */
+  const retry = new Set<string>();
+
+  /** The open intents whose process is gone, and those this process took over and must retry. */
+  async function leftOver(): Promise<Intent[]> {
+    const me = records.instance;
+    const open = await records.db
+      .selectFrom('intents')
+      .selectAll()
+      .where('state', '=', 'open')
+      .orderBy('created_at')
+      .execute();
+    const others = open.filter((row) => row.instance !== me);
+    const mine = open.filter((row) => row.instance === me && retry.has(row.id)).map(toIntent);
+    if (others.length === 0 || records.dialect === 'sqlite') return [...others.map(toIntent), ...mine];
+    const cutoff = new Date(now().getTime() - staleMs).toISOString();
+    const alive = new Set(
+      (await records.db.selectFrom('instances').select('id').where('seen_at', '>=', cutoff).execute()).map((r) => r.id),
+    );
+    return [...others.filter((row) => !alive.has(row.instance)).map(toIntent), ...mine];
+  }
+
+  /** Takes the intent over from its dead process; false when another settler was first. */
+  async function claim(intent: Intent): Promise<boolean> {
+    if (intent.instance === records.instance) return true;
+    const result = await records.db
+      .updateTable('intents')
+      .set({ instance: records.instance })
+      .where('id', '=', intent.id)
+      .where('instance', '=', intent.instance)
+      .where('state', '=', 'open')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async function round(): Promise<number> {
+    let settled = 0;
+    let intents: Intent[];
+    try {
+      intents = await leftOver();
+    } catch (error) {
+      logger.warn('settling writes in flight: the records could not be read; trying again later', { error });
+      return 0;
+    }
+    for (const intent of intents) {
+      if (stopped) break;
+      const handler = handlers.get(intent.kind);
+      if (!handler) {
+        logger.error('a write in flight of an unknown kind was left open', { intent: intent.id, kind: intent.kind });
+        continue;
+      }
+      try {
+        if (!(await claim(intent))) continue;
+        retry.add(intent.id);
+        await handler({ ...intent, instance: records.instance });
+        const still = await records.db
+          .selectFrom('intents')
+          .select('state')
+          .where('id', '=', intent.id)
+          .executeTakeFirst();
+        if (still?.state === 'open') throw new Error('the handler left the intent open');
+        retry.delete(intent.id);
+        settled += 1;
+        logger.info('write in flight settled after a restart', { intent: intent.id, kind: intent.kind });
+      } catch (error) {
+        logger.warn('a write in flight could not be settled yet; trying again in the next round', {
+          intent: intent.id,
+          kind: intent.kind,
+          error,
+        });
+      }
+    }
+    return settled;
+  }
+
+  const runOnce = () => {
+    running ??= round().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  return {
+    register(kind, settle) {
+      handlers.set(kind, settle);
+    },
+    start() {
+      stopped = false;
+      void runOnce();
+      timer = setInterval(() => void runOnce(), everyMs);
+      timer.unref();
+    },
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}
