@@ -77,6 +77,22 @@ describe.each(testDatabases())('the audit table on $dialect', ({ dialect, skip, 
   );
 
   it.skipIf(skip !== undefined)(
+    'a database that does not answer: the entry is in the log line, a warning says the row is missing, the caller goes on',
+    async () => {
+      const { dataDir, databaseUrl } = await opened();
+      const gone = await openRecords({ dataDir, ...(databaseUrl ? { databaseUrl } : {}), heartbeatMs: 0 });
+      await gone.close();
+      const logger = watchingLogger();
+      const audit = createAuditLog({ logger, records: gone });
+      await expect(audit.record(entry('2026-11-21T10:00:00.000Z', { licenseId: '4001' }))).resolves.toBeUndefined();
+      expect(logger.lines.map((l) => [l.level, l.message])).toEqual([
+        ['info', 'audit'],
+        ['warn', 'could not write the audit entry to the database; the log line above holds it'],
+      ]);
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
     'reads the newest entries first with a limit, those of another process on the database too',
     async () => {
       const { records, dataDir, databaseUrl } = await opened();
