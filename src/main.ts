@@ -21,6 +21,7 @@ import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
 import { createFileRequestStore } from './services/requests/store.js';
 import { createWorkTracker } from './services/work-tracker.js';
+import { createWriteLedger } from './services/write-ledger.js';
 import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
@@ -30,6 +31,7 @@ import { createNotices } from './slack/notices.js';
 import { buildSelfService } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
+import { registerWriteSettling } from './slack/write-settling.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -160,6 +162,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     deliver: (body) => notices.deliver(body),
   });
   const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
+  const intents = createIntents(records, now);
 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
   const work = createWorkTracker();
@@ -171,7 +174,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const deps: AppDeps = {
     licensing,
     records,
-    intents: createIntents(records, now),
+    intents,
+    // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
+    writes: createWriteLedger(records, intents),
     settler,
     outbox,
     notices,
@@ -252,6 +257,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  // The admin's writes a killed process left in flight: read back, audited, told by DM.
+  registerWriteSettling(deps, audit);
   // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
   settler.start();
   outbox.start();
@@ -308,7 +315,7 @@ function onShutdown(stopper: Stopper, logger: LevelledLogger): void {
         signal,
         stopping,
         again,
-        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once, unaudited',
+        hint: 'the drain ends by itself within SHUTDOWN_DRAIN_SECONDS; SIGKILL stops at once; the next start settles the changes in flight',
       });
       return;
     }

@@ -14,6 +14,7 @@ import type { ChangeContext } from './change-context.js';
 import { isEndpointMissing } from './find-student.js';
 import { INTERACTIVE } from './interactive.js';
 import { tracked } from './work-tracker.js';
+import { type AssignIntentBody, recordedWrite } from './write-ledger.js';
 import { auditOf, runWrite, type WriteOutcome } from './write-outcome.js';
 
 export interface AssignParams {
@@ -151,8 +152,17 @@ export interface AssignCall {
  */
 export async function assign(ctx: ChangeContext, req: AssignCall): Promise<WriteOutcome<License>> {
   const { params } = req;
-  const write = await tracked(ctx.work, 'write', `${req.action} in pool ${params.poolId}`, () =>
-    assignLicense(ctx.licensing, params),
+  // A course request's assign records its own intent (the request's); the admin's is recorded here.
+  const ledger = req.facts?.requestId ? undefined : ctx.writes;
+  const body: AssignIntentBody = {
+    action: req.action,
+    params,
+    ...(req.pool ? { courseTitle: req.pool.course.title } : {}),
+    ...(req.detail ? { detail: req.detail } : {}),
+  };
+  const intent = { kind: 'assign', owner: req.actor, subject: params.email, poolId: params.poolId, body } as const;
+  const { write, open } = await tracked(ctx.work, 'write', `${req.action} in pool ${params.poolId}`, () =>
+    recordedWrite(ledger, intent, () => assignLicense(ctx.licensing, params)),
   );
   const license = write.kind === 'done' ? write.value : undefined;
   const studentName = license?.student.name ?? params.name;
@@ -166,5 +176,6 @@ export async function assign(ctx: ChangeContext, req: AssignCall): Promise<Write
     ...(req.detail ? { detail: req.detail } : {}),
   };
   await ctx.audit.record(auditOf(req.action, req.actor, write, facts, ctx.now(), 'pool'));
+  await open.end(write);
   return write;
 }

@@ -7,6 +7,7 @@ import type { SeatHandOn } from '../domain/waitlist.js';
 import type { LicensingClient } from '../licensing/types.js';
 import type { AuditLog } from './audit.js';
 import type { WorkTracker } from './work-tracker.js';
+import type { WriteLedger } from './write-ledger.js';
 
 export interface ChangeContext {
   licensing: LicensingClient;
@@ -14,6 +15,11 @@ export interface ChangeContext {
   now: () => Date;
   /** Writes run as tracked work, so a stop lets them finish (docs/shutdown.md). */
   work?: WorkTracker | undefined;
+  /**
+   * Records each write before it is sent and closes it with the outcome (services/write-ledger.ts), so
+   * a write in flight when the process is killed is settled at the next start; absent: not recorded.
+   */
+  writes?: WriteLedger | undefined;
   /**
    * Told when a change may have freed a seat in a pool (a revoke, an end date moved to today or
    * earlier), so that a waitlist can fill it at once; absent when nothing waits for seats.

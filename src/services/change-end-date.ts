@@ -8,6 +8,7 @@ import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { getLicenseDetails } from './licenses.js';
 import { tracked } from './work-tracker.js';
+import { recordedWrite } from './write-ledger.js';
 import { auditOf, runWrite, studentFacts, type WriteOutcome } from './write-outcome.js';
 
 export function changeEndDate(
@@ -100,8 +101,22 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     return { kind: 'refused', refusal: checked.refusal, license: checked.license };
   }
   const past = day < today(now);
-  const write = await tracked(ctx.work, 'write', `extend license ${req.licenseId}`, () =>
-    changeEndDate(ctx.licensing, req.licenseId, day, now),
+  const body = {
+    licenseId: req.licenseId,
+    endDate: day,
+    past,
+    license: checked.license,
+    ...(checked.pool ? { courseTitle: checked.pool.course.title } : {}),
+  };
+  const intent = {
+    kind: 'end-date',
+    owner: req.actor,
+    subject: req.licenseId,
+    poolId: checked.license.poolId,
+    body,
+  } as const;
+  const { write, open } = await tracked(ctx.work, 'write', `extend license ${req.licenseId}`, () =>
+    recordedWrite(ctx.writes, intent, () => changeEndDate(ctx.licensing, req.licenseId, day, now)),
   );
   const license = write.kind === 'done' ? write.value : checked.license;
   const facts = {
@@ -110,6 +125,7 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     ...(past ? { detail: 'a day in the past: ends the license now' } : {}),
   };
   await ctx.audit.record(auditOf('extend', req.actor, write, facts, now, 'license'));
+  await open.end(write);
   // An end moved to today or earlier ends the license now: its seat may be free for whoever waits.
   if (write.kind === 'done' && past) ctx.seats?.noticeSeat(checked.license.poolId);
   return { kind: 'written', write, license: checked.license, pool: checked.pool, past };

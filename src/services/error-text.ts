@@ -17,6 +17,7 @@ import type {
   UnauthorizedError,
 } from '../licensing/errors.js';
 import { isLicensingError } from '../licensing/errors.js';
+import { NOT_RECORDED_SENTENCE, WriteNotRecordedError } from './write-not-recorded.js';
 
 /** Every concrete licensing error: its `kind` narrows to the class, so each kind has one arm below. */
 type AnyLicensingError =
@@ -70,6 +71,7 @@ export const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 const busy = (wait: number) => `The licensing service is busy; please try again in about ${seconds(wait)} s.`;
 
 export function errorSentence(error: unknown, subject: Subject = 'other', audience: Audience = 'other'): string {
+  if (error instanceof WriteNotRecordedError) return NOT_RECORDED_SENTENCE;
   if (!isLicensingError(error)) {
     return 'Something went wrong inside License Desk; nothing was changed. Please try again, and tell whoever runs License Desk if it keeps happening.';
   }

@@ -26,6 +26,8 @@ import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { revokeLicense } from './revoke.js';
 import { tracked } from './work-tracker.js';
+import { type OpenWrite, openWrite, type RecycleIntentBody } from './write-ledger.js';
+import { WriteNotRecordedError } from './write-not-recorded.js';
 import { auditOf, studentFacts, type WriteOutcome } from './write-outcome.js';
 
 /** Options in one static_select (platform.md section 5). */
@@ -123,15 +125,26 @@ export type ChosenRecycleResult =
   /** The revoke happened; `outcome` is the assign's. */
   | { stage: 'assign'; revoked: License; outcome: WriteOutcome<License>; pool: Pool };
 
+/**
+ * `beforeWrite` runs once every rule passed, before the revoke is sent (it records the intent); when
+ * it throws, nothing is sent and the revoke stage reports the failure.
+ */
 export async function recycleChosen(
   licensing: LicensingClient,
   chosenId: string,
   params: AssignParams,
   now: Date,
+  beforeWrite?: (license: License, pool: Pool) => Promise<void>,
 ): Promise<ChosenRecycleResult> {
   const check = await checkRecycle(licensing, params, { chosen: chosenId }, now);
   if (!check.ok) return { stage: 'check', refusal: check.refusal, license: check.license };
   const license = check.license;
+  try {
+    await beforeWrite?.(license, check.pool);
+  } catch (error) {
+    const why = new WriteNotRecordedError('the intent of the recycle could not be recorded', { cause: error });
+    return { stage: 'revoke', license, outcome: { kind: 'failed', error: why } };
+  }
   const revoked = await revokeLicense(licensing, license);
   if (revoked.kind !== 'done') return { stage: 'revoke', license, outcome: revoked };
   const outcome = await assignLicense(licensing, { ...params, recycle: false });
@@ -248,9 +261,14 @@ export async function recycleChosenSeat(
 ): Promise<RecycleChosenOutcome> {
   const { actor, params } = req;
   let result: ChosenRecycleResult;
+  let open: OpenWrite | undefined;
+  const record = async (license: License, pool: Pool) => {
+    const body: RecycleIntentBody = { revoke: license, params, courseTitle: pool.course.title };
+    open = await openWrite(ctx.writes, { kind: 'recycle', owner: actor, subject: params.email, poolId: pool.id, body });
+  };
   try {
     result = await tracked(ctx.work, 'write', `recycle in pool ${params.poolId}`, () =>
-      recycleChosen(ctx.licensing, req.chosenLicenseId, params, ctx.now()),
+      recycleChosen(ctx.licensing, req.chosenLicenseId, params, ctx.now(), record),
     );
   } catch (error) {
     await ctx.audit.record({
@@ -274,6 +292,7 @@ export async function recycleChosenSeat(
   }
   if (result.stage === 'revoke') {
     await ctx.audit.record(auditOf('revoke', actor, result.outcome, studentFacts(result.license), now, 'license'));
+    await open?.end(result.outcome, { revoked: result.outcome.kind === 'done' });
     return { kind: 'not-freed', license: result.license, write: result.outcome };
   }
   const { revoked, outcome: write } = result;
@@ -288,6 +307,7 @@ export async function recycleChosenSeat(
     'pool',
   );
   await ctx.audit.record(write.kind === 'done' ? { ...entry, licenseId: write.value.id } : entry);
+  await open?.end(write, { revoked: true });
   return { kind: 'freed', revoked, write, pool: result.pool };
 }
 

@@ -12,6 +12,7 @@ import type { ChangeContext } from './change-context.js';
 import { errorSentence } from './error-text.js';
 import { INTERACTIVE } from './interactive.js';
 import { tracked } from './work-tracker.js';
+import { recordedWrite } from './write-ledger.js';
 import { auditOf, reportOf, runWrite, studentFacts, type WriteOutcome } from './write-outcome.js';
 
 export type { RevokeCheck, RevokeOutcome };
@@ -72,11 +73,17 @@ export async function revoke(ctx: ChangeContext, { actor, licenseId }: RevokeReq
     await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'refused', ...facts });
     return check;
   }
-  const write = await tracked(ctx.work, 'write', `revoke license ${license.id}`, () =>
-    revokeLicense(ctx.licensing, license),
+  const courseTitle = pool ? { courseTitle: pool.course.title } : {};
+  const { write, open } = await tracked(ctx.work, 'write', `revoke license ${license.id}`, () =>
+    recordedWrite(
+      ctx.writes,
+      { kind: 'revoke', owner: actor, subject: license.id, poolId: license.poolId, body: { license, ...courseTitle } },
+      () => revokeLicense(ctx.licensing, license),
+    ),
   );
-  const facts = { ...studentFacts(license), ...(pool ? { courseTitle: pool.course.title } : {}) };
+  const facts = { ...studentFacts(license), ...courseTitle };
   await ctx.audit.record(auditOf('revoke', actor, write, facts, now, 'license'));
+  await open.end(write);
   const seat = write.kind === 'done' ? await handOn(ctx, license.poolId, seatReturns(pool)) : undefined;
   return { kind: 'written', license, pool, write: reportOf(write, 'license'), ...(seat ? { seat } : {}) };
 }

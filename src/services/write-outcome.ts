@@ -10,6 +10,7 @@ import type { License } from '../domain/types.js';
 import type { WriteReport } from '../domain/write-report.js';
 import { isLicensingError, type LicensingError, StoppedError } from '../licensing/errors.js';
 import { errorSentence, type Subject } from './error-text.js';
+import { WriteNotRecordedError } from './write-not-recorded.js';
 
 export type WriteOutcome<T> =
   /** Done; `checked` when an unclear answer was resolved by reading back. */
@@ -61,7 +62,10 @@ export function reportOf<T>(outcome: WriteOutcome<T>, subject: Subject): WriteRe
         kind: outcome.kind,
         sentence: errorSentence(outcome.error, subject, 'admin'),
         // A write still queued when License Desk stopped was never sent.
-        nothingChanged: outcome.kind === 'refused' || outcome.error instanceof StoppedError,
+        nothingChanged:
+          outcome.kind === 'refused' ||
+          outcome.error instanceof StoppedError ||
+          outcome.error instanceof WriteNotRecordedError,
       };
     case 'not-done':
       return { kind: 'not-done' };

@@ -15,6 +15,7 @@ import type { RequestService } from '../services/requests/service.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { Waitlist } from '../services/waitlist.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { WriteLedger } from '../services/write-ledger.js';
 import type { Notices } from './notices.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */
@@ -69,6 +70,8 @@ export interface AppDeps {
   requests?: RequestsDeps;
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
+  /** Records the admin's writes before they are sent (docs/records.md, "Writes in flight"); main.ts builds it on `records`. */
+  writes?: WriteLedger;
   /** With REDIS_URL, the state the replicas share: the repeat guard (docs/deployment.md). */
   shared?: SharedStore;
 }

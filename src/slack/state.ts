@@ -81,5 +81,12 @@ export function createAppState(parts: {
 
 /** The use cases' context (services/change-context.ts) for a listener. */
 export function changeContext({ deps, state }: Surface): ChangeContext {
-  return { licensing: deps.licensing, audit: state.audit, now: deps.now, work: state.work, seats: deps.waitlist };
+  return {
+    licensing: deps.licensing,
+    audit: state.audit,
+    now: deps.now,
+    work: state.work,
+    seats: deps.waitlist,
+    writes: deps.writes,
+  };
 }
