@@ -8,12 +8,12 @@
  *     `help` commands sent every 200 ms while the export runs (target: no stall > 50 ms, p99 < 300 ms);
  *   - the daily alert check and an App Home refresh: longest stall;
  *   - the alert rule alone over one pool with 10k/20k/40k active licenses (it was quadratic);
- *   - the audit file: a 1,000,000-line audit.jsonl read at start: bytes read, RSS growth, stall.
+
+ * (The audit trail is a database table now: npm run bench:audit-store measures it.)
  * Run with --expose-gc (the npm script does) so RSS baselines start from a collected heap.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,6 @@ import { findAlerts } from '../src/domain/alerts.js';
 import type { License, Pool } from '../src/domain/types.js';
 import { createLicensingClient } from '../src/licensing/index.js';
 import type { RunningSandbox } from '../src/sandbox/index.js';
-import { createAuditLog, readTailLines } from '../src/services/audit.js';
 import { exportLicenses } from '../src/services/export.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../test/support/app-harness.js';
 
@@ -41,7 +40,6 @@ interface Stall {
   gcMs: number;
 }
 const stall = (s: Stall) => `${ms(s.stallMs)} (CPU ${ms(s.cpuMs)}, GC ${ms(s.gcMs)})`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
@@ -359,32 +357,6 @@ function alertRule(): string[] {
   return out;
 }
 
-async function auditFile(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
-  const file = join(dir, 'audit.jsonl');
-  try {
-    const line = `${JSON.stringify({ at: new Date().toISOString(), actor: 'U0MGR00001', action: 'assign', outcome: 'done', poolId: '2001', licenseId: '4001', studentName: 'Ada Lovelace', studentEmail: 'a***@contoso.com', courseTitle: 'Mastering DAX' })}\n`;
-    const out = createWriteStream(file);
-    const block = line.repeat(10_000);
-    for (let i = 0; i < 100; i += 1) if (!out.write(block)) await once(out, 'drain');
-    out.end();
-    await once(out, 'finish');
-    const size = 100 * Buffer.byteLength(block);
-    gc();
-    await sleep(100);
-    const base = process.memoryUsage().rss;
-    const audited = await stallOf(async () => {
-      const audit = createAuditLog({ logger: { debug() {}, info() {}, warn() {}, error() {} }, file });
-      await audit.recent(8);
-    });
-    const grown = process.memoryUsage().rss - base;
-    const { bytesRead } = await readTailLines(file, 200);
-    return `1,000,000 lines (${mb(size)}): ${(bytesRead / 1024).toFixed(0)} KiB read (${((100 * bytesRead) / size).toFixed(3)} % of the file), RSS +${mb(Math.max(0, grown))}, longest stall ${stall(audited)}`;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for steadier RSS figures)');
   console.log(
@@ -412,7 +384,6 @@ async function main(): Promise<void> {
       );
   }
   console.log(`\nAlert rule over one pool's active licenses: ${alertRule().join(', ')}`);
-  console.log(`Audit file at start: ${await auditFile()}`);
 }
 
 main().then(

@@ -28,11 +28,13 @@ export interface Config {
   /** Ids, or '*' for every member of the workspace. */
   viewers: string[] | '*';
   auditChannel?: string;
+  /** AUDIT_RETENTION_DAYS: audit entries older than this are deleted (at start, then daily); unset: kept forever. */
+  auditRetentionDays?: number;
   redisUrl?: string;
   /** PostgreSQL for the records (required with several replicas); unset: SQLite in DATA_DIR. */
   databaseUrl?: string;
   logLevel: LogLevel;
-  /** Where alert memory, bulk jobs and the audit file persist (created if missing). */
+  /** Where alert memory, bulk jobs and the SQLite database persist (created if missing). */
   dataDir: string;
   /** The daily alert check; no channel: alerts are off. */
   alerts: AlertsConfig;
@@ -131,6 +133,14 @@ const schema = z.object({
     z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
       error: 'AUDIT_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
     }),
+  ),
+  AUDIT_RETENTION_DAYS: optional(
+    int(
+      'AUDIT_RETENTION_DAYS',
+      1,
+      36_500,
+      'days an audit entry is kept before it is deleted; leave it unset to keep every entry',
+    ),
   ),
   REDIS_URL: optional(
     z.url({
@@ -376,6 +386,7 @@ export function parseConfig(env: Env): ConfigResult {
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;
+  if (e.AUDIT_RETENTION_DAYS !== undefined) config.auditRetentionDays = e.AUDIT_RETENTION_DAYS;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   if (e.DATABASE_URL) config.databaseUrl = e.DATABASE_URL;
   return { ok: true, config };

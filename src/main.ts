@@ -4,7 +4,6 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
@@ -15,6 +14,8 @@ import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js'
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
 import { installProcessErrorPolicy } from './process-errors.js';
+import { importAuditFiles } from './services/audit-import.js';
+import { type AuditRetention, startAuditRetention } from './services/audit-retention.js';
 import { createDesk } from './services/desk.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
@@ -145,8 +146,22 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   });
-  stopper.add('records', () => records.close());
+  let retention: AuditRetention | undefined;
+  stopper.add('records', () => {
+    retention?.stop();
+    return records.close();
+  });
   logger.info('records opened', { database: records.dialect, where: records.where });
+  // The audit file of an older version goes into the audit table once (a bad line stops the start here).
+  await importAuditFiles({ records, dataDir: config.dataDir, logger: logger.child({ component: 'audit' }) });
+  if (config.auditRetentionDays !== undefined) {
+    retention = startAuditRetention({
+      records,
+      days: config.auditRetentionDays,
+      logger: logger.child({ component: 'audit' }),
+    });
+    await retention.run();
+  }
   const now = () => new Date();
   // Writes in flight and messages to people (docs/records.md): features register their kinds below;
   // both start once the app is built, and stop with the desk.
@@ -190,8 +205,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
-    // The audit trail survives restarts beside the alert memory and bulk jobs (Home shows recent changes).
-    auditFile: join(config.dataDir, 'audit.jsonl'),
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -236,7 +249,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
     sandboxRun: lic.mode !== 'api',
   });
-  // With REDIS_URL the replicas share the repeat guard and the audit's recent list (docs/deployment.md).
+  // With REDIS_URL the replicas share the repeat guard (docs/deployment.md).
   if (deps.desk.shared.shared) deps.shared = deps.desk.shared;
   created = await createApp(deps, {
     slack: transport,

@@ -12,7 +12,7 @@
  *   stack at an unknown point, possibly half-way through changing state that outlives requests (the
  *   rate limiter's slots, caches, a bulk job's progress), so continuing could break the rate limit
  *   or assign a license twice. What must survive a crash already does: bulk jobs resume from
- *   DATA_DIR without assigning anyone twice, alerts remember what they sent, the audit file is kept.
+ *   DATA_DIR without assigning anyone twice, alerts remember what they sent, the audit table is in the database.
  *   No graceful drain is attempted: it would run on that suspect state.
  */
 import type { Logger } from './licensing/types.js';

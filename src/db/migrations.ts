@@ -108,7 +108,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('requester', 'text')
           .addColumn('body', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('audit_at').on('audit').columns(['at']).execute();
+        // Newest first (App Home's recent changes) and deletion by age (AUDIT_RETENTION_DAYS).
+        await db.schema.createIndex('audit_at').on('audit').columns(['at', 'id']).execute();
+        // The history of one license, pool or student (student_email is kept lower-case).
         await db.schema.createIndex('audit_license').on('audit').columns(['license_id', 'id']).execute();
         await db.schema.createIndex('audit_pool').on('audit').columns(['pool_id', 'id']).execute();
         await db.schema.createIndex('audit_student').on('audit').columns(['student_email', 'id']).execute();

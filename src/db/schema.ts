@@ -61,15 +61,17 @@ export interface OutboxTable {
   result: string | null;
 }
 
-/** The audit trail, one for every process, append-only. */
+/** The audit trail, one for every process, append-only (deleted only by age: AUDIT_RETENTION_DAYS). */
 export interface AuditTable {
   id: Generated<number>;
+  /** UTC ISO time of the entry: what newest-first reads and the retention go by. */
   at: string;
   actor: string;
   action: string;
   outcome: string;
   pool_id: string | null;
   license_id: string | null;
+  /** Lower-case; null when the entry has none or only a masked one (imported from an old audit file). */
   student_email: string | null;
   requester: string | null;
   /** The whole entry (domain/audit-entry.ts `AuditEntry`) as JSON. */

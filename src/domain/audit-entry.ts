@@ -50,3 +50,36 @@ export interface AuditEntry {
    *  since a 500-line job would otherwise flood the channel at Slack's ~1 message per second). */
   quiet?: boolean;
 }
+
+const ACTIONS = new Set<string>(AUDIT_ACTIONS);
+const OUTCOMES = new Set<string>(['done', 'refused', 'failed', 'unknown']);
+
+/**
+ * An object with the four facts every entry has (`at`, `actor`, `action`, `outcome` as text), or
+ * undefined: what an import accepts as an entry. An action this version does not know (written by a
+ * newer one) is still an entry; `readAuditEntry` decides whether it can be shown.
+ */
+export function asAuditRecord(
+  value: unknown,
+): (Record<string, unknown> & Pick<AuditEntry, 'at' | 'actor'>) | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const e = value as Record<string, unknown>;
+  const text = (k: string) => typeof e[k] === 'string' && e[k] !== '';
+  return text('at') && text('actor') && text('action') && text('outcome')
+    ? (e as Record<string, unknown> & Pick<AuditEntry, 'at' | 'actor'>)
+    : undefined;
+}
+
+/** An entry this version can show (known action and outcome), from its JSON; otherwise undefined. */
+export function readAuditEntry(json: string): AuditEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const e = asAuditRecord(value);
+  return e && ACTIONS.has(String(e.action)) && OUTCOMES.has(String(e.outcome))
+    ? (e as unknown as AuditEntry)
+    : undefined;
+}

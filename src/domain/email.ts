@@ -125,7 +125,7 @@ function localStart(text: string, at: number, floor: number): number {
 
 /**
  * Every e-mail address in `text` masked as by maskEmail: for log lines (applied to the whole JSON
- * line) and the audit file. A scan, not one regular expression: linear in the text, whatever it holds.
+ * line). A scan, not one regular expression: linear in the text, whatever it holds.
  */
 export function maskEmailsIn(text: string): string {
   let out = '';

@@ -2,7 +2,7 @@
  * The audit channel's post queue: one post at a time, at Slack's pace for one channel (about one
  * message a second), a burst of refusals by one person folded into one post, a 429 retried after
  * its Retry-After, a bound on what waits, and a flush that a shutdown can await. The log line and
- * the audit file are written before anything gets here (services/audit.ts); this only decides what
+ * the audit table's row are written before anything gets here (services/audit.ts); this only decides what
  * reaches the channel and when. Timers are injected, so tests need no real-time waits, and never keep
  * the process alive on their own. The behaviour is described in docs/audit-trail.md.
  */
@@ -148,7 +148,7 @@ export function createAuditPostQueue(opts: {
     if (!dropped) {
       dropped = { count: 0, firstAt: entry.at, lastAt: entry.at };
       logger.warn(
-        `audit channel: ${maxWaiting} posts are waiting, so new ones are dropped until it catches up; every entry is still in the log and the audit file`,
+        `audit channel: ${maxWaiting} posts are waiting, so new ones are dropped until it catches up; every entry is still in the log and the audit table`,
         { channel },
       );
     }
@@ -209,7 +209,7 @@ export function createAuditPostQueue(opts: {
           channel,
           error: String(error),
           ...(head.item.kind === 'entry' ? { entry: describe(head.item.entry) } : { post: head.item.kind }),
-          note: 'the entry is in the log and the audit file',
+          note: 'the entry is in the log and the audit table',
         });
       }
     } finally {
@@ -297,7 +297,7 @@ export function createAuditPostQueue(opts: {
     },
     add(entry) {
       if (closed) {
-        logger.warn('audit channel: stopping, so this entry is not posted; it is in the log and the audit file', {
+        logger.warn('audit channel: stopping, so this entry is not posted; it is in the log and the audit table', {
           channel,
           entry: describe(entry),
         });
@@ -332,7 +332,7 @@ export function createAuditPostQueue(opts: {
                   : { dropped: item.count },
             );
           logger.warn(
-            'audit channel: posts not sent (or not confirmed) before stopping; they are in the log and the audit file',
+            'audit channel: posts not sent (or not confirmed) before stopping; they are in the log and the audit table',
             {
               channel,
               unsent,

@@ -1,13 +1,14 @@
 /**
- * The audit trail: every change and every refused attempt becomes one structured
- * log line and, when AUDIT_CHANNEL is set, a message there. The e-mail never reaches the log line or
- * the file: both carry it masked (`a***@contoso.com`); the full address goes only to the audit channel
- * and to the in-memory entries that `recent()` returns. A failing post or file write is logged and
- * never reaches the person who made the change.
+ * The audit trail: every change and every refused attempt becomes one structured log line, one row
+ * of the audit table (docs/records.md, "The audit trail": one table for every process that uses the
+ * database) and, when AUDIT_CHANNEL is set, a message there. The log line carries the student's
+ * e-mail masked (`a***@contoso.com`), also where the detail quotes it; the table keeps the whole entry
+ * (the history of a student is searched by address), as the audit channel shows it. A failing post or
+ * insert is logged and never reaches the person who made the change.
  */
-import { appendFile, mkdir, open, rename, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import { AUDIT_ACTIONS, type AuditEntry } from '../domain/audit-entry.js';
+import { appendAudit, newestAudit } from '../db/audit.js';
+import type { Records } from '../db/open.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import { auditSentence } from '../domain/audit-sentence.js';
 import { maskEmail, maskEmailsIn } from '../domain/email.js';
 import { escapeTruncated } from '../domain/mrkdwn.js';
@@ -19,13 +20,13 @@ import {
   type QueuedPost,
   type RefusalBurst,
 } from './audit-queue.js';
-import type { SharedStore } from './shared-store.js';
 
 export type { AuditEntry };
 
 export interface AuditLog {
-  /** Writes the log line and the file entry, and queues the channel post; resolves once both are written. */
+  /** Writes the log line and the row, and queues the channel post; resolves once the row is written (or failed). */
   record(entry: AuditEntry): Promise<void>;
+  /** The newest entries, newest first: from the audit table (every process's), or without one this process's own. */
   recent(limit: number): Promise<AuditEntry[]>;
   /** Posts what waits for the audit channel (bursts at once, the rest at Slack's pace) within `timeoutMs`. */
   flush(timeoutMs: number): Promise<FlushResult>;
@@ -38,32 +39,16 @@ export interface AuditLogOptions {
   /** Posts the channel message (text fallback, blocks and message metadata); given with `channel`. */
   post?: (text: string, blocks: unknown[], metadata: AuditMetadata) => Promise<void>;
   channel?: string;
-  /**
-   * JSON lines, appended per entry; only its tail is read back at start, so recent changes survive a
-   * restart. Rotated at `rotation.maxBytes`: audit.jsonl -> audit.1.jsonl -> … (docs/audit-trail.md).
-   */
-  file?: string;
-  /** Size cap of the file and how many files are kept, the current one included; default 10 MiB and 5. */
-  rotation?: { maxBytes?: number; files?: number };
-  /** Entries kept in memory; default 200. */
+  /** The database whose audit table the entries go to and App Home's recent changes come from (main.ts always gives it). */
+  records?: Pick<Records, 'db'>;
+  /** Without `records`: the entries this process keeps in memory for recent(); default 200. */
   keep?: number;
   /** Pace, refusal folding, bound and timers of the channel's post queue (services/audit-queue.ts). */
   posting?: AuditPostingOptions;
-  /**
-   * With REDIS_URL: the recent list is shared by the replicas (LPUSH + LTRIM of the masked entry), so
-   * every App Home shows the changes made through any of them. Unreachable: this process's own list.
-   */
-  shared?: SharedStore;
 }
 
-const RECENT_KEY = 'audit:recent';
-
-// Lines with an action this version does not know (written by a newer one) are skipped, not fatal.
-const ACTIONS = new Set<string>(AUDIT_ACTIONS);
-const OUTCOMES = new Set(['done', 'refused', 'failed', 'unknown']);
-
-/** For the log line and the file: the student's e-mail masked, and any address quoted in the detail
- *  (a server's refusal often names the student) masked too. */
+/** For the log line: the student's e-mail masked, and any address quoted in the detail (a server's
+ *  refusal often names the student) masked too. */
 function masked(entry: AuditEntry): AuditEntry {
   return {
     ...entry,
@@ -72,128 +57,12 @@ function masked(entry: AuditEntry): AuditEntry {
   };
 }
 
-function readLine(line: string): AuditEntry | undefined {
-  try {
-    const e = JSON.parse(line) as Partial<AuditEntry>;
-    const ok =
-      typeof e.at === 'string' &&
-      typeof e.actor === 'string' &&
-      ACTIONS.has(String(e.action)) &&
-      OUTCOMES.has(String(e.outcome));
-    return ok ? (e as AuditEntry) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export const AUDIT_FILE_MAX_BYTES = 10 * 1024 * 1024;
-export const AUDIT_FILES_KEPT = 5;
-/** Read backwards in blocks of this size; a start reads a few blocks, never a whole file. */
-const TAIL_BLOCK = 64 * 1024;
-
-/** audit.jsonl, audit.1.jsonl, audit.2.jsonl, …: index 0 is the file written now. */
-export function auditFileAt(path: string, index: number): string {
-  if (index === 0) return path;
-  const ext = extname(path);
-  return join(dirname(path), `${basename(path, ext)}.${index}${ext}`);
-}
-
-/**
- * The last `count` non-empty lines of a file, read backwards block by block from its end, and the
- * bytes read: a 1,000,000-line file costs a few blocks, not its size. A missing file has no lines.
- */
-export async function readTailLines(path: string, count: number): Promise<{ lines: string[]; bytesRead: number }> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return { lines: [], bytesRead: 0 };
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    const blocks: Buffer[] = [];
-    let position = size;
-    let newlines = 0;
-    let bytesRead = 0;
-    // count + 1 line ends: the first line of what was read may be cut.
-    while (position > 0 && newlines <= count) {
-      const length = Math.min(TAIL_BLOCK, position);
-      position -= length;
-      const block = Buffer.alloc(length);
-      const { bytesRead: n } = await handle.read(block, 0, length, position);
-      bytesRead += n;
-      blocks.unshift(block.subarray(0, n));
-      for (let i = 0; i < n; i += 1) if (block[i] === 0x0a) newlines += 1;
-    }
-    const lines = Buffer.concat(blocks).toString('utf8').split('\n');
-    if (position > 0) lines.shift();
-    return { lines: lines.filter((l) => l.trim() !== '').slice(-count), bytesRead };
-  } finally {
-    await handle.close();
-  }
-}
-
 export function createAuditLog(opts: AuditLogOptions): AuditLog {
   const keep = opts.keep ?? 200;
-  const { logger, file } = opts;
-  const maxBytes = Math.max(1, opts.rotation?.maxBytes ?? AUDIT_FILE_MAX_BYTES);
-  const filesKept = Math.max(1, Math.floor(opts.rotation?.files ?? AUDIT_FILES_KEPT));
+  const { logger } = opts;
+  const db = opts.records?.db;
+  /** Without a database only: this process's newest entries. */
   let entries: AuditEntry[] = [];
-  /** The current file's size, known after load; kept up to date by append. */
-  let size = 0;
-  // One write at a time, in order; loading finishes before the first record or read.
-  let chain: Promise<void> = file ? load(file) : Promise.resolve();
-
-  /** The recent entries from the tails of the newest files (the current one may have just been rotated). */
-  async function load(path: string): Promise<void> {
-    try {
-      size = await stat(path).then(
-        (s) => s.size,
-        () => 0,
-      );
-      let loaded: AuditEntry[] = [];
-      for (let index = 0; index < filesKept && loaded.length < keep; index += 1) {
-        const { lines } = await readTailLines(auditFileAt(path, index), keep - loaded.length);
-        loaded = [...lines.flatMap((l) => readLine(l) ?? []), ...loaded];
-      }
-      entries = [...loaded, ...entries].slice(-keep);
-    } catch (error) {
-      logger.warn('could not read the audit file', { error });
-    }
-  }
-
-  /** audit.jsonl becomes audit.1.jsonl, each older one moves up by one, and the oldest kept is replaced. */
-  async function rotate(path: string): Promise<void> {
-    for (let index = filesKept - 1; index >= 1; index -= 1) {
-      try {
-        await rename(auditFileAt(path, index - 1), auditFileAt(path, index));
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-      }
-    }
-    size = 0;
-  }
-
-  async function append(path: string, entry: AuditEntry): Promise<void> {
-    const line = `${JSON.stringify(masked(entry))}\n`;
-    const bytes = Buffer.byteLength(line);
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      if (size > 0 && size + bytes > maxBytes) {
-        if (filesKept > 1) await rotate(path);
-        else {
-          // One file kept: start it again.
-          await (await open(path, 'w')).close();
-          size = 0;
-        }
-      }
-      await appendFile(path, line, 'utf8');
-      size += bytes;
-    } catch (error) {
-      logger.warn('could not write the audit file', { error });
-    }
-  }
 
   const { post, channel } = opts;
   const queue =
@@ -213,28 +82,23 @@ export function createAuditLog(opts: AuditLogOptions): AuditLog {
   return {
     async record(entry) {
       logger.info('audit', { ...masked(entry) });
-      // The post waits its turn in the queue; the log line above and the file entry below never wait for it.
+      // The post waits its turn in the queue; the log line above and the row below never wait for it.
       if (!entry.quiet) queue?.add(entry);
-      const done = chain.then(async () => {
+      if (!db) {
         entries.push(entry);
         if (entries.length > keep) entries = entries.slice(-keep);
-        if (file) await append(file, entry);
-        await opts.shared?.pushCapped(RECENT_KEY, JSON.stringify(masked(entry)), keep).catch((error: unknown) => {
-          logger.warn('could not add the audit entry to the shared recent list', { error: String(error) });
+        return;
+      }
+      try {
+        await appendAudit(db, entry);
+      } catch (error) {
+        logger.warn('could not write the audit entry to the database; the log line above holds it', {
+          error: error instanceof Error ? error.message : String(error),
         });
-      });
-      chain = done;
-      await done;
+      }
     },
     async recent(limit) {
-      await chain;
-      if (opts.shared) {
-        try {
-          return (await opts.shared.newest(RECENT_KEY, limit)).flatMap((l) => readLine(l) ?? []);
-        } catch (error) {
-          logger.warn("could not read the shared recent list; showing this replica's own", { error: String(error) });
-        }
-      }
+      if (db) return newestAudit(db, limit);
       return entries.slice(-Math.max(0, limit)).reverse();
     },
     flush: async (timeoutMs) => (queue ? queue.flush(timeoutMs) : nothing),
@@ -354,7 +218,7 @@ export function burstMessage(burst: RefusalBurst, windowMs: number): { text: str
 
 /** Said in the channel once it has room again: how many posts were dropped, and where they still are. */
 export function droppedMessage(count: number, firstAt: string, lastAt: string): { text: string; blocks: unknown[] } {
-  const text = `:warning: ${count} audit ${count === 1 ? 'entry was' : 'entries were'} not posted here between ${dateOf(firstAt)} and ${dateOf(lastAt)}: too many were waiting. Each is in License Desk's log and audit file.`;
+  const text = `:warning: ${count} audit ${count === 1 ? 'entry was' : 'entries were'} not posted here between ${dateOf(firstAt)} and ${dateOf(lastAt)}: too many were waiting. Each is in License Desk's log and audit table.`;
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 

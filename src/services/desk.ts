@@ -4,7 +4,7 @@
  * in-process sandbox's, fresh at each start, under a key of its own) and the bulk jobs (`records`,
  * bulk-jobs.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
  * replicas share through Redis what must be shared within a second (docs/deployment.md): the daily
- * check's lease, the App Home snapshot, the repeat guard and the audit's recent list (`shared`, handed
+ * check's lease, the App Home snapshot, and the repeat guard (`shared`, handed
  * to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';

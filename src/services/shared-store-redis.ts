@@ -48,14 +48,6 @@ export function createRedisStore(connections: RedisConnections, logger: Logger):
       if (value === undefined) await client.del(k(key));
       else await client.eval(RELEASE, 1, k(key), value);
     },
-    async pushCapped(key, value, max) {
-      await client
-        .multi()
-        .lpush(k(key), value)
-        .ltrim(k(key), 0, max - 1)
-        .exec();
-    },
-    newest: async (key, limit) => (limit <= 0 ? [] : client.lrange(k(key), 0, limit - 1)),
     async close() {
       await client.quit().catch(() => client.disconnect());
     },

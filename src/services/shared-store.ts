@@ -1,10 +1,9 @@
 /**
  * The state that replicas of License Desk share when REDIS_URL is set (docs/deployment.md): one small
- * key-value / list interface with two implementations, in process memory (one replica; the default)
+ * key-value interface with two implementations, in process memory (one replica; the default)
  * and on Redis (shared-store-redis.ts). Values are strings; callers keep JSON in them.
  *
- * Users: the repeat guard (claim = SET NX PX), the App Home snapshot, the daily check's lease, and the
- * audit's recent list (LPUSH + LTRIM). Nothing here is a record: records live in the database
+ * Users: the repeat guard (claim = SET NX PX), the App Home snapshot and the daily check's lease. Nothing here is a record: records live in the database
  * (docs/records.md), and a Redis lost empty costs only what docs/deployment.md says.
  */
 
@@ -20,23 +19,13 @@ export interface SharedStore {
   renew(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Deletes the key; with `value`, only while it still holds that value (a claim's owner releases it). */
   delete(key: string, value?: string): Promise<void>;
-  /** Puts `value` first in a list and keeps the newest `max` (LPUSH + LTRIM). */
-  pushCapped(key: string, value: string, max: number): Promise<void>;
-  /** The newest `limit` values of a list, newest first. */
-  newest(key: string, limit: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
-/**
- * What the BullMQ queue and its rows still use; the shared store's keys start with the deployment's
- * prefix instead (redis.ts `redisPrefix`).
- */
-export const KEY_PREFIX = 'license-desk:';
 
 /** The in-process store: one replica, nothing survives a restart (the records are in the database). */
 export function createMemoryStore(now: () => number = Date.now): SharedStore {
   const values = new Map<string, { value: string; until: number }>();
-  const lists = new Map<string, string[]>();
   const live = (key: string) => {
     const hit = values.get(key);
     if (hit && hit.until <= now()) values.delete(key);
@@ -63,11 +52,6 @@ export function createMemoryStore(now: () => number = Date.now): SharedStore {
     async delete(key, value) {
       if (value === undefined || live(key)?.value === value) values.delete(key);
     },
-    async pushCapped(key, value, max) {
-      const list = [value, ...(lists.get(key) ?? [])].slice(0, max);
-      lists.set(key, list);
-    },
-    newest: async (key, limit) => (lists.get(key) ?? []).slice(0, Math.max(0, limit)),
     close: async () => undefined,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The audit log of a running app: log lines always, the audit file when one is configured, and a
- * message in AUDIT_CHANNEL when set, posted through the app's own Web API client (chat:write; the bot
+ * The audit log of a running app: log lines always, a row of the audit table when the app has its
+ * records (main.ts always gives them), and a message in AUDIT_CHANNEL when set, posted through the app's own Web API client (chat:write; the bot
  * must be a member of that channel: invite it with `/invite @License Desk`). Posts go through the
  * audit post queue (services/audit-queue.ts): Slack's pace, refusal bursts folded, 429s retried.
  */
@@ -41,8 +41,7 @@ export function createSlackAuditLog(client: webApi.WebClient, deps: AppDeps, pos
   return createAuditLog({
     logger: deps.logger,
     ...(channel ? { channel, post } : {}),
-    ...(deps.auditFile ? { file: deps.auditFile } : {}),
-    ...(deps.shared?.shared ? { shared: deps.shared } : {}),
+    ...(deps.records ? { records: deps.records } : {}),
     ...(posting ? { posting } : {}),
   });
 }

@@ -65,8 +65,6 @@ export interface AppDeps {
   auditChannel?: string;
   /** The audit trail; createApp builds one (posting to auditChannel) when none is given, and returns it. */
   audit?: AuditLog;
-  /** JSON-lines file that keeps the audit trail across restarts (e.g. DATA_DIR/audit.jsonl). */
-  auditFile?: string;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
   /** Approved requests waiting for a seat (src/slack/requests/start.ts); without it, `/licenses waitlist` says so. */
@@ -77,7 +75,7 @@ export interface AppDeps {
   work?: WorkTracker;
   /** Records the admin's writes before they are sent (docs/records.md, "Writes in flight"); main.ts builds it on `records`. */
   writes?: WriteLedger;
-  /** With REDIS_URL, the state the replicas share: repeat guard, audit recent list (docs/deployment.md). */
+  /** With REDIS_URL, the state the replicas share: the repeat guard (docs/deployment.md). */
   shared?: SharedStore;
 }
 

@@ -1,16 +1,18 @@
 /**
  * The audit channel under load: posts keep to Slack's pace for one channel, a burst of refusals by one
  * person becomes one post, a 429 is retried after its Retry-After, and nothing waiting is lost at stop.
- * The log line and the file entry are written at once, whatever happens to the post. The queue runs
+ * The log line and the audit table's row are written at once, whatever happens to the post. The queue runs
  * on test-controlled timers (Slack's real pace: 1 s between posts, refusals folded over 5 s of quiet),
  * so nothing here waits in real time for a timer.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { countAudit } from '../../src/db/audit.js';
+import { openRecords, type Records } from '../../src/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type ManualTimers, manualTimers } from '../support/manual-timers.js';
 import { until } from '../support/until.js';
@@ -24,27 +26,30 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 let t: TestApp;
 let clock: ManualTimers;
-let file: string;
+let records: Records;
 let seq = 0;
 async function start() {
   clock = manualTimers();
-  file = join(dir, `audit-${++seq}.jsonl`);
+  records = await openRecords({ dataDir: join(dir, `run-${++seq}`), heartbeatMs: 0 });
   t = await startTestApp({
     auditChannel: AUDIT,
-    auditFile: file,
+    records,
     auditPosting: { paceMs: 1000, foldQuietMs: 5000, foldMaxMs: 60_000, timers: clock.timers },
   });
 }
-afterEach(() => t.close());
+afterEach(async () => {
+  await t.close();
+  await records.close();
+});
 
 const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT);
 const auditLines = () => t.logs.filter((l) => l.message === 'audit');
-const fileLines = async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const rows = () => countAudit(records.db);
 
 const nthPost = (n: number) => t.slack.waitForCall('chat.postMessage', (c) => posts().indexOf(c) === n - 1);
 
 describe('the audit channel', () => {
-  it('30 refused Extend clicks by a viewer: 30 log lines and file entries at once, one folded post', async () => {
+  it('30 refused Extend clicks by a viewer: 30 log lines and rows at once, one folded post', async () => {
     await start();
     await Promise.all(
       Array.from({ length: 30 }, () =>
@@ -52,7 +57,7 @@ describe('the audit channel', () => {
       ),
     );
     await until('30 audit lines', () => auditLines().length === 30);
-    await until('30 file entries', async () => (await fileLines()).length === 30);
+    await until('30 rows', async () => (await rows()) === 30);
     expect(auditLines().every((l) => l.outcome === 'refused' && l.action === 'extend' && l.licenseId === '4001')).toBe(
       true,
     );
@@ -98,7 +103,7 @@ describe('the audit channel', () => {
     await t.clickButton(ChangeActionId.revokeConfirm, '4011');
     await until('the 429 to be seen', () => t.logs.some((l) => String(l.message).includes('Slack asked to slow down')));
     expect(auditLines()).toHaveLength(1);
-    await until('the file entry', async () => (await fileLines()).length === 1);
+    await until('the row', async () => (await rows()) === 1);
     expect(posts()).toHaveLength(1); // the refused attempt
     clock.advance(2999);
     expect(posts()).toHaveLength(1);
@@ -121,13 +126,13 @@ describe('the audit channel', () => {
     expect(String(post.args.text)).toContain(
       'was refused 2 times in the last minute: revoke license `4012`, assign pool `2001`',
     );
-    // After close, an entry still reaches the log and the file; the log says it was not posted.
+    // After close, an entry still reaches the log and the table; the log says it was not posted.
     await t.clickButton(ChangeActionId.revokeConfirm, '4013', { userId: TEST_USERS.viewer });
     await until('the third audit line', () => auditLines().length === 3);
     await until('the not-posted line', () =>
       t.logs.some((l) => String(l.message).includes('this entry is not posted')),
     );
-    await until('the third file entry', async () => (await fileLines()).length === 3);
+    await until('the third row', async () => (await rows()) === 3);
     expect(posts()).toHaveLength(1);
   });
 });

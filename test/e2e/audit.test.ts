@@ -1,15 +1,12 @@
 /**
  * The audit trail: every change and every refused attempt is a structured log line
  * (the e-mail masked) and, with AUDIT_CHANNEL set, a message there (escaped, with a text fallback);
- * a failing post never reaches the person; the file keeps recent entries across a restart.
+ * a failing post never reaches the person. (The audit table: test/integration/db/audit.test.ts and
+ * test/e2e/audit-table.test.ts.)
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { createAuditLog } from '../../src/services/audit.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit } from './change-support.js';
 
@@ -81,27 +78,5 @@ describe('audit', () => {
     } finally {
       t.slack.answer('chat.postMessage', undefined);
     }
-  });
-});
-
-describe('the audit file', () => {
-  it('appends JSON lines with the e-mail masked, and a new log reads them back, newest first', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'nested', 'audit.jsonl');
-    const logger = { debug() {}, info() {}, warn() {}, error() {} };
-    const first = createAuditLog({ logger, file });
-    for (const [i, action] of (['assign', 'extend', 'revoke'] as const).entries()) {
-      await first.record({
-        at: `2026-03-0${i + 1}T10:00:00.000Z`,
-        actor: 'U0MGR00001',
-        action,
-        outcome: 'done',
-        studentEmail: 'ada@contoso.com',
-      });
-    }
-    expect(readFileSync(file, 'utf8')).not.toContain('ada@contoso.com');
-    const second = createAuditLog({ logger, file });
-    const recent = await second.recent(2);
-    expect(recent.map((e) => e.action)).toEqual(['revoke', 'extend']);
-    expect(recent[0]?.studentEmail).toBe('a***@contoso.com');
   });
 });

@@ -10,9 +10,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/blocks/ids.js';
+import { SQLITE_FILE } from '../../src/db/open.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
-import { auditFileIn } from '../support/run-main.js';
+import { auditTableIn } from '../support/run-main.js';
 import { until } from '../support/until.js';
 import { textOf } from './change-support.js';
 
@@ -34,9 +35,9 @@ const clickRevokeNow = () =>
     responseId: 'revoke-now',
   });
 
-/** The audit file's entries about the license (none before the file exists). */
+/** The audit table's entries about the license (none before the database exists). */
 const audited = () =>
-  existsSync(join(desk.dataDir, 'audit.jsonl')) ? auditFileIn(desk.dataDir).filter((e) => e.licenseId === LICENSE) : [];
+  existsSync(join(desk.dataDir, SQLITE_FILE)) ? auditTableIn(desk.dataDir).filter((e) => e.licenseId === LICENSE) : [];
 const deletes = () => desk.sandbox.requests.filter((r) => r.method === 'DELETE' && r.url === `/v1/license/${LICENSE}`);
 const dmsTo = (user: string) => desk.dmsTo(user, '');
 

@@ -14,7 +14,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import {
-  auditFileIn,
+  auditTableIn,
   buildDist,
   eventsUrlOf,
   localAppEnv,
@@ -104,7 +104,7 @@ async function clickRevoke(licenseId: string, responseId: string): Promise<numbe
 }
 
 const logLines = () => logLinesOf(main);
-const auditFile = () => auditFileIn(dataDir);
+const auditTable = () => auditTableIn(dataDir);
 const deletes = (licenseId: string) =>
   sandbox.requests.filter((r) => r.method === 'DELETE' && r.url === `/v1/license/${licenseId}`);
 const signalGroup = (signal: NodeJS.Signals) => process.kill(-(main?.child.pid ?? 0), signal);
@@ -123,7 +123,7 @@ async function expectDrained(licenseId: string): Promise<void> {
   expect(deletes(licenseId)).toHaveLength(1);
   expect(sandbox.inspect.license(licenseId)?.active).toBe(false);
   const entry = { action: 'revoke', outcome: 'done', licenseId, actor: TEST_USERS.admin };
-  expect(auditFile()).toContainEqual(expect.objectContaining(entry));
+  expect(auditTable()).toContainEqual(expect.objectContaining(entry));
   expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
   const told = slack.responses.filter((p) => p.id === `revoke-${licenseId}`).map((p) => textOf(p.body));
   expect(told.join('\n')).toContain(`Revoked license \`${licenseId}\``);

@@ -16,7 +16,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type BulkJob, createBulkJobStore } from '../../src/services/bulk-jobs.js';
 import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { auditFileIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { extendState, textOf, viewOf } from './change-support.js';
@@ -125,7 +125,7 @@ async function exitWithin(ms: number): Promise<number | null> {
 }
 
 const logLines = () => logLinesOf(main);
-const auditFile = () => auditFileIn(dataDir);
+const auditTable = () => auditTableIn(dataDir);
 const inFlight = (method: string, path: string) =>
   sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
 /** The one bulk job in the process's database (SQLite in DATA_DIR), read by a connection of the test's own. */
@@ -169,12 +169,12 @@ describe('SIGTERM with work in flight', () => {
     // Bounded by SHUTDOWN_DRAIN_SECONDS plus the closes, never the 2.5 s of the fault alone.
     expect(await exitWithin(28_000)).toBe(0);
 
-    // The change landed, the modal shows it, the audit trail has it in the file and the log.
+    // The change landed, the modal shows it, the audit trail has it in the table and the log.
     expect(sandbox.inspect.license('4002')?.end.slice(0, 10)).toBe(day);
     const outcome = slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
     expect(outcome && textOf(viewOf(outcome).blocks)).toContain('Moved the end of license `4002`');
     const entry = { action: 'extend', outcome: 'done', licenseId: '4002', actor: TEST_USERS.admin };
-    expect(auditFile()).toContainEqual(expect.objectContaining(entry));
+    expect(auditTable()).toContainEqual(expect.objectContaining(entry));
     expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
     // The read in flight got its real answer, not "Something went wrong".
     const read = slack.responses.filter(answerOf('read-in-flight')).at(-1);
@@ -205,7 +205,7 @@ describe('SIGTERM with work in flight', () => {
     expect(told).toContain('License Desk is restarting and stopped waiting for the licensing service');
     expect(told).toContain('/licenses show 4003');
     const entry = { action: 'extend', outcome: 'unknown', licenseId: '4003', actor: TEST_USERS.admin };
-    const audited = auditFile().find((e) => e.licenseId === '4003');
+    const audited = auditTable().find((e) => e.licenseId === '4003');
     expect(audited).toMatchObject(entry);
     expect(String(audited?.detail)).toContain('License Desk stopped before the licensing service answered');
     expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));

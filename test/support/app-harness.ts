@@ -61,8 +61,6 @@ export interface TestAppOptions {
   licensing?: Partial<LicensingClientOptions>;
   now?: () => Date;
   auditChannel?: string;
-  /** The audit file (DATA_DIR/audit.jsonl in the app); default none. */
-  auditFile?: string;
   /** The audit channel's post queue; default quick (10 ms pace, refusals folded over 10 ms quiet). */
   auditPosting?: AuditPostingOptions;
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
@@ -80,8 +78,10 @@ export interface TestAppOptions {
    */
   waitlist?: Partial<WaitlistSetup>;
   /**
-   * The records the requests live in (test/support/records.ts `testDatabases()`); default: a new
-   * SQLite database in a temporary directory, removed by close().
+   * The records (an opened database, left open by close(); test/support/records.ts `testDatabases()`):
+   * the audit table, the requests, the desk's bulk jobs and alert memory. Default: with `dataDir`, SQLite
+   * there (as main.ts opens it without DATABASE_URL); else, with requests, SQLite in a temporary
+   * directory removed by close(); else none (the audit trail kept in memory).
    */
   records?: Records;
   /** REQUESTERS; default '*' (every full member). */
@@ -201,15 +201,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now,
     sandbox: options.sandboxMode ?? true,
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
-    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   };
   let created: CreatedApp | undefined;
   let app: App | undefined;
   const wl = options.waitlist;
   const requests = options.requests ?? (wl ? { timers: requestTimers(24, 7) } : undefined);
-  // The records of the requests: the caller's, or a SQLite database of this app's own.
-  const ownDir = requests && !options.records ? mkdtempSync(join(tmpdir(), 'license-desk-app-')) : undefined;
-  const records = options.records ?? (ownDir ? await openRecords({ dataDir: ownDir, heartbeatMs: 0, now }) : undefined);
+  // One database for everything this app records, as main.ts has: the caller's, or one of its own.
+  const ownDir =
+    requests && !options.records && !options.dataDir ? mkdtempSync(join(tmpdir(), 'license-desk-app-')) : undefined;
+  const recordsDir = options.records ? undefined : (options.dataDir ?? ownDir);
+  const records =
+    options.records ?? (recordsDir ? await openRecords({ dataDir: recordsDir, heartbeatMs: 0, now }) : undefined);
+  if (records) deps.records = records;
   const feature: { deliver?: (body: unknown) => Promise<boolean> } = {};
   const outbox = records
     ? createOutbox({
@@ -252,12 +255,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     feature.deliver = (body) => selfService.deliver(body);
     settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
-  // The desk's records (bulk jobs): SQLite in its DATA_DIR, as main.ts opens them without DATABASE_URL.
-  let deskRecords: Records | undefined;
-  if (options.dataDir) {
-    deskRecords = await openRecords({ dataDir: options.dataDir, heartbeatMs: 0 });
+  // The desk (App Home, alerts, bulk jobs) on the same records.
+  if (options.dataDir && records) {
     deps.desk = await createDesk({
-      records: deskRecords,
+      records,
       licensing,
       logger,
       now,
@@ -444,13 +445,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await selfService?.stop();
       await settler?.stop();
       await outbox?.stop();
-      if (ownDir) {
-        await records?.close();
-        rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 });
-      }
       await desk?.stop();
       await audit.close(2000);
-      await deskRecords?.close();
+      if (!options.records) await records?.close();
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 });
       await licensing.close();
       if (!options.useSandbox) await sandbox.close();
       if (!options.useSlack) await slack.close();

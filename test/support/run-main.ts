@@ -5,11 +5,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import SQLite from 'better-sqlite3';
 import { SETTING_NAMES } from '../../src/config.js';
+import { SQLITE_FILE } from '../../src/db/open.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -187,10 +189,15 @@ export function logLinesOf(main: MainProcess | undefined): Record<string, unknow
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The audit entries the app kept in `dataDir/audit.jsonl`. */
-export function auditFileIn(dataDir: string): Record<string, unknown>[] {
-  return readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The audit entries in the audit table of the app's SQLite database in `dataDir`, in the order they were added. */
+export function auditTableIn(dataDir: string): Record<string, unknown>[] {
+  const db = new SQLite(join(dataDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare<[], { body: string }>('SELECT body FROM audit ORDER BY id')
+      .all()
+      .map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  } finally {
+    db.close();
+  }
 }

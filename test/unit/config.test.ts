@@ -48,6 +48,26 @@ describe('parseConfig', () => {
     });
   });
 
+  it('AUDIT_RETENTION_DAYS: unset keeps every audit entry; a positive whole number of days; anything else is refused', () => {
+    const unset = parseConfig(full);
+    expect(unset.ok && unset.config.auditRetentionDays).toBeUndefined();
+    const set = parseConfig({ ...full, AUDIT_RETENTION_DAYS: ' 365 ' });
+    expect(set.ok && set.config.auditRetentionDays).toBe(365);
+    const empty = parseConfig({ ...full, AUDIT_RETENTION_DAYS: '' });
+    expect(empty.ok && empty.config.auditRetentionDays).toBeUndefined();
+    const meaning = 'days an audit entry is kept before it is deleted; leave it unset to keep every entry';
+    for (const bad of ['0', '-5', '100000']) {
+      expect(problems({ ...full, AUDIT_RETENTION_DAYS: bad })).toEqual([
+        `AUDIT_RETENTION_DAYS must be between 1 and 36500 (${meaning})`,
+      ]);
+    }
+    for (const bad of ['30d', '1.5', 'forever']) {
+      expect(problems({ ...full, AUDIT_RETENTION_DAYS: bad })).toEqual([
+        `AUDIT_RETENTION_DAYS must be a whole number (${meaning})`,
+      ]);
+    }
+  });
+
   it('CONSOLE=0: the local demo without the console keeps the plain defaults', () => {
     const r = parseConfig({ CONSOLE: '0' });
     expect(r.ok && r.config).toMatchObject({ console: false, viewers: [], alerts: { time: '09:00' } });

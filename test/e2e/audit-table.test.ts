@@ -1,0 +1,198 @@
+/**
+ * The audit trail is a table of the records, end to end with the real main process (src/main.ts in a
+ * child process, SQLite in its DATA_DIR): the audit files of an older version are imported at the
+ * first start and moved aside, AUDIT_RETENTION_DAYS deletes what is too old at start, a change made
+ * before a restart is in App Home's "Recent changes" after it (read from the table, newest first),
+ * and an audit file with a broken line stops the start with a sentence naming the file and the line.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CallbackId } from '../../src/blocks/ids.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
+import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
+import { allText } from '../unit/blocks/fixtures.js';
+import { extendState, viewOf } from './change-support.js';
+
+const SECRET = 'audit0table0signing0secret0tests';
+const BOT = 'xoxb-audit-table';
+const DAY = 86_400_000;
+const ADMIN = TEST_USERS.admin;
+
+let slack: FakeSlack;
+let sandbox: RunningSandbox;
+let dataDir: string;
+let main: MainProcess | undefined;
+let eventsUrl = '';
+let seq = 0;
+
+beforeEach(async () => {
+  slack = await startFakeSlack({ botToken: BOT });
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
+  dataDir = mkdtempSync(join(tmpdir(), 'license-desk-audit-table-'));
+});
+
+afterEach(async () => {
+  main?.child.kill('SIGKILL');
+  await main?.exited;
+  main = undefined;
+  await sandbox.close();
+  await slack.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function startMain(extra: Record<string, string> = {}): MainProcess {
+  main = runMain(
+    localAppEnv(
+      {
+        slackApiUrl: slack.apiUrl,
+        sandboxUrl: sandbox.url,
+        sandboxToken: sandbox.adminToken,
+        botToken: BOT,
+        signingSecret: SECRET,
+      },
+      { LICENSE_ADMINS: ADMIN, DATA_DIR: dataDir, ...extra },
+    ),
+  );
+  return main;
+}
+
+async function post(body: string, contentType?: string): Promise<number> {
+  const headers = { ...slackHeaders(SECRET, body), ...(contentType ? { 'content-type': contentType } : {}) };
+  return (await fetch(eventsUrl, { method: 'POST', headers, body })).status;
+}
+
+function command(text: string) {
+  return post(
+    commandBody({
+      team_id: 'T0ACME0001',
+      channel_id: 'C0LICOPS01',
+      user_id: ADMIN,
+      user_name: 'dana.lee',
+      command: '/licenses',
+      text,
+      api_app_id: 'A0LICBOT01',
+      response_url: slack.responseUrl(`r${++seq}`),
+      trigger_id: `${Date.now()}.${++seq}.trigger`,
+    }),
+  );
+}
+
+/** Moves the end of `licenseId` through the modal, as an admin does; resolves once it is audited. */
+async function extend(licenseId: string, day: string): Promise<void> {
+  const from = slack.calls.length;
+  await command(`extend ${licenseId}`);
+  const after = (c: SlackCall) => slack.calls.indexOf(c) >= from;
+  const form = await slack.waitForCall(
+    'views.update',
+    (c) => after(c) && viewOf(c).callback_id === CallbackId.extendForm,
+    10_000,
+  );
+  await post(viewSubmissionBody(viewOf(form), extendState({ date: day }), `${Date.now()}.${++seq}.trigger`));
+  await main?.waitFor(new RegExp(`"message":"audit".*"licenseId":"${licenseId}"`), 15_000);
+}
+
+/** Opens App Home for the admin and returns the text of the view once it shows the pools. */
+async function homeText(): Promise<string> {
+  const before = slack.calls.length;
+  const status = await post(
+    JSON.stringify({
+      token: 'qWeRtY1234567890AsDfGhJk',
+      team_id: 'T0ACME0001',
+      api_app_id: 'A0LICBOT01',
+      event: {
+        type: 'app_home_opened',
+        user: ADMIN,
+        channel: 'D0HOME0001',
+        tab: 'home',
+        event_ts: `${Date.now() / 1000}`,
+      },
+      type: 'event_callback',
+      event_id: `Ev0AUDIT${++seq}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false }],
+    }),
+    'application/json',
+  );
+  expect(status).toBe(200);
+  const call = await slack.waitForCall(
+    'views.publish',
+    (c) =>
+      slack.calls.indexOf(c) >= before &&
+      c.args.user_id === ADMIN &&
+      allText(c.args.view).includes('Recent changes') &&
+      !allText(c.args.view).includes('Refreshing'),
+    15_000,
+  );
+  return allText(call.args.view);
+}
+
+const jsonl = (...entries: unknown[]) => `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`;
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+const old = (licenseId: string, at: string) => ({
+  at,
+  actor: 'U0OLDADM01',
+  action: 'revoke',
+  outcome: 'done',
+  licenseId,
+  studentName: `Student ${licenseId}`,
+  courseTitle: 'Mastering DAX',
+});
+
+describe('the audit table across a restart', () => {
+  it("imports the old files once, keeps to AUDIT_RETENTION_DAYS, and App Home's recent changes come from the table after a restart", async () => {
+    writeFileSync(join(dataDir, 'audit.1.jsonl'), jsonl(old('3001', ago(400)), old('3002', ago(3))));
+    writeFileSync(join(dataDir, 'audit.jsonl'), jsonl(old('3003', ago(2))));
+    startMain({ AUDIT_RETENTION_DAYS: '30' });
+    eventsUrl = await eventsUrlOf(main as MainProcess);
+    const lines = logLinesOf(main);
+    expect(lines.find((l) => String(l.message).startsWith('audit: the audit files were imported'))).toMatchObject({
+      entries: 3,
+      files: [
+        { file: expect.stringMatching(/audit\.1\.jsonl$/), entries: 2 },
+        { file: expect.stringMatching(/audit\.jsonl$/), entries: 1 },
+      ],
+    });
+    expect(lines.find((l) => String(l.message).includes('older than AUDIT_RETENTION_DAYS'))).toMatchObject({
+      deleted: 1,
+      days: 30,
+    });
+    expect(existsSync(join(dataDir, 'audit.jsonl'))).toBe(false);
+    expect(readdirSync(dataDir).filter((n) => n.includes('.imported-'))).toHaveLength(2);
+
+    const day = new Date(Date.now() + 40 * DAY).toISOString().slice(0, 10);
+    await extend('4002', day);
+    main?.child.kill('SIGTERM');
+    expect(await main?.exited).toBe(0);
+    expect(auditTableIn(dataDir).map((e) => e.licenseId)).toEqual(['3002', '3003', '4002']);
+
+    // A new process on the same DATA_DIR: nothing to import, the table answers App Home.
+    startMain({ AUDIT_RETENTION_DAYS: '30' });
+    eventsUrl = await eventsUrlOf(main as MainProcess);
+    expect(logLinesOf(main).some((l) => String(l.message).startsWith('audit: the audit files were imported'))).toBe(
+      false,
+    );
+    const text = await homeText();
+    const at = (s: string) => text.indexOf(s);
+    expect(at(`<@${ADMIN}> changed the end date of license \`4002\``)).toBeGreaterThan(-1);
+    expect(at('<@U0OLDADM01> revoked license `3003`')).toBeGreaterThan(at('license `4002`'));
+    expect(at('<@U0OLDADM01> revoked license `3002`')).toBeGreaterThan(at('license `3003`'));
+    expect(text).not.toContain('3001');
+  }, 60_000);
+
+  it('an audit file with a line that is not an entry stops the start with a sentence naming it, and keeps it', async () => {
+    const file = join(dataDir, 'audit.jsonl');
+    writeFileSync(file, `${JSON.stringify(old('3001', ago(1)))}\n{"at":"2026-11-2\n`);
+    const started = startMain();
+    expect(await started.exited).toBe(1);
+    expect(started.output().stderr).toContain(
+      `License Desk could not start: The audit file ${file} cannot be imported into the database: line 2 is not an entry (it is not valid JSON); nothing was imported`,
+    );
+    expect(existsSync(file)).toBe(true);
+    expect(auditTableIn(dataDir)).toEqual([]);
+  }, 30_000);
+});
