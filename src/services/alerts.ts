@@ -14,8 +14,8 @@ import { DAY_MS } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { INTERACTIVE } from './interactive.js';
+import type { JsonFile } from './state-records.js';
 import { stateDocument } from './state-records.js';
-import type { JsonFile } from './state-store.js';
 import { inSlices, yieldToLoop } from './turns.js';
 
 export type { AlertGroup };

@@ -8,6 +8,7 @@
  * to the Slack side by the composition root).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
@@ -29,7 +30,6 @@ import type { RedisConnections } from './redis.js';
 import { type DayLock, sharedDayLock } from './scheduler.js';
 import { createMemoryStore, type SharedStore } from './shared-store.js';
 import { dropStateDocument } from './state-records.js';
-import { ensureDir } from './state-store.js';
 import type { WorkTracker } from './work-tracker.js';
 
 export interface Desk {
@@ -74,7 +74,7 @@ export interface DeskOptions {
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
-  await ensureDir(opts.dataDir);
+  await mkdir(opts.dataDir, { recursive: true });
   const logger = opts.logger;
   const audit: Pick<AuditLog, 'record' | 'recent'> = {
     record: async (entry) => {

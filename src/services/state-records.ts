@@ -1,18 +1,25 @@
 /**
  * Small named JSON documents in the database's `state` table (docs/records.md): the alert memory and
  * the like. One implementation for SQLite and PostgreSQL, with the interface the DATA_DIR state files
- * had (state-store.ts `JsonFile`): read() reads afresh (another replica may have changed it), update()
+ * had (`JsonFile`): read() reads afresh (another replica may have changed it), update()
  * is an atomic read-modify-write in one transaction (the row is locked on PostgreSQL; SQLite has one
  * writer), so two replicas' updates never lose one another.
  */
 import type { Records } from '../db/open.js';
-import type { JsonFile } from './state-store.js';
 
 export interface StateDocumentOptions<T> {
   empty: () => T;
   /** Checks what was read; undefined when it is not a T (the document then reads as empty). */
   parse: (value: unknown) => T | undefined;
   now?: () => Date;
+}
+
+/** A JSON document of the records: read it, or change it atomically. */
+export interface JsonFile<T> {
+  /** The current value, read afresh. */
+  read(): Promise<T>;
+  /** Applies `change` to the value and stores it, atomic against other writers, before resolving. */
+  update(change: (value: T) => void): Promise<T>;
 }
 
 export function stateDocument<T>(records: Records, key: string, opts: StateDocumentOptions<T>): JsonFile<T> {
