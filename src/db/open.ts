@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kysely, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { Kysely, type LogEvent, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -39,6 +39,11 @@ export interface OpenOptions {
   /** How often this process says it is alive (instances.seen_at); 0: never after the first time. */
   heartbeatMs?: number;
   now?: () => Date;
+  /**
+   * Kysely's `log` hook: every query (BEGIN and COMMIT included) with its `queryDurationMillis`.
+   * Unset in the app; benchmarks sum the database time of one use case with it (bench/store.ts).
+   */
+  log?: (event: LogEvent) => void;
 }
 
 export const SQLITE_FILE = 'license-desk.sqlite';
@@ -58,7 +63,10 @@ export function redactUrl(url: string): string {
 const reason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
-async function openSqlite(dataDir: string): Promise<{ db: Kysely<Database>; where: string }> {
+async function openSqlite(
+  dataDir: string,
+  log?: (event: LogEvent) => void,
+): Promise<{ db: Kysely<Database>; where: string }> {
   const where = resolve(join(dataDir, SQLITE_FILE));
   const [{ default: SQLite }, { SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
   const fresh = !existsSync(where);
@@ -94,10 +102,16 @@ async function openSqlite(dataDir: string): Promise<{ db: Kysely<Database>; wher
     );
   }
   if (fresh) handle.pragma('auto_vacuum = INCREMENTAL');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }), where };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }), ...(log ? { log } : {}) }),
+    where,
+  };
 }
 
-async function openPostgres(url: string): Promise<{ db: Kysely<Database>; where: string }> {
+async function openPostgres(
+  url: string,
+  log?: (event: LogEvent) => void,
+): Promise<{ db: Kysely<Database>; where: string }> {
   const where = redactUrl(url);
   const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
@@ -112,7 +126,7 @@ async function openPostgres(url: string): Promise<{ db: Kysely<Database>; where:
       `The database at ${where} could not be reached (${reason(error)}): check DATABASE_URL and that PostgreSQL runs and accepts this user`,
     );
   }
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), where };
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }), where };
 }
 
 function provider(dialect: Dialect): MigrationProvider {
@@ -126,7 +140,9 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<M
 
 export async function openRecords(opts: OpenOptions): Promise<Records> {
   const dialect: Dialect = opts.databaseUrl ? 'postgres' : 'sqlite';
-  const { db, where } = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openSqlite(opts.dataDir);
+  const { db, where } = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.log)
+    : await openSqlite(opts.dataDir, opts.log);
   let result: MigrationResultSet;
   try {
     result = await migrate(db, dialect);

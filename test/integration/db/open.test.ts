@@ -51,6 +51,26 @@ describe.each(testDatabases())('the database on $dialect', ({ dialect, skip, ope
   );
 });
 
+describe('the log hook (benchmarks)', () => {
+  it('is told every query with its duration, BEGIN and COMMIT included', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'license-desk-db-'));
+    const seen: { sql: string; ms: number }[] = [];
+    const records = await openRecords({
+      dataDir: d,
+      heartbeatMs: 0,
+      log: (event) => seen.push({ sql: event.query.sql, ms: event.queryDurationMillis }),
+    });
+    cleanups.push(async () => {
+      await records.close();
+      rmSync(d, { recursive: true, force: true });
+    });
+    seen.length = 0;
+    await records.db.transaction().execute((trx) => trx.selectFrom('instances').select('id').execute());
+    expect(seen.map((q) => q.sql.split(' ')[0]?.toLowerCase())).toEqual(['begin', 'select', 'commit']);
+    for (const q of seen) expect(q.ms).toBeGreaterThanOrEqual(0);
+  });
+});
+
 describe('a database the app must not start on', () => {
   const dir = () => {
     const d = mkdtempSync(join(tmpdir(), 'license-desk-db-'));

@@ -1,0 +1,214 @@
+/**
+ * npm run bench:store (npx tsx bench/store.ts [approvals] [--audit]) — the records' figures, printed,
+ * not asserted (docs/records.md, "Figures"):
+ *
+ *   1. The time one course request approval spends in the database, p50/p99 over 300 approvals
+ *      (after 20 not counted), on SQLite in a temporary DATA_DIR (WAL, synchronous=FULL, as the app
+ *      opens it) and on PostgreSQL when PG_BENCH_URL is set (a scratch database: the bench leaves its
+ *      requests, intents, outbox messages and audit entries there), else said to be skipped. The real
+ *      request service (createRequestService over the database's request store, intents, outbox and
+ *      audit trail) approves real pending requests; the licensing client talks to the in-process sandbox
+ *      with a generous rate limit. Only database time is counted: Kysely's `log` hook (openRecords'
+ *      `log` option) gives each query's duration, BEGIN and COMMIT included, summed per approval from
+ *      Approve's decision (the request read, the transaction that moves it to 'assigning' with its
+ *      intent) to the outcome recorded, the intent closed and the messages enqueued (the second
+ *      transaction). The audit entry the service writes after that is shown on its own line. The
+ *      outbox is not started: the messages wait in the table, as they do until the committed kick.
+ *      Goal: p99 <= 5 ms on SQLite.
+ *   2. App Home's recent changes with 1,000,000 audit rows and the database's size per 100,000 audit
+ *      entries are bench/audit-store.ts's (npm run bench:audit-store). With --audit this script runs it
+ *      after its own figures; without, it says where to find them.
+ *   3. Start-up is bench/startup.ts's (npm run bench:startup): `npm start` next to a bare Bolt app, as
+ *      the ratio of the medians. For the ratio to an earlier version, run it twice, once here and once
+ *      with APP_ROOT=<a checkout of the earlier commit> (git worktree add /tmp/before <commit>, then
+ *      npm ci there), and compare the two ratios (each against the bare Bolt app of the same run).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LogEvent } from 'kysely';
+import { openRecords, type Records } from '../src/db/open.js';
+import { requestTimers } from '../src/domain/requests.js';
+import { createLicensingClient } from '../src/licensing/index.js';
+import { buildDemoData, startSandbox } from '../src/sandbox/index.js';
+import { createAuditLog } from '../src/services/audit.js';
+import { createIntents } from '../src/services/intents.js';
+import { createOutbox } from '../src/services/outbox.js';
+import { createDbRequestStore } from '../src/services/requests/db-store.js';
+import { createRequestService, type RequestEvents } from '../src/services/requests/service.js';
+import { createLogger } from '../src/slack/logger.js';
+
+const args = process.argv.slice(2);
+const APPROVALS = Number(args.find((a) => /^\d+$/.test(a)) ?? 300);
+const WARMUP = 20;
+const POOL = '2002';
+const APPROVER = 'U0ADMIN001';
+const GOAL_P99_MS = 5;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+const summary = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `p50 ${percentile(s, 50).toFixed(2)} ms, p99 ${percentile(s, 99).toFixed(2)} ms, max ${(s.at(-1) ?? 0).toFixed(2)} ms`;
+};
+
+/** The database time of the queries run while `current` is set: the audit insert apart from the rest. */
+interface Meter {
+  current: { db: number; commit: number; audit: number; queries: number } | undefined;
+  log(event: LogEvent): void;
+}
+
+function meter(): Meter {
+  const m: Meter = {
+    current: undefined,
+    log(event) {
+      const c = m.current;
+      if (!c) return;
+      if (/^insert into "audit"/i.test(event.query.sql)) c.audit += event.queryDurationMillis;
+      else {
+        c.db += event.queryDurationMillis;
+        c.queries += 1;
+        if (/^commit$/i.test(event.query.sql.trim())) c.commit += event.queryDurationMillis;
+      }
+    },
+  };
+  return m;
+}
+
+async function approvals(label: string, open: (log: (event: LogEvent) => void) => Promise<Records>): Promise<void> {
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    seed: (() => {
+      // Demo data, with seats enough in one pool for every approval.
+      const data = buildDemoData(new Date());
+      for (const p of data.pools) if (p.id === POOL) p.licenses += APPROVALS + WARMUP + 100;
+      return data;
+    })(),
+  });
+  const logger = createLogger({ level: 'error', write: () => undefined });
+  const licensing = await createLicensingClient({
+    baseUrl: sandbox.url,
+    token: sandbox.adminToken,
+    rateLimit: { limit: 1_000_000, windowMs: 60_000, marginMs: 0 },
+    logger,
+  });
+  const m = meter();
+  const records = await open((event) => m.log(event));
+  const now = () => new Date();
+  try {
+    const outbox = createOutbox({ records, logger, now, deliver: async () => undefined });
+    // Not started, and no kick: delivery (Slack's time) is not the approval's.
+    await outbox.stop();
+    const nothing = async () => undefined;
+    const events: RequestEvents = { received: nothing, reminder: nothing, changed: nothing };
+    const service = createRequestService({
+      store: createDbRequestStore({ db: records.db, dialect: records.dialect, now }),
+      intents: createIntents(records, now),
+      outbox,
+      licensing,
+      audit: createAuditLog({ logger, records }),
+      events,
+      now,
+      logger,
+      timers: requestTimers(24, 7),
+      limits: { maxOpen: 1_000, maxPerDay: 1_000 },
+    });
+    const run = `${Date.now().toString(36)}`;
+    const ids: string[] = [];
+    for (let i = 0; i < APPROVALS + WARMUP; i += 1) {
+      const created = await service.create({
+        requester: `U0B${run}${i}`.toUpperCase(),
+        requesterEmail: `bench.${run}.${i}@contoso.com`,
+        requesterName: `Bench Student ${i}`,
+        poolId: POOL,
+        source: 'command',
+      });
+      if (!created.ok) throw new Error(`create: ${created.text}`);
+      ids.push(created.request.id);
+    }
+    const db: number[] = [];
+    const commits: number[] = [];
+    const withAudit: number[] = [];
+    const wall: number[] = [];
+    let queries = 0;
+    for (const [i, id] of ids.entries()) {
+      const c = { db: 0, commit: 0, audit: 0, queries: 0 };
+      m.current = c;
+      const t0 = performance.now();
+      const outcome = await service.approve(id, APPROVER);
+      const t = performance.now() - t0;
+      m.current = undefined;
+      if (outcome.kind !== 'assigned') throw new Error(`approve ${id}: ${outcome.kind}`);
+      if (i < WARMUP) continue;
+      db.push(c.db);
+      commits.push(c.commit);
+      withAudit.push(c.db + c.audit);
+      wall.push(t);
+      queries += c.queries;
+    }
+    const pending = await records.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    console.log(
+      `${label}: database time of an approval (decision to outcome recorded and messages enqueued, ${Math.round(queries / APPROVALS)} statements with BEGIN/COMMIT): ${summary(db)} — goal p99 <= ${GOAL_P99_MS} ms on SQLite`,
+    );
+    console.log(`${label}:   of which the two COMMITs (the sync to disk on SQLite): ${summary(commits)}`);
+    console.log(`${label}:   with the audit entry written after it: ${summary(withAudit)}`);
+    console.log(
+      `${label}:   whole approve() for comparison, the sandbox's HTTP round trip included: ${summary(wall)} (${APPROVALS} approvals after ${WARMUP} not counted; ${Number(pending?.n ?? 0)} messages enqueued)`,
+    );
+  } finally {
+    await records.close();
+    await licensing.close();
+    await sandbox.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `Load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores.`,
+  );
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-store-'));
+  try {
+    await approvals('SQLite', (log) => openRecords({ dataDir, heartbeatMs: 0, log }));
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  const pgUrl = process.env.PG_BENCH_URL;
+  if (pgUrl) {
+    await approvals('PostgreSQL', (log) => openRecords({ dataDir, databaseUrl: pgUrl, heartbeatMs: 0, log }));
+  } else {
+    console.log('PostgreSQL: skipped (set PG_BENCH_URL to a scratch database to measure it).');
+  }
+  if (args.includes('--audit')) {
+    console.log('App Home and the audit table at 1,000,000 rows (bench/audit-store.ts):');
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/audit-store.ts'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('bench/audit-store.ts failed');
+  } else {
+    console.log(
+      "App Home's recent changes at 1,000,000 audit rows and the size per 100,000 entries: npm run bench:audit-store (or this script with --audit).",
+    );
+  }
+  console.log(
+    'Start-up as a ratio to a bare Bolt app: npm run bench:startup; to an earlier version, run it again with APP_ROOT=<checkout of that commit> and compare the two ratios.',
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
