@@ -22,7 +22,6 @@ export interface SharedStore {
   close(): Promise<void>;
 }
 
-
 /** The in-process store: one replica, nothing survives a restart (the records are in the database). */
 export function createMemoryStore(now: () => number = Date.now): SharedStore {
   const values = new Map<string, { value: string; until: number }>();
