@@ -82,8 +82,9 @@ async function startReplicas(extra: Record<string, string> = {}): Promise<string
   return Promise.all(replicas.map((r) => eventsUrlOf(r, 30_000)));
 }
 
-async function post(url: string, body: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, { method: 'POST', headers: slackHeaders(SECRET, body), body });
+async function post(url: string, body: string, contentType?: string): Promise<{ status: number; text: string }> {
+  const headers = slackHeaders(SECRET, body, contentType ? { contentType } : {});
+  const res = await fetch(url, { method: 'POST', headers, body });
   return { status: res.status, text: await res.text() };
 }
 
@@ -233,6 +234,75 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       const deletes = sandbox.requests.filter((r) => r.method === 'DELETE');
       expect(deletes).toHaveLength(1);
       expect(replicas.flatMap((r) => lines(r, 'repeated revoke click ignored'))).toHaveLength(1);
+    }, 90_000);
+
+    it("a revoke made through one replica shows in the other's App Home 'Recent changes', with who did what", async () => {
+      await startWorld();
+      const [urlA, urlB] = await startReplicas();
+      const revoked = await post(
+        urlA ?? '',
+        interactionBody({
+          type: 'block_actions',
+          user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+          api_app_id: 'A0LICBOT01',
+          container: { type: 'message', message_ts: '1767225600.000400', channel_id: 'C0LICOPS01', is_ephemeral: true },
+          trigger_id: `${Date.now()}.${++seq}.trigger`,
+          team: { id: 'T0ACME0001', domain: 'acme-learning' },
+          channel: { id: 'C0LICOPS01', name: 'license-ops' },
+          state: { values: {} },
+          response_url: slack.responseUrl('revoke-on-a'),
+          actions: [
+            {
+              type: 'button',
+              action_id: ChangeActionId.revokeConfirm,
+              block_id: 'revoke',
+              value: '4005',
+              action_ts: `${Date.now() / 1000}`,
+            },
+          ],
+        }),
+      );
+      expect(revoked.status).toBe(200);
+      await slack.waitForResponse('revoke-on-a', (p) => textOf(p.body).includes('Revoked license'), 20_000);
+      expect(sandbox.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+
+      // The admin opens App Home; the event reaches replica B, which never saw the revoke.
+      const from = slack.calls.length;
+      const opened = await post(
+        urlB ?? '',
+        JSON.stringify({
+          token: 'qWeRtY1234567890AsDfGhJk',
+          team_id: 'T0ACME0001',
+          api_app_id: 'A0LICBOT01',
+          event: {
+            type: 'app_home_opened',
+            user: TEST_USERS.admin,
+            channel: 'D0HOME0001',
+            tab: 'home',
+            event_ts: `${Date.now() / 1000}`,
+          },
+          type: 'event_callback',
+          event_id: `Ev0REP${++seq}`,
+          event_time: Math.floor(Date.now() / 1000),
+          authorizations: [
+            { team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false },
+          ],
+        }),
+        'application/json',
+      );
+      expect(opened.status).toBe(200);
+      const published = await slack.waitForCall(
+        'views.publish',
+        (c) =>
+          slack.calls.indexOf(c) >= from &&
+          c.args.user_id === TEST_USERS.admin &&
+          textOf(viewOf(c).blocks).includes('Recent changes'),
+        20_000,
+      );
+      const home = textOf(viewOf(published).blocks);
+      const recent = home.slice(home.indexOf('Recent changes'));
+      // Who (the admin, as a mention) did what (revoked) to which license.
+      expect(recent).toContain(`<@${TEST_USERS.admin}> revoked license \`4005\``);
     }, 90_000);
 
     it('a bulk job whose replica is killed mid-job finishes on the other, each row assigned once', async () => {

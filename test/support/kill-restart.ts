@@ -46,6 +46,12 @@ export interface HoldRule {
 export interface Hold {
   /** Set once a request matched and is held: when it arrived ('before') or the service answered it ('after'). */
   readonly request: HeldRequest | undefined;
+  /**
+   * Lets the held request go on, as a network that was only slow: 'before' forwards it to the service
+   * and gives the app its answer; 'after' gives the app the answer the service gave. A no-op once the
+   * app has gone away.
+   */
+  release(): void;
 }
 
 export interface HoldingProxy {
@@ -70,7 +76,7 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
 /** A pass-through HTTP proxy to `target` (http://host:port) that holds the requests it is told to. */
 export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const upstream = new URL(target);
-  const rules: { rule: HoldRule; held: (r: HeldRequest) => void }[] = [];
+  const rules: { rule: HoldRule; held: (r: HeldRequest) => void; released: Promise<void> }[] = [];
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{ res: IncomingMessage; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -109,16 +115,17 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       const found = at >= 0 ? rules.splice(at, 1)[0] : undefined;
       const held: HeldRequest = { method, url: req.url ?? '/', body: raw };
       if (found?.rule.phase === 'before') {
-        // Never forwarded, never answered: the connection stays open until the app goes away.
+        // Not forwarded, not answered until released: the connection stays open meanwhile.
         found.held(held);
-        return;
+        await found.released;
       }
       const answer = await forward(req, body);
-      if (found) {
-        // Applied by the service; its answer is kept from the app.
+      if (found?.rule.phase === 'after') {
+        // Applied by the service; its answer is kept from the app until released.
         found.held({ ...held, status: answer.res.statusCode ?? 0 });
-        return;
+        await found.released;
       }
+      if (res.destroyed) return;
       const headers = Object.fromEntries(
         Object.entries(answer.res.headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())),
       ) as Record<string, string | string[]>;
@@ -133,8 +140,12 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     hold(rule) {
-      const hold: { request: HeldRequest | undefined } = { request: undefined };
-      rules.push({ rule, held: (r) => (hold.request = r) });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const hold: { request: HeldRequest | undefined; release: () => void } = { request: undefined, release };
+      rules.push({ rule, held: (r) => (hold.request = r), released });
       return hold;
     },
     async close() {
