@@ -46,6 +46,11 @@ export interface HoldRule {
 export interface Hold {
   /** Set once a request matched and is held: when it arrived ('before') or the service answered it ('after'). */
   readonly request: HeldRequest | undefined;
+  /**
+   * Lets a held request go on, for a test whose process lives on: 'after' hands the app the answer the
+   * service gave; 'before' forwards the request then and answers it. Call it once `request` is set.
+   */
+  release(): void;
 }
 
 export interface HoldingProxy {
@@ -70,7 +75,7 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
 /** A pass-through HTTP proxy to `target` (http://host:port) that holds the requests it is told to. */
 export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const upstream = new URL(target);
-  const rules: { rule: HoldRule; held: (r: HeldRequest) => void }[] = [];
+  const rules: { rule: HoldRule; held: (r: HeldRequest, release: () => void) => void }[] = [];
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{ res: IncomingMessage; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -108,22 +113,27 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       );
       const found = at >= 0 ? rules.splice(at, 1)[0] : undefined;
       const held: HeldRequest = { method, url: req.url ?? '/', body: raw };
+      const answerWith = (answer: { res: IncomingMessage; body: Buffer }) => {
+        const headers = Object.fromEntries(
+          Object.entries(answer.res.headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())),
+        ) as Record<string, string | string[]>;
+        res.writeHead(answer.res.statusCode ?? 502, { ...headers, 'content-length': String(answer.body.length) });
+        res.end(answer.body);
+      };
       if (found?.rule.phase === 'before') {
-        // Never forwarded, never answered: the connection stays open until the app goes away.
-        found.held(held);
+        // Not forwarded, not answered: the connection stays open until released or the app goes away.
+        found.held(held, () => {
+          forward(req, body).then(answerWith, () => res.destroy());
+        });
         return;
       }
       const answer = await forward(req, body);
       if (found) {
-        // Applied by the service; its answer is kept from the app.
-        found.held({ ...held, status: answer.res.statusCode ?? 0 });
+        // Applied by the service; its answer is kept from the app until released.
+        found.held({ ...held, status: answer.res.statusCode ?? 0 }, () => answerWith(answer));
         return;
       }
-      const headers = Object.fromEntries(
-        Object.entries(answer.res.headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())),
-      ) as Record<string, string | string[]>;
-      res.writeHead(answer.res.statusCode ?? 502, { ...headers, 'content-length': String(answer.body.length) });
-      res.end(answer.body);
+      answerWith(answer);
     })().catch(() => {
       if (!res.headersSent) res.destroy();
     });
@@ -133,8 +143,23 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     hold(rule) {
-      const hold: { request: HeldRequest | undefined } = { request: undefined };
-      rules.push({ rule, held: (r) => (hold.request = r) });
+      let release: (() => void) | undefined;
+      const hold: Hold & { request: HeldRequest | undefined } = {
+        request: undefined,
+        release() {
+          if (!release) throw new Error('nothing held to release yet');
+          const go = release;
+          release = undefined;
+          go();
+        },
+      };
+      rules.push({
+        rule,
+        held: (r, go) => {
+          hold.request = r;
+          release = go;
+        },
+      });
       return hold;
     },
     async close() {
