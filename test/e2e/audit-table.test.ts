@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackId } from '../../src/blocks/ids.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
@@ -19,7 +20,8 @@ import { allText } from '../unit/blocks/fixtures.js';
 import { extendState, viewOf } from './change-support.js';
 
 const SECRET = 'audit0table0signing0secret0tests';
-const BOT = 'xoxb-audit-table';
+/** The project's one fake bot token for tests. */
+const BOT = TEST_BOT_TOKEN;
 const DAY = 86_400_000;
 const ADMIN = TEST_USERS.admin;
 

@@ -10,11 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
+import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 
 const SECRET = 'bulkimport0signing0secret0for0tests';
-const BOT = 'xoxb-import';
+const BOT = TEST_BOT_TOKEN;
 
 let slack: FakeSlack;
 let sandbox: RunningSandbox;

@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../support/redis.js';
 import { localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 
 const SECRET = 'healthz0signing0secret0for0tests';
-const BOT = 'xoxb-health';
+const BOT = TEST_BOT_TOKEN;
 const PASSWORD = 'pg-s3cret-pw';
 
 const skip = postgresSkipReason() ?? privateRedisSkipReason;

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { allText } from '../unit/blocks/fixtures.js';
+import { TEST_BOT_TOKEN } from './app-harness.js';
 import { type FakeSlack, type LocalSlackUser, type SlackCall, startFakeSlack, TEST_USERS } from './fake-slack.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from './run-main.js';
 import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from './slack-signing.js';
@@ -221,7 +222,8 @@ export interface KilledDesk {
 }
 
 const SECRET = 'kill0restart0signing0secret0for0tests';
-const BOT = 'xoxb-kill-restart';
+/** The project's one fake bot token for tests. */
+const BOT = TEST_BOT_TOKEN;
 
 export async function startKilledDesk(options: KillRestartOptions = {}): Promise<KilledDesk> {
   const slack = await startFakeSlack({ botToken: BOT, ...(options.users ? { users: options.users } : {}) });
