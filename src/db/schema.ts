@@ -112,6 +112,61 @@ export interface StateTable {
   updated_at: string;
 }
 
+/**
+ * What License Desk last saw of each license's learning progress (the daily progress pass,
+ * docs/progress.md): one row per license, updated on every pass that sees it.
+ */
+export interface LicenseProgressTable {
+  license_id: string;
+  pool_id: string;
+  course_id: string;
+  student_id: string;
+  /** Lower-case. */
+  student_email: string;
+  student_name: string;
+  /** Completion percentage, 0 to 100, as last seen. */
+  progress: number;
+  /** When the course was completed (the licensing service's time), or null. */
+  completed: string | null;
+  /** The license's start and end (YYYY-MM-DD or ISO, as the service gives them). */
+  license_start: string;
+  license_end: string;
+  /** 1 while the license is active; 0 once a pass saw it inactive or no longer saw it. */
+  active: number;
+  /** When License Desk first saw this license. */
+  first_seen_at: string;
+  /** When progress or completion was last seen to change; first_seen_at until one is seen. */
+  changed_at: string;
+  /** The last pass that saw the license. */
+  seen_at: string;
+}
+
+/** One row per change of a license's progress or completion (and one when it is first seen): never one per day. */
+export interface ProgressHistoryTable {
+  id: Generated<number>;
+  license_id: string;
+  pool_id: string;
+  student_email: string;
+  progress: number;
+  completed: string | null;
+  /** When the pass saw the new value (UTC ISO). */
+  at: string;
+}
+
+/** A pool's seats as seen by a pass, one row per pool and UTC day on which they changed (or were first seen). */
+export interface PoolUsageTable {
+  pool_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  licenses: number;
+  assigned: number;
+  available: number;
+  /** 1 when the pool is transferable. */
+  transferable: number;
+  /** The pool's end (ISO or YYYY-MM-DD). */
+  pool_end: string;
+}
+
 /** The processes that use the database, so that an intent left by one that died is known as such. */
 export interface InstancesTable {
   id: string;
@@ -128,10 +183,16 @@ export interface Database {
   bulk_rows: BulkRowsTable;
   state: StateTable;
   instances: InstancesTable;
+  license_progress: LicenseProgressTable;
+  progress_history: ProgressHistoryTable;
+  pool_usage: PoolUsageTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;
 export type IntentRow = Selectable<IntentsTable>;
+export type LicenseProgressRow = Selectable<LicenseProgressTable>;
+export type ProgressHistoryRow = Selectable<ProgressHistoryTable>;
+export type PoolUsageRow = Selectable<PoolUsageTable>;
 export type NewIntent = Insertable<IntentsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type AuditRow = Selectable<AuditTable>;

@@ -1,0 +1,369 @@
+/**
+ * The records of learning progress over time (docs/progress.md), one implementation for SQLite and
+ * PostgreSQL: what each license was last seen at (`license_progress`), one history row per change
+ * (`progress_history`, never one per day), and each pool's seats per day they changed (`pool_usage`).
+ * Written by the daily progress pass; read by the pool and license views, App Home, the export, the
+ * reclaim rounds and the digest.
+ */
+import type { Kysely } from 'kysely';
+import type { Records } from '../db/open.js';
+import type { Database, LicenseProgressRow } from '../db/schema.js';
+import { type LicenseProgress, type ProgressObservation, progressChanged } from '../domain/progress.js';
+
+/** A pool's seats as a pass saw them. */
+export interface PoolSeats {
+  poolId: string;
+  licenses: number;
+  assigned: number;
+  available: number;
+  transferable: boolean;
+  end: string;
+}
+
+/** One day of a pool's seats (a day on which they changed, or were first seen). */
+export interface PoolUsageDay extends PoolSeats {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+}
+
+export interface ProgressChange {
+  licenseId: string;
+  poolId: string;
+  studentEmail: string;
+  progress: number;
+  completed: string | null;
+  at: string;
+}
+
+export interface RecordOutcome {
+  /** Observations stored. */
+  seen: number;
+  /** Licenses seen for the first time (each got its first history row). */
+  added: number;
+  /** Licenses whose progress or completion changed (each got a history row). */
+  changed: number;
+}
+
+export interface HolderFilter {
+  poolId?: string;
+  licenseIds?: readonly string[];
+  /** Lower-case e-mail. */
+  email?: string;
+  /** Inactive licenses too (default: active only). */
+  includeInactive?: boolean;
+}
+
+export interface ProgressStore {
+  /** Stores what a pass saw: a history row for each new license and each change, the rest only marked seen. */
+  record(observations: readonly ProgressObservation[], at: Date): Promise<RecordOutcome>;
+  /**
+   * After a whole pass: every active license the pass did not see (seen before `passStartedAt`) is no
+   * longer held (revoked, expired or recycled); it is marked inactive. Returns how many.
+   */
+  closeUnseen(passStartedAt: Date): Promise<number>;
+  /** Stores each pool's seats for the day of `at` when they differ from the last day stored. */
+  recordPools(pools: readonly PoolSeats[], at: Date): Promise<number>;
+  holders(filter?: HolderFilter): Promise<LicenseProgress[]>;
+  /** The changes of one license, oldest first. */
+  historyOf(licenseId: string): Promise<ProgressChange[]>;
+  /** Licenses first seen completed in [from, to): the history row where the completion appeared. */
+  completedBetween(from: Date, to: Date): Promise<ProgressChange[]>;
+  /**
+   * The pools' seats by day since `since` (inclusive), oldest first; one pool or all. Each pool's last
+   * day before `since`, when there is one, comes first, dated as it was: the seats the window starts with.
+   */
+  poolUsage(since: Date, poolId?: string): Promise<PoolUsageDay[]>;
+  /** How many history rows there are (the figures). */
+  historyRows(): Promise<number>;
+}
+
+const BATCH = 400;
+
+function toProgress(r: LicenseProgressRow): LicenseProgress {
+  return {
+    licenseId: r.license_id,
+    poolId: r.pool_id,
+    courseId: r.course_id,
+    studentId: r.student_id,
+    studentEmail: r.student_email,
+    studentName: r.student_name,
+    progress: Number(r.progress),
+    completed: r.completed,
+    start: r.license_start,
+    end: r.license_end,
+    active: Number(r.active) === 1,
+    firstSeenAt: r.first_seen_at,
+    changedAt: r.changed_at,
+    seenAt: r.seen_at,
+  };
+}
+
+function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): ProgressStore {
+  const db: Kysely<Database> = records.db;
+
+  async function recordBatch(batch: readonly ProgressObservation[], iso: string): Promise<RecordOutcome> {
+    const out: RecordOutcome = { seen: batch.length, added: 0, changed: 0 };
+    await db.transaction().execute(async (trx) => {
+      const ids = batch.map((o) => o.licenseId);
+      const existing = new Map(
+        (await trx.selectFrom('license_progress').selectAll().where('license_id', 'in', ids).execute()).map((r) => [
+          r.license_id,
+          r,
+        ]),
+      );
+      const unchanged: string[] = [];
+      for (const o of batch) {
+        const email = o.studentEmail.toLowerCase();
+        const row = existing.get(o.licenseId);
+        const history = {
+          license_id: o.licenseId,
+          pool_id: o.poolId,
+          student_email: email,
+          progress: o.progress,
+          completed: o.completed,
+          at: iso,
+        };
+        if (!row) {
+          out.added++;
+          await trx
+            .insertInto('license_progress')
+            .values({
+              license_id: o.licenseId,
+              pool_id: o.poolId,
+              course_id: o.courseId,
+              student_id: o.studentId,
+              student_email: email,
+              student_name: o.studentName,
+              progress: o.progress,
+              completed: o.completed,
+              license_start: o.start,
+              license_end: o.end,
+              active: o.active ? 1 : 0,
+              first_seen_at: iso,
+              changed_at: iso,
+              seen_at: iso,
+            })
+            .execute();
+          await trx.insertInto('progress_history').values(history).execute();
+          continue;
+        }
+        const changed = progressChanged({ progress: Number(row.progress), completed: row.completed }, o);
+        const sameFacts =
+          !changed &&
+          Number(row.active) === (o.active ? 1 : 0) &&
+          row.license_end === o.end &&
+          row.student_name === o.studentName &&
+          row.student_email === email;
+        if (sameFacts) {
+          unchanged.push(o.licenseId);
+          continue;
+        }
+        if (changed) {
+          out.changed++;
+          await trx.insertInto('progress_history').values(history).execute();
+        }
+        await trx
+          .updateTable('license_progress')
+          .set({
+            student_email: email,
+            student_name: o.studentName,
+            progress: o.progress,
+            completed: o.completed,
+            license_end: o.end,
+            active: o.active ? 1 : 0,
+            seen_at: iso,
+            ...(changed ? { changed_at: iso } : {}),
+          })
+          .where('license_id', '=', o.licenseId)
+          .execute();
+      }
+      if (unchanged.length > 0)
+        await trx.updateTable('license_progress').set({ seen_at: iso }).where('license_id', 'in', unchanged).execute();
+    });
+    return out;
+  }
+
+  return {
+    async record(observations, at) {
+      const iso = at.toISOString();
+      const total: RecordOutcome = { seen: 0, added: 0, changed: 0 };
+      for (let i = 0; i < observations.length; i += BATCH) {
+        const o = await recordBatch(observations.slice(i, i + BATCH), iso);
+        total.seen += o.seen;
+        total.added += o.added;
+        total.changed += o.changed;
+      }
+      return total;
+    },
+
+    async closeUnseen(passStartedAt) {
+      const r = await db
+        .updateTable('license_progress')
+        .set({ active: 0 })
+        .where('active', '=', 1)
+        .where('seen_at', '<', passStartedAt.toISOString())
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+
+    async recordPools(pools, at) {
+      const day = dayOf(at);
+      let stored = 0;
+      await db.transaction().execute(async (trx) => {
+        for (const p of pools) {
+          const last = await trx
+            .selectFrom('pool_usage')
+            .selectAll()
+            .where('pool_id', '=', p.poolId)
+            .orderBy('day', 'desc')
+            .limit(1)
+            .executeTakeFirst();
+          const row = {
+            pool_id: p.poolId,
+            day,
+            licenses: p.licenses,
+            assigned: p.assigned,
+            available: p.available,
+            transferable: p.transferable ? 1 : 0,
+            pool_end: p.end,
+          };
+          const same =
+            last !== undefined &&
+            Number(last.licenses) === row.licenses &&
+            Number(last.assigned) === row.assigned &&
+            Number(last.available) === row.available &&
+            Number(last.transferable) === row.transferable &&
+            last.pool_end === row.pool_end;
+          if (same) continue;
+          if (last?.day === day) {
+            await trx
+              .updateTable('pool_usage')
+              .set(row)
+              .where('pool_id', '=', p.poolId)
+              .where('day', '=', day)
+              .execute();
+          } else {
+            await trx.insertInto('pool_usage').values(row).execute();
+          }
+          stored++;
+        }
+      });
+      return stored;
+    },
+
+    async holders(filter = {}) {
+      let q = db.selectFrom('license_progress').selectAll();
+      if (!filter.includeInactive) q = q.where('active', '=', 1);
+      if (filter.poolId !== undefined) q = q.where('pool_id', '=', filter.poolId);
+      if (filter.email !== undefined) q = q.where('student_email', '=', filter.email.toLowerCase());
+      if (filter.licenseIds !== undefined) {
+        if (filter.licenseIds.length === 0) return [];
+        const out: LicenseProgress[] = [];
+        for (let i = 0; i < filter.licenseIds.length; i += BATCH) {
+          const slice = filter.licenseIds.slice(i, i + BATCH);
+          for (const r of await q.where('license_id', 'in', slice).execute()) out.push(toProgress(r));
+        }
+        return out;
+      }
+      return (await q.orderBy('pool_id').orderBy('license_id').execute()).map(toProgress);
+    },
+
+    async historyOf(licenseId) {
+      const rows = await db
+        .selectFrom('progress_history')
+        .selectAll()
+        .where('license_id', '=', licenseId)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        licenseId: r.license_id,
+        poolId: r.pool_id,
+        studentEmail: r.student_email,
+        progress: Number(r.progress),
+        completed: r.completed,
+        at: r.at,
+      }));
+    },
+
+    async completedBetween(from, to) {
+      // The row where a completion appears: completed set on it, and no earlier row of the license has one.
+      const rows = await db
+        .selectFrom('progress_history as h')
+        .selectAll('h')
+        .where('h.at', '>=', from.toISOString())
+        .where('h.at', '<', to.toISOString())
+        .where((eb) => eb.or([eb('h.completed', 'is not', null), eb('h.progress', '>=', 100)]))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('progress_history as e')
+                .select('e.id')
+                .whereRef('e.license_id', '=', 'h.license_id')
+                .whereRef('e.at', '<', 'h.at')
+                .where((eb) => eb.or([eb('e.completed', 'is not', null), eb('e.progress', '>=', 100)])),
+            ),
+          ),
+        )
+        .orderBy('h.at')
+        .execute();
+      return rows.map((r) => ({
+        licenseId: r.license_id,
+        poolId: r.pool_id,
+        studentEmail: r.student_email,
+        progress: Number(r.progress),
+        completed: r.completed,
+        at: r.at,
+      }));
+    },
+
+    async poolUsage(since, poolId) {
+      const first = dayOf(since);
+      let before = db
+        .selectFrom('pool_usage')
+        .select(['pool_id', (eb) => eb.fn.max('day').as('day')])
+        .where('day', '<', first)
+        .groupBy('pool_id');
+      if (poolId !== undefined) before = before.where('pool_id', '=', poolId);
+      const starts = await before.execute();
+      const baseline = [];
+      for (const s of starts) {
+        const row = await db
+          .selectFrom('pool_usage')
+          .selectAll()
+          .where('pool_id', '=', s.pool_id)
+          .where('day', '=', String(s.day))
+          .executeTakeFirst();
+        if (row) baseline.push(row);
+      }
+      let q = db.selectFrom('pool_usage').selectAll().where('day', '>=', first);
+      if (poolId !== undefined) q = q.where('pool_id', '=', poolId);
+      const inWindow = await q.orderBy('day').orderBy('pool_id').execute();
+      const rows = [
+        ...baseline.sort((a, b) => a.day.localeCompare(b.day) || a.pool_id.localeCompare(b.pool_id)),
+        ...inWindow,
+      ];
+      return rows.map((r) => ({
+        poolId: r.pool_id,
+        day: r.day,
+        licenses: Number(r.licenses),
+        assigned: Number(r.assigned),
+        available: Number(r.available),
+        transferable: Number(r.transferable) === 1,
+        end: r.pool_end,
+      }));
+    },
+
+    async historyRows() {
+      const r = await db
+        .selectFrom('progress_history')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+  };
+}
