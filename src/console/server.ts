@@ -62,11 +62,11 @@ const PUBLIC_FILES: Record<string, string> = {
   'style.css': 'text/css; charset=utf-8',
 };
 
-/** tsx runs this file from src/console; the build runs it from dist/console, beside no public/. */
+/** tsx runs this file from src/console; the build runs it bundled in a chunk of dist/, beside no public/. */
 function publicDir(): string {
   const candidates = [
     fileURLToPath(new URL('./public/', import.meta.url)),
-    fileURLToPath(new URL('../../src/console/public/', import.meta.url)),
+    fileURLToPath(new URL('../src/console/public/', import.meta.url)),
   ];
   return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? (candidates[0] as string);
 }
