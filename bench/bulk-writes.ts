@@ -1,6 +1,6 @@
 /**
  * npm run bench:bulk-writes — what a 500-row bulk job writes to the database (SQLite in a temporary
- * DATA_DIR, synchronous=FULL as the app opens it), printed, not asserted: the runner as it is (one
+ * DATA_DIR, as the app opens it: a row's move to sending is synced at once), printed, not asserted: the runner as it is (one
  * transaction per row: the row done and the next one's move to 'sending') against the same runner
  * with every row change rewriting the whole job, twice per row. Bytes are the process's own write()
  * bytes (/proc/self/io wchar, Linux) around each run, so the ratio is measured in one run on one

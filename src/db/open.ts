@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kysely, type LogEvent, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { Kysely, type LogEvent, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -22,6 +22,14 @@ export interface Records {
   readonly where: string;
   /** This process's id among those that use the database (an intent names the process that sent it). */
   readonly instance: string;
+  /**
+   * Runs `fn` (which commits a transaction of its own) with every commit on disk before it returns: a
+   * licensing write's intent must survive a power cut before the write is sent. SQLite commits with
+   * `synchronous = NORMAL` otherwise (a kill loses nothing; a power cut may lose the last commits,
+   * never corrupt the file; docs/records.md, "Durability"); PostgreSQL commits every transaction to
+   * disk anyway.
+   */
+  durably<T>(fn: () => Promise<T>): Promise<T>;
   /** undefined when a trivial query answers; otherwise one sentence (for /healthz and the log). */
   health(): Promise<string | undefined>;
   close(): Promise<void>;
@@ -85,8 +93,9 @@ async function openSqlite(
     const check = handle.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(String(check));
     handle.pragma('journal_mode = WAL');
-    // Every commit is on disk before the write it records is sent (a kill or a power cut keeps it).
-    handle.pragma('synchronous = FULL');
+    // A commit is in the write-ahead log when it returns, so a killed process loses none; it is synced
+    // to disk at checkpoints, and at once for what must survive a power cut (Records.durably).
+    handle.pragma('synchronous = NORMAL');
     handle.pragma('busy_timeout = 5000');
     handle.pragma('foreign_keys = ON');
   } catch (error) {
@@ -180,11 +189,24 @@ export async function openRecords(opts: OpenOptions): Promise<Records> {
       : undefined;
   beat?.unref();
   let closed = false;
+  // How many durable transactions are running: the first sets FULL before its BEGIN, the last one
+  // back to NORMAL after its COMMIT (the pragma cannot change inside a transaction; Kysely runs it
+  // on the one connection between transactions, in the order issued).
+  let durable = 0;
   return {
     db,
     dialect,
     where,
     instance,
+    async durably(fn) {
+      if (dialect !== 'sqlite') return fn();
+      if (durable++ === 0) await sql`pragma synchronous = FULL`.execute(db);
+      try {
+        return await fn();
+      } finally {
+        if (--durable === 0) await sql`pragma synchronous = NORMAL`.execute(db).catch(() => undefined);
+      }
+    },
     async health() {
       try {
         await db.selectFrom('instances').select('id').limit(1).execute();

@@ -184,12 +184,15 @@ export function createBulkJobStore(records: Records, opts: BulkJobStoreOptions =
     },
     async saveRows(job, rows) {
       if (rows.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        const found = await holder(trx, job.id);
-        if (found?.lease_owner !== owner) throw taken(job.id);
-        await trx.updateTable('bulk_jobs').set({ lease_until: until() }).where('id', '=', job.id).execute();
-        await writeRows(trx, job.id, rows);
-      });
+      // On disk before it returns: a row's move to 'sending' is its write's intent (Records.durably).
+      await records.durably(() =>
+        db.transaction().execute(async (trx) => {
+          const found = await holder(trx, job.id);
+          if (found?.lease_owner !== owner) throw taken(job.id);
+          await trx.updateTable('bulk_jobs').set({ lease_until: until() }).where('id', '=', job.id).execute();
+          await writeRows(trx, job.id, rows);
+        }),
+      );
     },
     load,
     async unfinished() {

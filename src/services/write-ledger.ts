@@ -56,7 +56,8 @@ export interface WriteLedger {
 
 export function createWriteLedger(records: Records, intents: Pick<Intents, 'open' | 'close'>): WriteLedger {
   return {
-    open: (input) => records.db.transaction().execute((trx) => intents.open(trx, input)),
+    // On disk before the write is sent, even across a power cut (Records.durably).
+    open: (input) => records.durably(() => records.db.transaction().execute((trx) => intents.open(trx, input))),
     close: (id, outcome) => records.db.transaction().execute((trx) => intents.close(trx, id, outcome)),
   };
 }

@@ -5,11 +5,12 @@
 import { existsSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, Migrator } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type Kysely, Migrator, sql } from 'kysely';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { MIGRATION_NAMES, migrations } from '../../../src/db/migrations.js';
-import { DatabaseProblem, openRecords, SQLITE_FILE } from '../../../src/db/open.js';
+import { DatabaseProblem, openRecords, type Records, SQLITE_FILE } from '../../../src/db/open.js';
 import { testDatabases } from '../../support/records.js';
+import { until } from '../../support/until.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -136,5 +137,45 @@ describe('a database the app must not start on', () => {
     await records.close();
     await expect(openRecords({ dataDir, heartbeatMs: 0 })).rejects.toThrow(/was written by a newer License Desk/);
     expect(existsSync(join(dataDir, SQLITE_FILE))).toBe(true);
+  });
+});
+
+describe('durability on SQLite', () => {
+  const level = async (records: Records) =>
+    Number((await sql<{ synchronous: number }>`pragma synchronous`.execute(records.db)).rows[0]?.synchronous);
+
+  it('commits sync at once inside durably() (FULL), at checkpoints outside it (NORMAL), also when two overlap', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-db-'));
+    const records = await openRecords({ dataDir, heartbeatMs: 0 });
+    onTestFinished(async () => {
+      await records.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const NORMAL = 1;
+    const FULL = 2;
+    expect(await level(records)).toBe(NORMAL);
+    let releaseFirst = () => {};
+    const first = records.durably(async () => {
+      const seen = await level(records);
+      await new Promise<void>((r) => {
+        releaseFirst = r;
+      });
+      return seen;
+    });
+    await until('the first durable write running with FULL', async () => (await level(records)) === FULL);
+    // A second durable write while the first is still running keeps FULL for both.
+    const second = records.durably(() => level(records));
+    expect(await second).toBe(FULL);
+    expect(await level(records)).toBe(FULL);
+    releaseFirst();
+    expect(await first).toBe(FULL);
+    expect(await level(records)).toBe(NORMAL);
+    // A failing one sets it back too.
+    await expect(
+      records.durably(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await level(records)).toBe(NORMAL);
   });
 });
