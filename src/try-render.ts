@@ -123,6 +123,11 @@ function navCommand(target: NavTarget): string {
       return `expiring ${target.days}${page ? ` (page ${page})` : ''}`;
     case 'show':
       return `show ${target.licenseId}`;
+    case 'history': {
+      const s = target.subject;
+      const what = s.kind === 'email' ? s.email : s.kind === 'id' ? s.id : `<@${s.userId}>`;
+      return `history ${what}${target.days ? ` ${target.days}` : ''}${page ? ` (page ${page})` : ''}`;
+    }
   }
 }
 
