@@ -169,10 +169,11 @@ describe('/licenses history', () => {
     const page1 = await final(await t.command(`history ${licenseId}`, { userId: VIEWER }));
     const before = t.slack.uploads.length;
     const exportButton = buttonOf(page1, ActionId.historyExport);
-    const answer = await final(
-      await t.clickButton(ActionId.historyExport, exportButton?.value ?? '', { userId: VIEWER }),
-    );
+    const clicked = await t.clickButton(ActionId.historyExport, exportButton?.value ?? '', { userId: VIEWER });
+    const answer = await final(clicked);
     expect(String(answer.text)).toContain('Sent: 15 audit entries, as license-history-');
+    // A new message under the history, which stays as it was.
+    expect(clicked.responses().map((r) => r.body.replace_original)).toEqual([false]);
     const upload = t.slack.uploads[before];
     expect(upload?.channelId).toMatch(/^D/);
     const open = t.slack.calls.filter((c) => c.method === 'conversations.open').at(-1);

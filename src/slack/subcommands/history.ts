@@ -4,8 +4,9 @@
  * only (student data). Export sends the whole history as a CSV file to the asker's DM, the way
  * `/licenses export` sends its file. Reads the audit table only (docs/history.md).
  */
-import { buildErrorMessage, buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
+import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
 import { buildHistoryExportComment, buildHistoryMessage, historyExportSentText } from '../../blocks/history.js';
+import type { SlackMessage } from '../../blocks/kit.js';
 import { decodeNav, type NavTargetOf } from '../../blocks/nav.js';
 import { MAX_HISTORY_DAYS } from '../../domain/history.js';
 import { isId } from '../../domain/ids.js';
@@ -120,14 +121,26 @@ export function createHistoryExportHandler(s: Surface) {
   };
   return onClick(s, { need: 'viewer', tell }, async ({ body, action, respond, client }) => {
     if (!body.response_url) return deps.logger.warn('history export click without response_url');
-    // A new ephemeral message: the history stays as it is.
-    const reply = createReplier(respond, deps, true);
+    // Each answer is a new ephemeral message under the history: replace_original would replace the
+    // history itself (the message the button is in), so none is sent.
+    const reply = {
+      send: async (message: SlackMessage) => {
+        try {
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: false,
+            ...withSandboxMarker(message, deps.sandbox),
+          });
+        } catch (error) {
+          deps.logger.error('respond failed', { error: String(error) });
+        }
+      },
+    };
     const target = decodeNav(action.value);
     if (target?.view !== 'history') return reply.send(buildErrorMessage(BUTTON_GONE));
     const db = deps.records?.db;
     if (!db) return reply.send(buildNoticeMessage(NO_RECORDS));
     const userId = body.user.id;
-    await reply.send(buildWorkingMessage('exporting the history to your DM with License Desk'));
     let channel: string;
     try {
       channel = await openDm(client, userId);
