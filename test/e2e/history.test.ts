@@ -106,6 +106,10 @@ describe('/licenses history', () => {
     const member = await final(await t.command(`history <@${ADMIN}|dana.lee>`, { userId: VIEWER }));
     expect(entriesOf(member).length).toBeGreaterThanOrEqual(4);
     expect(String(member.text)).toContain(`<@${ADMIN}> (and dana.lee@acme-learning.example)`);
+    // A member whose e-mail Slack does not give: what they did and their requests, and why no more.
+    const guest = await final(await t.command(`history <@${TEST_USERS.guest}|g>`));
+    expect(textOf(guest.blocks)).toContain('entries made by <@U0GUEST001> or about their course requests, in');
+    expect(textOf(guest.blocks)).toContain('no e-mail address I can see');
     const none = await final(await t.command('history nobody.here@contoso.com 30'));
     expect(String(none.text)).toBe(
       '[Sandbox] No audit entries found: I looked for entries whose student or requester e-mail is nobody.here@contoso.com, in the last 30 days.',
