@@ -123,6 +123,11 @@ function navCommand(target: NavTarget): string {
       return `expiring ${target.days}${page ? ` (page ${page})` : ''}`;
     case 'show':
       return `show ${target.licenseId}`;
+    case 'history': {
+      const s = target.subject;
+      const what = s.kind === 'email' ? s.email : s.kind === 'id' ? s.id : `<@${s.userId}>`;
+      return `history ${what}${target.days ? ` ${target.days}` : ''}${page ? ` (page ${page})` : ''}`;
+    }
   }
 }
 
@@ -145,6 +150,7 @@ export function describeButton(actionId: string, value: string, url?: string): s
     return `opens the end-date form for license ${value} (try: extend ${value})`;
   }
   if (actionId === ActionId.licenseRevoke) return `asks to confirm revoking license ${value} (try: revoke ${value})`;
+  if (actionId === ActionId.historyExport) return 'sends the whole history as a CSV file to your DM';
   return `sends ${actionId}${value ? ` (${value.length > 40 ? `${value.slice(0, 40)}…` : value})` : ''}`;
 }
 

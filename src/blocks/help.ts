@@ -25,7 +25,7 @@ const REQUEST_SHORTCUT =
   'The global shortcut *Request a course license* (⚡) and *Request a course* on the Home tab open the same request form';
 
 const EXAMPLES =
-  '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`';
+  '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`, `/licenses history 4001 30`';
 
 const line = (e: HelpEntry): string => `\`/licenses ${e.usage}\`: ${e.summary}`;
 

@@ -18,6 +18,8 @@ export const ActionId = {
   poolAssign: 'pool_assign',
   licenseChangeEndDate: 'license_change_end_date',
   licenseRevoke: 'license_revoke',
+  /** "Export" under `/licenses history`: value is the history's NavTarget (its first page); the CSV goes to a DM. */
+  historyExport: 'history_export',
 } as const;
 
 export type ActionIdValue = (typeof ActionId)[keyof typeof ActionId];

@@ -7,6 +7,7 @@
  * on every click. Builders encode; the navigation listener decodes (and so validates) a value.
  */
 import { z } from 'zod';
+import { type HistorySubject, MAX_HISTORY_DAYS } from '../domain/history.js';
 import { ID_PATTERN } from '../domain/ids.js';
 
 export type NavTarget =
@@ -16,7 +17,20 @@ export type NavTarget =
   | { view: 'expiring'; days: number; page: number }
   | { view: 'students'; page: number }
   | { view: 'courses'; page: number }
-  | { view: 'show'; licenseId: string };
+  | { view: 'show'; licenseId: string }
+  /**
+   * `/licenses history`: `since` (UTC ISO, to the second) fixes the window of `days` when first asked;
+   * `before` / `after` are the keyset cursors of Next and Previous (audit row ids).
+   */
+  | {
+      view: 'history';
+      subject: HistorySubject;
+      days?: number;
+      since?: string;
+      page: number;
+      before?: number;
+      after?: number;
+    };
 
 export type NavView = NavTarget['view'];
 export type NavTargetOf<V extends NavView> = Extract<NavTarget, { view: V }>;
@@ -29,6 +43,10 @@ export const MAX_EXPIRING_DAYS = 365;
 const id = z.string().regex(ID_PATTERN);
 const page = z.number().int().min(1).max(MAX_PAGE);
 const flag = z.union([z.literal(0), z.literal(1)]);
+const rowId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+$/;
+const email = z.string().max(254).regex(EMAIL);
 
 /** The wire format: exactly what buttons already in Slack carry (keys v, n, p, i, l; d is new). */
 const wireSchema = z.discriminatedUnion('v', [
@@ -39,6 +57,19 @@ const wireSchema = z.discriminatedUnion('v', [
   z.object({ v: z.literal('students'), n: page }),
   z.object({ v: z.literal('courses'), n: page }),
   z.object({ v: z.literal('show'), l: id }),
+  // k: e (e-mail in q), u (member u, their e-mail in q when known), i (license or pool id in q);
+  // d: days, t: the window's start (Unix seconds), n: page, b / a: before / after row id.
+  z.object({
+    v: z.literal('history'),
+    k: z.enum(['e', 'u', 'i']),
+    q: z.string().max(254).optional(),
+    u: z.string().regex(USER_ID).optional(),
+    d: z.number().int().min(1).max(MAX_HISTORY_DAYS).optional(),
+    t: z.number().int().min(-1e11).max(1e11).optional(),
+    n: page,
+    b: rowId.optional(),
+    a: rowId.optional(),
+  }),
 ]);
 
 type Wire = z.infer<typeof wireSchema>;
@@ -57,7 +88,50 @@ function fromWire(w: Wire): NavTarget {
       return { view: 'expiring', days: w.d, page: w.n };
     case 'show':
       return { view: 'show', licenseId: w.l };
+    case 'history':
+      return historyFromWire(w);
   }
+}
+
+type HistoryWire = Extract<Wire, { v: 'history' }>;
+
+/** A history target whose subject is whole; else undefined (the decoder refuses it). */
+function historySubjectOf(w: HistoryWire): HistorySubject | undefined {
+  if (w.k === 'e') return w.q !== undefined && email.safeParse(w.q).success ? { kind: 'email', email: w.q } : undefined;
+  if (w.k === 'i') return w.q !== undefined && ID_PATTERN.test(w.q) ? { kind: 'id', id: w.q } : undefined;
+  if (w.u === undefined) return undefined;
+  if (w.q !== undefined && !email.safeParse(w.q).success) return undefined;
+  return { kind: 'user', userId: w.u, ...(w.q !== undefined ? { email: w.q } : {}) };
+}
+
+function historyFromWire(w: HistoryWire): NavTarget {
+  const subject = historySubjectOf(w);
+  if (!subject) throw new Error('not a history subject');
+  return {
+    view: 'history',
+    subject,
+    ...(w.d !== undefined ? { days: w.d } : {}),
+    ...(w.t !== undefined ? { since: new Date(w.t * 1000).toISOString() } : {}),
+    page: w.n,
+    ...(w.b !== undefined ? { before: w.b } : {}),
+    ...(w.a !== undefined ? { after: w.a } : {}),
+  };
+}
+
+function historyToWire(t: NavTargetOf<'history'>): HistoryWire {
+  const s = t.subject;
+  const since = t.since === undefined ? Number.NaN : Date.parse(t.since);
+  return {
+    v: 'history',
+    k: s.kind === 'email' ? 'e' : s.kind === 'user' ? 'u' : 'i',
+    ...(s.kind === 'email' ? { q: s.email } : s.kind === 'id' ? { q: s.id } : s.email ? { q: s.email } : {}),
+    ...(s.kind === 'user' ? { u: s.userId } : {}),
+    ...(t.days !== undefined ? { d: t.days } : {}),
+    ...(Number.isNaN(since) ? {} : { t: Math.floor(since / 1000) }),
+    n: t.page,
+    ...(t.before !== undefined ? { b: t.before } : {}),
+    ...(t.after !== undefined ? { a: t.after } : {}),
+  };
 }
 
 /** Key order as the buttons in Slack have it, so the same target gives the same value as before. */
@@ -75,6 +149,8 @@ function toWire(t: NavTarget): Wire {
       return { v: 'expiring', d: t.days, n: t.page };
     case 'show':
       return { v: 'show', l: t.licenseId };
+    case 'history':
+      return historyToWire(t);
   }
 }
 
@@ -98,8 +174,13 @@ export function decodeNav(value: string | undefined): NavTarget | undefined {
   } catch {
     return undefined;
   }
-  const decoded = navCodec.safeDecode(json as Wire);
-  return decoded.success ? decoded.data : undefined;
+  try {
+    const decoded = navCodec.safeDecode(json as Wire);
+    return decoded.success ? decoded.data : undefined;
+  } catch {
+    // A history target whose subject is not whole (fromWire refuses it).
+    return undefined;
+  }
 }
 
 /** Ten rows a page everywhere: readable, and far below 50 blocks per message. */

@@ -224,6 +224,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('license_progress').execute();
       },
     },
+    '0009_audit_search': {
+      // `/licenses history @user`: the entries a person made (actor) or that are about their course
+      // request (requester), newest first. The license, pool and student e-mail have theirs (0003_audit).
+      async up(db: AnyDb) {
+        await db.schema.createIndex('audit_actor').on('audit').columns(['actor', 'id']).execute();
+        await db.schema.createIndex('audit_requester').on('audit').columns(['requester', 'id']).execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropIndex('audit_requester').execute();
+        await db.schema.dropIndex('audit_actor').execute();
+      },
+    },
   };
 }
 

@@ -153,3 +153,29 @@ const PAST: Record<string, string> = {
   remove: 'removed',
   cancel: 'cancelled',
 };
+
+/** What an entry did, in a few plain words (the history's rows and its CSV): "revoked", "end date changed". */
+export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
+  assign: 'assigned',
+  recycle: 'recycled',
+  extend: 'end date changed',
+  revoke: 'revoked',
+  'bulk-assign': 'assigned in bulk',
+  requested: 'license requested',
+  approved: 'request approved',
+  denied: 'request denied',
+  waitlisted: 'request put on the waitlist',
+  'waitlist-moved': 'moved on the waitlist',
+  'waitlist-removed': 'removed from the waitlist',
+  assigned: 'assigned from the waitlist',
+  expired: 'request expired',
+  cancelled: 'request cancelled',
+};
+
+/** How it ended, in words. */
+export const OUTCOME_WORDS: Record<AuditEntry['outcome'], string> = {
+  done: 'done',
+  refused: 'refused',
+  failed: 'failed',
+  unknown: 'outcome unknown',
+};

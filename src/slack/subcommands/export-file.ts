@@ -49,10 +49,11 @@ function postFile(url: string, file: string, bytes: number): Promise<void> {
   });
 }
 
-async function uploadToDm(
+/** A CSV file written by a service, uploaded to a DM (also `/licenses history`'s Export). */
+export async function uploadToDm(
   client: webApi.WebClient,
   channel: string,
-  result: LicenseExport,
+  result: Pick<LicenseExport, 'filename' | 'file' | 'bytes'>,
   comment: string,
 ): Promise<void> {
   const url = await client.files.getUploadURLExternal({ filename: result.filename, length: result.bytes });

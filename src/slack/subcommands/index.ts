@@ -14,6 +14,7 @@ import { exportCsv } from './export.js';
 import { extend } from './extend.js';
 import { find } from './find.js';
 import { helpEntry } from './help.js';
+import { history } from './history.js';
 import { list } from './list.js';
 import { me } from './me.js';
 import { pool } from './pool.js';
@@ -49,6 +50,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(courses),
   tableEntry(me),
   tableEntry(exportCsv),
+  tableEntry(history),
   tableEntry(waitlist),
   tableEntry(assign),
   tableEntry(extend),
@@ -59,7 +61,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
 ];
 
 /** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */
-const BY_VIEW = { pools, pool, list, expiring, students, courses, show } satisfies {
+const BY_VIEW = { pools, pool, list, expiring, students, courses, show, history } satisfies {
   [V in NavView]: NavSubcommand<V>;
 };
 
