@@ -116,6 +116,17 @@ export const RequestActionId = {
   cancel: 'request_cancel',
   /** "Request a course" on the Home tab; value unused. */
   open: 'request_open',
+  /** "Ask for it again" after a reclaim release: value = pool id (the form opens with that pool). */
+  openFor: 'request_open_pool',
+} as const;
+
+/** Reclaim rounds (docs/reclaim.md). */
+export const ReclaimActionId = {
+  /** In the preview: value = blocks/reclaim.ts `encodeReclaimStart` (pool and no-answer policy). */
+  start: 'reclaim_start',
+  /** In the holder's DM: value = the ask's id. */
+  keep: 'reclaim_keep',
+  release: 'reclaim_release',
 } as const;
 
 export const RequestCallbackId = {
