@@ -153,6 +153,12 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
           .execute()
       ).map((r) => r.license_id),
     );
+    // Released by a round: gone, though the progress records say so only after the next pass.
+    const gone = new Set(
+      (await db.selectFrom('reclaim_asks').select('license_id').where('state', '=', 'released').execute()).map(
+        (r) => r.license_id,
+      ),
+    );
     const out: ReclaimPoolPreview[] = [];
     for (const pool of transferable) {
       const holders = await progress.holders({ poolId: pool.id });
@@ -167,7 +173,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
       };
       for (const h of holders) {
         const standing = askStanding(h, at, settings);
-        if (!standing) continue;
+        if (!standing || gone.has(h.licenseId)) continue;
         if (kept.has(h.licenseId)) {
           entry.keptRecently++;
           continue;
