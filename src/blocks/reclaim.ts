@@ -56,8 +56,15 @@ function standingText(a: { standing: string; progress: number; since: string; wa
   return a.standing === 'stalled' ? `stalled at ${pct(a.progress)} ${since}` : `not started (0 %) ${since}`;
 }
 
+/** At most MAX_LINES lines and about 2,400 characters (a section holds 3,000), then "…and N more". */
 function lines(items: string[]): string {
-  const shown = items.slice(0, MAX_LINES);
+  const shown: string[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (shown.length >= MAX_LINES || size + item.length > 2400) break;
+    shown.push(item);
+    size += item.length + 1;
+  }
   const more = items.length - shown.length;
   return [...shown, ...(more > 0 ? [`…and ${more} more`] : [])].join('\n');
 }

@@ -227,11 +227,13 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         .set({ state: 'released', answered_at: at })
         .where('id', '=', ask.id)
         .execute();
-      await enqueue(
-        trx,
-        { kind: 'reclaim-released', user: ask.slack_user, ask: askNotice(ask, round.deadline_at), by },
-        `reclaim:${ask.id}:released`,
-      );
+      // The holder who clicked is answered in place of the question; at a deadline they are told by DM.
+      if (by === 'deadline')
+        await enqueue(
+          trx,
+          { kind: 'reclaim-released', user: ask.slack_user, ask: askNotice(ask, round.deadline_at), by },
+          `reclaim:${ask.id}:released`,
+        );
       await enqueue(trx, { kind: 'reclaim-round', roundId: round.id });
     });
     outbox.kick();

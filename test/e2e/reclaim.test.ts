@@ -269,6 +269,9 @@ describe('reclaim rounds: still learning?', () => {
       (c) => c.args.channel === dmChannel(WAITER.id) && allText(c.args.blocks).includes('it is yours'),
       10_000,
     );
+    // Answered in place: no second "released" DM to the holder.
+    await t.outbox?.flush();
+    expect(dmsTo(users.leaver as string).filter((c) => text(c).includes('released'))).toEqual([]);
     // A second click changes nothing.
     const again = await t.clickButton(ReclaimActionId.release, round1Asks.leaver as string, {
       userId: users.leaver as string,
@@ -347,5 +350,13 @@ describe('reclaim rounds: still learning?', () => {
     expect(
       (await t.audit.recent(100)).filter((e) => e.action === 'revoke' && e.licenseId === lic.silent?.id),
     ).toHaveLength(1);
+  });
+
+  it('a later preview leaves out who chose Keep (counted) and who was released', async () => {
+    const answer = await (await t.command('reclaim 2003')).waitForResponse(notWorking);
+    const all = allText(answer.body.blocks);
+    expect(all).toContain('1 chose Keep within 60 days');
+    for (const key of ['keeper', 'leaver', 'silent']) expect(all).not.toContain((lic[key] as License).student.email);
+    expect(all).toContain(notInSlackName);
   });
 });
