@@ -122,8 +122,9 @@ export const RequestActionId = {
 
 /** Reclaim rounds (docs/reclaim.md). */
 export const ReclaimActionId = {
-  /** In the preview: value = blocks/reclaim.ts `encodeReclaimStart` (pool and no-answer policy). */
-  start: 'reclaim_start',
+  /** In the preview, one per no-answer policy: value = blocks/reclaim.ts `encodeReclaimStart` (pool and policy). */
+  startRelease: 'reclaim_start_release',
+  startList: 'reclaim_start_list',
   /** In the holder's DM: value = the ask's id. */
   keep: 'reclaim_keep',
   release: 'reclaim_release',

@@ -44,7 +44,9 @@ export function decodeReclaimStart(value: string): { poolId?: string; policy: Re
 }
 
 const MAX_LINES = 15;
-const MAX_POOLS = 12;
+const MAX_POOLS = 8;
+/** The characters the preview's lists share, under Slack's 12,000 for a whole message. */
+const PREVIEW_BUDGET = 8000;
 
 function pct(n: number): string {
   return `${Math.round(n)} %`;
@@ -56,12 +58,15 @@ function standingText(a: { standing: string; progress: number; since: string; wa
   return a.standing === 'stalled' ? `stalled at ${pct(a.progress)} ${since}` : `not started (0 %) ${since}`;
 }
 
-/** At most MAX_LINES lines and about 2,400 characters (a section holds 3,000), then "…and N more". */
-function lines(items: string[]): string {
+/**
+ * At most MAX_LINES lines and `budget` characters (a section holds 3,000; a message 12,000 in all),
+ * then "…and N more".
+ */
+function lines(items: string[], budget = 2400): string {
   const shown: string[] = [];
   let size = 0;
   for (const item of items) {
-    if (shown.length >= MAX_LINES || size + item.length > 2400) break;
+    if (shown.length >= MAX_LINES || size + item.length > budget) break;
     shown.push(item);
     size += item.length + 1;
   }
@@ -98,7 +103,9 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
       }`,
     ),
   ];
-  for (const pool of p.pools.slice(0, MAX_POOLS)) {
+  const shownPools = p.pools.slice(0, MAX_POOLS);
+  const budget = Math.min(2400, Math.floor(PREVIEW_BUDGET / Math.max(1, 2 * shownPools.length)));
+  for (const pool of shownPools) {
     const head = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${pool.waiting} request(s) waiting for a seat`;
     const ask = pool.ask.map(
       (c) =>
@@ -111,11 +118,17 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
       ...(pool.keptRecently > 0 ? [`${pool.keptRecently} chose Keep within ${s.keepDays} days`] : []),
       ...(pool.alreadyAsked > 0 ? [`${pool.alreadyAsked} already asked in an open round`] : []),
     ];
-    blocks.push(section(`${head}\n${ask.length > 0 ? `Would be asked:\n${lines(ask)}` : 'Nobody to ask here.'}`));
-    if (cannot.length > 0) blocks.push(section(`Cannot be asked (no Slack account for the e-mail):\n${lines(cannot)}`));
+    blocks.push(
+      section(`${head}\n${ask.length > 0 ? `Would be asked:\n${lines(ask, budget)}` : 'Nobody to ask here.'}`),
+    );
+    if (cannot.length > 0)
+      blocks.push(section(`Cannot be asked (no Slack account for the e-mail):\n${lines(cannot, budget)}`));
     if (left.length > 0) blocks.push(context(`Left out: ${left.join('; ')}.`));
   }
-  if (p.pools.length > MAX_POOLS) blocks.push(context(`…and ${p.pools.length - MAX_POOLS} more pools.`));
+  if (p.pools.length > MAX_POOLS)
+    blocks.push(
+      context(`…and ${p.pools.length - MAX_POOLS} more pools: \`/licenses reclaim <poolId>\` shows one pool in full.`),
+    );
   const summary = `${asked} holder(s) would be asked, ${notInSlack} cannot be asked (not in Slack), ${kept} left out (chose Keep), ${already} already asked.`;
   if (asked === 0) {
     blocks.push(section(`Nobody to ask. ${summary}`));
@@ -127,7 +140,12 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
     ),
   );
   const releaseButton: ButtonElement = {
-    ...button(ReclaimActionId.start, 'Start: release their seats', encodeReclaimStart(p.poolId, 'release'), 'danger'),
+    ...button(
+      ReclaimActionId.startRelease,
+      'Start: release their seats',
+      encodeReclaimStart(p.poolId, 'release'),
+      'danger',
+    ),
     confirm: {
       title: plain('Start the round?'),
       text: plain(
@@ -142,7 +160,12 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
     actions(
       [
         releaseButton,
-        button(ReclaimActionId.start, 'Start: only list them for me', encodeReclaimStart(p.poolId, 'list'), 'primary'),
+        button(
+          ReclaimActionId.startList,
+          'Start: only list them for me',
+          encodeReclaimStart(p.poolId, 'list'),
+          'primary',
+        ),
       ],
       'reclaim_start',
     ),

@@ -190,7 +190,10 @@ describe('reclaim rounds: still learning?', () => {
     expect(all).toContain('since at least');
     expect(all).toContain('1 request(s) waiting');
     expect(all).toMatch(/4 holder\(s\) would be asked, 1 cannot be asked/);
-    expect(buttons(answer.body).map((b) => b.action_id)).toEqual([ReclaimActionId.start, ReclaimActionId.start]);
+    expect(buttons(answer.body).map((b) => b.action_id)).toEqual([
+      ReclaimActionId.startRelease,
+      ReclaimActionId.startList,
+    ]);
     const rounds = await t.records?.db.selectFrom('reclaim_rounds').selectAll().execute();
     expect(rounds).toEqual([]);
   });
@@ -199,7 +202,7 @@ describe('reclaim rounds: still learning?', () => {
     const preview = await (await t.command('reclaim 2003')).waitForResponse(notWorking);
     const start = rawButtons(preview.body).find((b) => String(b.value).includes('release'));
     expect(start?.confirm).toBeDefined();
-    const r = await t.clickButton(ReclaimActionId.start, String(start?.value));
+    const r = await t.clickButton(ReclaimActionId.startRelease, String(start?.value));
     const started = await r.waitForResponse(notWorking);
     expect(allText(started.body.blocks)).toContain('3 holder(s) asked');
     await until(
@@ -231,7 +234,7 @@ describe('reclaim rounds: still learning?', () => {
     // Round 2: pool 2001, only listed; student 4 is in both rounds.
     const p2 = await (await t.command('reclaim 2001')).waitForResponse(notWorking);
     const list = buttons(p2.body).find((b) => String(b.value).includes('list'));
-    await (await t.clickButton(ReclaimActionId.start, String(list?.value))).waitForResponse(notWorking);
+    await (await t.clickButton(ReclaimActionId.startList, String(list?.value))).waitForResponse(notWorking);
     await until('step 3', () => askDms(users.silent as string).length === 2);
   });
 

@@ -24,26 +24,25 @@ export function registerReclaim(app: App, s: Surface): void {
   const button = (id: string, handler: (args: ClickArgs) => Promise<void>) =>
     app.action<BlockAction<ButtonAction>>(id, handler);
 
-  button(
-    ReclaimActionId.start,
-    onClick(s, { need: 'admin' }, async (args, _granted) => {
-      const reply = createReplier(args.respond, deps, false);
-      const reclaim = deps.reclaim;
-      if (!reclaim) return reply.send(buildNoticeMessage(RECLAIM_OFF));
-      const start = decodeReclaimStart(args.action.value ?? '');
-      if (!start) return reply.send(buildErrorMessage(BUTTON_GONE));
-      try {
-        const outcome = await reclaim.service.start(args.body.user.id, start.poolId, start.policy, (email) =>
-          slackUserByEmail(args.client, email),
-        );
-        if (outcome.kind === 'started' || outcome.kind === 'nobody')
-          await reply.send(buildReclaimStartedMessage(outcome));
-        else await reply.send(buildReclaimPreviewMessage(outcome));
-      } catch (error) {
-        await reply.send(buildErrorMessage(presentError(error, 'pool')));
-      }
-    }),
-  );
+  const start = onClick(s, { need: 'admin' }, async (args, _granted) => {
+    const reply = createReplier(args.respond, deps, false);
+    const reclaim = deps.reclaim;
+    if (!reclaim) return reply.send(buildNoticeMessage(RECLAIM_OFF));
+    const chosen = decodeReclaimStart(args.action.value ?? '');
+    if (!chosen) return reply.send(buildErrorMessage(BUTTON_GONE));
+    try {
+      const outcome = await reclaim.service.start(args.body.user.id, chosen.poolId, chosen.policy, (email) =>
+        slackUserByEmail(args.client, email),
+      );
+      if (outcome.kind === 'started' || outcome.kind === 'nobody')
+        await reply.send(buildReclaimStartedMessage(outcome));
+      else await reply.send(buildReclaimPreviewMessage(outcome));
+    } catch (error) {
+      await reply.send(buildErrorMessage(presentError(error, 'pool')));
+    }
+  });
+  button(ReclaimActionId.startRelease, start);
+  button(ReclaimActionId.startList, start);
 
   const answer = (choice: 'keep' | 'release') => async (args: ClickArgs) => {
     await args.ack();
