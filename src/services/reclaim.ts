@@ -343,11 +343,13 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         .selectFrom('reclaim_asks')
         .selectAll()
         .where('round_id', '=', round.id)
-        .where('state', 'in', ['asked', 'expiring'])
+        .where('state', 'in', ['asked', 'expiring', 'releasing'])
         .orderBy('id')
         .execute();
       for (const ask of asks) {
-        if (round.policy !== 'release') {
+        // 'releasing': the holder chose Release and the process died before its outcome was recorded;
+        // the holder's choice stands whatever the policy, and the read-back tells whether it was sent.
+        if (round.policy !== 'release' && ask.state !== 'releasing') {
           await db
             .updateTable('reclaim_asks')
             .set({ state: 'unanswered' })
@@ -360,7 +362,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
           .updateTable('reclaim_asks')
           .set({ state: 'expiring' })
           .where('id', '=', ask.id)
-          .where('state', 'in', ['asked', 'expiring'])
+          .where('state', 'in', ['asked', 'expiring', 'releasing'])
           .executeTakeFirst();
         if (Number(mine.numUpdatedRows) !== 1) continue;
         const result = await release(ask, round.admin);

@@ -248,5 +248,24 @@ for (const database of testDatabases()) {
         .execute();
       expect(states.map((s) => s.state)).toEqual(['released', 'released']);
     });
+
+    it('a holder’s Release cut off by a kill is finished at the deadline, even when the round only lists', async () => {
+      const { records } = await open();
+      await seed(records);
+      const clock = { now: new Date(T0) };
+      const revoked: string[] = [];
+      const r = reclaimOn(records, clock, revoked);
+      await r.start('U0MGR00001', '2003', 'list', lookup);
+      await records.db.updateTable('reclaim_asks').set({ state: 'releasing' }).where('license_id', '=', 'L1').execute();
+      clock.now = new Date(T0 + 7 * DAY + 60_000);
+      expect((await r.tick()).closed).toBe(1);
+      expect(revoked).toEqual(['L1']);
+      const states = await records.db
+        .selectFrom('reclaim_asks')
+        .select(['license_id', 'state'])
+        .orderBy('license_id')
+        .execute();
+      expect(states.map((s) => s.state)).toEqual(['released', 'unanswered']);
+    });
   });
 }
