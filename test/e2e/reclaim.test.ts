@@ -272,6 +272,13 @@ describe('reclaim rounds: still learning?', () => {
       (c) => c.args.channel === dmChannel(WAITER.id) && allText(c.args.blocks).includes('it is yours'),
       10_000,
     );
+    // "Ask for it again" opens the course request form with that pool picked.
+    const views = () => t.slack.calls.filter((c) => c.method === 'views.update').length;
+    const before = views();
+    await t.clickButton(RequestActionId.openFor, '2003', { userId: users.leaver as string });
+    await until('the request form', () => views() > before);
+    const form = t.slack.calls.filter((c) => c.method === 'views.update').at(-1) as SlackCall;
+    expect(JSON.stringify(form.args.view)).toMatch(/"initial_option":\{"text":\{[^}]*\},"value":"2003"/);
     // Answered in place: no second "released" DM to the holder.
     await t.outbox?.flush();
     expect(dmsTo(users.leaver as string).filter((c) => text(c).includes('released'))).toEqual([]);
