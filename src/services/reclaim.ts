@@ -80,8 +80,11 @@ export interface Reclaim {
   answer(askId: string, user: string, choice: 'keep' | 'release'): Promise<ReclaimAnswerOutcome>;
   /** The admin's round message's figures, or undefined for an unknown round. */
   roundView(roundId: string): Promise<{ view: ReclaimRoundView; channel?: string; ts?: string } | undefined>;
-  /** Where the admin's round message was posted (chat.update targets it afterwards). */
-  setMessage(roundId: string, channel: string, ts: string): Promise<void>;
+  /**
+   * Where the admin's round message was posted (chat.update targets it afterwards); false when another
+   * replica's post was recorded first (that one is kept).
+   */
+  setMessage(roundId: string, channel: string, ts: string): Promise<boolean>;
   /** Due reminders and due deadlines. */
   tick(): Promise<ReclaimTickOutcome>;
 }
@@ -556,11 +559,13 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
     },
 
     async setMessage(roundId, channel, ts) {
-      await db
+      const r = await db
         .updateTable('reclaim_rounds')
         .set({ message_channel: channel, message_ts: ts })
         .where('id', '=', roundId)
-        .execute();
+        .where('message_ts', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
 
     async tick() {

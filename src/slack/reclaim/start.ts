@@ -116,7 +116,18 @@ export function composeReclaim(
         }
         const channel = await openDm(client, round.view.admin);
         const posted = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
-        if (posted.channel && posted.ts) await service.setMessage(notice.roundId, posted.channel, posted.ts);
+        if (!posted.channel || !posted.ts) return;
+        if (await service.setMessage(notice.roundId, posted.channel, posted.ts)) return;
+        // Another replica posted the round's message first: one message only, the first one.
+        await client.chat.delete({ channel: posted.channel, ts: posted.ts }).catch(() => undefined);
+        const first = await service.roundView(notice.roundId);
+        if (first?.channel && first.ts)
+          await client.chat.update({
+            channel: first.channel,
+            ts: first.ts,
+            text: message.text,
+            blocks: message.blocks,
+          });
         return;
       }
     }

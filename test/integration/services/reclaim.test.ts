@@ -159,6 +159,11 @@ for (const database of testDatabases()) {
       expect(sent.filter((m) => m.kind === 'reclaim-ask').map((m) => m.key)).toEqual(
         asks.map((a) => `reclaim:${a.id}:ask`),
       );
+      // The admin's round message: the first post recorded wins (another replica's is dropped).
+      const roundId = started.kind === 'started' ? started.roundId : '';
+      expect(await r.setMessage(roundId, 'D0MGR00001', '1.0001')).toBe(true);
+      expect(await r.setMessage(roundId, 'D0MGR00001', '1.0002')).toBe(false);
+      expect(await r.roundView(roundId)).toMatchObject({ channel: 'D0MGR00001', ts: '1.0001', view: { asked: 2 } });
       // Asked in an open round: not asked again.
       const again = await r.preview('2003', lookup);
       expect(again.kind === 'preview' && again.pools[0]?.alreadyAsked).toBe(2);
