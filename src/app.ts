@@ -25,6 +25,7 @@ import { createHealthCheck } from './slack/health.js';
 import { createSlackHttpReceiver } from './slack/http-receiver.js';
 import { toBoltLogger } from './slack/logger.js';
 import { createDrainingMiddleware } from './slack/middleware/draining.js';
+import { registerReclaim } from './slack/reclaim/index.js';
 import { registerRequests } from './slack/requests/index.js';
 import { registerShortcuts } from './slack/shortcuts/index.js';
 import { createAppState } from './slack/state.js';
@@ -141,6 +142,7 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerShortcuts(app, surface);
   registerWaitlist(app, surface);
   registerRequests(app, surface);
+  registerReclaim(app, surface);
 
   try {
     await app.init();

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { AlertsConfig } from './domain/alerts.js';
+import { type ReclaimSettings, reclaimSettings } from './domain/reclaim.js';
 import { DEMO_SIGNING_SECRET } from './slack/demo.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -30,6 +31,8 @@ export interface Config {
   auditChannel?: string;
   /** AUDIT_RETENTION_DAYS: audit entries older than this are deleted (at start, then daily); unset: kept forever. */
   auditRetentionDays?: number;
+  /** Reclaim rounds (docs/reclaim.md): progress thresholds, keep memory, deadline and reminder day. */
+  reclaim: ReclaimSettings;
   redisUrl?: string;
   /** PostgreSQL for the records (required with several replicas); unset: SQLite in DATA_DIR. */
   databaseUrl?: string;
@@ -140,6 +143,24 @@ const schema = z.object({
       1,
       36_500,
       'days an audit entry is kept before it is deleted; leave it unset to keep every entry',
+    ),
+  ),
+  PROGRESS_NOT_STARTED_DAYS: optional(
+    int('PROGRESS_NOT_STARTED_DAYS', 1, 3650, 'days at 0 % after the start before a holder counts as not started'),
+  ),
+  PROGRESS_STALLED_DAYS: optional(
+    int('PROGRESS_STALLED_DAYS', 1, 3650, 'days without progress before a holder counts as stalled'),
+  ),
+  RECLAIM_KEEP_DAYS: optional(
+    int('RECLAIM_KEEP_DAYS', 1, 3650, 'days a holder who chose Keep is left out of reclaim rounds'),
+  ),
+  RECLAIM_DEADLINE_DAYS: optional(int('RECLAIM_DEADLINE_DAYS', 1, 90, 'days a holder has to answer a reclaim round')),
+  RECLAIM_REMINDER_DAY: optional(
+    int(
+      'RECLAIM_REMINDER_DAY',
+      1,
+      89,
+      'the day of a reclaim round on which the holders who did not answer are reminded',
     ),
   ),
   REDIS_URL: optional(
@@ -361,6 +382,7 @@ export function parseConfig(env: Env): ConfigResult {
     slack,
     licensing,
     admins: ids(e.LICENSE_ADMINS),
+    reclaim: reclaimSettings({}),
     // The console's switcher offers a viewer: unless LICENSE_VIEWERS says otherwise, the demo has one.
     viewers: consoleOn && viewers !== '*' && viewers.length === 0 ? [...CONSOLE_DEMO.viewers] : viewers,
     logLevel: e.LOG_LEVEL ?? 'info',
@@ -387,6 +409,20 @@ export function parseConfig(env: Env): ConfigResult {
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;
   if (e.AUDIT_RETENTION_DAYS !== undefined) config.auditRetentionDays = e.AUDIT_RETENTION_DAYS;
+  config.reclaim = reclaimSettings({
+    notStartedDays: e.PROGRESS_NOT_STARTED_DAYS,
+    stalledDays: e.PROGRESS_STALLED_DAYS,
+    keepDays: e.RECLAIM_KEEP_DAYS,
+    deadlineDays: e.RECLAIM_DEADLINE_DAYS,
+    reminderDay: e.RECLAIM_REMINDER_DAY,
+  });
+  if (config.reclaim.reminderDay >= config.reclaim.deadlineDays)
+    return {
+      ok: false,
+      problems: [
+        `RECLAIM_REMINDER_DAY (${config.reclaim.reminderDay}) must be before the deadline, RECLAIM_DEADLINE_DAYS (${config.reclaim.deadlineDays})`,
+      ],
+    };
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   if (e.DATABASE_URL) config.databaseUrl = e.DATABASE_URL;
   return { ok: true, config };

@@ -9,6 +9,7 @@ import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import type { LocalConsole } from './console/server.js';
 import { openRecords } from './db/open.js';
+import { RECLAIM_NOTICE_KINDS } from './domain/reclaim.js';
 import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
@@ -28,6 +29,7 @@ import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createNotices } from './slack/notices.js';
+import { composeReclaim } from './slack/reclaim/start.js';
 import { composeRequests } from './slack/requests/start.js';
 import { createRoleResolver } from './slack/roles.js';
 import { usageHint } from './slack/subcommands/index.js';
@@ -233,6 +235,19 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
   settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
+  const reclaim = composeReclaim(deps, {
+    client: () => {
+      if (!created) throw new Error('the Slack app is not built yet');
+      return created.app.client;
+    },
+    audit: () => created?.audit,
+    records,
+    outbox,
+    settings: config.reclaim,
+  });
+  for (const kind of RECLAIM_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
+  deps.reclaim = reclaim;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
     licensing,
@@ -272,13 +287,14 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();
+  reclaim.start();
   // The admin's writes a killed process left in flight: read back, audited, told by DM.
   registerWriteSettling(deps, audit);
   // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
   settler.start();
   outbox.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop(), reclaim.stop()]);
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
     await outbox.flush().catch(() => 0);
     await outbox.stop();

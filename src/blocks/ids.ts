@@ -118,6 +118,18 @@ export const RequestActionId = {
   cancel: 'request_cancel',
   /** "Request a course" on the Home tab; value unused. */
   open: 'request_open',
+  /** "Ask for it again" after a reclaim release: value = pool id (the form opens with that pool). */
+  openFor: 'request_open_pool',
+} as const;
+
+/** Reclaim rounds (docs/reclaim.md). */
+export const ReclaimActionId = {
+  /** In the preview, one per no-answer policy: value = blocks/reclaim.ts `encodeReclaimStart` (pool and policy). */
+  startRelease: 'reclaim_start_release',
+  startList: 'reclaim_start_list',
+  /** In the holder's DM: value = the ask's id. */
+  keep: 'reclaim_keep',
+  release: 'reclaim_release',
 } as const;
 
 export const RequestCallbackId = {

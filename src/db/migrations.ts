@@ -224,6 +224,65 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('license_progress').execute();
       },
     },
+    '0007_reclaim': {
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('reclaim_rounds')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('admin', 'text', (c) => c.notNull())
+          .addColumn('pool_id', 'text')
+          .addColumn('policy', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('remind_at', 'text', (c) => c.notNull())
+          .addColumn('deadline_at', 'text', (c) => c.notNull())
+          .addColumn('not_in_slack', 'integer', (c) => c.notNull())
+          .addColumn('message_channel', 'text')
+          .addColumn('message_ts', 'text')
+          .addColumn('claimed_until', 'text')
+          .addColumn('closed_at', 'text')
+          .execute();
+        await db.schema
+          .createIndex('reclaim_rounds_state')
+          .on('reclaim_rounds')
+          .columns(['state', 'deadline_at'])
+          .execute();
+        await db.schema
+          .createTable('reclaim_asks')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('round_id', 'text', (c) => c.notNull())
+          .addColumn('license_id', 'text', (c) => c.notNull())
+          .addColumn('pool_id', 'text', (c) => c.notNull())
+          .addColumn('course_title', 'text', (c) => c.notNull())
+          .addColumn('slack_user', 'text', (c) => c.notNull())
+          .addColumn('student_email', 'text', (c) => c.notNull())
+          .addColumn('student_name', 'text', (c) => c.notNull())
+          .addColumn('standing', 'text', (c) => c.notNull())
+          .addColumn('progress', t.real, (c) => c.notNull())
+          .addColumn('since', 'text', (c) => c.notNull())
+          .addColumn('since_watched', 'integer', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('answered_at', 'text')
+          .addColumn('reminded_at', 'text')
+          .addColumn('detail', 'text')
+          .execute();
+        await db.schema.createIndex('reclaim_asks_round').on('reclaim_asks').columns(['round_id']).execute();
+        await db.schema
+          .createIndex('reclaim_asks_license')
+          .on('reclaim_asks')
+          .columns(['license_id', 'state'])
+          .execute();
+        await db.schema
+          .createIndex('reclaim_asks_user')
+          .on('reclaim_asks')
+          .columns(['slack_user', 'reminded_at'])
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('reclaim_asks').execute();
+        await db.schema.dropTable('reclaim_rounds').execute();
+      },
+    },
     '0009_audit_search': {
       // `/licenses history @user`: the entries a person made (actor) or that are about their course
       // request (requester), newest first. The license, pool and student e-mail have theirs (0003_audit).

@@ -167,6 +167,59 @@ export interface PoolUsageTable {
   pool_end: string;
 }
 
+/**
+ * Reclaim rounds ("still learning?", docs/reclaim.md): an admin asks the holders who stalled or never
+ * started whether they keep their seat. One row per round; its asks in `reclaim_asks`.
+ */
+export interface ReclaimRoundsTable {
+  id: string;
+  /** Slack user id of the admin who started it (the releases at the deadline are theirs). */
+  admin: string;
+  /** The pool asked about, or null for every transferable pool. */
+  pool_id: string | null;
+  /** What happens to an ask unanswered at the deadline: 'release' | 'list'. */
+  policy: string;
+  /** 'open' until the deadline's work is done, then 'closed'. */
+  state: string;
+  created_at: string;
+  remind_at: string;
+  deadline_at: string;
+  /** Holders who would have been asked but have no Slack account for their e-mail. */
+  not_in_slack: number;
+  /** The admin's round message (updated in place). */
+  message_channel: string | null;
+  message_ts: string | null;
+  /** Who holds the deadline's work until when (a claim by conditional update; replicas, kills). */
+  claimed_until: string | null;
+  closed_at: string | null;
+}
+
+/** One holder asked in a round. */
+export interface ReclaimAsksTable {
+  id: string;
+  round_id: string;
+  license_id: string;
+  pool_id: string;
+  course_title: string;
+  /** The holder's Slack user id (users.lookupByEmail). */
+  slack_user: string;
+  /** Lower-case. */
+  student_email: string;
+  student_name: string;
+  /** 'not-started' | 'stalled' when asked. */
+  standing: string;
+  progress: number;
+  /** Since when they stand there; since_watched 0: only since License Desk watched ("at least"). */
+  since: string;
+  since_watched: number;
+  /** 'asked' | 'releasing' | 'expiring' | 'kept' | 'released' | 'unanswered' | 'failed' */
+  state: string;
+  answered_at: string | null;
+  reminded_at: string | null;
+  /** Why a release failed, when it did. */
+  detail: string | null;
+}
+
 /** The processes that use the database, so that an intent left by one that died is known as such. */
 export interface InstancesTable {
   id: string;
@@ -186,6 +239,8 @@ export interface Database {
   license_progress: LicenseProgressTable;
   progress_history: ProgressHistoryTable;
   pool_usage: PoolUsageTable;
+  reclaim_rounds: ReclaimRoundsTable;
+  reclaim_asks: ReclaimAsksTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;
@@ -196,3 +251,5 @@ export type PoolUsageRow = Selectable<PoolUsageTable>;
 export type NewIntent = Insertable<IntentsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type AuditRow = Selectable<AuditTable>;
+export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
+export type ReclaimAskRow = Selectable<ReclaimAsksTable>;

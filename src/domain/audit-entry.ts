@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'assigned',
   'expired',
   'cancelled',
+  'reclaim-kept',
+  'reclaim-released',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

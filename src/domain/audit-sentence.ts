@@ -138,6 +138,12 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
         : `${who} tried to expire ${requestOf(e)}${title}`;
     case 'cancelled':
       return tried(`cancel ${requestOf(e)}${title}`);
+    case 'reclaim-kept':
+      return `${who} chose to keep ${heldLicense(e, style)} when asked whether they are still learning`;
+    case 'reclaim-released':
+      return done
+        ? `${who} released ${heldLicense(e, style)} in a reclaim round`
+        : `${who} tried to release ${heldLicense(e, style)} in a reclaim round`;
   }
 }
 
@@ -170,6 +176,8 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   assigned: 'assigned from the waitlist',
   expired: 'request expired',
   cancelled: 'request cancelled',
+  'reclaim-kept': 'kept the seat when asked',
+  'reclaim-released': 'seat released when asked',
 };
 
 /** How it ended, in words. */

@@ -10,6 +10,7 @@ import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
 import type { Intents, Settler } from '../services/intents.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
+import type { Reclaim } from '../services/reclaim.js';
 import type { RequestCheck } from '../services/requests/check.js';
 import type { DbRequestStore } from '../services/requests/db-store.js';
 import type { RequestService } from '../services/requests/service.js';
@@ -71,6 +72,8 @@ export interface AppDeps {
   waitlist?: Waitlist;
   /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
   requests?: RequestsDeps;
+  /** Reclaim rounds (docs/reclaim.md, src/slack/reclaim/start.ts); without it `/licenses reclaim` says it is off. */
+  reclaim?: { service: Reclaim };
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
   work?: WorkTracker;
   /** Records the admin's writes before they are sent (docs/records.md, "Writes in flight"); main.ts builds it on `records`. */

@@ -66,3 +66,19 @@ export async function slackNameByEmail(client: webApi.WebClient, email: string):
     return undefined;
   }
 }
+
+/**
+ * The Slack user id of the member whose e-mail this is (users.lookupByEmail, scope users:read.email);
+ * undefined when Slack has no such member (users_not_found), or the account is deactivated or a bot.
+ * Any other failure throws: "not in Slack" is said only when Slack said so.
+ */
+export async function slackUserByEmail(client: webApi.WebClient, email: string): Promise<string | undefined> {
+  try {
+    const { user } = await client.users.lookupByEmail({ email });
+    if (!user?.id || user.deleted || user.is_bot) return undefined;
+    return user.id;
+  } catch (error) {
+    if (slackErrorCode((error as { data?: unknown }).data) === 'users_not_found') return undefined;
+    throw error;
+  }
+}

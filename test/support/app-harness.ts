@@ -17,6 +17,7 @@ import type { App } from '@slack/bolt';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
 import { openRecords, type Records } from '../../src/db/open.js';
+import { type ReclaimSettings, reclaimSettings } from '../../src/domain/reclaim.js';
 import { type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
@@ -31,6 +32,7 @@ import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createLogger } from '../../src/slack/logger.js';
+import { composeReclaim, type ReclaimFeature } from '../../src/slack/reclaim/start.js';
 import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../../src/slack/requests/start.js';
 import { createRoleResolver } from '../../src/slack/roles.js';
 import {
@@ -84,6 +86,12 @@ export interface TestAppOptions {
    * directory removed by close(); else none (the audit trail kept in memory).
    */
   records?: Records;
+  /**
+   * Reclaim rounds (docs/reclaim.md) on the app's records (needs `requests`, `waitlist`, `dataDir` or
+   * `records`), with these settings over the defaults. Its scheduler never ticks on its own: call
+   * `reclaim.tick()`.
+   */
+  reclaim?: Partial<ReclaimSettings>;
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
@@ -131,6 +139,8 @@ export interface TestApp {
   desk: RunningDesk | undefined;
   /** Course requests and the waitlist as built before createApp, when `requests` or `waitlist` was given. */
   selfService: RequestsFeature | undefined;
+  /** Reclaim rounds, when `reclaim` was given. */
+  reclaim: ReclaimFeature | undefined;
   /** Their records, outbox sender (sends every 50 ms; `flush()` sends what is due now) and settler. */
   records: Records | undefined;
   outbox: OutboxSender | undefined;
@@ -255,6 +265,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     feature.deliver = (body) => selfService.deliver(body);
     settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
+  const reclaim =
+    options.reclaim && records && outbox
+      ? composeReclaim(deps, {
+          client: () => {
+            if (!app) throw new Error('the app is not built yet');
+            return app.client;
+          },
+          audit: () => created?.audit,
+          records,
+          outbox,
+          settings: reclaimSettings(options.reclaim),
+        })
+      : undefined;
+  if (reclaim) {
+    deps.reclaim = reclaim;
+    const other = feature.deliver;
+    feature.deliver = async (body) => (await reclaim.deliver(body)) || ((await other?.(body)) ?? false);
+  }
   // The desk (App Home, alerts, bulk jobs) on the same records.
   if (options.dataDir && records) {
     deps.desk = await createDesk({
@@ -340,6 +368,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     work,
     desk,
     selfService,
+    reclaim,
     records,
     outbox,
     settler,
@@ -443,6 +472,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app?.stop();
       await selfService?.stop();
+      await reclaim?.stop();
       await settler?.stop();
       await outbox?.stop();
       await desk?.stop();

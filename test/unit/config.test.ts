@@ -28,6 +28,7 @@ describe('parseConfig', () => {
         slack: { mode: 'demo', port: 3000 },
         licensing: { mode: 'sandbox', rateLimitPerMinute: 25, timeoutMs: 10_000, cacheTtlMs: 30_000 },
         admins: [],
+        reclaim: { notStartedDays: 14, stalledDays: 30, keepDays: 60, deadlineDays: 7, reminderDay: 4 },
         viewers: ['U0DEMOVWR1'],
         auditChannel: 'C0DEMOAUDT',
         logLevel: 'info',
@@ -46,6 +47,12 @@ describe('parseConfig', () => {
         },
       },
     });
+  });
+
+  it('RECLAIM_REMINDER_DAY must come before the deadline', () => {
+    expect(problems({ ...full, RECLAIM_DEADLINE_DAYS: '5', RECLAIM_REMINDER_DAY: '5' })).toEqual([
+      'RECLAIM_REMINDER_DAY (5) must be before the deadline, RECLAIM_DEADLINE_DAYS (5)',
+    ]);
   });
 
   it('AUDIT_RETENTION_DAYS: unset keeps every audit entry; a positive whole number of days; anything else is refused', () => {
@@ -154,6 +161,11 @@ describe('parseConfig', () => {
       REQUEST_EXPIRY_DAYS: '3',
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
+      PROGRESS_NOT_STARTED_DAYS: '10',
+      PROGRESS_STALLED_DAYS: '21',
+      RECLAIM_KEEP_DAYS: '90',
+      RECLAIM_DEADLINE_DAYS: '10',
+      RECLAIM_REMINDER_DAY: '6',
     });
     expect(r).toEqual({
       ok: true,
@@ -174,6 +186,7 @@ describe('parseConfig', () => {
           cacheTtlMs: 0,
         },
         admins: ['U0MGR00001', 'S0LICMGRS1'],
+        reclaim: { notStartedDays: 10, stalledDays: 21, keepDays: 90, deadlineDays: 10, reminderDay: 6 },
         viewers: ['W0VIEW0001', 'U0VIEW0002'],
         auditChannel: 'C0LICAUDIT',
         redisUrl: 'redis://:pw@127.0.0.1:6379/0',

@@ -32,6 +32,12 @@ export function registerRequests(app: App, s: Surface): void {
     await ack();
     await openRequestModal(deps, client, body.trigger_id, body.user.id, 'home');
   });
+  // "Ask for it again" after a reclaim release: the same form, its pool picked (value = pool id).
+  button(RequestActionId.openFor, async ({ ack, body, client, action }) => {
+    await ack();
+    const poolId = /^[0-9A-Za-z_-]{1,64}$/.test(action.value ?? '') ? [action.value ?? ''] : [];
+    await openRequestModal(deps, client, body.trigger_id, body.user.id, 'home', poolId);
+  });
   app.view(RequestCallbackId.form, createRequestSubmitHandler(deps));
   app.view(RequestCallbackId.denyForm, createDenySubmitHandler(s));
   app.shortcut<GlobalShortcut>(RequestCallbackId.shortcut, async ({ ack, shortcut, client }) => {

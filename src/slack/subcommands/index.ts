@@ -19,6 +19,7 @@ import { list } from './list.js';
 import { me } from './me.js';
 import { pool } from './pool.js';
 import { pools } from './pools.js';
+import { reclaim } from './reclaim.js';
 import { request, requests } from './request.js';
 import { revoke } from './revoke.js';
 import { show } from './show.js';
@@ -56,6 +57,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(extend),
   tableEntry(revoke),
   tableEntry(bulk),
+  tableEntry(reclaim),
   tableEntry(request),
   tableEntry(requests),
 ];
