@@ -63,8 +63,6 @@ export interface ProgressConfig {
   notStartedDays: number;
   /** PROGRESS_STALLED_DAYS: days without a change before a started holder counts as stalled. */
   stalledDays: number;
-  /** PROGRESS_RETURN_COMPLETED=on: after a pass, completed licenses of transferable pools are revoked. */
-  returnCompleted: boolean;
 }
 
 export interface RequestsConfig {
@@ -221,12 +219,6 @@ const schema = z.object({
   ),
   PROGRESS_STALLED_DAYS: optional(
     int('PROGRESS_STALLED_DAYS', 1, 365, 'days without progress before a started course counts as stalled, default 30'),
-  ),
-  PROGRESS_RETURN_COMPLETED: optional(
-    z.enum(['on', 'off'], {
-      error:
-        'PROGRESS_RETURN_COMPLETED must be off (the default: admins are offered "Return this seat") or on (completed licenses of transferable pools are revoked after each pass)',
-    }),
   ),
   CONSOLE: optional(
     z.enum(['0', '1'], {
@@ -420,7 +412,6 @@ export function parseConfig(env: Env): ConfigResult {
       budgetShare: e.PROGRESS_BUDGET_SHARE ?? 0.2,
       notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
       stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
-      returnCompleted: e.PROGRESS_RETURN_COMPLETED === 'on',
     },
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,

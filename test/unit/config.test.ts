@@ -34,7 +34,7 @@ describe('parseConfig', () => {
         dataDir: './data',
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
-        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30, returnCompleted: false },
+        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: true,
         drainMs: 20_000,
         requests: {
@@ -183,7 +183,7 @@ describe('parseConfig', () => {
         dataDir: '/var/lib/license-desk',
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
-        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30, returnCompleted: false },
+        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: false,
         drainMs: 45_000,
         requests: {
@@ -316,12 +316,11 @@ describe('parseConfig', () => {
         PROGRESS_BUDGET_SHARE: '0.1',
         PROGRESS_NOT_STARTED_DAYS: '7',
         PROGRESS_STALLED_DAYS: '21',
-        PROGRESS_RETURN_COMPLETED: 'on',
       }),
     ).toMatchObject({
       ok: true,
       config: {
-        progress: { pass: false, budgetShare: 0.1, notStartedDays: 7, stalledDays: 21, returnCompleted: true },
+        progress: { pass: false, budgetShare: 0.1, notStartedDays: 7, stalledDays: 21 },
       },
     });
     expect(problems({ PROGRESS_BUDGET_SHARE: '0' })).toEqual([
