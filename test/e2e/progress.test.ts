@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { dayText } from '../../src/domain/end-date.js';
+import { dayOf, dayText } from '../../src/domain/end-date.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { createProgressPass } from '../../src/services/progress-pass.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { parseCsv } from '../support/csv.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const POOL = '2003';
@@ -107,6 +109,18 @@ describe('learning progress', () => {
     expect(rowOf(idle.id)).toMatch(/Not started after \d+ days/);
     expect(rowOf(slow.id)).toContain(`35 % · no progress since ${dayText(day1)}`);
     expect(rowOf(done.id)).toContain(`Completed ${dayText(completedAt)}`);
+
+    // The export's last column: the day the last change was seen; empty for a holder never seen to change.
+    const uploadsBefore = t.slack.uploads.length;
+    const exported = await t.command(`export ${POOL}`);
+    await exported.waitForResponse((p) => !String(p.body.text).includes('Working on it'), 15_000);
+    await until('the export uploaded', () => t.slack.uploads.length > uploadsBefore, 15_000);
+    const rows = parseCsv(t.slack.uploads.at(-1)?.content ?? '');
+    const column = rows[0]?.indexOf('last progress') ?? -1;
+    expect(column).toBe(rows[0]?.length ? rows[0].length - 1 : -2);
+    const lastOf = (licenseId: string) => rows.find((r) => r[4] === licenseId)?.[column];
+    expect(lastOf(slow.id)).toBe(dayOf(day1));
+    expect(lastOf(idle.id)).toBe('');
 
     // App Home: the pool's counts, and "Return this seat" for the finished course.
     const home = await openHome(TEST_USERS.admin);
