@@ -52,6 +52,20 @@ export interface Config {
   /** How long a bulk job's lease lasts unless renewed: a job whose replica died waits this long before
    *  another replica takes it (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
   bulkTakeoverMs?: number;
+  /** The daily progress pass and what it shows (docs/progress.md). */
+  progress: ProgressConfig;
+}
+
+/** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
+export interface ProgressConfig {
+  /** PROGRESS_PASS=off turns the pass off (default on). */
+  pass: boolean;
+  /** PROGRESS_BUDGET_SHARE: share of the licensing rate budget the pass may spend, 0.05 to 1. */
+  budgetShare: number;
+  /** PROGRESS_NOT_STARTED_DAYS: days at 0 % after a license's start before its holder counts as not started. */
+  notStartedDays: number;
+  /** PROGRESS_STALLED_DAYS: days without a change before a started holder counts as stalled. */
+  stalledDays: number;
 }
 
 export interface RequestsConfig {
@@ -204,6 +218,17 @@ const schema = z.object({
       .number({ error: 'HOME_BUDGET_SHARE must be a number between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
       .min(0.05, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
       .max(1, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
+  ),
+  PROGRESS_PASS: optional(
+    z.enum(['on', 'off'], { error: 'PROGRESS_PASS must be on (the daily progress pass, the default) or off' }),
+  ),
+  PROGRESS_BUDGET_SHARE: optional(
+    z.coerce
+      .number({
+        error: 'PROGRESS_BUDGET_SHARE must be a number between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)',
+      })
+      .min(0.05, { error: 'PROGRESS_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
+      .max(1, { error: 'PROGRESS_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
   ),
   CONSOLE: optional(
     z.enum(['0', '1'], {
@@ -393,6 +418,12 @@ export function parseConfig(env: Env): ConfigResult {
       timeZone: e.ALERT_TIMEZONE ?? 'UTC',
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
+    progress: {
+      pass: e.PROGRESS_PASS !== 'off',
+      budgetShare: e.PROGRESS_BUDGET_SHARE ?? 0.2,
+      notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
+      stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
+    },
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
     requests: {

@@ -20,6 +20,7 @@ import { type AuditRetention, startAuditRetention } from './services/audit-reten
 import { createDesk } from './services/desk.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
+import { createProgressPass } from './services/progress-pass.js';
 import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
@@ -207,6 +208,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
+    progress: {
+      thresholds: { notStartedDays: config.progress.notStartedDays, stalledDays: config.progress.stalledDays },
+    },
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -293,8 +297,27 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
   settler.start();
   outbox.start();
+  // The daily progress pass (docs/progress.md): one replica a day, at background priority within
+  // PROGRESS_BUDGET_SHARE; a stop ends it after its current page and the next start goes on from there.
+  const progressPass = config.progress.pass
+    ? createProgressPass({
+        licensing,
+        records,
+        logger: logger.child({ component: 'progress' }),
+        now,
+        rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
+        share: config.progress.budgetShare,
+      })
+    : undefined;
+  progressPass?.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop(), reclaim.stop()]);
+    await Promise.all([
+      desk.stop(bulkLineMs),
+      selfService.stop(),
+      settler.stop(),
+      reclaim.stop(),
+      progressPass?.stop(),
+    ]);
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
     await outbox.flush().catch(() => 0);
     await outbox.stop();

@@ -7,13 +7,15 @@
 import type { AuditEntry } from '../domain/audit-entry.js';
 import { count } from '../domain/count.js';
 import type { DashboardData } from '../domain/dashboard.js';
+import type { HomeProgress } from '../domain/progress-views.js';
 import { SANDBOX_MARKER } from './common.js';
 import { homeRecentLine } from './home-recent.js';
 import { ActionId, DeskActionId, RequestActionId } from './ids.js';
 import { actions, type Block, button, context, divider, header, section } from './kit.js';
 import { endText } from './license-text.js';
-import { escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { poolText } from './pool-text.js';
+import { standingCountsText } from './progress-text.js';
 
 export interface HomeView {
   type: 'home';
@@ -37,6 +39,8 @@ export interface HomeInput {
   refreshing?: boolean;
   /** May this person ask for a course (requests set up, REQUESTERS lets them in)? Default true. */
   canRequest?: boolean;
+  /** What the daily progress pass recorded (docs/progress.md): counts per pool, seats to return. */
+  progress?: HomeProgress;
 }
 
 function asOf(at: Date): string {
@@ -80,7 +84,8 @@ function quickActions(canChange: boolean, canRequest: boolean): Block {
   return actions(els, 'home_actions');
 }
 
-function poolBlocks(data: DashboardData, now: Date): Block[] {
+function poolBlocks(data: DashboardData, now: Date, progress?: HomeProgress): Block[] {
+  const standings = new Map((progress?.standings ?? []).map((c) => [c.poolId, standingCountsText(c)]));
   const t = now.getTime();
   const running = data.pools.filter((p) => Date.parse(p.end) > t);
   const ended = data.pools.length - running.length;
@@ -94,7 +99,10 @@ function poolBlocks(data: DashboardData, now: Date): Block[] {
   const free = running.reduce((n, p) => n + Math.max(0, p.availableLicenses), 0);
   const total = running.reduce((n, p) => n + p.licenses, 0);
   const summary = `*Pools* · ${running.length} running · ${free} of ${count(total, 'seat')} free${ended > 0 ? ` · ${ended} ended` : ''}`;
-  const shown = sorted.slice(0, HOME_MAX_POOLS).map((p) => section(poolText(p, now, 80)));
+  const shown = sorted.slice(0, HOME_MAX_POOLS).map((p) => {
+    const counts = standings.get(p.id);
+    return section(counts ? `${poolText(p, now, 80)}\n${counts}` : poolText(p, now, 80));
+  });
   const more =
     sorted.length > HOME_MAX_POOLS
       ? [context(`${count(sorted.length - HOME_MAX_POOLS, 'more pool')}: \`/licenses pools\` lists them all.`)]
@@ -129,6 +137,30 @@ function endingBlocks(data: DashboardData, now: Date): Block[] {
   ];
 }
 
+/**
+ * Completed courses in transferable pools (admins only): "Return this seat" opens the revoke
+ * confirmation, so a confirmed return revokes once and the seat goes to the pool (or its waitlist).
+ */
+function returnBlocks(progress: HomeProgress, titles: Map<string, string>): Block[] {
+  if (progress.returnable.length === 0) return [];
+  const more = progress.returnableTotal - progress.returnable.length;
+  return [
+    divider(),
+    section(
+      `*Finished courses: seats to give back* · ${progress.returnableTotal}\nThese holders completed their course in a transferable pool; returning the seat ends their access and frees it for someone else.`,
+    ),
+    ...progress.returnable.map((r) =>
+      section(
+        `*${escapeTruncated(r.studentName, 60)}* · ${escapeTruncated(titles.get(r.poolId) ?? `pool ${r.poolId}`, 60)} · completed ${dayText(r.completedAt)} · license \`${escapeMrkdwn(r.licenseId)}\``,
+        button(DeskActionId.returnSeat, 'Return this seat', r.licenseId),
+      ),
+    ),
+    ...(more > 0
+      ? [context(`${count(more, 'more finished course')}: return them from \`/licenses show <licenseId>\`.`)]
+      : []),
+  ];
+}
+
 function recentBlocks(recent: AuditEntry[]): Block[] {
   const title = '*Recent changes*';
   if (recent.length === 0) return [section(`${title}\nNo changes recorded yet.`)];
@@ -156,7 +188,10 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
     blocks: [
       ...top,
       divider(),
-      ...poolBlocks(data, now),
+      ...poolBlocks(data, now, input.progress),
+      ...(input.canChange && input.progress
+        ? returnBlocks(input.progress, new Map(data.pools.map((p) => [p.id, p.course.title])))
+        : []),
       divider(),
       ...endingBlocks(data, now),
       divider(),

@@ -72,6 +72,8 @@ export const DeskActionId = {
   bulkOpen: 'bulk_open',
   /** "Let it end" on a license-ending alert: value = license id. */
   alertLetEnd: 'alert_let_end',
+  /** "Return this seat" on a completed license in App Home: value = license id; opens the revoke confirmation. */
+  returnSeat: 'home_return_seat',
 } as const;
 
 export const DeskCallbackId = {

@@ -1,5 +1,6 @@
 /** `/licenses show <id>`: one license in full, with the change buttons its flags and the rules allow. */
 import { canChangeEndDate, canRevoke, endsWithPool, licenseStatus } from '../domain/license-status.js';
+import type { LicenseProgress, ProgressThresholds } from '../domain/progress.js';
 import type { License, Pool } from '../domain/types.js';
 import { compact } from './common.js';
 import { ActionId } from './ids.js';
@@ -7,6 +8,7 @@ import { type ActionsBlock, actions, button, context, header, mrkdwn, type Slack
 import { endText, statusText, studentNameText } from './license-text.js';
 import { dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
+import { PROGRESS_NOT_READ, progressLine } from './progress-text.js';
 
 export interface LicenseMessageInput {
   license: License;
@@ -14,6 +16,12 @@ export interface LicenseMessageInput {
   pool: Pool | undefined;
   canChange: boolean;
   now: Date;
+  /**
+   * What the daily progress pass knows of it (docs/progress.md): null when it has not seen the license
+   * yet; absent when progress is not recorded here (no records).
+   */
+  progress?: LicenseProgress | null;
+  thresholds?: ProgressThresholds;
 }
 
 function whyNoChanges(license: License, pool: Pool | undefined, now: Date): string[] {
@@ -38,7 +46,14 @@ function whyNoChanges(license: License, pool: Pool | undefined, now: Date): stri
   return notes;
 }
 
-export function buildLicenseMessage({ license, pool, canChange, now }: LicenseMessageInput): SlackMessage {
+export function buildLicenseMessage({
+  license,
+  pool,
+  canChange,
+  now,
+  progress,
+  thresholds,
+}: LicenseMessageInput): SlackMessage {
   const status = licenseStatus(license, now);
   const course = pool ? escapeTruncated(pool.course.title, 500) : `course \`${escapeMrkdwn(license.courseId)}\``;
   const poolLine = pool
@@ -51,6 +66,9 @@ export function buildLicenseMessage({ license, pool, canChange, now }: LicenseMe
     `*Status*\n${statusText(status)}`,
     `*Start*\n${dayText(license.start)}`,
     `*End*\n${endText(license.end, now)}`,
+    ...(progress === undefined || !license.active
+      ? []
+      : [`*Progress*\n${progress ? progressLine(progress, now, thresholds) : PROGRESS_NOT_READ}`]),
   ].map(mrkdwn);
 
   const buttons = [

@@ -1,4 +1,5 @@
 /** `/licenses pool <id>`: the pool and its licenses, ten a page, with an include-inactive switch. */
+import type { LicenseProgress, ProgressThresholds } from '../domain/progress.js';
 import type { License, Pool } from '../domain/types.js';
 import { buildPagerBlock, compact } from './common.js';
 import { ActionId } from './ids.js';
@@ -8,6 +9,7 @@ import { escapeTruncated, truncate } from './mrkdwn.js';
 import { encodeNav, PAGE_SIZE } from './nav.js';
 import { clampPage, missingOpenPage, openPageLabel, pageCount, pageOf } from './page-label.js';
 import { poolText } from './pool-text.js';
+import { progressLine } from './progress-text.js';
 
 export interface PoolLicensesInput {
   pool: Pool;
@@ -16,11 +18,15 @@ export interface PoolLicensesInput {
   hasNext: boolean;
   includeInactive: boolean;
   now: Date;
+  /** What the daily progress pass knows of these licenses (docs/progress.md), by license id; absent: not shown. */
+  progress?: ReadonlyMap<string, LicenseProgress>;
+  thresholds?: ProgressThresholds;
 }
 
-export function licenseRow(license: License, now: Date, courseTitle?: string): Block {
+export function licenseRow(license: License, now: Date, courseTitle?: string, progress?: string): Block {
   const details = button(ActionId.licenseDetails, 'Details', encodeNav({ view: 'show', licenseId: license.id }));
-  return section(licenseRowText(license, now, courseTitle), details);
+  const text = licenseRowText(license, now, courseTitle);
+  return section(progress ? `${text}\n${progress}` : text, details);
 }
 
 export function buildPoolLicensesMessage(input: PoolLicensesInput): SlackMessage {
@@ -48,7 +54,10 @@ export function buildPoolLicensesMessage(input: PoolLicensesInput): SlackMessage
       context(`Showing ${which} · ${label}`),
       ...(licenses.length === 0
         ? [section(missing ?? `This pool has no ${which}.`)]
-        : licenses.map((l) => licenseRow(l, now))),
+        : licenses.map((l) => {
+            const p = l.active ? input.progress?.get(l.id) : undefined;
+            return licenseRow(l, now, undefined, p ? progressLine(p, now, input.thresholds) : undefined);
+          })),
       pager,
     ]),
   };

@@ -8,7 +8,7 @@ import { createFaultSet } from './faults.js';
 import { createRateLimiter } from './rate-limit.js';
 import { buildDemoData, buildEmptyData, buildScaleData } from './seed.js';
 import { createSandboxServer } from './server.js';
-import { byId, createStore, findStudentByEmail, isActive, type Store } from './store.js';
+import { byId, createStore, findStudentByEmail, isActive, progressKey, type Store } from './store.js';
 import type { RecordedRequest, RunningSandbox, SandboxData, SandboxOptions } from './types.js';
 import { DEFAULT_MAX_PAGE_SIZE } from './validate.js';
 import { licenseView, poolView, studentView } from './views.js';
@@ -98,6 +98,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     setRateLimit: (rateLimit) => limiter.configure(rateLimit),
+    setProgress: (query, courseId, value) => {
+      const student = findStudentByEmail(store, query.email);
+      if (!student) throw new Error(`the sandbox has no student ${query.email}`);
+      store.progress.set(progressKey(student.id, courseId), { progress: value.progress, completed: value.completed });
+    },
     inspect: inspector(store),
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -100,6 +100,15 @@ export interface RunningSandbox {
   addFault(rule: FaultRule): void;
   clearFaults(): void;
   setRateLimit(rateLimit: Partial<SandboxRateLimit> | false): void;
+  /**
+   * Test control: sets a student's progress in a course (what GET /v1/students and GET /v1/student then
+   * answer), as if the student had learned. Throws for an unknown student.
+   */
+  setProgress?(
+    student: { email: string },
+    courseId: string,
+    value: { progress: number; completed: string | null },
+  ): void;
   /** Direct, unthrottled reads for test assertions (as the API would answer them). */
   inspect: {
     pool(id: string): Pool | undefined;

@@ -29,6 +29,7 @@ import { licenseStatus } from '../domain/license-status.js';
 import type { License, Pool, Student } from '../domain/types.js';
 import { BadRequestError, NotFoundError } from '../licensing/errors.js';
 import type { CallOptions, LicensingClient } from '../licensing/types.js';
+import type { ProgressStore } from './progress-store.js';
 import { inSlices, yieldToLoop } from './turns.js';
 
 export const EXPORT_HEADER = [
@@ -42,6 +43,9 @@ export const EXPORT_HEADER = [
   'status',
   'progress',
   'completed',
+  // The day License Desk last saw this license's progress or completion change (the daily progress
+  // pass, docs/progress.md); empty when it never saw one change.
+  'last progress',
 ] as const;
 
 /** Where the export is, after each request: pages read and the pages it expects in all. */
@@ -77,6 +81,8 @@ export interface ExportOptions {
   onProgress?: (progress: ExportProgress) => void;
   /** Where the temporary file goes; default the OS temp folder. */
   tmpDir?: string;
+  /** The recorded progress (docs/progress.md), for the "last progress" column; absent: the column is empty. */
+  progressStore?: Pick<ProgressStore, 'holders'>;
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
@@ -118,7 +124,26 @@ class ProgressBook {
   }
 }
 
-function rowOf(l: License, pools: Map<string, Pool>, book: ProgressBook, now: Date): CsvValue[] {
+/** The day of the last change seen, by license id, for one page of licenses (never the whole account). */
+async function lastChanges(
+  store: Pick<ProgressStore, 'holders'> | undefined,
+  licenses: readonly License[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!store || licenses.length === 0) return out;
+  const rows = await store.holders({ licenseIds: licenses.map((l) => l.id), includeInactive: true });
+  // A change seen after the first sighting; first_seen only is no change License Desk knows of.
+  for (const r of rows) if (r.changedAt !== r.firstSeenAt) out.set(r.licenseId, day(r.changedAt));
+  return out;
+}
+
+function rowOf(
+  l: License,
+  pools: Map<string, Pool>,
+  book: ProgressBook,
+  now: Date,
+  last?: Map<string, string>,
+): CsvValue[] {
   return [
     l.student.name,
     l.student.email,
@@ -130,6 +155,7 @@ function rowOf(l: License, pools: Map<string, Pool>, book: ProgressBook, now: Da
     licenseStatus(l, now),
     book.progress.get(l.id) ?? null,
     book.completed.get(l.id) ?? '',
+    last?.get(l.id) ?? '',
   ];
 }
 
@@ -307,10 +333,12 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       const lines = licenses.map((l, seq) => ({ start: startOf(l.start), seq, l }));
       lines.sort((a, b) => a.start - b.start || a.seq - b.seq);
       for (let i = 0; i < lines.length; i += CHUNK) {
-        const text = lines
-          .slice(i, i + CHUNK)
-          .map(({ l }) => csvLine(rowOf(l, pools, progress, opts.now)))
-          .join('');
+        const chunk = lines.slice(i, i + CHUNK);
+        const last = await lastChanges(
+          opts.progressStore,
+          chunk.map(({ l }) => l),
+        );
+        const text = chunk.map(({ l }) => csvLine(rowOf(l, pools, progress, opts.now, last))).join('');
         await write(text);
         rows += Math.min(CHUNK, lines.length - i);
         await yieldToLoop();
@@ -329,8 +357,9 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       await walk(
         (page) => licensing.licenses.list({ page, pageSize, includeInactive: true }, BACKGROUND),
         async (items) => {
+          const last = await lastChanges(opts.progressStore, items);
           for (const l of items) {
-            await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, opts.now)));
+            await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, opts.now, last)));
           }
           await yieldToLoop();
         },

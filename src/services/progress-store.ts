@@ -5,10 +5,15 @@
  * Written by the daily progress pass; read by the pool and license views, App Home, the export, the
  * reclaim rounds and the digest.
  */
-import type { Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Records } from '../db/open.js';
 import type { Database, LicenseProgressRow } from '../db/schema.js';
-import { type LicenseProgress, type ProgressObservation, progressChanged } from '../domain/progress.js';
+import {
+  type LicenseProgress,
+  type ProgressObservation,
+  type ProgressThresholds,
+  progressChanged,
+} from '../domain/progress.js';
 
 /** A pool's seats as a pass saw them. */
 export interface PoolSeats {
@@ -75,6 +80,24 @@ export interface ProgressStore {
   poolUsage(since: Date, poolId?: string): Promise<PoolUsageDay[]>;
   /** How many history rows there are (the figures). */
   historyRows(): Promise<number>;
+  /**
+   * Active holders per pool by where they stand (progressStanding's rule, counted in the database so
+   * that App Home does not read every row): completed, not started, stalled, and all holders.
+   */
+  standingCounts(now: Date, thresholds: ProgressThresholds): Promise<PoolStandingCounts[]>;
+  /**
+   * Active licenses whose course is completed, in pools whose last stored day says transferable (so the
+   * seat comes back when revoked): the most recent completions first, at most `limit`, and how many in all.
+   */
+  completedInTransferable(limit: number): Promise<{ rows: LicenseProgress[]; total: number }>;
+}
+
+export interface PoolStandingCounts {
+  poolId: string;
+  holders: number;
+  completed: number;
+  notStarted: number;
+  stalled: number;
 }
 
 const BATCH = 400;
@@ -96,6 +119,35 @@ function toProgress(r: LicenseProgressRow): LicenseProgress {
     changedAt: r.changed_at,
     seenAt: r.seen_at,
   };
+}
+
+/** A cut-off for text times: ISO to the second, without zone (a time at that very second may fall either side). */
+function cutoff(now: Date, days: number): string {
+  return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 19);
+}
+
+/** Completed, as isCompleted says: a completion date, or 100 %. */
+const completedSql = sql<boolean>`(completed is not null or progress >= 100)`;
+
+/** The pool's last stored day says transferable. */
+function inTransferablePool(eb: ExpressionBuilder<Database, 'license_progress'>) {
+  return eb.exists(
+    eb
+      .selectFrom('pool_usage as pu')
+      .select('pu.pool_id')
+      .whereRef('pu.pool_id', '=', 'license_progress.pool_id')
+      .where('pu.transferable', '=', 1)
+      .where((inner) =>
+        inner(
+          'pu.day',
+          '=',
+          inner
+            .selectFrom('pool_usage as last')
+            .select((m) => m.fn.max('last.day').as('day'))
+            .whereRef('last.pool_id', '=', 'license_progress.pool_id'),
+        ),
+      ),
+  );
 }
 
 function dayOf(at: Date): string {
@@ -356,6 +408,51 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         transferable: Number(r.transferable) === 1,
         end: r.pool_end,
       }));
+    },
+
+    async standingCounts(now, thresholds) {
+      const notStartedBy = cutoff(now, thresholds.notStartedDays);
+      const stalledBy = cutoff(now, thresholds.stalledDays);
+      const rows = await db
+        .selectFrom('license_progress')
+        .where('active', '=', 1)
+        .select([
+          'pool_id',
+          (eb) => eb.fn.countAll().as('holders'),
+          sql<number>`sum(case when ${completedSql} then 1 else 0 end)`.as('completed'),
+          sql<number>`sum(case when not ${completedSql} and progress <= 0 and license_start <= ${notStartedBy} then 1 else 0 end)`.as(
+            'not_started',
+          ),
+          sql<number>`sum(case when not ${completedSql} and progress > 0 and changed_at <= ${stalledBy} then 1 else 0 end)`.as(
+            'stalled',
+          ),
+        ])
+        .groupBy('pool_id')
+        .orderBy('pool_id')
+        .execute();
+      return rows.map((r) => ({
+        poolId: r.pool_id,
+        holders: Number(r.holders),
+        completed: Number(r.completed),
+        notStarted: Number(r.not_started),
+        stalled: Number(r.stalled),
+      }));
+    },
+
+    async completedInTransferable(limit) {
+      const base = db
+        .selectFrom('license_progress')
+        .where('active', '=', 1)
+        .where(completedSql)
+        .where((eb) => inTransferablePool(eb));
+      const rows = await base
+        .selectAll()
+        .orderBy(sql`coalesce(completed, changed_at)`, 'desc')
+        .orderBy('license_id')
+        .limit(limit)
+        .execute();
+      const total = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return { rows: rows.map(toProgress), total: Number(total.n) };
     },
 
     async historyRows() {

@@ -6,10 +6,17 @@
  * (the waitlist) passes it as `sections`; this module imports no surface.
  */
 import type { webApi } from '@slack/bolt';
-import { buildDashboardHomeView, buildNoticeHomeView, buildRefusalHomeView, type HomeView } from '../blocks/home.js';
+import {
+  buildDashboardHomeView,
+  buildNoticeHomeView,
+  buildRefusalHomeView,
+  type HomeInput,
+  type HomeView,
+} from '../blocks/home.js';
 import type { RefreshResult } from '../services/dashboard.js';
 import type { AppDeps } from './deps.js';
 import { authorize, mayAskForCourse } from './gate.js';
+import { readHomeProgress } from './progress.js';
 import { presentErrorTo } from './token-alarm.js';
 
 /** More of the Home view for this person; `canChange` from the gate's verdict (the waitlist section shows to license admins). */
@@ -52,7 +59,12 @@ export async function showHome(
   }
   const { canChange } = verdict;
   const desk = deps.desk;
-  const base = { canChange, canRequest, now: deps.now(), sandbox: deps.sandbox };
+  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress'> = {
+    canChange,
+    canRequest,
+    now: deps.now(),
+    sandbox: deps.sandbox,
+  };
   if (!desk) {
     return publish(
       client,
@@ -62,6 +74,9 @@ export async function showHome(
     );
   }
   const cached = desk.dashboard.current();
+  // What the daily progress pass recorded: counts per pool and, for admins, seats to give back.
+  const progress = await readHomeProgress(deps);
+  if (progress) Object.assign(base, { progress });
   await publish(client, userId, buildDashboardHomeView({ ...base, data: cached, refreshing: true }), deps);
   let view: HomeView;
   try {

@@ -35,6 +35,7 @@ describe('parseConfig', () => {
         dataDir: './data',
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
+        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: true,
         drainMs: 20_000,
         requests: {
@@ -195,6 +196,7 @@ describe('parseConfig', () => {
         dataDir: '/var/lib/license-desk',
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
+        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: false,
         drainMs: 45_000,
         requests: {
@@ -318,6 +320,35 @@ describe('parseConfig', () => {
       ok: true,
       config: { homeBudgetShare: 1, alerts: { time: '23:59' }, dataDir: '/tmp/x' },
     });
+  });
+
+  it('PROGRESS_*: the daily pass on by default, its budget share validated like HOME_BUDGET_SHARE, day thresholds whole numbers', () => {
+    expect(
+      parseConfig({
+        PROGRESS_PASS: 'off',
+        PROGRESS_BUDGET_SHARE: '0.1',
+        PROGRESS_NOT_STARTED_DAYS: '7',
+        PROGRESS_STALLED_DAYS: '21',
+      }),
+    ).toMatchObject({
+      ok: true,
+      config: {
+        progress: { pass: false, budgetShare: 0.1, notStartedDays: 7, stalledDays: 21 },
+      },
+    });
+    expect(problems({ PROGRESS_BUDGET_SHARE: '0' })).toEqual([
+      expect.stringMatching(/^PROGRESS_BUDGET_SHARE must be between 0.05 and 1/),
+    ]);
+    expect(problems({ PROGRESS_BUDGET_SHARE: 'lots' })).toEqual([
+      expect.stringMatching(/^PROGRESS_BUDGET_SHARE must be a number/),
+    ]);
+    expect(problems({ PROGRESS_PASS: 'yes' })).toEqual([expect.stringMatching(/^PROGRESS_PASS must be on/)]);
+    expect(problems({ PROGRESS_STALLED_DAYS: '0' })).toEqual([
+      expect.stringMatching(/^PROGRESS_STALLED_DAYS must be between 1 and 365/),
+    ]);
+    expect(problems({ PROGRESS_NOT_STARTED_DAYS: '2.5' })).toEqual([
+      expect.stringMatching(/^PROGRESS_NOT_STARTED_DAYS must be a whole number/),
+    ]);
   });
 
   it('SHUTDOWN_DRAIN_SECONDS: 0 to 300 whole seconds, with the fix named', () => {

@@ -18,6 +18,7 @@ import { buildExportComment } from '../../blocks/export-comment.js';
 import { buildExportProgressMessage, type ExportProgressState } from '../../blocks/export-progress.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { type ExportProgress, exportLicenses, type LicenseExport } from '../../services/export.js';
+import { createProgressStore } from '../../services/progress-store.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
 import type { Replier } from '../reply.js';
@@ -130,6 +131,7 @@ export async function runExport(
       poolId,
       now: deps.now(),
       onProgress: (p) => progress.tick(what, p),
+      ...(deps.records ? { progressStore: createProgressStore(deps.records) } : {}),
     });
   } catch (error) {
     deps.logger.warn('export failed', { error: String(error) });

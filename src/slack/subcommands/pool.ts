@@ -1,6 +1,7 @@
 /** `/licenses pool <poolId> [all]`: the pool and its licenses, ten a page. */
 import { buildPoolLicensesMessage } from '../../blocks/pool-licenses.js';
 import { getPoolLicensesPage } from '../../services/pools.js';
+import { readProgress } from '../progress.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
 import { extra, parseId } from './words.js';
@@ -24,7 +25,17 @@ export const pool: NavSubcommand<'pool'> = {
       subject: 'pool',
       answer: async () => {
         const page = await getPoolLicensesPage(ctx.deps.licensing, args.poolId, args.page, args.includeInactive);
-        return buildPoolLicensesMessage({ ...page, includeInactive: args.includeInactive, now: ctx.deps.now() });
+        // Each holder's progress as the daily pass recorded it (docs/progress.md).
+        const progress = await readProgress(
+          ctx.deps,
+          page.licenses.map((l) => l.id),
+        );
+        return buildPoolLicensesMessage({
+          ...page,
+          includeInactive: args.includeInactive,
+          now: ctx.deps.now(),
+          ...(progress ? { progress, thresholds: progress.thresholds } : {}),
+        });
       },
     }),
 };

@@ -1,6 +1,7 @@
 /** `/licenses show <licenseId>`: one license in full, with the change buttons the rules allow (admins). */
 import { buildLicenseMessage } from '../../blocks/license.js';
 import { getLicenseDetails } from '../../services/licenses.js';
+import { readProgress } from '../progress.js';
 import { answerRead } from './read.js';
 import type { NavSubcommand } from './types.js';
 import { extra, parseId } from './words.js';
@@ -20,11 +21,16 @@ export const show: NavSubcommand<'show'> = {
     answerRead(ctx, 'show', {
       working: 'reading the license',
       subject: 'license',
-      answer: async () =>
-        buildLicenseMessage({
-          ...(await getLicenseDetails(ctx.deps.licensing, args.licenseId)),
+      answer: async () => {
+        const details = await getLicenseDetails(ctx.deps.licensing, args.licenseId);
+        // The license's progress as the daily pass recorded it (docs/progress.md).
+        const progress = await readProgress(ctx.deps, [details.license.id]);
+        return buildLicenseMessage({
+          ...details,
           canChange: ctx.canChange,
           now: ctx.deps.now(),
-        }),
+          ...(progress ? { progress: progress.get(details.license.id) ?? null, thresholds: progress.thresholds } : {}),
+        });
+      },
     }),
 };
