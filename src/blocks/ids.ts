@@ -70,6 +70,8 @@ export const DeskActionId = {
   bulkOpen: 'bulk_open',
   /** "Let it end" on a license-ending alert: value = license id. */
   alertLetEnd: 'alert_let_end',
+  /** "Show holders" on the weekly digest: value unused (the answer is computed afresh). */
+  digestShowHolders: 'digest_show_holders',
 } as const;
 
 export const DeskCallbackId = {
