@@ -49,6 +49,22 @@ export interface Config {
   /** How long a bulk job's lease lasts unless renewed: a job whose replica died waits this long before
    *  another replica takes it (BULK_TAKEOVER_SECONDS; unset: the desk's default, 30 s). */
   bulkTakeoverMs?: number;
+  /** The weekly digest (docs/digest.md); no channel: the scheduled post is off (`/licenses digest` still answers). */
+  digest: DigestConfig;
+  /** When a holder counts as not started or stalled (PROGRESS_NOT_STARTED_DAYS, PROGRESS_STALLED_DAYS). */
+  progress: { notStartedDays: number; stalledDays: number };
+}
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+export interface DigestConfig {
+  /** DIGEST_CHANNEL, else the alert channel; unset: no scheduled post. */
+  channel?: string;
+  day: Weekday;
+  /** HH:MM, 24-hour, in `timeZone`. */
+  time: string;
+  /** DIGEST_TZ, else ALERT_TIMEZONE, else UTC. */
+  timeZone: string;
 }
 
 export interface RequestsConfig {
@@ -224,6 +240,42 @@ const schema = z.object({
       "how long a stopped replica's bulk job waits before another replica takes it over (its lease), default 30",
     ),
   ),
+  DIGEST_CHANNEL: optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error:
+        'DIGEST_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom); unset, the weekly digest goes to the alert channel',
+    }),
+  ),
+  DIGEST_DAY: optional(
+    z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], {
+        error: 'DIGEST_DAY must be one of mon, tue, wed, thu, fri, sat, sun (the weekly digest’s day, default mon)',
+      }),
+    ),
+  ),
+  DIGEST_TIME: optional(
+    z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
+      error: 'DIGEST_TIME must be a 24-hour time HH:MM, e.g. 09:00 (when the weekly digest is posted)',
+    }),
+  ),
+  DIGEST_TZ: optional(
+    z.string().refine(isTimeZone, {
+      error:
+        'DIGEST_TZ must be an IANA time zone name such as UTC, Europe/Rome or America/New_York (unset: ALERT_TIMEZONE, else UTC)',
+    }),
+  ),
+  PROGRESS_NOT_STARTED_DAYS: optional(
+    int(
+      'PROGRESS_NOT_STARTED_DAYS',
+      1,
+      365,
+      'days at 0 % after a license starts before its holder counts as not started, default 14',
+    ),
+  ),
+  PROGRESS_STALLED_DAYS: optional(
+    int('PROGRESS_STALLED_DAYS', 1, 365, 'days without progress before a started holder counts as stalled, default 30'),
+  ),
 });
 
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
@@ -383,6 +435,18 @@ export function parseConfig(env: Env): ConfigResult {
       maxOpen: e.REQUEST_MAX_OPEN ?? 3,
       maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
     },
+    digest: { day: 'mon', time: '09:00', timeZone: 'UTC' },
+    progress: {
+      notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
+      stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
+    },
+  };
+  const digestChannel = e.DIGEST_CHANNEL ?? alertChannel;
+  config.digest = {
+    ...(digestChannel ? { channel: digestChannel } : {}),
+    day: e.DIGEST_DAY ?? 'mon',
+    time: e.DIGEST_TIME ?? '09:00',
+    timeZone: e.DIGEST_TZ ?? e.ALERT_TIMEZONE ?? 'UTC',
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;

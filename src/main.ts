@@ -17,6 +17,7 @@ import { installProcessErrorPolicy } from './process-errors.js';
 import { importAuditFiles } from './services/audit-import.js';
 import { type AuditRetention, startAuditRetention } from './services/audit-retention.js';
 import { createDesk } from './services/desk.js';
+import { DIGEST_NOTICE_KIND } from './services/digest-schedule.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
 import { importRequestFiles } from './services/requests/import.js';
@@ -26,6 +27,7 @@ import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
+import { createDigestFeature } from './slack/events/digest.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createNotices } from './slack/notices.js';
 import { composeRequests } from './slack/requests/start.js';
@@ -205,6 +207,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     },
     work,
     ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
+    progressThresholds: config.progress,
   };
   // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
   let created: CreatedApp | undefined;
@@ -268,6 +271,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
+  // The weekly digest: claimed per week in the records, posted through the outbox (docs/digest.md).
+  const digest = createDigestFeature(deps, { schedule: config.digest, outbox });
+  notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
   if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
@@ -277,8 +283,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
   settler.start();
   outbox.start();
+  digest.start();
   stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop()]);
+    await Promise.all([desk.stop(bulkLineMs), selfService.stop(), settler.stop(), digest.stop()]);
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
     await outbox.flush().catch(() => 0);
     await outbox.stop();

@@ -52,8 +52,9 @@ export async function computeDigest(
   sources: DigestSources,
   now: Date,
   thresholds: ProgressThresholds = DEFAULT_PROGRESS_THRESHOLDS,
+  priority: 'background' | 'interactive' = 'background',
 ): Promise<Digest> {
-  const pools = await sources.licensing.pools.list({ priority: 'background' });
+  const pools = await sources.licensing.pools.list({ priority });
   const weekFrom = new Date(now.getTime() - WEEK_MS);
   const [holders, completions, usage] = await Promise.all([
     sources.store.holders(),

@@ -4,6 +4,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../db/open.js';
+import type { ProgressThresholds } from '../domain/progress.js';
 import type { RequestTimers } from '../domain/requests.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
@@ -77,6 +78,8 @@ export interface AppDeps {
   writes?: WriteLedger;
   /** With REDIS_URL, the state the replicas share: the repeat guard (docs/deployment.md). */
   shared?: SharedStore;
+  /** PROGRESS_NOT_STARTED_DAYS / PROGRESS_STALLED_DAYS (the digest); default 14 / 30. */
+  progressThresholds?: ProgressThresholds;
 }
 
 /** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
