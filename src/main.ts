@@ -274,6 +274,11 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The weekly digest: claimed per week in the records, posted through the outbox (docs/digest.md).
   const digest = createDigestFeature(deps, { schedule: config.digest, outbox });
   notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
+  // The console's demo: progress records for the digest, before any daily pass ran (sandbox data only).
+  if (localConsole) {
+    const { seedDemoProgress } = await import('./console/progress-demo.js');
+    await seedDemoProgress(records, licensing, now(), logger.child({ component: 'console' }));
+  }
   if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
