@@ -275,9 +275,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const digest = createDigestFeature(deps, { schedule: config.digest, outbox });
   notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
   // The console's demo: progress records for the digest, before any daily pass ran (sandbox data only).
+  // In the background: demo data must not delay the start.
   if (localConsole) {
-    const { seedDemoProgress } = await import('./console/progress-demo.js');
-    await seedDemoProgress(records, licensing, now(), logger.child({ component: 'console' }));
+    const consoleLog = logger.child({ component: 'console' });
+    void import('./console/progress-demo.js')
+      .then(({ seedDemoProgress }) => seedDemoProgress(records, licensing, now(), consoleLog))
+      .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
   }
   if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the

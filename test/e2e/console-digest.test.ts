@@ -33,10 +33,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the digest in the local conso
   });
 
   it('draws the seats line and the progress bars as SVG, with the words that say the same', async () => {
-    await page.locator('#box').fill('/licenses digest');
-    await page.locator('#box').press('Enter');
     const message = page.locator('#messages article').last();
-    await message.getByRole('heading', { name: 'License digest' }).waitFor();
+    // The demo's progress records are seeded in the background at start: ask again until they are in.
+    for (let tries = 0; ; tries++) {
+      await page.locator('#box').fill('/licenses digest');
+      await page.locator('#box').press('Enter');
+      await message.getByRole('heading', { name: 'License digest' }).waitFor();
+      if ((await message.locator('svg.chart-bar').count()) > 0 || tries >= 10) break;
+      await page.waitForTimeout(500);
+    }
     const line = message.locator('svg.chart-line');
     const bars = message.locator('svg.chart-bar');
     await line.waitFor();

@@ -70,6 +70,8 @@ export async function postWithCharts(
   }
 }
 
+const RETRY_MS = 15 * 60_000;
+
 export type DigestTick = 'off' | 'not-due' | 'claimed' | 'late' | 'enqueued' | 'failed';
 
 export interface DigestFeature {
@@ -94,6 +96,8 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
   const claims = records ? digestClaims(records, opts.outbox) : undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<DigestTick> | undefined;
+  // After a failure (the licensing service or the database away), the next try waits this long.
+  let retryAt = 0;
   const log = deps.logger;
 
   async function runTick(): Promise<DigestTick> {
@@ -102,6 +106,7 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     const { week, lateMinutes } = dueWeek(now, opts.schedule);
     if ((await claims.lastWeek()) === week) return 'claimed';
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
+    if (now.getTime() < retryAt) return 'failed';
     const d = await computeDigest(
       { licensing: deps.licensing, store: createProgressStore(records) },
       now,
@@ -118,7 +123,8 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     async tick() {
       if (running) return running;
       running = runTick().catch((error: unknown) => {
-        log.warn('digest: the weekly digest could not be prepared; the next tick tries again', {
+        retryAt = deps.now().getTime() + RETRY_MS;
+        log.warn('digest: the weekly digest could not be prepared; trying again in 15 minutes', {
           error: String(error),
         });
         return 'failed' as const;
