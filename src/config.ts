@@ -54,6 +54,8 @@ export interface Config {
   bulkTakeoverMs?: number;
   /** The daily progress pass and what it shows (docs/progress.md). */
   progress: ProgressConfig;
+  /** The weekly digest (docs/digest.md); no channel: the scheduled post is off (`/licenses digest` still answers). */
+  digest: DigestConfig;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -66,6 +68,18 @@ export interface ProgressConfig {
   notStartedDays: number;
   /** PROGRESS_STALLED_DAYS: days without a change before a started holder counts as stalled. */
   stalledDays: number;
+}
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+export interface DigestConfig {
+  /** DIGEST_CHANNEL, else the alert channel; unset: no scheduled post. */
+  channel?: string;
+  day: Weekday;
+  /** HH:MM, 24-hour, in `timeZone`. */
+  time: string;
+  /** DIGEST_TZ, else ALERT_TIMEZONE, else UTC. */
+  timeZone: string;
 }
 
 export interface RequestsConfig {
@@ -270,6 +284,31 @@ const schema = z.object({
       "how long a stopped replica's bulk job waits before another replica takes it over (its lease), default 30",
     ),
   ),
+  DIGEST_CHANNEL: optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error:
+        'DIGEST_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom); unset, the weekly digest goes to the alert channel',
+    }),
+  ),
+  DIGEST_DAY: optional(
+    z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], {
+        error: 'DIGEST_DAY must be one of mon, tue, wed, thu, fri, sat, sun (the weekly digest’s day, default mon)',
+      }),
+    ),
+  ),
+  DIGEST_TIME: optional(
+    z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
+      error: 'DIGEST_TIME must be a 24-hour time HH:MM, e.g. 09:00 (when the weekly digest is posted)',
+    }),
+  ),
+  DIGEST_TZ: optional(
+    z.string().refine(isTimeZone, {
+      error:
+        'DIGEST_TZ must be an IANA time zone name such as UTC, Europe/Rome or America/New_York (unset: ALERT_TIMEZONE, else UTC)',
+    }),
+  ),
 });
 
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
@@ -436,6 +475,14 @@ export function parseConfig(env: Env): ConfigResult {
       maxOpen: e.REQUEST_MAX_OPEN ?? 3,
       maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
     },
+    digest: { day: 'mon', time: '09:00', timeZone: 'UTC' },
+  };
+  const digestChannel = e.DIGEST_CHANNEL ?? alertChannel;
+  config.digest = {
+    ...(digestChannel ? { channel: digestChannel } : {}),
+    day: e.DIGEST_DAY ?? 'mon',
+    time: e.DIGEST_TIME ?? '09:00',
+    timeZone: e.DIGEST_TZ ?? e.ALERT_TIMEZONE ?? 'UTC',
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;

@@ -18,6 +18,7 @@ import { installProcessErrorPolicy } from './process-errors.js';
 import { importAuditFiles } from './services/audit-import.js';
 import { type AuditRetention, startAuditRetention } from './services/audit-retention.js';
 import { createDesk } from './services/desk.js';
+import { DIGEST_NOTICE_KIND } from './services/digest-schedule.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
 import { createProgressPass } from './services/progress-pass.js';
@@ -28,6 +29,7 @@ import { createStopper, type Stopper } from './shutdown.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
+import { createDigestFeature } from './slack/events/digest.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
 import { createNotices } from './slack/notices.js';
 import { composeReclaim } from './slack/reclaim/start.js';
@@ -287,6 +289,17 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
   const desk = await startDesk(app.client, deps, { alerts: config.alerts });
+  // The weekly digest: claimed per week in the records, posted through the outbox (docs/digest.md).
+  const digest = createDigestFeature(deps, { schedule: config.digest, outbox });
+  notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
+  // The console's demo: progress records for the digest, before any daily pass ran (sandbox data only).
+  // In the background: demo data must not delay the start.
+  if (localConsole) {
+    const consoleLog = logger.child({ component: 'console' });
+    void import('./console/progress-demo.js')
+      .then(({ seedDemoProgress }) => seedDemoProgress(records, licensing, now(), consoleLog))
+      .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
+  }
   if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
@@ -310,6 +323,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       })
     : undefined;
   progressPass?.start();
+  digest.start();
   stopper.add('desk', async (bulkLineMs) => {
     await Promise.all([
       desk.stop(bulkLineMs),
@@ -317,6 +331,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       settler.stop(),
       reclaim.stop(),
       progressPass?.stop(),
+      digest.stop(),
     ]);
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
     await outbox.flush().catch(() => 0);

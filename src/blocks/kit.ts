@@ -69,6 +69,36 @@ export interface DividerBlock {
 
 export type Block = SectionBlock | HeaderBlock | ContextBlock | ActionsBlock | DividerBlock;
 
+/** A labelled value of a chart: a pie's segment, or a point of a series. */
+export interface ChartValue {
+  label: string;
+  value: number;
+}
+
+/**
+ * Slack's chart block (docs/digest.md): messages only, at most 2 per message, title up to 50
+ * characters. Not in `Block`, so that no Home tab or modal builder can hold one; a message that may
+ * carry charts is a `ChartMessage`.
+ */
+export interface DataVisualizationBlock {
+  type: 'data_visualization';
+  block_id?: string;
+  title: string;
+  chart:
+    | { type: 'pie'; segments: ChartValue[] }
+    | {
+        type: 'bar' | 'area' | 'line';
+        series: { name: string; data: ChartValue[] }[];
+        axis_config: { categories: string[]; x_label?: string; y_label?: string };
+      };
+}
+
+/** A message whose blocks may include charts (chat.postMessage, postEphemeral, a response_url). */
+export interface ChartMessage {
+  text: string;
+  blocks: (Block | DataVisualizationBlock)[];
+}
+
 /** A message for respond(): `text` is the notification and screen-reader fallback (mrkdwn, escaped). */
 export interface SlackMessage {
   text: string;

@@ -38,6 +38,13 @@ export const LIMITS = {
   fallbackText: 4000,
   /** Undocumented: Slack answers msg_blocks_too_long near 13.2k characters of block text; stay well below. */
   totalBlockText: 12_000,
+  /** data_visualization (docs/digest.md): messages only, 2 a message, a title of 50 characters. */
+  chartsPerMessage: 2,
+  chartTitle: 50,
+  /** Our own bounds, well inside Slack's: few series and modest points keep every chart readable. */
+  chartSeries: 4,
+  chartCategories: 30,
+  chartSegments: 10,
 } as const;
 
 type Json = Record<string, unknown>;
@@ -48,6 +55,9 @@ const len = (s: string): number => Array.from(s).length;
 class Checker {
   readonly problems: string[] = [];
   totalText = 0;
+  charts = 0;
+
+  constructor(readonly surface: 'message' | 'view' = 'message') {}
 
   problem(path: string, what: string): void {
     this.problems.push(`${path}: ${what}`);
@@ -125,6 +135,62 @@ class Checker {
     return typeof el.action_id === 'string' ? el.action_id : undefined;
   }
 
+  /** A chart block: messages only (never App Home or a modal), and within our bounds. */
+  chart(path: string, b: Json): void {
+    this.charts++;
+    if (this.surface !== 'message')
+      this.problem(path, 'data_visualization is for messages only, not views (Home, modals)');
+    this.string(`${path}.title`, b.title, LIMITS.chartTitle, true);
+    const chart = b.chart;
+    if (!isObj(chart)) {
+      this.problem(`${path}.chart`, 'missing chart');
+      return;
+    }
+    const number = (p: string, v: unknown) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) this.problem(p, 'value is not a finite number');
+    };
+    if (chart.type === 'pie') {
+      const segments = Array.isArray(chart.segments) ? chart.segments : [];
+      if (segments.length === 0 || segments.length > LIMITS.chartSegments) {
+        this.problem(`${path}.chart.segments`, `${segments.length} segments, allowed 1–${LIMITS.chartSegments}`);
+      }
+      for (const [i, s] of segments.entries()) {
+        this.string(`${path}.chart.segments[${i}].label`, isObj(s) ? s.label : undefined, LIMITS.optionText, true);
+        number(`${path}.chart.segments[${i}].value`, isObj(s) ? s.value : undefined);
+      }
+      return;
+    }
+    if (chart.type !== 'bar' && chart.type !== 'area' && chart.type !== 'line') {
+      this.problem(`${path}.chart.type`, `unknown chart type ${String(chart.type)}`);
+      return;
+    }
+    const axis = isObj(chart.axis_config) ? chart.axis_config : undefined;
+    const categories = axis && Array.isArray(axis.categories) ? axis.categories : [];
+    if (categories.length === 0 || categories.length > LIMITS.chartCategories) {
+      this.problem(
+        `${path}.chart.axis_config.categories`,
+        `${categories.length} categories, allowed 1–${LIMITS.chartCategories}`,
+      );
+    }
+    const series = Array.isArray(chart.series) ? chart.series : [];
+    if (series.length === 0 || series.length > LIMITS.chartSeries) {
+      this.problem(`${path}.chart.series`, `${series.length} series, allowed 1–${LIMITS.chartSeries}`);
+    }
+    for (const [i, s] of series.entries()) {
+      const p = `${path}.chart.series[${i}]`;
+      this.string(`${p}.name`, isObj(s) ? s.name : undefined, LIMITS.optionText, true);
+      const data = isObj(s) && Array.isArray(s.data) ? s.data : [];
+      if (data.length === 0) this.problem(`${p}.data`, 'no points');
+      for (const [j, point] of data.entries()) {
+        const label = isObj(point) ? point.label : undefined;
+        if (typeof label !== 'string' || !categories.includes(label)) {
+          this.problem(`${p}.data[${j}].label`, `${String(label)} is not one of the categories`);
+        }
+        number(`${p}.data[${j}].value`, isObj(point) ? point.value : undefined);
+      }
+    }
+  }
+
   block(path: string, b: unknown): void {
     if (!isObj(b)) {
       this.problem(path, 'not a block');
@@ -168,6 +234,10 @@ class Checker {
       }
       case 'divider':
         return;
+      case 'data_visualization': {
+        this.chart(path, b);
+        return;
+      }
       case 'input': {
         // Modals only (and inline errors are keyed by these block_ids, platform.md section 3).
         this.string(`${path}.block_id`, b.block_id, LIMITS.blockId, true);
@@ -187,7 +257,7 @@ class Checker {
 
 /** Every way the message breaks Slack's limits, as readable strings; empty when it is fine. */
 export function checkBlockKitLimits(message: unknown, surface: 'message' | 'view' = 'message'): string[] {
-  const c = new Checker();
+  const c = new Checker(surface);
   if (!isObj(message)) return ['message: not an object'];
   const blocks = message.blocks;
   if (blocks !== undefined && !Array.isArray(blocks)) return ['blocks: not an array'];
@@ -199,6 +269,9 @@ export function checkBlockKitLimits(message: unknown, surface: 'message' | 'view
   const max = surface === 'message' ? LIMITS.messageBlocks : LIMITS.viewBlocks;
   if (list.length > max) c.problem('blocks', `${list.length} blocks, limit ${max}`);
   for (const [i, b] of list.entries()) c.block(`blocks[${i}]`, b);
+  if (c.charts > LIMITS.chartsPerMessage) {
+    c.problem('blocks', `${c.charts} data_visualization blocks, limit ${LIMITS.chartsPerMessage} per message`);
+  }
   const blockIds = list.flatMap((b) => (isObj(b) && typeof b.block_id === 'string' ? [b.block_id] : []));
   if (new Set(blockIds).size !== blockIds.length) c.problem('blocks', 'block_ids repeat');
   // msg_blocks_too_long is a message limit; a view is bounded by its 250 kB instead (checkModalLimits).

@@ -59,6 +59,7 @@ const PUBLIC_FILES: Record<string, string> = {
   'console.js': 'text/javascript; charset=utf-8',
   'blocks.js': 'text/javascript; charset=utf-8',
   'mrkdwn.js': 'text/javascript; charset=utf-8',
+  'charts.js': 'text/javascript; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
 };
 

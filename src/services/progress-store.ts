@@ -375,23 +375,18 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
 
     async poolUsage(since, poolId) {
       const first = dayOf(since);
+      // Each pool's last day before the window, in one query (a join on each pool's latest such day).
       let before = db
         .selectFrom('pool_usage')
         .select(['pool_id', (eb) => eb.fn.max('day').as('day')])
         .where('day', '<', first)
         .groupBy('pool_id');
       if (poolId !== undefined) before = before.where('pool_id', '=', poolId);
-      const starts = await before.execute();
-      const baseline = [];
-      for (const s of starts) {
-        const row = await db
-          .selectFrom('pool_usage')
-          .selectAll()
-          .where('pool_id', '=', s.pool_id)
-          .where('day', '=', String(s.day))
-          .executeTakeFirst();
-        if (row) baseline.push(row);
-      }
+      const baseline = await db
+        .selectFrom('pool_usage as u')
+        .innerJoin(before.as('b'), (join) => join.onRef('b.pool_id', '=', 'u.pool_id').onRef('b.day', '=', 'u.day'))
+        .selectAll('u')
+        .execute();
       let q = db.selectFrom('pool_usage').selectAll().where('day', '>=', first);
       if (poolId !== undefined) q = q.where('pool_id', '=', poolId);
       const inWindow = await q.orderBy('day').orderBy('pool_id').execute();

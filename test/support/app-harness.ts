@@ -26,11 +26,13 @@ import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js'
 import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
+import type { DigestSchedule } from '../../src/services/digest-schedule.js';
 import { createIntents, createSettler, type Settler } from '../../src/services/intents.js';
 import { createOutbox, type OutboxSender } from '../../src/services/outbox.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
+import { createDigestFeature, type DigestFeature } from '../../src/slack/events/digest.js';
 import { createLogger } from '../../src/slack/logger.js';
 import { composeReclaim, type ReclaimFeature } from '../../src/slack/reclaim/start.js';
 import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../../src/slack/requests/start.js';
@@ -94,6 +96,8 @@ export interface TestAppOptions {
   reclaim?: Partial<ReclaimSettings>;
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
+  /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()`. */
+  digest?: DigestSchedule & { channel?: string };
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
@@ -145,6 +149,8 @@ export interface TestApp {
   records: Records | undefined;
   outbox: OutboxSender | undefined;
   settler: Settler | undefined;
+  /** The weekly digest, when `digest` was given. */
+  digest: DigestFeature | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -224,6 +230,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     options.records ?? (recordsDir ? await openRecords({ dataDir: recordsDir, heartbeatMs: 0, now }) : undefined);
   if (records) deps.records = records;
   const feature: { deliver?: (body: unknown) => Promise<boolean> } = {};
+  let digest: DigestFeature | undefined;
   const outbox = records
     ? createOutbox({
         records,
@@ -231,6 +238,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         now,
         everyMs: 50,
         async deliver(body) {
+          if (app && (await digest?.deliver(app.client, body))) return;
           if (!(await feature.deliver?.(body))) throw new Error('a queued message of a kind no feature sends');
         },
       })
@@ -302,6 +310,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
   });
   app = created.app;
+  if (options.digest && outbox) digest = createDigestFeature(deps, { schedule: options.digest, outbox });
   // Messages are sent once the bot client exists.
   outbox?.start();
   const { audit, work } = created;
@@ -372,6 +381,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     records,
     outbox,
     settler,
+    digest,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
@@ -471,6 +481,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await app?.stop();
+      await digest?.stop();
       await selfService?.stop();
       await reclaim?.stop();
       await settler?.stop();

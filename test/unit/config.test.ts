@@ -34,6 +34,7 @@ describe('parseConfig', () => {
         logLevel: 'info',
         dataDir: './data',
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
+        digest: { channel: 'C0DEMOALRT', day: 'mon', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
         progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: true,
@@ -136,6 +137,31 @@ describe('parseConfig', () => {
     expect(r.ok && r.config.slack.mode).toBe('demo');
   });
 
+  it('the weekly digest: its own channel, day, time and zone, and clear words for a wrong one', () => {
+    const r = parseConfig({
+      DIGEST_CHANNEL: 'C0DIGEST01',
+      DIGEST_DAY: 'Fri',
+      DIGEST_TIME: '16:30',
+      DIGEST_TZ: 'Asia/Tokyo',
+      PROGRESS_STALLED_DAYS: '21',
+    });
+    expect(r.ok && r.config.digest).toEqual({
+      channel: 'C0DIGEST01',
+      day: 'fri',
+      time: '16:30',
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(r.ok && r.config.progress).toEqual({ notStartedDays: 14, stalledDays: 21 });
+    expect(
+      problems({ DIGEST_DAY: 'monday', DIGEST_TIME: '9am', DIGEST_TZ: 'Mars/Base', PROGRESS_NOT_STARTED_DAYS: '0' }),
+    ).toEqual([
+      expect.stringMatching(/^DIGEST_DAY must be one of mon, tue/),
+      expect.stringMatching(/^DIGEST_TIME must be a 24-hour time HH:MM/),
+      expect.stringMatching(/^DIGEST_TZ must be an IANA time zone/),
+      expect.stringMatching(/^PROGRESS_NOT_STARTED_DAYS must be between 1 and 365/),
+    ]);
+  });
+
   it('HTTP mode with the real licensing API and every setting', () => {
     const r = parseConfig({
       ...full,
@@ -195,6 +221,7 @@ describe('parseConfig', () => {
         logLevel: 'debug',
         dataDir: '/var/lib/license-desk',
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
+        digest: { channel: 'C0LICALERT', day: 'mon', time: '09:00', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
         progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
         console: false,

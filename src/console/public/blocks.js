@@ -1,6 +1,7 @@
 // Block Kit to DOM, for the local console: what the app really sent, drawn close to Slack's look.
 // Interactive elements report to ctx.onAction (a block_actions click) and keep their state in
 // ctx.values (block_id -> action_id -> the state Slack would send in state.values).
+import { renderChart } from './charts.js';
 import { emojify, renderMrkdwn, unescapeEntities } from './mrkdwn.js';
 
 const el = (tag, className, text) => {
@@ -83,6 +84,8 @@ function renderBlock(b, ctx) {
       fig.append(image(b));
       return fig;
     }
+    case 'data_visualization':
+      return renderChart(b);
     case 'rich_text': {
       const box = el('div', 'block rich-text');
       for (const e of b.elements ?? []) box.append(richElement(e, ctx));

@@ -9,6 +9,7 @@ import type { NavTarget, NavView } from '../../blocks/nav.js';
 import { assign } from './assign.js';
 import { bulk } from './bulk.js';
 import { courses } from './courses.js';
+import { digest } from './digest.js';
 import { expiring } from './expiring.js';
 import { exportCsv } from './export.js';
 import { extend } from './extend.js';
@@ -50,6 +51,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(students),
   tableEntry(courses),
   tableEntry(me),
+  tableEntry(digest),
   tableEntry(exportCsv),
   tableEntry(history),
   tableEntry(waitlist),

@@ -1,0 +1,340 @@
+/**
+ * The weekly digest in words and charts (docs/digest.md). Two charts (`data_visualization`, messages
+ * only): seats used over time in one pool with its forecast (a line chart), and how the holders'
+ * progress is spread per course (a bar chart). Every number a chart shows is also said in a section, so
+ * the message without its charts (a workspace that refuses the block) says the same.
+ *
+ * A channel post is built without names (`names: false`): counts only, and a "Show holders" button that
+ * answers an admin or viewer privately. `/licenses digest` answers the asker only, with names.
+ */
+import {
+  type Digest,
+  type DigestHolder,
+  type PoolDigest,
+  type ProgressSpread,
+  SPREAD_BUCKETS,
+} from '../domain/digest.js';
+import type { Forecast } from '../domain/forecast.js';
+import { withSandboxMarker } from './common.js';
+import { DeskActionId } from './ids.js';
+import {
+  actions,
+  type Block,
+  button,
+  type ChartMessage,
+  context,
+  type DataVisualizationBlock,
+  divider,
+  header,
+  type SlackMessage,
+  section,
+} from './kit.js';
+import { dayText, escapeMrkdwn, escapeTruncated, slackMoment } from './mrkdwn.js';
+
+/** Courses with a section of their own; the rest are named in one line. */
+export const DIGEST_COURSES = 12;
+/** Pools named in a course's section. */
+const POOLS_PER_COURSE = 4;
+/** Pools listed as ending soon. */
+const ENDING_LISTED = 8;
+/** Holders named per list in the private answers: at most this many, fewer when the text would be too long. */
+export const HOLDERS_LISTED = 25;
+/** Text a digest message may hold in its blocks, under LIMITS.totalBlockText with room for the marker. */
+const TEXT_BUDGET = 11_000;
+/** Series of the progress chart: the courses with most holders, the rest as one. */
+const SPREAD_SERIES = 4;
+export const CHART_TITLE_MAX = 50;
+
+export const SPREAD_LABELS: Record<keyof ProgressSpread, string> = {
+  zero: '0 %',
+  low: '1–49 %',
+  high: '50–99 %',
+  completed: 'Completed',
+};
+
+const n = (v: number) => v.toLocaleString('en-US');
+const plural = (v: number, one: string, many = `${one}s`) => `${n(v)} ${v === 1 ? one : many}`;
+const SHORT_DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' });
+const shortDay = (day: string) => SHORT_DAY.format(Date.parse(`${day}T00:00:00Z`));
+const dayOf = (day: string) => dayText(`${day}T00:00:00Z`);
+
+/** "about 3 weeks", "4 days", "about 2 months". */
+export function aboutDays(days: number): string {
+  if (days < 14) return plural(days, 'day');
+  if (days < 60) return `about ${plural(Math.round(days / 7), 'week')}`;
+  return `about ${plural(Math.round(days / 30), 'month')}`;
+}
+
+/** One pool's forecast in words (mrkdwn, pool id escaped). */
+export function forecastWords(poolId: string, f: Forecast): string {
+  const pool = `pool ${escapeMrkdwn(poolId)}`;
+  switch (f.kind) {
+    case 'full':
+      return `${pool} is full`;
+    case 'too-little-history':
+      return `${pool}: not enough history for a forecast yet (${plural(f.days, 'day')} recorded)`;
+    case 'no-new-seats':
+      return `${pool}: no new seats taken in ${n(f.overDays)} days`;
+    case 'fills':
+      return `at the last ${n(f.overDays)} days' rate, ${pool} is full in ${aboutDays(f.daysToFull)} (${dayOf(f.fullOn)})`;
+    case 'ends-first':
+      return `at the last ${n(f.overDays)} days' rate, ${pool} won't fill before it ends on ${dayOf(f.endsOn)}`;
+  }
+}
+
+function spreadWords(s: ProgressSpread): string {
+  return `${n(s.zero)} at 0 %, ${n(s.low)} at 1–49 %, ${n(s.high)} at 50–99 %, ${n(s.completed)} completed`;
+}
+
+function title(text: string): string {
+  return Array.from(text).length <= CHART_TITLE_MAX
+    ? text
+    : `${Array.from(text)
+        .slice(0, CHART_TITLE_MAX - 1)
+        .join('')}…`;
+}
+
+/** Seats used over the last 30 days in the chart's pool, and the forecast from today: a line chart. */
+export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
+  const days = [...new Set([...pool.lines.used, ...pool.lines.forecast].map((p) => p.day))].sort();
+  const series = [{ name: 'used', data: pool.lines.used.map((p) => ({ label: shortDay(p.day), value: p.assigned })) }];
+  if (pool.lines.forecast.length > 0) {
+    series.push({
+      name: 'forecast',
+      data: pool.lines.forecast.map((p) => ({ label: shortDay(p.day), value: p.assigned })),
+    });
+  }
+  return {
+    type: 'data_visualization',
+    block_id: 'digest_chart_seats',
+    title: title(`Pool ${pool.poolId}: seats used of ${n(pool.licenses)}`),
+    chart: {
+      type: 'line',
+      series,
+      axis_config: { categories: days.map(shortDay), x_label: 'Day', y_label: 'Seats used' },
+    },
+  };
+}
+
+/** The series of the progress chart: the courses with most holders, the others summed as one. */
+export function spreadSeries(d: Digest): { name: string; spread: ProgressSpread }[] {
+  const holders = (s: ProgressSpread) => s.zero + s.low + s.high + s.completed;
+  const courses = [...d.courses]
+    .filter((c) => holders(c.spread) > 0)
+    .sort((a, b) => holders(b.spread) - holders(a.spread));
+  if (courses.length <= SPREAD_SERIES) return courses.map((c) => ({ name: c.title, spread: c.spread }));
+  const shown = courses.slice(0, SPREAD_SERIES - 1).map((c) => ({ name: c.title, spread: c.spread }));
+  const rest = { zero: 0, low: 0, high: 0, completed: 0 };
+  for (const c of courses.slice(SPREAD_SERIES - 1)) for (const k of SPREAD_BUCKETS) rest[k] += c.spread[k];
+  return [...shown, { name: `${n(courses.length - SPREAD_SERIES + 1)} other courses`, spread: rest }];
+}
+
+export function spreadChart(d: Digest): DataVisualizationBlock {
+  const categories = SPREAD_BUCKETS.map((k) => SPREAD_LABELS[k]);
+  return {
+    type: 'data_visualization',
+    block_id: 'digest_chart_progress',
+    title: 'Holders by progress, per course',
+    chart: {
+      type: 'bar',
+      series: spreadSeries(d).map((s) => ({
+        name: Array.from(s.name).slice(0, 40).join(''),
+        data: SPREAD_BUCKETS.map((k) => ({ label: SPREAD_LABELS[k], value: s.spread[k] })),
+      })),
+      axis_config: { categories, x_label: 'Progress', y_label: 'Holders' },
+    },
+  };
+}
+
+function poolLine(p: PoolDigest): string {
+  return `\`${escapeMrkdwn(p.poolId)}\` ${n(p.used)}/${n(p.licenses)} used: ${forecastWords(p.poolId, p.forecast)}`;
+}
+
+function holderLine(h: DigestHolder): string {
+  return `• ${escapeTruncated(h.name || h.email, 60)} (${escapeTruncated(h.email, 80)}), ${escapeTruncated(h.courseTitle, 60)}, pool \`${escapeMrkdwn(h.poolId)}\`, ${n(h.progress)} %`;
+}
+
+/** A list of holders as sections of at most ~2,900 characters, at most `max` names. */
+function holderSections(heading: string, list: readonly DigestHolder[], max: number): Block[] {
+  if (list.length === 0) return [section(`*${heading}:* none.`)];
+  const lines = list.slice(0, max).map(holderLine);
+  if (list.length > max) lines.push(`…and ${n(list.length - max)} more.`);
+  const out: Block[] = [];
+  let text = `*${heading} (${n(list.length)}):*`;
+  for (const line of lines) {
+    if (text.length + line.length + 1 > 2900) {
+      out.push(section(text));
+      text = line;
+    } else text += `\n${line}`;
+  }
+  out.push(section(text));
+  return out;
+}
+
+export interface DigestMessageOptions {
+  /** Names and e-mails of holders (private answers only). */
+  names: boolean;
+  /** The "Show holders" button (the channel post). */
+  showHolders: boolean;
+  /** Whether the week's takeaway is for the scheduled post ("This week") or asked now. */
+  scheduled?: boolean;
+}
+
+/** The takeaway in one line: the top-level `text` (notification, screen readers, no-chart fallback). */
+export function digestTakeaway(d: Digest): string {
+  const t = d.totals;
+  const chart = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
+  const soonest =
+    chart && chart.forecast.kind === 'fills' ? ` Soonest to fill: ${forecastWords(chart.poolId, chart.forecast)}.` : '';
+  return (
+    `License digest: ${n(t.used)} of ${n(t.licenses)} seats used in ${plural(t.pools, 'pool')} (${n(t.free)} free); ` +
+    `${plural(t.completedThisWeek, 'completion')} this week; ${n(t.stalled)} stalled, ${n(t.notStarted)} not started.${soonest}`
+  );
+}
+
+/** Characters of text in the blocks (what Slack's msg_blocks_too_long counts, roughly). */
+export function blockText(blocks: readonly (Block | DataVisualizationBlock)[]): number {
+  let total = 0;
+  for (const b of blocks) {
+    if (b.type === 'section' || b.type === 'header') total += Array.from(b.text?.text ?? '').length;
+    if (b.type === 'context') for (const e of b.elements) total += Array.from(e.text).length;
+  }
+  return total;
+}
+
+/**
+ * The digest: up to DIGEST_COURSES course sections and, with names, up to HOLDERS_LISTED names a list;
+ * fewer of both while the text would pass the budget (a long digest never breaks the message).
+ */
+export function buildDigestMessage(d: Digest, opts: DigestMessageOptions): ChartMessage {
+  let courses = DIGEST_COURSES;
+  let listed = opts.names ? 10 : 0;
+  for (;;) {
+    const message = buildDigestWith(d, opts, courses, listed);
+    if (blockText(message.blocks) <= TEXT_BUDGET || (courses <= 1 && listed <= 1)) return message;
+    if (listed > 3) listed = Math.max(3, listed - 2);
+    else if (courses > 1) courses--;
+    else listed--;
+  }
+}
+
+function buildDigestWith(d: Digest, opts: DigestMessageOptions, courseLimit: number, listed: number): ChartMessage {
+  const t = d.totals;
+  const blocks: (Block | DataVisualizationBlock)[] = [
+    header(opts.scheduled ? 'Weekly license digest' : 'License digest'),
+  ];
+  if (d.courses.length === 0) {
+    const text = 'License digest: no running pools.';
+    return { text, blocks: [...blocks, section('No running pools: nothing to report this week.')] };
+  }
+  blocks.push(
+    section(
+      `*${n(t.used)} of ${n(t.licenses)} seats used* in ${plural(t.pools, 'pool')} of ${plural(d.courses.length, 'course')}, ${n(t.free)} free.\n` +
+        `This week: ${plural(t.completedThisWeek, 'completion')}. Holders: ${n(t.holders)}; ${n(t.stalled)} stalled, ${n(t.notStarted)} not started` +
+        (t.completedTransferable > 0
+          ? `; ${n(t.completedTransferable)} completed in transferable pools (those seats could be given again).`
+          : '.'),
+    ),
+  );
+  const chartPool = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
+  if (chartPool) {
+    blocks.push(seatsChart(chartPool));
+    const past = chartPool.lines.used;
+    const from = past[0];
+    blocks.push(
+      context(
+        `Pool ${escapeMrkdwn(chartPool.poolId)}: ${n(chartPool.used)} of ${n(chartPool.licenses)} seats used` +
+          (from && past.length > 1 ? ` (${n(from.assigned)} on ${dayOf(from.day)})` : '') +
+          `; ${forecastWords(chartPool.poolId, chartPool.forecast)}.`,
+      ),
+    );
+  }
+  const series = spreadSeries(d);
+  if (series.length > 0) {
+    blocks.push(spreadChart(d));
+    blocks.push(
+      context(`Progress: ${series.map((s) => `${escapeTruncated(s.name, 60)}: ${spreadWords(s.spread)}`).join('; ')}.`),
+    );
+  }
+  blocks.push(divider());
+  for (const c of d.courses.slice(0, courseLimit)) {
+    const pools = c.pools.slice(0, POOLS_PER_COURSE).map(poolLine);
+    if (c.pools.length > POOLS_PER_COURSE) pools.push(`…and ${plural(c.pools.length - POOLS_PER_COURSE, 'more pool')}`);
+    blocks.push(
+      section(
+        `*${escapeTruncated(c.title, 120)}*: ${n(c.used)} of ${n(c.licenses)} seats used, ${n(c.free)} free\n` +
+          `Progress: ${spreadWords(c.spread)}; ${plural(c.completedThisWeek, 'completion')} this week\n` +
+          `${n(c.stalled)} stalled, ${n(c.notStarted)} not started` +
+          (c.completedTransferable > 0 ? `, ${n(c.completedTransferable)} completed in transferable pools` : '') +
+          `\n${pools.join('\n')}`,
+      ),
+    );
+  }
+  if (d.courses.length > courseLimit) {
+    const rest = d.courses.slice(courseLimit);
+    const used = rest.reduce((a, c) => a + c.used, 0);
+    const licenses = rest.reduce((a, c) => a + c.licenses, 0);
+    blocks.push(context(`…and ${plural(rest.length, 'more course')}: ${n(used)} of ${n(licenses)} seats used.`));
+  }
+  if (d.endingSoon.length > 0) {
+    const lines = d.endingSoon.slice(0, ENDING_LISTED).map((p) => {
+      const course = d.courses.find((c) => c.courseId === p.courseId)?.title ?? p.courseId;
+      const holders = p.spread.zero + p.spread.low + p.spread.high + p.spread.completed;
+      return (
+        `• Pool \`${escapeMrkdwn(p.poolId)}\` (${escapeTruncated(course, 60)}) ends on ${dayText(p.end)} (in ${plural(p.endsInDays ?? 0, 'day')}): ` +
+        `${plural(holders, 'holder')}, ${spreadWords(p.spread)}`
+      );
+    });
+    if (d.endingSoon.length > ENDING_LISTED)
+      lines.push(`…and ${plural(d.endingSoon.length - ENDING_LISTED, 'more pool')}`);
+    blocks.push(section(`*Pools ending within ${n(d.endingWithinDays)} days:*\n${lines.join('\n')}`));
+  }
+  if (opts.names && d.names) blocks.push(divider(), ...holderListBlocks(d, listed));
+  if (opts.showHolders) {
+    blocks.push(actions([button(DeskActionId.digestShowHolders, 'Show holders', 'digest')], 'digest_actions'));
+  }
+  blocks.push(
+    context(
+      `Counted ${slackMoment(d.at)}. Stalled: no progress seen for ${n(d.thresholds.stalledDays)} days; not started: 0 % ${n(d.thresholds.notStartedDays)} days after the start. Forecasts: net seats assigned per day over the last 30 days.`,
+    ),
+  );
+  return { text: digestTakeaway(d), blocks };
+}
+
+function holderListBlocks(d: Digest, max: number): Block[] {
+  const names = d.names;
+  if (!names) return [];
+  return [
+    ...holderSections('Stalled', names.stalled, max),
+    ...holderSections('Not started', names.notStarted, max),
+    ...holderSections('Completed in transferable pools', names.completedTransferable, max),
+    ...holderSections(`In pools ending within ${n(d.endingWithinDays)} days, not completed`, names.endingSoon, max),
+  ];
+}
+
+/** "Show holders": the names behind the digest's counts, for the one who clicked (ephemeral). */
+export function buildDigestHoldersMessage(d: Digest): SlackMessage {
+  let max = HOLDERS_LISTED;
+  let blocks: Block[] = [header('Holders behind the digest'), ...holderListBlocks(d, max)];
+  while (max > 1 && blockText(blocks) > TEXT_BUDGET) {
+    max--;
+    blocks = [header('Holders behind the digest'), ...holderListBlocks(d, max)];
+  }
+  const names = d.names;
+  const text = names
+    ? `Holders: ${n(names.stalled.length)} stalled, ${n(names.notStarted.length)} not started, ${n(names.completedTransferable.length)} completed in transferable pools, ${n(names.endingSoon.length)} in pools ending soon.`
+    : 'No holders to show.';
+  return { text, blocks: blocks.slice(0, 49) };
+}
+
+/** The same message without its charts: for a workspace that refuses the chart block. */
+export function withoutCharts(message: ChartMessage): SlackMessage {
+  return { text: message.text, blocks: message.blocks.filter((b): b is Block => b.type !== 'data_visualization') };
+}
+
+/** The sandbox marker on top, as withSandboxMarker does for other messages. */
+export function withSandboxMarkerCharts(message: ChartMessage, sandbox: boolean): ChartMessage {
+  if (!sandbox) return message;
+  const marker = withSandboxMarker({ text: message.text, blocks: [] }, true);
+  return { text: marker.text, blocks: [...marker.blocks, ...message.blocks].slice(0, 50) };
+}

@@ -1,0 +1,196 @@
+/**
+ * The weekly digest in its channel (docs/digest.md): the weekly tick that computes it and hands it to
+ * the outbox under its week's key (services/digest-schedule.ts), the renderer that posts it (charts
+ * first; on invalid_blocks once more without them), and "Show holders", which answers an admin or
+ * viewer privately with the names behind the counts. The post itself carries counts only.
+ */
+import type { types, webApi } from '@slack/bolt';
+import { buildErrorMessage, withSandboxMarker } from '../../blocks/common.js';
+import {
+  buildDigestHoldersMessage,
+  buildDigestMessage,
+  withoutCharts,
+  withSandboxMarkerCharts,
+} from '../../blocks/digest.js';
+import type { ChartMessage, DataVisualizationBlock } from '../../blocks/kit.js';
+import { computeDigest } from '../../services/digest.js';
+import {
+  CATCH_UP_DAYS,
+  DIGEST_NOTICE_KIND,
+  type DigestNotice,
+  type DigestSchedule,
+  digestClaims,
+  digestForPost,
+  dueWeek,
+} from '../../services/digest-schedule.js';
+import type { Outbox } from '../../services/outbox.js';
+import { createProgressStore } from '../../services/progress-store.js';
+import type { AppDeps } from '../deps.js';
+import { onClick } from '../gate.js';
+import { presentError } from '../present.js';
+import type { Surface } from '../state.js';
+
+/** Slack's chart block as @slack/types (3.2) does not type it yet: a Block of our own. */
+interface SlackChartBlock extends types.Block {
+  type: 'data_visualization';
+  title: string;
+  chart: DataVisualizationBlock['chart'];
+}
+
+type SlackBlocks = (types.KnownBlock | SlackChartBlock)[];
+
+const isInvalidBlocks = (error: unknown) =>
+  (error as { data?: { error?: unknown } } | undefined)?.data?.error === 'invalid_blocks';
+
+/**
+ * Posts a message that may carry charts; when Slack answers invalid_blocks (no chart block in this
+ * workspace yet), posts it once more without them (its words say the same). Other failures are thrown.
+ */
+export async function postWithCharts(
+  client: webApi.WebClient,
+  channel: string,
+  message: ChartMessage,
+  deps: Pick<AppDeps, 'logger' | 'sandbox'>,
+): Promise<'charts' | 'text'> {
+  const marked = withSandboxMarkerCharts(message, deps.sandbox);
+  try {
+    await client.chat.postMessage({
+      channel,
+      text: marked.text,
+      blocks: marked.blocks as SlackBlocks,
+      unfurl_links: false,
+    });
+    return 'charts';
+  } catch (error) {
+    if (!isInvalidBlocks(error)) throw error;
+    deps.logger.warn('digest: Slack refused the chart blocks; posting the digest without them', { channel });
+    const plain = withoutCharts(marked);
+    await client.chat.postMessage({ channel, text: plain.text, blocks: plain.blocks, unfurl_links: false });
+    return 'text';
+  }
+}
+
+const RETRY_MS = 15 * 60_000;
+
+export type DigestTick = 'off' | 'not-due' | 'claimed' | 'late' | 'enqueued' | 'failed';
+
+export interface DigestFeature {
+  /** Is a week due, not yet claimed? Then compute, claim and enqueue it (the outbox posts it). */
+  tick(): Promise<DigestTick>;
+  /** The outbox's renderer for a digest notice: false when `body` is no digest notice. */
+  deliver(client: webApi.WebClient, body: unknown): Promise<boolean>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface DigestOptions {
+  schedule: DigestSchedule & { channel?: string | undefined };
+  outbox: Pick<Outbox, 'enqueue'> & { kick?(): void };
+  /** Default 60 s. */
+  tickMs?: number;
+}
+
+export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestFeature {
+  const records = deps.records;
+  const channel = opts.schedule.channel;
+  const claims = records ? digestClaims(records, opts.outbox) : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<DigestTick> | undefined;
+  // After a failure (the licensing service or the database away), the next try waits this long.
+  let retryAt = 0;
+  const log = deps.logger;
+
+  async function runTick(): Promise<DigestTick> {
+    if (!claims || !records || !channel) return 'off';
+    const now = deps.now();
+    const { week, lateMinutes } = dueWeek(now, opts.schedule);
+    if ((await claims.lastWeek()) === week) return 'claimed';
+    if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
+    if (now.getTime() < retryAt) return 'failed';
+    const d = await computeDigest(
+      { licensing: deps.licensing, store: createProgressStore(records) },
+      now,
+      deps.progress?.thresholds,
+    );
+    const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
+    if (!(await claims.claimAndEnqueue(week, notice, now))) return 'claimed';
+    log.info('digest: the week is claimed and its post queued', { week, channel });
+    opts.outbox.kick?.();
+    return 'enqueued';
+  }
+
+  const feature: DigestFeature = {
+    async tick() {
+      if (running) return running;
+      running = runTick().catch((error: unknown) => {
+        retryAt = deps.now().getTime() + RETRY_MS;
+        log.warn('digest: the weekly digest could not be prepared; trying again in 15 minutes', {
+          error: String(error),
+        });
+        return 'failed' as const;
+      });
+      try {
+        return await running;
+      } finally {
+        running = undefined;
+      }
+    },
+    async deliver(client, body) {
+      const notice = body as Partial<DigestNotice> | null;
+      if (notice?.kind !== DIGEST_NOTICE_KIND || !notice.digest || !notice.channel) return false;
+      const message = buildDigestMessage(notice.digest, { names: false, showHolders: true, scheduled: true });
+      const how = await postWithCharts(client, notice.channel, message, deps);
+      log.info('digest posted', { week: notice.week, channel: notice.channel, charts: how === 'charts' });
+      return true;
+    },
+    start() {
+      if (timer || !channel || !records) return;
+      timer = setInterval(() => void feature.tick(), opts.tickMs ?? 60_000);
+      timer.unref();
+      void feature.tick();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+  if (channel && records) {
+    log.info('digest on', {
+      channel,
+      day: opts.schedule.day,
+      time: opts.schedule.time,
+      timeZone: opts.schedule.timeZone,
+    });
+  } else if (!channel) {
+    log.info('digest post off: set DIGEST_CHANNEL (or ALERT_CHANNEL) to a channel id to get the weekly digest');
+  }
+  return feature;
+}
+
+/** "Show holders" on a digest post: the names behind its counts, to the one who clicked only. */
+export function createShowHoldersHandler(s: Surface) {
+  const { deps } = s;
+  return onClick(s, { need: 'viewer' }, async ({ respond }): Promise<void> => {
+    const tell = async (message: Parameters<typeof withSandboxMarker>[0]) => {
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...withSandboxMarker(message, deps.sandbox),
+      }).catch((error: unknown) => deps.logger.warn('respond failed', { error: String(error) }));
+    };
+    if (!deps.records) return tell(buildErrorMessage('The digest needs the records, which this process has not.'));
+    try {
+      const d = await computeDigest(
+        { licensing: deps.licensing, store: createProgressStore(deps.records) },
+        deps.now(),
+        deps.progress?.thresholds,
+        'interactive',
+      );
+      await tell(buildDigestHoldersMessage(d));
+    } catch (error) {
+      deps.logger.warn('digest: could not read the holders', { error: String(error) });
+      await tell(buildErrorMessage(presentError(error, 'other')));
+    }
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * The weekly digest in the local console (headless Chromium): `/licenses digest` typed in the page,
+ * its two charts drawn as inline SVG from the real data_visualization blocks, with as many bars and
+ * points as the blocks' words say, and the words beside them (docs/digest.md).
+ */
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, chromiumSkipReason, screenshotDir } from '../support/chromium.js';
+import { type MainProcess, runMain } from '../support/run-main.js';
+
+describe.skipIf(chromiumSkipReason !== undefined)('the digest in the local console', () => {
+  let main: MainProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
+    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
+    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`http://localhost:${port}/`);
+    await page.locator('#who option').first().waitFor({ state: 'attached' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (main) {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+  });
+
+  it('draws the seats line and the progress bars as SVG, with the words that say the same', async () => {
+    const message = page.locator('#messages article').last();
+    // The demo's progress records are seeded in the background at start: ask again until they are in.
+    for (let tries = 0; ; tries++) {
+      await page.locator('#box').fill('/licenses digest');
+      await page.locator('#box').press('Enter');
+      await message.getByRole('heading', { name: 'License digest' }).waitFor();
+      if ((await message.locator('svg.chart-bar').count()) > 0 || tries >= 10) break;
+      await page.waitForTimeout(500);
+    }
+    const line = message.locator('svg.chart-line');
+    const bars = message.locator('svg.chart-bar');
+    await line.waitFor();
+    await bars.waitFor();
+    expect(await message.locator('figure.chart').count()).toBe(2);
+
+    // The bar chart: one bar per course series and progress bucket (4 buckets), and the legend names
+    // the courses the words list under "Progress:".
+    const legend = await message.locator('figure.chart').nth(1).locator('.chart-legend li').allTextContents();
+    expect(legend.length).toBeGreaterThan(0);
+    expect(await bars.locator('rect.bar').count()).toBe(legend.length * 4);
+    const text = (await message.textContent()) ?? '';
+    for (const course of legend) {
+      const said = new RegExp(
+        `${course.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) at 0 %, (\\d+) at 1–49 %, (\\d+) at 50–99 %, (\\d+) completed`,
+      ).exec(text);
+      expect(said, `the words for ${course}`).not.toBeNull();
+      const titles = await bars.locator('rect.bar title').allTextContents();
+      for (const [i, bucket] of ['0 %', '1–49 %', '50–99 %', 'Completed'].entries()) {
+        expect(titles).toContain(`${course}, ${bucket}: ${said?.[i + 1]}`);
+      }
+    }
+
+    // The line chart: a point per "used" day and per forecast day, and today's seats as the words say.
+    const points = await line.locator('circle.point title').allTextContents();
+    expect(points.length).toBeGreaterThan(1);
+    const seats = /Pool (\w+): (\d+) of (\d+) seats used/.exec(text);
+    expect(seats).not.toBeNull();
+    const used = points.filter((p) => p.startsWith('used, '));
+    expect(used.at(-1)).toMatch(new RegExp(`: ${seats?.[2]}$`));
+    await page.screenshot({ path: join(screenshotDir(), 'console-digest.png') });
+  });
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildDigestHoldersMessage,
+  buildDigestMessage,
+  forecastWords,
+  withoutCharts,
+} from '../../../src/blocks/digest.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
+import type { LicenseProgress } from '../../../src/domain/progress.js';
+import type { Pool } from '../../../src/domain/types.js';
+import { assembleDigest } from '../../../src/services/digest.js';
+
+const now = new Date('2026-11-30T09:00:00Z');
+const DAY = 86_400_000;
+const iso = (offsetDays: number) => new Date(now.getTime() + offsetDays * DAY).toISOString();
+const day = (offsetDays: number) => iso(offsetDays).slice(0, 10);
+
+function pool(
+  id: string,
+  course: number,
+  licenses: number,
+  assigned: number,
+  endDays: number,
+  transferable = false,
+): Pool {
+  return {
+    id,
+    start: iso(-200),
+    end: iso(endDays),
+    transferable,
+    licenses,
+    assignedLicenses: assigned,
+    availableLicenses: licenses - assigned,
+    course: { id: String(course), title: `Course ${course}` },
+  };
+}
+
+function holder(i: number, poolId: string, progress: number, o: Partial<LicenseProgress> = {}): LicenseProgress {
+  return {
+    licenseId: `L${i}`,
+    poolId,
+    courseId: '1',
+    studentId: `S${i}`,
+    studentEmail: `student${i}@school.example`,
+    studentName: `Student ${i}`,
+    progress,
+    completed: progress >= 100 ? iso(-3) : null,
+    start: iso(-100),
+    end: iso(100),
+    active: true,
+    firstSeenAt: iso(-100),
+    changedAt: iso(-2),
+    seenAt: iso(0),
+    ...o,
+  };
+}
+
+function sample(courses = 2, poolsPerCourse = 2, holdersPerPool = 6) {
+  const pools: Pool[] = [];
+  const holders: LicenseProgress[] = [];
+  const usage = [];
+  let h = 0;
+  for (let c = 1; c <= courses; c++) {
+    for (let p = 0; p < poolsPerCourse; p++) {
+      const id = String(2000 + c * 10 + p);
+      pools.push(pool(id, c, 50, 20 + p, p === 0 ? 30 : 300, p === 1));
+      usage.push({
+        poolId: id,
+        day: day(-40),
+        licenses: 50,
+        assigned: 5 + p,
+        available: 45 - p,
+        transferable: p === 1,
+        end: iso(300),
+      });
+      for (let k = 0; k < holdersPerPool; k++) {
+        const progress = [0, 0, 20, 70, 100, 40][k % 6] ?? 0;
+        // k 0: 0 % since long ago (not started); k 5: 40 % unchanged for 60 days (stalled)
+        holders.push(holder(++h, id, progress, k === 5 ? { changedAt: iso(-60), firstSeenAt: iso(-90) } : {}));
+      }
+    }
+  }
+  const completions = holders
+    .filter((x) => x.progress >= 100)
+    .map((x) => ({
+      licenseId: x.licenseId,
+      poolId: x.poolId,
+      studentEmail: x.studentEmail,
+      progress: 100,
+      completed: x.completed,
+      at: iso(-3),
+    }));
+  return assembleDigest({ pools, holders, completions, usage, now });
+}
+
+const charts = (m: { blocks: { type: string }[] }) => m.blocks.filter((b) => b.type === 'data_visualization');
+
+describe('the digest blocks', () => {
+  it('a channel post: two charts, within every limit, no e-mail and no name, a Show holders button', () => {
+    const d = sample();
+    const m = buildDigestMessage(d, { names: false, showHolders: true, scheduled: true });
+    expect(checkBlockKitLimits(m)).toEqual([]);
+    expect(charts(m)).toHaveLength(2);
+    const json = JSON.stringify(m);
+    expect(json).not.toMatch(/@school\.example/);
+    expect(json).not.toMatch(/Student \d/);
+    expect(json).toContain('digest_show_holders');
+  });
+
+  it('the fallback without charts says the numbers the charts show', () => {
+    const d = sample();
+    const m = buildDigestMessage(d, { names: false, showHolders: false });
+    const words = JSON.stringify(withoutCharts(m).blocks);
+    const [seats, spread] = charts(m) as unknown as {
+      chart: { series: { name: string; data: { label: string; value: number }[] }[] };
+    }[];
+    // The seats chart's last "used" point is today's seats in use, said in words.
+    const used = seats?.chart.series[0]?.data.at(-1)?.value;
+    const chartPool = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
+    expect(used).toBe(chartPool?.used);
+    expect(words).toContain(`${chartPool?.used} of ${chartPool?.licenses} seats used`);
+    // Each course's spread, as the bar chart shows it, is in the words.
+    for (const s of spread?.chart.series ?? []) {
+      const [zero, low, high, completed] = s.data.map((p) => p.value);
+      expect(words).toContain(
+        `${s.name}: ${zero} at 0 %, ${low} at 1–49 %, ${high} at 50–99 %, ${completed} completed`,
+      );
+    }
+    expect(m.text).toContain(`${d.totals.used} of ${d.totals.licenses} seats used`);
+    expect(checkBlockKitLimits(withoutCharts(m))).toEqual([]);
+  });
+
+  it('counts what the seeded holders say: stalled, not started, completed in transferable pools', () => {
+    const d = sample(1, 2, 6);
+    expect(d.totals).toMatchObject({
+      pools: 2,
+      used: 41,
+      licenses: 100,
+      free: 59,
+      holders: 12,
+      stalled: 2,
+      notStarted: 4,
+    });
+    // Completed holders in the transferable pool (the second).
+    expect(d.totals.completedTransferable).toBe(1);
+    expect(d.totals.completedThisWeek).toBe(2);
+  });
+
+  it('a private answer names the holders, and stays within the limits with many courses and holders', () => {
+    const d = sample(30, 3, 40);
+    const m = buildDigestMessage(d, { names: true, showHolders: false });
+    expect(checkBlockKitLimits(m)).toEqual([]);
+    expect(JSON.stringify(m)).toContain('@school.example');
+    const holders = buildDigestHoldersMessage(d);
+    expect(checkBlockKitLimits(holders)).toEqual([]);
+    expect(JSON.stringify(holders)).toContain('Stalled');
+  });
+
+  it('forecast words', () => {
+    expect(
+      forecastWords('2003', { kind: 'fills', overDays: 30, perDay: 1, daysToFull: 21, fullOn: '2026-12-21' }),
+    ).toBe("at the last 30 days' rate, pool 2003 is full in about 3 weeks (Dec 21, 2026)");
+    expect(
+      forecastWords('2003', {
+        kind: 'ends-first',
+        overDays: 30,
+        perDay: 1,
+        daysToFull: 90,
+        fullOn: '2027-03-01',
+        endsOn: '2026-12-20',
+      }),
+    ).toBe("at the last 30 days' rate, pool 2003 won't fill before it ends on Dec 20, 2026");
+    expect(forecastWords('2003', { kind: 'no-new-seats', overDays: 30 })).toBe(
+      'pool 2003: no new seats taken in 30 days',
+    );
+    expect(forecastWords('2003', { kind: 'too-little-history', days: 3 })).toContain('not enough history');
+  });
+});
+
+describe('checkBlockKitLimits knows data_visualization', () => {
+  const line = {
+    type: 'data_visualization',
+    title: 'Seats',
+    chart: {
+      type: 'line',
+      series: [{ name: 'used', data: [{ label: 'a', value: 1 }] }],
+      axis_config: { categories: ['a'] },
+    },
+  };
+  it('accepts two in a message', () => {
+    expect(checkBlockKitLimits({ text: 'x', blocks: [line, { ...line, block_id: 'b' }] })).toEqual([]);
+  });
+  it('refuses a third, a long title, a point off the categories, too many series', () => {
+    expect(checkBlockKitLimits({ text: 'x', blocks: [line, line, line] }).join()).toContain('3 data_visualization');
+    expect(checkBlockKitLimits({ text: 'x', blocks: [{ ...line, title: 'x'.repeat(51) }] }).join()).toContain(
+      'limit 50',
+    );
+    const off = { ...line, chart: { ...line.chart, series: [{ name: 'used', data: [{ label: 'b', value: 1 }] }] } };
+    expect(checkBlockKitLimits({ text: 'x', blocks: [off] }).join()).toContain('not one of the categories');
+    const many = { ...line, chart: { ...line.chart, series: Array.from({ length: 5 }, () => line.chart.series[0]) } };
+    expect(checkBlockKitLimits({ text: 'x', blocks: [many] }).join()).toContain('5 series');
+  });
+  it('refuses it in a view (App Home, modals)', () => {
+    expect(checkBlockKitLimits({ blocks: [line] }, 'view').join()).toContain('messages only');
+    expect(
+      checkModalLimits({ type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [line] }).join(),
+    ).toContain('messages only');
+  });
+});
