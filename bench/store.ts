@@ -129,7 +129,7 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
         poolId: POOL,
         source: 'command',
       });
-      if (!created.ok) throw new Error(`create: ${created.text}`);
+      if (!created.ok) throw new Error(`create: ${created.refusal.kind}`);
       ids.push(created.request.id);
     }
     const db: number[] = [];

@@ -203,7 +203,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
   };
   let created: CreatedApp | undefined;
-  let app: App | undefined;
   const wl = options.waitlist;
   const requests = options.requests ?? (wl ? { timers: requestTimers(24, 7) } : undefined);
   // One database for everything this app records, as main.ts has: the caller's, or one of its own.
@@ -226,14 +225,31 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       })
     : undefined;
   const settler = records ? createSettler({ records, logger, now }) : undefined;
+  // The desk (App Home, alerts, bulk jobs) on the same records.
+  if (options.dataDir && records) {
+    deps.desk = await createDesk({
+      records,
+      licensing,
+      logger,
+      now,
+      dataDir: options.dataDir,
+      rateLimit: { limit: 25, windowMs: 3000 },
+      homeBudgetShare: options.homeBudgetShare ?? 0.2,
+      audit: () => created?.audit,
+    });
+  }
+  created = await createApp(deps, {
+    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
+    retryConfig: { retries: 0 },
+    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
+  });
+  const app = created.app;
+  // Course requests and the waitlist, composed once the app exists (its bot client and audit trail).
   const selfService =
     requests && records && outbox
       ? composeRequests(deps, {
-          client: () => {
-            if (!app) throw new Error('the app is not built yet');
-            return app.client;
-          },
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           intents: createIntents(records, now),
           outbox,
@@ -255,25 +271,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     feature.deliver = (body) => selfService.deliver(body);
     settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
-  // The desk (App Home, alerts, bulk jobs) on the same records.
-  if (options.dataDir && records) {
-    deps.desk = await createDesk({
-      records,
-      licensing,
-      logger,
-      now,
-      dataDir: options.dataDir,
-      rateLimit: { limit: 25, windowMs: 3000 },
-      homeBudgetShare: options.homeBudgetShare ?? 0.2,
-      audit: () => created?.audit,
-    });
-  }
-  created = await createApp(deps, {
-    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
-    retryConfig: { retries: 0 },
-    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
-  });
-  app = created.app;
   // Messages are sent once the bot client exists.
   outbox?.start();
   const { audit, work } = created;

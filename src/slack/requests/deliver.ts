@@ -18,7 +18,7 @@ export function createRequestDelivery(opts: {
   store: Pick<DbRequestStore, 'get'>;
   events: RequestEvents;
   notifier: WaitlistNotifier;
-  client: () => webApi.WebClient;
+  client: webApi.WebClient;
   deps: AppDeps;
 }): (notice: RequestNotice) => Promise<void> {
   const { store, events, notifier } = opts;
@@ -56,9 +56,9 @@ export function createRequestDelivery(opts: {
       case 'approval-settled': {
         const sent = await tellByDm(
           opts.deps,
-          opts.client(),
+          opts.client,
           notice.approver,
-          buildApprovalSettledMessage(r, notice.assigned, notice.why),
+          buildApprovalSettledMessage(r, notice.assigned, notice.why, notice.seat),
         );
         if (!sent) throw new Error('Slack did not take the DM to the approver');
         return;
