@@ -37,7 +37,7 @@ import { createAuditLog } from '../src/services/audit.js';
 import { createIntents } from '../src/services/intents.js';
 import { createOutbox } from '../src/services/outbox.js';
 import { createDbRequestStore } from '../src/services/requests/db-store.js';
-import { createRequestService, type RequestEvents } from '../src/services/requests/service.js';
+import { createRequestService } from '../src/services/requests/service.js';
 import { createLogger } from '../src/slack/logger.js';
 
 const args = process.argv.slice(2);
@@ -105,15 +105,12 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
     const outbox = createOutbox({ records, logger, now, deliver: async () => undefined });
     // Not started, and no kick: delivery (Slack's time) is not the approval's.
     await outbox.stop();
-    const nothing = async () => undefined;
-    const events: RequestEvents = { received: nothing, reminder: nothing, changed: nothing };
     const service = createRequestService({
       store: createDbRequestStore({ db: records.db, dialect: records.dialect, now }),
       intents: createIntents(records, now),
       outbox,
       licensing,
       audit: createAuditLog({ logger, records }),
-      events,
       now,
       logger,
       timers: requestTimers(24, 7),

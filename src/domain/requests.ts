@@ -100,6 +100,10 @@ export type RequestNotice =
       next?: string;
       poolEnded?: boolean;
     }
+  /** A new request was stored: the approvers' cards (their copies saved on it) and the requester's "received" DM. */
+  | { kind: 'request-received'; requestId: string; freeSeats: number }
+  /** Undecided (or approved, seatless) too long: the approvers reminded, once per `remindedAt`. */
+  | { kind: 'request-reminder'; requestId: string; status: 'pending' | 'approved' }
   /** An approval's assign ended after its approver's click was answered (a crash, an unclear answer). */
   | {
       kind: 'approval-settled';
@@ -116,6 +120,8 @@ export const REQUEST_NOTICE_KINDS = [
   'waitlist-assigned',
   'waitlist-skipped',
   'approval-settled',
+  'request-received',
+  'request-reminder',
 ] as const;
 
 export function isRequestNotice(body: unknown): body is RequestNotice {

@@ -347,6 +347,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // request that was just acknowledged register before the wait starts.
       await new Promise((resolve) => setImmediate(resolve));
       if (!(await work.idle(timeoutMs))) throw new Error(`the app still had work in flight after ${timeoutMs} ms`);
+      // What the work queued for people (the outbox) is sent too, as it is right after a commit.
+      await outbox?.flush().catch(() => 0);
     },
     async command(text, o = {}) {
       const i = ids(o, 'cmd');

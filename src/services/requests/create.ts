@@ -32,7 +32,7 @@ const SOURCE_WORDS: Record<RequestSource, string> = {
 export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;
 
 export function createIntake(k: RequestKernel): Pick<RequestService, 'pools' | 'create'> {
-  const { opts, store, events, licensing, audit, factsOf } = k;
+  const { opts, store, licensing, audit, factsOf, txn, tell } = k;
   const limits = opts.limits ?? DEFAULT_REQUEST_LIMITS;
   // One create at a time per requester (in this process), so two quick submissions cannot both pass
   // the limits, and a repeated Workflow Builder delivery finds the request of the first.
@@ -106,7 +106,13 @@ export function createIntake(k: RequestKernel): Pick<RequestService, 'pools' | '
         cards: [],
         poolEnd: pool.end,
       };
-      await store.put(request);
+      // Stored and its messages queued in one transaction: a crash after the commit still tells each
+      // approver and the requester once (the outbox sends them after the commit, or at the next start).
+      await txn(async (trx, s) => {
+        await s.put(request);
+        const notice = { kind: 'request-received', requestId: request.id, freeSeats: pool.availableLicenses } as const;
+        await tell(trx, notice, `request:${request.id}:received`);
+      });
       await audit({
         actor: input.requester,
         action: 'requested',
@@ -114,7 +120,6 @@ export function createIntake(k: RequestKernel): Pick<RequestService, 'pools' | '
         ...factsOf(request),
         detail: SOURCE_WORDS[input.source],
       });
-      await events.received(request, { freeSeats: pool.availableLicenses });
       return { ok: true, request: (await store.get(request.id)) ?? request };
     },
   };

@@ -11,7 +11,7 @@ export function createHousekeeping(
   k: RequestKernel,
   settles: { settleApproved(): Promise<number>; settleStuck(): Promise<number> },
 ): RequestService['check'] {
-  const { opts, store, events, audit, factsOf, stamp, txn, tell, changed, changedKey, decideAndTell } = k;
+  const { opts, store, audit, factsOf, stamp, txn, tell, changed, changedKey, decideAndTell } = k;
   const { settleApproved, settleStuck } = settles;
 
   /** Approved for a full pool, and nobody freed a seat nor chose the waitlist in time: it expires. */
@@ -43,14 +43,18 @@ export function createHousekeeping(
   /** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
   async function remindOnce(r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
     let mine = false;
-    const result = await store.swap(r.id, [status], (x) => {
-      if (x.remindedAt !== undefined) return x;
-      mine = true;
-      return { ...x, remindedAt: stamp() };
+    // The mark and the reminder's message in one transaction: a crash after it still reminds, once.
+    return txn(async (trx, s) => {
+      const result = await s.swap(r.id, [status], (x) => {
+        if (x.remindedAt !== undefined) return x;
+        mine = true;
+        return { ...x, remindedAt: stamp() };
+      });
+      if (!result.changed || !mine) return false;
+      const notice = { kind: 'request-reminder', requestId: r.id, status } as const;
+      await tell(trx, notice, `request:${r.id}:reminder:${status}:${result.request.remindedAt}`);
+      return true;
     });
-    if (!result.changed || !mine) return false;
-    await events.reminder(result.request);
-    return true;
   }
 
   /** Decided requests no longer needed leave the store (their history is in the audit trail). */

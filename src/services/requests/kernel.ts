@@ -21,7 +21,7 @@ export const DESK = 'license-desk';
 export type RequestKernel = ReturnType<typeof createKernel>;
 
 export function createKernel(opts: RequestServiceOptions) {
-  const { store, events, licensing, intents, outbox } = opts;
+  const { store, licensing, intents, outbox } = opts;
   // The state is recorded already when an entry is written: a trail that does not answer (its shared
   // store lost, say) is logged and never turns a done write into "something went wrong".
   const audit = async (entry: Omit<AuditEntry, 'at'>) => {
@@ -202,7 +202,6 @@ export function createKernel(opts: RequestServiceOptions) {
   return {
     opts,
     store,
-    events,
     licensing,
     intents,
     audit,

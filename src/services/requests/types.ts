@@ -24,7 +24,10 @@ import type { WorkTracker } from '../work-tracker.js';
 import type { WriteOutcome } from '../write-outcome.js';
 import type { DbRequestStore } from './db-store.js';
 
-/** What the people involved are told; implemented by the Slack layer. Never throws (logs instead). */
+/**
+ * What the people involved are told; implemented by the Slack layer, called by the delivery of the
+ * outbox's notices (the use cases queue typed notices, never call these). Never throws (logs instead).
+ */
 export interface RequestEvents {
   /** A new request: the approvers get the card (its copies are saved on the request), the requester a DM. */
   received(request: CourseRequest, facts: { freeSeats: number }): Promise<void>;
@@ -111,7 +114,6 @@ export interface RequestServiceOptions {
   outbox: Outbox & { kick?: () => void };
   licensing: LicensingClient;
   audit: AuditLog;
-  events: RequestEvents;
   now: () => Date;
   logger: Logger;
   timers: RequestTimers;

@@ -85,7 +85,6 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     outbox: opts.outbox,
     licensing: deps.licensing,
     audit,
-    events,
     now: deps.now,
     logger,
     timers: opts.timers,
