@@ -3,7 +3,7 @@
  * not asserted (docs/records.md, "Figures"):
  *
  *   1. The time one course request approval spends in the database, p50/p99 over 300 approvals
- *      (after 20 not counted), on SQLite in a temporary DATA_DIR (WAL, synchronous=FULL, as the app
+ *      (after 20 not counted), on SQLite in a temporary DATA_DIR (WAL; the intent's commit synced, as the app
  *      opens it) and on PostgreSQL when PG_BENCH_URL is set (a scratch database: the bench leaves its
  *      requests, intents, outbox messages and audit entries there), else said to be skipped. The real
  *      request service (createRequestService over the database's request store, intents, outbox and
@@ -37,7 +37,7 @@ import { createAuditLog } from '../src/services/audit.js';
 import { createIntents } from '../src/services/intents.js';
 import { createOutbox } from '../src/services/outbox.js';
 import { createDbRequestStore } from '../src/services/requests/db-store.js';
-import { createRequestService, type RequestEvents } from '../src/services/requests/service.js';
+import { createRequestService } from '../src/services/requests/service.js';
 import { createLogger } from '../src/slack/logger.js';
 
 const args = process.argv.slice(2);
@@ -105,15 +105,17 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
     const outbox = createOutbox({ records, logger, now, deliver: async () => undefined });
     // Not started, and no kick: delivery (Slack's time) is not the approval's.
     await outbox.stop();
-    const nothing = async () => undefined;
-    const events: RequestEvents = { received: nothing, reminder: nothing, changed: nothing };
     const service = createRequestService({
-      store: createDbRequestStore({ db: records.db, dialect: records.dialect, now }),
+      store: createDbRequestStore({
+        db: records.db,
+        dialect: records.dialect,
+        now,
+        durably: (fn) => records.durably(fn),
+      }),
       intents: createIntents(records, now),
       outbox,
       licensing,
       audit: createAuditLog({ logger, records }),
-      events,
       now,
       logger,
       timers: requestTimers(24, 7),
@@ -129,7 +131,7 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
         poolId: POOL,
         source: 'command',
       });
-      if (!created.ok) throw new Error(`create: ${created.text}`);
+      if (!created.ok) throw new Error(`create: ${created.refusal.kind}`);
       ids.push(created.request.id);
     }
     const db: number[] = [];

@@ -214,47 +214,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       thresholds: { notStartedDays: config.progress.notStartedDays, stalledDays: config.progress.stalledDays },
     },
   };
-  // Built by createApp below; the desk, the requests and the waitlist ask for it only once the app runs.
+  // Built by createApp below; the desk asks for its audit trail only once the app runs.
   let created: CreatedApp | undefined;
-  // Course requests and the waitlist of approved requests for full pools, one feature, in the
-  // records (docs/course-requests.md, docs/waitlist.md). A freed seat goes to the first in line
-  // through the requests' assign; the background check for seats freed elsewhere keeps to
-  // HOME_BUDGET_SHARE. Its messages go through the outbox, its writes in flight are settled.
-  const selfService = composeRequests(deps, {
-    client: () => {
-      if (!created) throw new Error('the Slack app is not built yet');
-      return created.app.client;
-    },
-    audit: () => created?.audit,
-    records,
-    intents,
-    outbox,
-    channel: config.requests.channel,
-    timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
-    limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
-    waitlist: {
-      rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
-      share: config.homeBudgetShare,
-    },
-  });
-  for (const kind of REQUEST_NOTICE_KINDS)
-    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
-  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
-  deps.requests = selfService.requests;
-  const reclaim = composeReclaim(deps, {
-    client: () => {
-      if (!created) throw new Error('the Slack app is not built yet');
-      return created.app.client;
-    },
-    audit: () => created?.audit,
-    records,
-    outbox,
-    settings: config.reclaim,
-  });
-  for (const kind of RECLAIM_NOTICE_KINDS)
-    notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
-  deps.reclaim = reclaim;
-  if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   deps.desk = await createDesk({
     licensing,
     records,
@@ -280,6 +241,41 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   const { app, audit } = created;
   notices.attach(app.client);
+  // Course requests and the waitlist of approved requests for full pools, one feature, in the
+  // records (docs/course-requests.md, docs/waitlist.md), composed once the app exists (its bot client
+  // and audit trail) and before it listens. A freed seat goes to the first in line through the
+  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE. Its
+  // messages go through the outbox, its writes in flight are settled.
+  const selfService = composeRequests(deps, {
+    client: app.client,
+    audit,
+    records,
+    intents,
+    outbox,
+    channel: config.requests.channel,
+    timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
+    limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
+    waitlist: {
+      rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
+      share: config.homeBudgetShare,
+    },
+  });
+  for (const kind of REQUEST_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
+  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
+  deps.requests = selfService.requests;
+  if (selfService.waitlist) deps.waitlist = selfService.waitlist;
+  // Reclaim rounds ("still learning?", docs/reclaim.md): a released seat goes to the waitlist above.
+  const reclaim = composeReclaim(deps, {
+    client: () => app.client,
+    audit: () => audit,
+    records,
+    outbox,
+    settings: config.reclaim,
+  });
+  for (const kind of RECLAIM_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
+  deps.reclaim = reclaim;
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.

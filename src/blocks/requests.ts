@@ -12,6 +12,7 @@ import { actions, type Block, button, context, header, type SlackMessage, sectio
 import { LIMITS } from './limits.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
 import { dayText, escapeMrkdwn, escapeTruncated, slackMoment, truncate } from './mrkdwn.js';
+import { requestAssignText } from './request-outcome.js';
 
 export const REQUEST_TITLE = 'Request a course';
 /** The deny modal's title, and of what its submission shows. */
@@ -357,12 +358,16 @@ const ALREADY: Record<CourseRequest['status'], string> = {
 };
 
 /** "This request was already approved by @x on …": what a late click learns. */
-export function buildRequestAlreadyMessage(r: CourseRequest): SlackMessage {
+export function requestAlreadySentence(r: CourseRequest): string {
   const by =
     r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy) && r.status !== 'cancelled' ? ` by <@${r.decidedBy}>` : '';
   const at = r.decidedAt ? ` on ${when(r.decidedAt)}` : '';
   const still = r.status === 'assigning' ? '; its license is being assigned now' : '';
-  return buildRequestNoteMessage(`:information_source: This request ${ALREADY[r.status]}${by}${at}${still}.`);
+  return `This request ${ALREADY[r.status]}${by}${at}${still}.`;
+}
+
+export function buildRequestAlreadyMessage(r: CourseRequest): SlackMessage {
+  return buildRequestNoteMessage(`:information_source: ${requestAlreadySentence(r)}`);
 }
 
 /** What an approver's Approve or Deny came to. */
@@ -403,7 +408,7 @@ export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessag
             ? ':x:'
             : ':grey_question:';
       const still = outcome.request.status === 'pending' ? ' The request is still pending.' : '';
-      return buildRequestNoteMessage(`${emoji} ${escapeMrkdwn(outcome.outcome.text)}${still}`);
+      return buildRequestNoteMessage(`${emoji} ${requestAssignText(outcome.outcome)}${still}`);
     }
   }
 }
@@ -460,15 +465,24 @@ export function buildRequestCancelledMessage(requests: readonly CourseRequest[])
  * To the approver, once an approval's assign ended after their click was answered (License Desk
  * restarted meanwhile, or the licensing service's answer was lost and read back later).
  */
-export function buildApprovalSettledMessage(r: CourseRequest, assigned: boolean, why?: string): SlackMessage {
+export function buildApprovalSettledMessage(
+  r: CourseRequest,
+  assigned: boolean,
+  why?: string,
+  seat?: boolean,
+): SlackMessage {
   const whose = `<@${r.requester}>'s request for *${escapeTruncated(r.courseTitle, 200)}*`;
+  const what = seat ? `The seat you freed for ${whose}` : `Your approval of ${whose}`;
   if (assigned) {
     const end = r.endDate ? `, ends ${day(r.endDate)}` : '';
     return buildRequestNoteMessage(
-      `:white_check_mark: Your approval of ${whose} went through: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is assigned${end}. They were told.`,
+      `:white_check_mark: ${what} went through: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is assigned${end}. They were told.`,
     );
   }
+  const next = seat
+    ? 'the request is still approved, so free a seat again or put it on the waitlist'
+    : 'the request is pending again, so approve it again or deny it';
   return buildRequestNoteMessage(
-    `:warning: Your approval of ${whose} did not end in a license: ${escapeMrkdwn(why ?? 'the assign did not go through')}. Nothing was assigned; the request is pending again, so approve it again or deny it.`,
+    `:warning: ${what} did not end in a license: ${escapeMrkdwn(why ?? 'the assign did not go through')}. Nothing was assigned; ${next}.`,
   );
 }

@@ -14,6 +14,8 @@ import { ID_PATTERN } from '../domain/ids.js';
 const id = z.string().regex(ID_PATTERN);
 const channel = z.string().regex(/^[CGD][A-Z0-9]{2,30}$/);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A course request's id (services/requests newRequestId). */
+const requestId = z.string().regex(/^r[0-9a-f]{12}$/);
 
 /** private_metadata Slack gives back: at most 3000 characters. */
 const MAX_WIRE = 3000;
@@ -60,19 +62,24 @@ export function channelOf(value: string | undefined): string | undefined {
   return value !== undefined && channel.safeParse(value).success ? value : undefined;
 }
 
-/** The assign form: where the one-sentence reply goes. Wire: `{ c? }`. */
+/**
+ * The assign form: where the one-sentence reply goes, and, opened by "Free a seat…" on a course
+ * request's card, the request it frees a seat for. Wire: `{ c?, q? }`.
+ */
 export interface AssignFormMeta {
   channelId?: string | undefined;
+  requestId?: string | undefined;
 }
 export const assignFormMeta: Codec<AssignFormMeta> = jsonCodec(
-  z.object({ c: channel.optional() }),
-  (m) => defined({ c: m.channelId }),
-  (w) => ({ channelId: w.c }),
+  z.object({ c: channel.optional(), q: requestId.optional() }),
+  (m) => defined({ c: m.channelId, q: m.requestId }),
+  (w) => ({ channelId: w.c, requestId: w.q }),
 );
 
 /**
  * The assign to run after a recycle confirmation (with `defaultLicenseId`) or again after a recycle
- * whose assign failed (with `revokedLicenseId`). Wire: `{ c?, p, e, n?, d?, x?, r? }`.
+ * whose assign failed (with `revokedLicenseId`), for a course request's seat with `requestId`.
+ * Wire: `{ c?, p, e, n?, d?, x?, r?, q? }`.
  */
 export interface PendingAssignMeta {
   channelId?: string | undefined;
@@ -84,6 +91,8 @@ export interface PendingAssignMeta {
   defaultLicenseId?: string | undefined;
   /** Retry only: the license that was already revoked to free the seat. */
   revokedLicenseId?: string | undefined;
+  /** The course request the seat is freed for ("Free a seat…" on its card). */
+  requestId?: string | undefined;
 }
 export const pendingAssignMeta: Codec<PendingAssignMeta> = jsonCodec(
   z.object({
@@ -94,6 +103,7 @@ export const pendingAssignMeta: Codec<PendingAssignMeta> = jsonCodec(
     d: day.optional(),
     x: id.optional(),
     r: id.optional(),
+    q: requestId.optional(),
   }),
   (m) =>
     defined({
@@ -104,6 +114,7 @@ export const pendingAssignMeta: Codec<PendingAssignMeta> = jsonCodec(
       d: m.endDate,
       x: m.defaultLicenseId,
       r: m.revokedLicenseId,
+      q: m.requestId,
     }),
   (w) => ({
     channelId: w.c,
@@ -113,6 +124,7 @@ export const pendingAssignMeta: Codec<PendingAssignMeta> = jsonCodec(
     endDate: w.d,
     defaultLicenseId: w.x,
     revokedLicenseId: w.r,
+    requestId: w.q,
   }),
 );
 

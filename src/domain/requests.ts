@@ -71,8 +71,11 @@ export interface CourseRequest {
   requesterDm?: RequestCard;
   /** When it joined its pool's waitlist (ISO). */
   waitlistedAt?: string;
-  /** While `assigning`: the open intent of the write, what it came from, and who carries it out. */
-  assigning?: { intentId: string; from: 'approval' | 'waitlist'; by: string; at: string };
+  /**
+   * While `assigning`: the open intent of the write, what it came from (an approval, the waitlist, or
+   * an approver freeing a seat for an approved request of a full pool), and who carries it out.
+   */
+  assigning?: { intentId: string; from: 'approval' | 'waitlist' | 'seat'; by: string; at: string };
   /** Why the last approval did not end in a license (shown on the card of a pending request). */
   lastProblem?: string;
 }
@@ -97,14 +100,28 @@ export type RequestNotice =
       next?: string;
       poolEnded?: boolean;
     }
+  /** A new request was stored: the approvers' cards (their copies saved on it) and the requester's "received" DM. */
+  | { kind: 'request-received'; requestId: string; freeSeats: number }
+  /** Undecided (or approved, seatless) too long: the approvers reminded, once per `remindedAt`. */
+  | { kind: 'request-reminder'; requestId: string; status: 'pending' | 'approved' }
   /** An approval's assign ended after its approver's click was answered (a crash, an unclear answer). */
-  | { kind: 'approval-settled'; requestId: string; approver: string; assigned: boolean; why?: string };
+  | {
+      kind: 'approval-settled';
+      requestId: string;
+      approver: string;
+      assigned: boolean;
+      why?: string;
+      /** The write freed a seat for an approved request: not assigned, it is still approved (not pending). */
+      seat?: boolean;
+    };
 
 export const REQUEST_NOTICE_KINDS = [
   'request-changed',
   'waitlist-assigned',
   'waitlist-skipped',
   'approval-settled',
+  'request-received',
+  'request-reminder',
 ] as const;
 
 export function isRequestNotice(body: unknown): body is RequestNotice {
@@ -144,20 +161,50 @@ export interface RequestStore {
   prune?(now: Date): Promise<number>;
 }
 
+/**
+ * Why a new request was not taken (worded by blocks/request-outcome.ts): `problem` is the domain's
+ * own plain sentence (the reason's length, the needed-by date, the requester's limits).
+ */
+export type CreateRefusal =
+  | { kind: 'reason'; problem: string }
+  | { kind: 'needed-by'; problem: string }
+  | { kind: 'limited'; problem: string }
+  | { kind: 'no-pool'; poolId: string }
+  | { kind: 'not-running'; poolId: string; courseTitle: string }
+  | { kind: 'already-asked'; courseTitle: string; status: RequestStatus };
+
+/**
+ * Why a request's license was not assigned by a rule (worded by blocks/request-outcome.ts): the pool
+ * gone, ended or full for good, the requester's address, the pool's end date, a license they hold
+ * already, or the licensing service's own refusal (its message).
+ */
+export type RequestRefusal =
+  | { kind: 'pool-gone'; poolId: string }
+  | { kind: 'pool-ended'; poolId: string }
+  | { kind: 'full-untransferable'; poolId: string }
+  | { kind: 'email'; poolId: string }
+  | { kind: 'domain'; poolId: string; allowed: readonly string[] }
+  | { kind: 'end-date' }
+  | { kind: 'enrolled'; licenseId: string }
+  | { kind: 'api'; poolId: string; message: string };
+
 /** What became of assigning the license of an approved request. */
 export type RequestAssignOutcome =
   | { kind: 'assigned'; licenseId: string; endDate: string }
   /** The pool has no free seat: the approver chooses recycle (transferable pools) or the waitlist. */
   | { kind: 'full'; transferable: boolean }
   /**
-   * A rule said no; `text` says what happened and what the approver can do, `why` is the short
-   * reason (for the waitlist's messages: "their e-mail domain is not allowed in this pool").
+   * A rule said no (`refusal`); `why` is the short reason in plain words, kept on the request and
+   * told in the waitlist's messages ("their e-mail domain is not allowed in this pool").
    */
-  | { kind: 'refused'; text: string; why: string }
-  /** A clear failure before anything changed: try again later. */
-  | { kind: 'failed'; text: string }
-  /** The answer was lost and reading back failed too. */
-  | { kind: 'unknown'; text: string };
+  | { kind: 'refused'; refusal: RequestRefusal; why: string }
+  /**
+   * A clear failure before anything changed (`stage`: reading the pool, checking the rules, the
+   * write), try again later; `error` is what failed, `why` the short reason in plain words.
+   */
+  | { kind: 'failed'; stage: 'pool-read' | 'rules-read' | 'write'; poolId: string; error: string; why: string }
+  /** The answer was lost and reading back failed too: it is read back later. `detail`: plain words for the log. */
+  | { kind: 'unknown'; detail: string };
 
 /** What an approver's click came to (the approver is told; the card and the requester follow). */
 export type DecideOutcome =

@@ -26,6 +26,8 @@ export interface OpenContext {
   triggerId: string;
   /** Where the one-sentence reply goes after the change, if anywhere. */
   channelId: string | undefined;
+  /** The assign form frees a seat for this course request ("Free a seat…" on its card). */
+  requestId?: string | undefined;
 }
 
 async function failed(deps: AppDeps, client: Client, viewId: string, title: string, error: unknown, subject: Subject) {
@@ -53,7 +55,7 @@ export async function openAssignModal(
       pools,
       allowedDomains: me.allowedDomainsForTransferableLicenses,
     });
-    const privateMetadata = assignFormMeta.encode({ channelId: ctx.channelId });
+    const privateMetadata = assignFormMeta.encode({ channelId: ctx.channelId, requestId: ctx.requestId });
     await updateView(deps, client, viewId, buildAssignModal({ pools, prefill, privateMetadata, now: deps.now() }));
   } catch (error) {
     await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');

@@ -65,10 +65,9 @@ const click = (actionId: string, value: string, userId: string) =>
   );
 
 describe('freeing a seat for an approved request while another admin adds it to the waitlist', () => {
-  // A known defect, left open: "Free a seat…" opens the plain assign form, whose write does not move the
-  // request to 'assigning', so "Add to the waitlist" still succeeds meanwhile (the approvals' own assign
-  // and the waitlist's are guarded). `it.fails` keeps the proof running: it turns red once fixed, to flip.
-  it.fails('the request is assigned, never waitlisted; the waitlist click hears the license is being assigned; the requester hears "yours" once', async () => {
+  // "Free a seat…" opens the assign form carrying the request: its write moves the request to
+  // 'assigning' first (the request service's freeSeat), so "Add to the waitlist" is refused meanwhile.
+  it('the request is assigned, never waitlisted; the waitlist click hears the license is being assigned; the requester hears "yours" once', async () => {
     // The requester asks for the full pool; the card reaches the channel.
     await t.viewSubmission(
       {
@@ -144,7 +143,8 @@ describe('freeing a seat for an approved request while another admin adds it to 
     // The requester heard "yours" once, never "you are on the waitlist", and nothing "could not be assigned".
     const dms = dmsToRequester();
     expect(dms.filter((s) => s.includes('yours'))).toHaveLength(1);
-    expect(dms.filter((s) => /on the waitlist/i.test(s))).toEqual([]);
+    // (The approval's own DM, "freeing a seat or putting you on the waitlist", names the choice; it is no place in line.)
+    expect(dms.filter((s) => /you are on the waitlist/i.test(s))).toEqual([]);
     expect(dms.filter((s) => /could not be assigned/i.test(s))).toEqual([]);
     // Nor did anyone else hear that it could not be assigned (the card, the approvers).
     const everything = t.slack.calls.map((c) => allText(c.args.blocks) + String(c.args.text ?? ''));

@@ -219,7 +219,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
   };
   let created: CreatedApp | undefined;
-  let app: App | undefined;
   const wl = options.waitlist;
   const requests = options.requests ?? (wl ? { timers: requestTimers(24, 7) } : undefined);
   // One database for everything this app records, as main.ts has: the caller's, or one of its own.
@@ -244,14 +243,31 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       })
     : undefined;
   const settler = records ? createSettler({ records, logger, now }) : undefined;
+  // The desk (App Home, alerts, bulk jobs) on the same records.
+  if (options.dataDir && records) {
+    deps.desk = await createDesk({
+      records,
+      licensing,
+      logger,
+      now,
+      dataDir: options.dataDir,
+      rateLimit: { limit: 25, windowMs: 3000 },
+      homeBudgetShare: options.homeBudgetShare ?? 0.2,
+      audit: () => created?.audit,
+    });
+  }
+  created = await createApp(deps, {
+    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
+    retryConfig: { retries: 0 },
+    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
+  });
+  const app = created.app;
+  // Course requests and the waitlist, composed once the app exists (its bot client and audit trail).
   const selfService =
     requests && records && outbox
       ? composeRequests(deps, {
-          client: () => {
-            if (!app) throw new Error('the app is not built yet');
-            return app.client;
-          },
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           intents: createIntents(records, now),
           outbox,
@@ -276,10 +292,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const reclaim =
     options.reclaim && records && outbox
       ? composeReclaim(deps, {
-          client: () => {
-            if (!app) throw new Error('the app is not built yet');
-            return app.client;
-          },
+          client: () => app.client,
           audit: () => created?.audit,
           records,
           outbox,
@@ -291,25 +304,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const other = feature.deliver;
     feature.deliver = async (body) => (await reclaim.deliver(body)) || ((await other?.(body)) ?? false);
   }
-  // The desk (App Home, alerts, bulk jobs) on the same records.
-  if (options.dataDir && records) {
-    deps.desk = await createDesk({
-      records,
-      licensing,
-      logger,
-      now,
-      dataDir: options.dataDir,
-      rateLimit: { limit: 25, windowMs: 3000 },
-      homeBudgetShare: options.homeBudgetShare ?? 0.2,
-      audit: () => created?.audit,
-    });
-  }
-  created = await createApp(deps, {
-    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
-    retryConfig: { retries: 0 },
-    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
-  });
-  app = created.app;
   if (options.digest && outbox) digest = createDigestFeature(deps, { schedule: options.digest, outbox });
   // Messages are sent once the bot client exists.
   outbox?.start();
@@ -389,6 +383,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // request that was just acknowledged register before the wait starts.
       await new Promise((resolve) => setImmediate(resolve));
       if (!(await work.idle(timeoutMs))) throw new Error(`the app still had work in flight after ${timeoutMs} ms`);
+      // What the work queued for people (the outbox) is sent too, as it is right after a commit.
+      await outbox?.flush().catch(() => 0);
     },
     async command(text, o = {}) {
       const i = ids(o, 'cmd');

@@ -165,6 +165,22 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations(['src/services'], allowed)).toEqual([]);
   });
 
+  it('src/services builds no mrkdwn: no escaping helper, no code span, mention, date token or Block Kit text', () => {
+    // Use cases return typed outcomes; words for Slack are built in src/blocks. The audit trail's own
+    // channel post and log line (services/audit.ts, audit-queue.ts) are the known exceptions.
+    const exceptions = new Set(['src/services/audit.ts', 'src/services/audit-queue.ts']);
+    const MRKDWN = [/\\`/, /<@/, /<!date/, /<!subteam/, /<#[CG]/, /'mrkdwn'/];
+    const found = sources('src/services')
+      .filter((f) => !exceptions.has(f))
+      .flatMap((f) => {
+        const text = code(f);
+        const helpers = importsOf(f).filter((spec) => /(^|\/)(blocks\/|mrkdwn\.js$)/.test(spec));
+        const literals = MRKDWN.filter((re) => re.test(text)).map((re) => `${f} holds ${re.source}`);
+        return [...helpers.map((spec) => `${f} imports ${spec}`), ...literals];
+      });
+    expect(found).toEqual([]);
+  });
+
   it('src/blocks imports only blocks, domain and zod: builders stay pure', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? ['blocks', 'domain'].includes(layerOf(to)) : /^zod(\/|$)/.test(spec);

@@ -7,7 +7,7 @@
  * the waitlist gives the seat), never at the request; its end is the pool's.
  */
 import { needsRecycle, poolBlocker } from '../../domain/assignment.js';
-import type { CourseRequest, RequestAssignOutcome } from '../../domain/requests.js';
+import type { CourseRequest, RequestAssignOutcome, RequestRefusal } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import { isLicensingError } from '../../licensing/errors.js';
 import { assign, newcomerProblem } from '../assign.js';
@@ -26,7 +26,7 @@ export async function assignForRequest(
   const now = ctx.now();
   // Whose request it is, as structured facts: the audit shows a mention, never an id in a sentence.
   const of = { requester: request.requester, requestId: request.id };
-  const refuse = async (text: string, why: string): Promise<RequestAssignOutcome> => {
+  const refuse = async (refusal: RequestRefusal, why: string): Promise<RequestAssignOutcome> => {
     await ctx.audit.record({
       at: ctx.now().toISOString(),
       actor: approver,
@@ -39,29 +39,27 @@ export async function assignForRequest(
       ...of,
       detail: why,
     });
-    return { kind: 'refused', text, why };
+    return { kind: 'refused', refusal, why };
   };
   let pool: Pool;
   try {
     pool = await ctx.licensing.pools.get(request.poolId, { priority: 'interactive', fresh: true });
   } catch (error) {
     if (isLicensingError(error) && error.kind === 'not-found') {
-      return refuse(
-        `Pool \`${request.poolId}\` no longer exists, so no license was assigned. Deny the request and point the requester to another pool.`,
-        'the pool no longer exists',
-      );
+      return refuse({ kind: 'pool-gone', poolId: request.poolId }, 'the pool no longer exists');
     }
+    const error_ = describe(error);
     return {
       kind: 'failed',
-      text: `I could not read pool \`${request.poolId}\` (${describe(error)}); nothing was assigned. Please try again in a minute.`,
+      stage: 'pool-read',
+      poolId: request.poolId,
+      error: error_,
+      why: `could not read the pool (${error_})`,
     };
   }
   const blocker = poolBlocker(pool, now);
   if (blocker === 'ended') {
-    return refuse(
-      `The pool \`${pool.id}\` has ended, so no license was assigned. Deny the request, or buy seats in a new pool and ask the requester to request again.`,
-      'the pool has ended',
-    );
+    return refuse({ kind: 'pool-ended', poolId: pool.id }, 'the pool has ended');
   }
   if (blocker === 'full-untransferable' || needsRecycle(pool)) return { kind: 'full', transferable: pool.transferable };
 
@@ -69,14 +67,18 @@ export async function assignForRequest(
   try {
     problem = await newcomerProblem(ctx.licensing, pool, { email: request.requesterEmail }, now);
   } catch (error) {
+    const error_ = describe(error);
     return {
       kind: 'failed',
-      text: `I could not check the rules for this request (${describe(error)}); nothing was assigned. Please try again in a minute.`,
+      stage: 'rules-read',
+      poolId: pool.id,
+      error: error_,
+      why: `could not check the rules (${error_})`,
     };
   }
   if (problem) {
-    const { text, why } = refusalOf(problem, request);
-    return refuse(text, why);
+    const { refusal, why } = refusalOf(problem, request);
+    return refuse(refusal, why);
   }
   const result = await assign(ctx, {
     actor: approver,
@@ -97,19 +99,24 @@ export async function assignForRequest(
       if (NO_SEAT.test(result.error.message)) return { kind: 'full', transferable: pool.transferable };
       return {
         kind: 'refused',
-        text: `The licensing service refused the assign: ${result.error.message}. Nothing was assigned; check the pool with \`/licenses pool ${pool.id}\`, then approve again or deny.`,
+        refusal: { kind: 'api', poolId: pool.id, message: result.error.message },
         why: `the licensing service refused it (${result.error.message})`,
       };
     case 'failed':
-    case 'not-done':
+    case 'not-done': {
+      const error = describe(result.error);
       return {
         kind: 'failed',
-        text: `The assign did not go through (${describe(result.error)}); nothing was assigned. Please approve again in a minute.`,
+        stage: 'write',
+        poolId: pool.id,
+        error,
+        why: `the assign did not go through (${error})`,
       };
+    }
     case 'unknown':
       return {
         kind: 'unknown',
-        text: `The licensing service did not answer and I could not check whether the license was assigned. Look with \`/licenses find ${request.requesterEmail}\` before doing anything else.`,
+        detail: 'the licensing service did not answer and reading back whether the license was assigned failed',
       };
   }
 }
@@ -117,28 +124,22 @@ export async function assignForRequest(
 function refusalOf(
   problem: NonNullable<Awaited<ReturnType<typeof newcomerProblem>>>,
   r: CourseRequest,
-): { text: string; why: string } {
+): { refusal: RequestRefusal; why: string } {
   switch (problem.kind) {
     case 'email':
-      return {
-        text: `The requester's Slack e-mail is not an address the licensing service accepts, so nothing was assigned. Assign by hand with \`/licenses assign ${r.poolId}\` and their address.`,
-        why: 'their Slack e-mail is not a valid address',
-      };
+      return { refusal: { kind: 'email', poolId: r.poolId }, why: 'their Slack e-mail is not a valid address' };
     case 'domain': {
       const allowed = problem.allowed.join(', ') || 'no domain yet';
       return {
-        text: `Pool \`${r.poolId}\` is transferable, and its licenses may only go to addresses in ${allowed}; the requester's address is elsewhere. Deny the request, or choose an untransferable pool of the course.`,
+        refusal: { kind: 'domain', poolId: r.poolId, allowed: problem.allowed },
         why: `their e-mail domain is not allowed in this transferable pool (allowed: ${allowed})`,
       };
     }
     case 'end-date':
-      return {
-        text: `The pool's end date does not allow a new license now, so nothing was assigned. Deny the request or pick another pool.`,
-        why: 'the pool’s end date allows no new license now',
-      };
+      return { refusal: { kind: 'end-date' }, why: 'the pool’s end date allows no new license now' };
     case 'enrolled':
       return {
-        text: `The requester already holds license \`${problem.license.id}\` for this course, so nothing was assigned. Deny the request and tell them, or revoke the old license first.`,
+        refusal: { kind: 'enrolled', licenseId: problem.license.id },
         why: `they already hold an active license for this course (license ${problem.license.id})`,
       };
   }

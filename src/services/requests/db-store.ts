@@ -33,6 +33,8 @@ export interface DbRequestStore extends RequestStore {
   within(trx: Kysely<Database>): DbRequestStore;
   /** Runs `fn` in one transaction (or in the caller's, when this store is `within` one). */
   transaction<T>(fn: (trx: Kysely<Database>, store: DbRequestStore) => Promise<T>): Promise<T>;
+  /** As `transaction`, committed to disk before it returns (it records a licensing write's intent: Records.durably). */
+  durableTransaction<T>(fn: (trx: Kysely<Database>, store: DbRequestStore) => Promise<T>): Promise<T>;
   /**
    * Changes the request only when its status is one of `from` (a compare-and-set): the request as
    * changed, or `{ changed: false, request }` with what it is now (undefined: no such request).
@@ -67,6 +69,8 @@ export interface DbRequestStoreOptions {
   db: Kysely<Database>;
   dialect: 'sqlite' | 'postgres';
   now: () => Date;
+  /** Records.durably: what `durableTransaction` commits through; unset, it is a plain transaction. */
+  durably?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 const parse = (row: Pick<RequestRow, 'body'>): CourseRequest => JSON.parse(row.body) as CourseRequest;
@@ -153,6 +157,10 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
   const store: DbRequestStore = {
     within: (trx) => createDbRequestStore(opts, trx),
     transaction: (fn) => inTransaction((trx) => fn(trx, createDbRequestStore(opts, trx))),
+    durableTransaction: (fn) => {
+      const run = () => inTransaction((trx) => fn(trx, createDbRequestStore(opts, trx)));
+      return bound || !opts.durably ? run() : opts.durably(run);
+    },
 
     async get(id) {
       const row = await db.selectFrom('requests').select('body').where('id', '=', id).executeTakeFirst();

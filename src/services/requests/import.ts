@@ -146,8 +146,13 @@ export async function importRequestFiles(opts: {
     ranks.set(r.id, top + 1);
   }
   const result: ImportResult = { requests: 0, waitlisted: ranks.size, assigning: 0 };
-  const store = createDbRequestStore({ db: opts.records.db, dialect: opts.records.dialect, now: opts.now });
-  await store.transaction(async (trx, s) => {
+  const store = createDbRequestStore({
+    db: opts.records.db,
+    dialect: opts.records.dialect,
+    now: opts.now,
+    durably: (fn) => opts.records.durably(fn),
+  });
+  await store.durableTransaction(async (trx, s) => {
     const items: { request: CourseRequest; rank: number | null }[] = [];
     for (const r of requests) {
       let request = r;

@@ -18,7 +18,7 @@ export function createRequestDelivery(opts: {
   store: Pick<DbRequestStore, 'get'>;
   events: RequestEvents;
   notifier: WaitlistNotifier;
-  client: () => webApi.WebClient;
+  client: webApi.WebClient;
   deps: AppDeps;
 }): (notice: RequestNotice) => Promise<void> {
   const { store, events, notifier } = opts;
@@ -53,12 +53,22 @@ export function createRequestDelivery(opts: {
         await notifier.skipped(entry, notice.reason, next ? entryOfRequest(next) : undefined, notice.poolEnded);
         return;
       }
+      case 'request-received':
+        // Sent already (the process stopped before the outbox marked it): nobody is told twice.
+        if (r.cards.length > 0 || r.requesterDm) return;
+        await events.received(r, { freeSeats: notice.freeSeats });
+        return;
+      case 'request-reminder':
+        // Decided since the check queued it: a reminder would ask for what is done.
+        if (r.status !== notice.status) return;
+        await events.reminder(r);
+        return;
       case 'approval-settled': {
         const sent = await tellByDm(
           opts.deps,
-          opts.client(),
+          opts.client,
           notice.approver,
-          buildApprovalSettledMessage(r, notice.assigned, notice.why),
+          buildApprovalSettledMessage(r, notice.assigned, notice.why, notice.seat),
         );
         if (!sent) throw new Error('Slack did not take the DM to the approver');
         return;

@@ -6,6 +6,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
 import { RequestInputId } from '../../blocks/ids.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
+import { createRefusalText } from '../../blocks/request-outcome.js';
 import { buildRequestFormModal, buildRequestInfoModal } from '../../blocks/requests.js';
 import { isId } from '../../domain/ids.js';
 import { neededByProblem, type RequestSource, reasonProblem } from '../../domain/requests.js';
@@ -136,7 +137,7 @@ export function createRequestSubmitHandler(deps: AppDeps) {
         ...(neededBy ? { neededBy } : {}),
         source: parseFormMeta(view.private_metadata),
       });
-      if (!result.ok) return void (await show(`:no_entry_sign: ${escapeMrkdwn(result.text)}`));
+      if (!result.ok) return void (await show(`:no_entry_sign: ${createRefusalText(result.refusal)}`));
       await show(
         `:inbox_tray: Your request for *${escapeTruncated(result.request.courseTitle, 200)}* was sent to the license admins. You'll be told by DM when it is decided; \`/licenses requests\` shows it and lets you cancel it.`,
       );

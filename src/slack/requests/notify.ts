@@ -3,7 +3,7 @@
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
  * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
  * the waitlist's DMs (src/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the
- * app's own bot client, asked for when first used (it exists once createApp has run): a step's
+ * app's own bot client (composeRequests runs once createApp has built it): a step's
  * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
  * may come days later. Never throws.
  */
@@ -44,7 +44,7 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
 export const FOLD_MS = 10 * 60_000;
 
 export function createRequestEvents(
-  botClient: () => webApi.WebClient,
+  client: webApi.WebClient,
   deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>,
   requests: Pick<RequestsDeps, 'store' | 'channel' | 'timers'>,
 ): RequestEvents {
@@ -54,7 +54,6 @@ export function createRequestEvents(
   /** Sends a DM; where it went, or undefined when it failed (logged). */
   async function dm(user: string, message: SlackMessage): Promise<RequestCard | undefined> {
     try {
-      const client = botClient();
       const channel = await openDm(client, user);
       const res = await client.chat.postMessage({ channel, ...marked(message) });
       return res.ts ? { channel, ts: res.ts } : undefined;
@@ -75,7 +74,7 @@ export function createRequestEvents(
   /** Rewrites a message in place (no new notification); its ts, or undefined when Slack refused. */
   async function replaced(where: RequestCard, message: SlackMessage): Promise<string | undefined> {
     try {
-      await botClient().chat.update({ channel: where.channel, ts: where.ts, ...message });
+      await client.chat.update({ channel: where.channel, ts: where.ts, ...message });
       return where.ts;
     } catch (error) {
       logger.warn('could not reuse a course request message', { channel: where.channel, error: String(error) });
@@ -89,7 +88,6 @@ export function createRequestEvents(
 
   async function updateCards(r: CourseRequest): Promise<void> {
     const message = marked(buildRequestCardMessage({ request: r, now: deps.now() }));
-    const client = botClient();
     for (const card of r.cards) {
       try {
         await client.chat.update({ channel: card.channel, ts: card.ts, ...message });
@@ -102,7 +100,6 @@ export function createRequestEvents(
   async function completeWorkflow(r: CourseRequest): Promise<void> {
     if (!r.workflow || r.workflow.completed) return;
     const function_execution_id = r.workflow.executionId;
-    const client = botClient();
     try {
       if (r.status === 'cancelled') {
         await client.functions.completeError({
@@ -130,7 +127,7 @@ export function createRequestEvents(
       const targets = requests.channel
         ? [requests.channel]
         : deps.roles.adminRecipients
-          ? await deps.roles.adminRecipients(botClient())
+          ? await deps.roles.adminRecipients(client)
           : [...(deps.roles.adminUsers?.() ?? [])];
       if (targets.length === 0) {
         logger.warn(
@@ -141,7 +138,6 @@ export function createRequestEvents(
         );
       }
       const cards: RequestCard[] = [];
-      const client = botClient();
       // Folded: a request following one the same person cancelled a moment ago takes over that
       // request's messages (its card copies and the requester's "received" DM) instead of new ones.
       const previous = await justCancelled(r);
@@ -183,7 +179,6 @@ export function createRequestEvents(
     async reminder(r) {
       const reminder = buildRequestReminderMessage(r, expiresAt(r));
       const message = marked(reminder);
-      const client = botClient();
       for (const card of r.cards) {
         try {
           await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, ...message });

@@ -10,12 +10,12 @@ import type { RoleResolver } from '../deps.js';
 import { slackNameOf } from '../resolve-user.js';
 
 export function createRequesterPresence(
-  client: () => webApi.WebClient,
+  client: webApi.WebClient,
   roles?: Pick<RoleResolver, 'mayRequest'>,
 ): RequesterPresence {
   return async (userId) => {
     try {
-      const { user } = await client().users.info({ user: userId });
+      const { user } = await client.users.info({ user: userId });
       if (!user || user.deleted) return { gone: 'they are no longer in the Slack workspace' };
       if (user.is_restricted || user.is_ultra_restricted) return { gone: 'they are now a guest of the workspace' };
       if (user.is_bot) return { gone: 'the account is a bot' };
@@ -26,7 +26,7 @@ export function createRequesterPresence(
     }
     if (!roles?.mayRequest) return undefined;
     try {
-      const may = await roles.mayRequest(client(), userId);
+      const may = await roles.mayRequest(client, userId);
       if (may === 'off') return { gone: 'course requests are turned off (REQUESTERS is empty)' };
       if (may === 'not-listed') return { gone: 'REQUESTERS no longer lists them' };
       if (may === 'not-member') return { gone: 'they are no longer a full member of the workspace' };
@@ -38,10 +38,10 @@ export function createRequesterPresence(
 }
 
 /** The member's Slack name (users.info: real name, else display name), or undefined when Slack does not say. */
-export function createRequesterName(client: () => webApi.WebClient): (userId: string) => Promise<string | undefined> {
+export function createRequesterName(client: webApi.WebClient): (userId: string) => Promise<string | undefined> {
   return async (userId) => {
     try {
-      return slackNameOf((await client().users.info({ user: userId })).user?.profile);
+      return slackNameOf((await client.users.info({ user: userId })).user?.profile);
     } catch {
       return undefined;
     }

@@ -1,7 +1,9 @@
 /**
  * "Free a seat…" after approving a request for a full transferable pool: the existing assign form,
  * prefilled with the pool and the requester's e-mail and Slack name, where ticking "Free a seat" leads to the
- * recycle confirmation that names who loses the seat (the recycle flow of src/slack/views/).
+ * recycle confirmation that names who loses the seat (the recycle flow of src/slack/views/). The form
+ * carries the request's id: its write goes through the request service (freeSeat), which moves the
+ * request to 'assigning' first, so the waitlist, Deny and Cancel are refused while the seat is freed.
  */
 import { buildRequestAlreadyMessage, buildRequestNoteMessage } from '../../blocks/requests.js';
 import { onClick, tellClicker } from '../gate.js';
@@ -19,7 +21,8 @@ export function createRecycleButtonHandler(s: Surface) {
     const opened = await openAssignModal(
       s,
       args.client,
-      { triggerId: args.body.trigger_id, channelId: args.body.channel?.id },
+      // The request goes with the form: its submission frees the seat through the request's own path.
+      { triggerId: args.body.trigger_id, channelId: args.body.channel?.id, requestId: request.id },
       {
         poolId: request.poolId,
         email: request.requesterEmail,

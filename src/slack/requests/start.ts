@@ -3,8 +3,9 @@
  * call composeRequests): the request service over the requests in the database, the waitlist (the
  * waitlisted requests in rank order), whose freed seats go through the request service's assign, the
  * delivery of what the outbox holds for them, the settle of their writes in flight, the reminder and
- * expiry check and the waitlist's background check. The bot client and the audit trail exist only once
- * createApp has run, so both are asked for when first used.
+ * expiry check and the waitlist's background check. Composed once createApp has run: it takes the
+ * app's bot client and audit trail as they are, and the caller puts the result into deps before the app
+ * listens (the listeners read deps.requests and deps.waitlist when a request comes).
  */
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../../db/open.js';
@@ -33,10 +34,10 @@ export interface WaitlistSetup {
 }
 
 export interface RequestsOptions {
-  /** The app's bot client, asked for once createApp has built it. */
-  client: () => webApi.WebClient;
-  /** The app's audit trail, asked for once createApp has built it. */
-  audit: () => AuditLog | undefined;
+  /** The app's bot client (createApp built it). */
+  client: webApi.WebClient;
+  /** The app's audit trail (createApp built it). */
+  audit: AuditLog;
   records: Records;
   intents: Intents;
   outbox: Outbox;
@@ -68,27 +69,16 @@ export interface RequestsFeature {
   stop(): Promise<void>;
 }
 
-/** The audit trail createApp builds, asked for on each use (an entry before it exists is logged). */
-function lateAudit(get: () => AuditLog | undefined, deps: Pick<AppDeps, 'logger'>): AuditLog {
-  const nothing = { posted: 0, unsent: 0 };
-  return {
-    record: (entry) => {
-      const log = get();
-      if (log) return log.record(entry);
-      deps.logger.warn('audit entry before the app was built; logged only', { action: entry.action });
-      return Promise.resolve();
-    },
-    recent: (limit) => get()?.recent(limit) ?? Promise.resolve([]),
-    flush: (timeoutMs) => get()?.flush(timeoutMs) ?? Promise.resolve(nothing),
-    close: (timeoutMs) => get()?.close(timeoutMs) ?? Promise.resolve(nothing),
-  };
-}
-
 /** `deps` is the AppDeps the result goes into (its logger, roles, sandbox marker and clock are read live). */
 export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsFeature {
   const { logger } = deps;
-  const audit = lateAudit(opts.audit, deps);
-  const store = createDbRequestStore({ db: opts.records.db, dialect: opts.records.dialect, now: deps.now });
+  const { audit } = opts;
+  const store = createDbRequestStore({
+    db: opts.records.db,
+    dialect: opts.records.dialect,
+    now: deps.now,
+    durably: (fn) => opts.records.durably(fn),
+  });
   const cards = { store, channel: opts.channel, timers: opts.timers };
   const setup = opts.waitlist;
   const events = createRequestEvents(opts.client, deps, cards);
@@ -100,7 +90,6 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     outbox: opts.outbox,
     licensing: deps.licensing,
     audit,
-    events,
     now: deps.now,
     logger,
     timers: opts.timers,

@@ -8,6 +8,7 @@
  * the answer in time, and a repeat neither makes a second request nor ends the running step.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from '@slack/bolt';
+import { createRefusalText } from '../../blocks/request-outcome.js';
 import { isId } from '../../domain/ids.js';
 import { reasonProblem } from '../../domain/requests.js';
 import type { AppDeps } from '../deps.js';
@@ -23,7 +24,10 @@ const plainText = (mrkdwn: string) =>
   mrkdwn
     .replace(/`/g, '')
     .replace(/<@([A-Z0-9]+)>/g, '@$1')
-    .replace(/<!subteam\^([A-Z0-9]+)>/g, '@$1');
+    .replace(/<!subteam\^([A-Z0-9]+)>/g, '@$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** `botClient`: the app's own client (bot token), which reads the requester's e-mail. */
 export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.WebClient) {
@@ -83,7 +87,7 @@ export function createRequestStepHandler(deps: AppDeps, botClient: () => webApi.
           ...(workflowName ? { workflowName } : {}),
         },
       });
-      if (!result.ok) await error(result.text);
+      if (!result.ok) await error(createRefusalText(result.refusal));
       else if (result.repeat) deps.logger.info('course request step delivered again', { request: result.request.id });
     } catch (caught) {
       deps.logger.warn('course request step failed', { error: String(caught) });

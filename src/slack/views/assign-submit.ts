@@ -5,11 +5,13 @@
  */
 import type { webApi } from '@slack/bolt';
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
+import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeModal, buildWorkingModal } from '../../blocks/outcome.js';
 import { buildRecycleConfirmModal, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { assignFormMeta, pendingAssignMeta } from '../../blocks/values.js';
 import { needsRecycle } from '../../domain/assignment.js';
+import type { CourseRequest } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
@@ -19,17 +21,31 @@ import { slackNameByEmail } from '../resolve-user.js';
 import { updateView } from '../slack-io.js';
 import type { Surface } from '../state.js';
 import { checkAssignForm } from './assign-checks.js';
-import { runAssign } from './assign-run.js';
-import { readAssignForm } from './form.js';
+import { assignWords, finishChange, runAssign } from './assign-run.js';
+import { type AssignForm, readAssignForm } from './form.js';
+import { describeWrite } from './outcome-text.js';
+import { notWaiting, seatRefusal } from './request-seat.js';
 
 export function createAssignSubmitHandler(s: Surface) {
   const { deps, state } = s;
   const gate = { need: 'admin' as const, title: ASSIGN_TITLE, audit: { action: 'assign' as const } };
   return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
     const actor = body.user.id;
-    const channel = assignFormMeta.decode(view.private_metadata)?.channelId;
+    const meta = assignFormMeta.decode(view.private_metadata);
+    const channel = meta?.channelId;
+    const requestId = meta?.requestId;
     const form = readAssignForm(view.state);
     const { errors, email, pool, slackName } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
+    // Opened by "Free a seat…" on a course request: the seat is the requester's, in the request's pool.
+    const request = requestId ? await deps.requests?.service.get(requestId) : undefined;
+    if (requestId && request?.status !== 'approved') {
+      await ack({
+        response_action: 'update',
+        view: buildOutcomeModal({ title: ASSIGN_TITLE, ...notWaiting(request) }),
+      });
+      return;
+    }
+    if (request && Object.keys(errors).length === 0) Object.assign(errors, requestFormErrors(request, form, email));
     if (Object.keys(errors).length > 0 || !email || !form.poolId) {
       await ack({ response_action: 'errors', errors });
       return;
@@ -54,7 +70,7 @@ export function createAssignSubmitHandler(s: Surface) {
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
       if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
-      return showRecycleChoice(s, client, view.id, pool, await named(), channel);
+      return showRecycleChoice(s, client, view.id, pool, await named(), channel, requestId);
     }
     const working = buildWorkingModal(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
     if (!(await state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`))) {
@@ -64,8 +80,45 @@ export function createAssignSubmitHandler(s: Surface) {
     }
     await ack({ response_action: 'update', view: working });
     const run = { viewId: view.id, actor, channel, title: ASSIGN_TITLE };
+    if (request) {
+      // A seat is free by now: the request's own assign, through its service (never waitlisted meanwhile).
+      const how = { kind: 'assign' as const, endDate: params.endDate, pool };
+      const outcome = await service(s).freeSeat(request.id, actor, how);
+      const told =
+        seatRefusal(outcome) ??
+        (outcome.kind === 'written' && outcome.result.kind === 'assign'
+          ? describeWrite(outcome.result.write, assignWords(outcome.params, pool))
+          : notWaiting(request));
+      return finishChange(s, client, run, told);
+    }
     await runAssign(s, client, run, { params: await named(), pool, action: 'assign' });
   });
+}
+
+/** The request service, present whenever a form carries a request (its button exists only then). */
+function service(s: Surface) {
+  const found = s.deps.requests?.service;
+  if (!found) throw new Error('course requests are not set up');
+  return found;
+}
+
+/** The form frees a seat for the request: its pool and its requester's e-mail, or an inline error. */
+function requestFormErrors(
+  request: CourseRequest,
+  form: AssignForm,
+  email: string | undefined,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const who = `the requester (${request.requesterEmail})`;
+  if (form.poolId !== request.poolId) {
+    errors[InputId.assignPool.block] =
+      `This form frees a seat for a course request in pool ${request.poolId}: keep that pool, or use /licenses assign for another.`;
+  }
+  if (email && email.toLowerCase() !== request.requesterEmail.toLowerCase()) {
+    const block = form.userId && !form.emailText ? InputId.assignUser.block : InputId.assignEmail.block;
+    errors[block] = `This form frees a seat for ${who}: keep their e-mail, or use /licenses assign for someone else.`;
+  }
+  return errors;
 }
 
 async function showRecycleChoice(
@@ -75,6 +128,7 @@ async function showRecycleChoice(
   pool: Pool,
   params: AssignParams,
   channel: string | undefined,
+  requestId: string | undefined,
 ): Promise<void> {
   try {
     const choice = await loadRecycleChoice(deps.licensing, pool.id, deps.now());
@@ -85,6 +139,7 @@ async function showRecycleChoice(
       name: params.name,
       endDate: params.endDate,
       defaultLicenseId: choice.defaultLicense?.id,
+      requestId,
     });
     const newStudent = { email: params.email, ...(params.name ? { name: params.name } : {}) };
     state.snapshots.set(viewId, { kind: 'recycle', choice, newStudent });

@@ -26,6 +26,7 @@ import { changeContext, type Surface } from '../state.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
+import { notWaiting, seatRefusal } from './request-seat.js';
 
 export function paramsOf(meta: PendingAssignMeta): AssignParams {
   return {
@@ -53,6 +54,22 @@ export function createRecycleSubmitHandler(s: Surface) {
     await ack({ response_action: 'update', view: working });
     if (!(await s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`))) return;
     const run = { viewId: view.id, actor, channel: meta.channelId, title: RECYCLE_TITLE };
+    const service = s.deps.requests?.service;
+    if (meta.requestId && service) {
+      // A course request's seat: through its service, which holds the request 'assigning' meanwhile.
+      const how =
+        chosen === undefined || chosen === meta.defaultLicenseId
+          ? ({ kind: 'default', named: meta.defaultLicenseId, endDate: meta.endDate } as const)
+          : ({ kind: 'chosen', licenseId: chosen, endDate: meta.endDate } as const);
+      const outcome = await service.freeSeat(meta.requestId, actor, how);
+      const refused = seatRefusal(outcome);
+      if (refused || outcome.kind !== 'written') return finishChange(s, client, run, refused ?? notWaiting(undefined));
+      const sent = { ...meta, ...outcome.params };
+      if (outcome.result.kind === 'default')
+        return finishChange(s, client, run, defaultOutcomeText(outcome.result.outcome, sent));
+      if (outcome.result.kind === 'chosen') return reportChosen(s, client, run, sent, outcome.result.outcome);
+      return;
+    }
     const params = paramsOf(meta);
     const ctx = changeContext(s);
     if (chosen === undefined || chosen === meta.defaultLicenseId) {

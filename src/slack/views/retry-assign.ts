@@ -18,6 +18,7 @@ import { changeContext, type Surface } from '../state.js';
 import { assignWords, finishChange } from './assign-run.js';
 import { describeWrite, EXPIRED } from './outcome-text.js';
 import { paramsOf } from './recycle-submit.js';
+import { notWaiting, seatRefusal } from './request-seat.js';
 
 export function createRetryAssignHandler(s: Surface) {
   const { deps } = s;
@@ -55,6 +56,18 @@ export function createRetryAssignHandler(s: Surface) {
     );
     const run = { viewId: view.id, actor: body.user.id, channel: meta.channelId, title: RECYCLE_TITLE };
     const params = paramsOf(meta);
+    const service = deps.requests?.service;
+    if (meta.requestId && service) {
+      // A course request's seat: through its service, which holds the request 'assigning' meanwhile.
+      const how = { kind: 'retry', revokedLicenseId, endDate: meta.endDate } as const;
+      const outcome = await service.freeSeat(meta.requestId, run.actor, how);
+      const refused = seatRefusal(outcome);
+      if (refused || outcome.kind !== 'written' || outcome.result.kind !== 'retry') {
+        return finishChange(s, client, run, refused ?? notWaiting(undefined));
+      }
+      const sent = outcome.params;
+      return finishChange(s, client, run, retryOutcomeText(outcome.result.outcome, sent.poolId, sent.email, sent));
+    }
     const outcome = await retryAssign(changeContext(s), { actor: run.actor, params, revokedLicenseId });
     await finishChange(s, client, run, retryOutcomeText(outcome, meta.poolId, meta.email, params));
   });

@@ -14,10 +14,9 @@ function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
   return approvers.filter((u) => u !== entry.requester);
 }
 
-export function createSlackWaitlistNotifier(botClient: () => webApi.WebClient, deps: AppDeps): WaitlistNotifier {
+export function createSlackWaitlistNotifier(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
   return {
     async assigned(entry, outcome) {
-      const client = botClient();
       const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };
       await tellByDm(deps, client, entry.requester, buildWaitlistSeatMessage({ ...facts, to: 'requester' }));
       for (const admin of approversOf(deps, entry)) {
@@ -25,7 +24,6 @@ export function createSlackWaitlistNotifier(botClient: () => webApi.WebClient, d
       }
     },
     async skipped(entry, reason, next, poolEnded) {
-      const client = botClient();
       const facts = { entry, reason, next, ...(poolEnded ? { poolEnded } : {}) };
       await tellByDm(deps, client, entry.requester, buildWaitlistSkippedMessage({ ...facts, to: 'requester' }));
       for (const admin of approversOf(deps, entry)) {
