@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import {
   assignState,
   extendState,
@@ -18,8 +18,7 @@ import {
   writes,
 } from './change-support.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinal)).body.blocks);
+const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinalReply)).body.blocks);
 
 let t: TestApp;
 beforeAll(async () => {
