@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -19,10 +21,23 @@ const NOT_FAST = [
   'test/integration/sandbox/rate-limit.test.ts',
 ];
 
+/**
+ * The store suites: the test/integration files that run their cases on both engines with
+ * `testDatabases()` (test/support/records.ts). `in-process` runs their SQLite cases, `postgres` their
+ * PostgreSQL ones, so `npm run test:fast` starts no PostgreSQL. Such a file holds only those cases
+ * (an engine-free test in it would run in both projects): put others in a file of their own.
+ */
+const STORE_SUITES = readdirSync('test/integration', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => join('test/integration', f))
+  .filter((f) => readFileSync(f, 'utf8').includes('testDatabases('));
+
+/** One private PostgreSQL for the run when PG_TEST_URL names none, started only when a project that
+ *  needs it has files in the run (test/support/postgres-setup.ts). */
+const POSTGRES = ['test/support/postgres-setup.ts'];
+
 export default defineConfig({
   test: {
-    // One private PostgreSQL for the run when PG_TEST_URL names none (test/support/postgres.ts).
-    globalSetup: ['test/support/postgres-setup.ts'],
     // `npm test` runs with --coverage (test:vitest); under CI=true (.ci/run, where Redis and Chromium are
     // always there) the floors below are checked in that same run. They are what the whole suite reached
     // there, rounded down, and for src/services one point less again (some of its branches are taken or
@@ -47,11 +62,16 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // One module graph for all the files of a worker: re-importing Bolt, kysely and the rest
+          // for each file was two thirds of this project's time. A test that changes a global
+          // (process.env, a timer) puts it back.
+          isolate: false,
         },
       },
       {
         // With unit, `npm run test:fast`: the licensing client, the sandbox and the services against
-        // the sandbox on loopback, in the test's own process, each file in about a second.
+        // the sandbox on loopback, in the test's own process, each file in about a second; the store
+        // suites on SQLite.
         test: {
           name: 'in-process',
           include: ['test/integration/**/*.test.ts'],
@@ -59,6 +79,21 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // As unit: each file closes what it starts (servers, clients, databases).
+          isolate: false,
+          provide: { databases: ['sqlite'] },
+        },
+      },
+      {
+        // The store suites' PostgreSQL cases (npm test, not test:fast).
+        test: {
+          name: 'postgres',
+          include: STORE_SUITES,
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          globalSetup: POSTGRES,
+          provide: { databases: ['postgres'] },
         },
       },
       {
@@ -66,6 +101,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/e2e/**/*.test.ts', ...NOT_FAST],
           environment: 'node',
+          globalSetup: POSTGRES,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

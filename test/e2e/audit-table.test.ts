@@ -5,16 +5,14 @@
  * before a restart is in App Home's "Recent changes" after it (read from the table, newest first),
  * and an audit file with a broken line stops the start with a sentence naming the file and the line.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CallbackId } from '../../src/blocks/ids.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
-import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { type SlackCall, TEST_USERS } from '../support/fake-slack.js';
+import { mainRig } from '../support/main-rig.js';
+import { auditTableIn, eventsUrlOf, logLinesOf, type MainProcess } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { allText } from '../unit/blocks/fixtures.js';
 import { extendState, viewOf } from './change-support.js';
@@ -25,43 +23,12 @@ const BOT = TEST_BOT_TOKEN;
 const DAY = 86_400_000;
 const ADMIN = TEST_USERS.admin;
 
-let slack: FakeSlack;
-let sandbox: RunningSandbox;
-let dataDir: string;
-let main: MainProcess | undefined;
 let eventsUrl = '';
 let seq = 0;
 
-beforeEach(async () => {
-  slack = await startFakeSlack({ botToken: BOT });
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'license-desk-audit-table-'));
-});
+const rig = mainRig({ name: 'audit-table', secret: SECRET, botToken: BOT });
 
-afterEach(async () => {
-  main?.child.kill('SIGKILL');
-  await main?.exited;
-  main = undefined;
-  await sandbox.close();
-  await slack.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-function startMain(extra: Record<string, string> = {}): MainProcess {
-  main = runMain(
-    localAppEnv(
-      {
-        slackApiUrl: slack.apiUrl,
-        sandboxUrl: sandbox.url,
-        sandboxToken: sandbox.adminToken,
-        botToken: BOT,
-        signingSecret: SECRET,
-      },
-      { LICENSE_ADMINS: ADMIN, DATA_DIR: dataDir, ...extra },
-    ),
-  );
-  return main;
-}
+const startMain = (extra: Record<string, string> = {}) => rig.start(extra);
 
 async function post(body: string, contentType?: string): Promise<number> {
   const headers = { ...slackHeaders(SECRET, body), ...(contentType ? { 'content-type': contentType } : {}) };
@@ -78,7 +45,7 @@ function command(text: string) {
       command: '/licenses',
       text,
       api_app_id: 'A0LICBOT01',
-      response_url: slack.responseUrl(`r${++seq}`),
+      response_url: rig.slack.responseUrl(`r${++seq}`),
       trigger_id: `${Date.now()}.${++seq}.trigger`,
     }),
   );
@@ -86,21 +53,21 @@ function command(text: string) {
 
 /** Moves the end of `licenseId` through the modal, as an admin does; resolves once it is audited. */
 async function extend(licenseId: string, day: string): Promise<void> {
-  const from = slack.calls.length;
+  const from = rig.slack.calls.length;
   await command(`extend ${licenseId}`);
-  const after = (c: SlackCall) => slack.calls.indexOf(c) >= from;
-  const form = await slack.waitForCall(
+  const after = (c: SlackCall) => rig.slack.calls.indexOf(c) >= from;
+  const form = await rig.slack.waitForCall(
     'views.update',
     (c) => after(c) && viewOf(c).callback_id === CallbackId.extendForm,
     10_000,
   );
   await post(viewSubmissionBody(viewOf(form), extendState({ date: day }), `${Date.now()}.${++seq}.trigger`));
-  await main?.waitFor(new RegExp(`"message":"audit".*"licenseId":"${licenseId}"`), 15_000);
+  await rig.main?.waitFor(new RegExp(`"message":"audit".*"licenseId":"${licenseId}"`), 15_000);
 }
 
 /** Opens App Home for the admin and returns the text of the view once it shows the pools. */
 async function homeText(): Promise<string> {
-  const before = slack.calls.length;
+  const before = rig.slack.calls.length;
   const status = await post(
     JSON.stringify({
       token: 'qWeRtY1234567890AsDfGhJk',
@@ -121,10 +88,10 @@ async function homeText(): Promise<string> {
     'application/json',
   );
   expect(status).toBe(200);
-  const call = await slack.waitForCall(
+  const call = await rig.slack.waitForCall(
     'views.publish',
     (c) =>
-      slack.calls.indexOf(c) >= before &&
+      rig.slack.calls.indexOf(c) >= before &&
       c.args.user_id === ADMIN &&
       allText(c.args.view).includes('Recent changes') &&
       !allText(c.args.view).includes('Refreshing'),
@@ -147,11 +114,11 @@ const old = (licenseId: string, at: string) => ({
 
 describe('the audit table across a restart', () => {
   it("imports the old files once, keeps to AUDIT_RETENTION_DAYS, and App Home's recent changes come from the table after a restart", async () => {
-    writeFileSync(join(dataDir, 'audit.1.jsonl'), jsonl(old('3001', ago(400)), old('3002', ago(3))));
-    writeFileSync(join(dataDir, 'audit.jsonl'), jsonl(old('3003', ago(2))));
+    writeFileSync(join(rig.dataDir, 'audit.1.jsonl'), jsonl(old('3001', ago(400)), old('3002', ago(3))));
+    writeFileSync(join(rig.dataDir, 'audit.jsonl'), jsonl(old('3003', ago(2))));
     startMain({ AUDIT_RETENTION_DAYS: '30' });
-    eventsUrl = await eventsUrlOf(main as MainProcess);
-    const lines = logLinesOf(main);
+    eventsUrl = await eventsUrlOf(rig.main as MainProcess);
+    const lines = logLinesOf(rig.main);
     expect(lines.find((l) => String(l.message).startsWith('audit: the audit files were imported'))).toMatchObject({
       entries: 3,
       files: [
@@ -163,19 +130,19 @@ describe('the audit table across a restart', () => {
       deleted: 1,
       days: 30,
     });
-    expect(existsSync(join(dataDir, 'audit.jsonl'))).toBe(false);
-    expect(readdirSync(dataDir).filter((n) => n.includes('.imported-'))).toHaveLength(2);
+    expect(existsSync(join(rig.dataDir, 'audit.jsonl'))).toBe(false);
+    expect(readdirSync(rig.dataDir).filter((n) => n.includes('.imported-'))).toHaveLength(2);
 
     const day = new Date(Date.now() + 40 * DAY).toISOString().slice(0, 10);
     await extend('4002', day);
-    main?.child.kill('SIGTERM');
-    expect(await main?.exited).toBe(0);
-    expect(auditTableIn(dataDir).map((e) => e.licenseId)).toEqual(['3002', '3003', '4002']);
+    rig.main?.child.kill('SIGTERM');
+    expect(await rig.main?.exited).toBe(0);
+    expect(auditTableIn(rig.dataDir).map((e) => e.licenseId)).toEqual(['3002', '3003', '4002']);
 
     // A new process on the same DATA_DIR: nothing to import, the table answers App Home.
     startMain({ AUDIT_RETENTION_DAYS: '30' });
-    eventsUrl = await eventsUrlOf(main as MainProcess);
-    expect(logLinesOf(main).some((l) => String(l.message).startsWith('audit: the audit files were imported'))).toBe(
+    eventsUrl = await eventsUrlOf(rig.main as MainProcess);
+    expect(logLinesOf(rig.main).some((l) => String(l.message).startsWith('audit: the audit files were imported'))).toBe(
       false,
     );
     const text = await homeText();
@@ -187,7 +154,7 @@ describe('the audit table across a restart', () => {
   }, 60_000);
 
   it('an audit file with a line that is not an entry stops the start with a sentence naming it, and keeps it', async () => {
-    const file = join(dataDir, 'audit.jsonl');
+    const file = join(rig.dataDir, 'audit.jsonl');
     writeFileSync(file, `${JSON.stringify(old('3001', ago(1)))}\n{"at":"2026-11-2\n`);
     const started = startMain();
     expect(await started.exited).toBe(1);
@@ -195,6 +162,6 @@ describe('the audit table across a restart', () => {
       `License Desk could not start: The audit file ${file} cannot be imported into the database: line 2 is not an entry (it is not valid JSON); nothing was imported`,
     );
     expect(existsSync(file)).toBe(true);
-    expect(auditTableIn(dataDir)).toEqual([]);
+    expect(auditTableIn(rig.dataDir)).toEqual([]);
   }, 30_000);
 });

@@ -8,10 +8,9 @@ import { ActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import type { SandboxData } from '../../src/sandbox/types.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply, type ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons, mrkdwnText } from '../unit/blocks/fixtures.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
 const PINGS = /<!(channel|here|everyone)>|<@U0BOSS|<https?:\/\/evil/;
 const USERS = [TEST_USERS.admin, TEST_USERS.viewer, TEST_USERS.nobody];
 
@@ -92,7 +91,7 @@ async function tour(t: TestApp, licenseId: string, email: string): Promise<void>
   for (const userId of USERS) {
     for (const text of texts) {
       const r = await t.command(text, { userId });
-      finals.push(await r.waitForResponse(isFinal, 20_000));
+      finals.push(await r.waitForResponse(isFinalReply, 20_000));
     }
   }
   // Follow every navigation button of the admin's answers once (paging, Licenses, Details).
@@ -103,11 +102,11 @@ async function tour(t: TestApp, licenseId: string, email: string): Promise<void>
     if (b.value === undefined || seen.has(b.value) || seen.size >= 25) continue;
     seen.add(b.value);
     const r = await t.clickButton(b.action_id, b.value);
-    await r.waitForResponse(isFinal, 20_000);
+    await r.waitForResponse(isFinalReply, 20_000);
   }
   t.sandbox.addFault({ kind: '500' });
-  await (await t.command('list 2')).waitForResponse(isFinal, 20_000);
-  await (await t.command('courses')).waitForResponse(isFinal, 20_000);
+  await (await t.command('list 2')).waitForResponse(isFinalReply, 20_000);
+  await (await t.command('courses')).waitForResponse(isFinalReply, 20_000);
   t.sandbox.clearFaults();
 }
 

@@ -3,56 +3,22 @@
  * files in: at its first start with the database it imports them, moves them aside, and runs the
  * unfinished job on; a job file that cannot be read stops the start with a sentence naming it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../src/services/bulk-jobs.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
-import { type FakeSlack, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { TEST_USERS } from '../support/fake-slack.js';
+import { mainRig } from '../support/main-rig.js';
+import { logLinesOf } from '../support/run-main.js';
 
 const SECRET = 'bulkimport0signing0secret0for0tests';
 const BOT = TEST_BOT_TOKEN;
 
-let slack: FakeSlack;
-let sandbox: RunningSandbox;
-let dataDir: string;
-let main: MainProcess | undefined;
+const rig = mainRig({ name: 'bulk-import', secret: SECRET, botToken: BOT });
+const start = () => rig.start();
 
-beforeEach(async () => {
-  slack = await startFakeSlack({ botToken: BOT });
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'license-desk-bulk-import-'));
-});
-afterEach(async () => {
-  main?.child.kill('SIGKILL');
-  await main?.exited;
-  main = undefined;
-  await sandbox.close();
-  await slack.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-function start(): MainProcess {
-  main = runMain(
-    localAppEnv(
-      {
-        slackApiUrl: slack.apiUrl,
-        sandboxUrl: sandbox.url,
-        sandboxToken: sandbox.adminToken,
-        botToken: BOT,
-        signingSecret: SECRET,
-      },
-      { LICENSE_ADMINS: TEST_USERS.admin, DATA_DIR: dataDir },
-    ),
-  );
-  return main;
-}
-
-const bulkDir = () => join(dataDir, 'bulk');
+const bulkDir = () => join(rig.dataDir, 'bulk');
 const emails = ['ann.import@contoso.com', 'ben.import@contoso.com', 'cy.import@contoso.com'];
 const job: BulkJob = {
   version: 1,
@@ -79,11 +45,11 @@ describe('bulk job files of an earlier version', () => {
     expect(imported).toMatchObject({ jobs: 1, unfinished: 1, movedTo: `${bulkDir()}.imported` });
     expect(existsSync(bulkDir())).toBe(false);
     expect(readdirSync(`${bulkDir()}.imported`).sort()).toEqual([`bulk-${job.id}.json`, `bulk-${job.id}.rows`]);
-    const assigns = sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
+    const assigns = rig.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
     expect(assigns).toHaveLength(2);
     // The row the journal had as done was not sent again (in this sandbox it holds no license).
     const held = (email: string) =>
-      sandbox.inspect.licenses({ poolId: '2001' }).filter((l) => l.student.email === email).length;
+      rig.sandbox.inspect.licenses({ poolId: '2001' }).filter((l) => l.student.email === email).length;
     expect(emails.map(held)).toEqual([0, 1, 1]);
   }, 60_000);
 

@@ -4,11 +4,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../unit/blocks/fixtures.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinal, 20_000)).body);
+const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinalReply, 20_000)).body);
 const NO_TRACE = /at .*\.(ts|js):\d|Error:|\/v1\//;
 
 describe('licensing errors', () => {

@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
 // Noon UTC: the demo's "in 3 days" licenses end at 23:59:59 UTC three days later, 3 calendar days ahead.
 const NOW = new Date('2026-05-04T12:00:00Z');
 
@@ -21,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function answer(r: RespondedRequest) {
-  const post = await r.waitForResponse(isFinal);
+  const post = await r.waitForResponse(isFinalReply);
   return { post, text: allText(post.body), buttons: buttons(post.body) };
 }
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 
 const WINDOW_MS = 3_000;
 const LIMIT = 25;
@@ -27,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
 const textOf = (args: Record<string, unknown>) => String(args.text ?? '');
 
 describe('/licenses export of an account bigger than a rate window', () => {
@@ -38,10 +37,10 @@ describe('/licenses export of an account bigger than a rate window', () => {
     // The first progress message is in the DM before a person asks for something.
     await t.slack.waitForCall('chat.postMessage', (c) => textOf(c.args).includes('Exporting every license'));
     const show = await t.command('show 1000001', { userId: TEST_USERS.viewer });
-    const shown = await show.waitForResponse(isFinal, 20_000);
+    const shown = await show.waitForResponse(isFinalReply, 20_000);
     expect(String(shown.body.text)).toContain('1000001');
     const exportedWhenShown = t.slack.uploads.length;
-    const done = await exporting.waitForResponse(isFinal, 60_000);
+    const done = await exporting.waitForResponse(isFinalReply, 60_000);
     expect(String(done.body.text)).toContain('Sent: 400 licenses');
     // The person was answered while the export was still reading.
     expect(exportedWhenShown).toBe(0);

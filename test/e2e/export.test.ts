@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_HEADER } from '../../src/services/export.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
 
 let t: TestApp;
@@ -20,13 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-
 async function exportAs(text: string, userId: string) {
   const before = t.slack.uploads.length;
   const r = await t.command(text, { userId });
   expect(r.status).toBe(200);
-  const post = await r.waitForResponse(isFinal, 15_000);
+  const post = await r.waitForResponse(isFinalReply, 15_000);
   return { post, uploads: t.slack.uploads.slice(before) };
 }
 

@@ -11,6 +11,7 @@ import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../support/redis.js';
 import { localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
+import { until } from '../support/until.js';
 
 const SECRET = 'healthz0signing0secret0for0tests';
 const BOT = TEST_BOT_TOKEN;
@@ -102,10 +103,12 @@ describe.skipIf(skip !== undefined)('/healthz of the running app', () => {
     await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
     // The pool may still hold a connection the server has not closed yet: ask until the answer changes.
     let seen = await health();
-    for (const deadline = Date.now() + 20_000; seen.status !== 503 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    const answers503 = async () => {
       seen = await health();
-    }
+      return seen.status === 503;
+    };
+    // The assertion below says what it answered instead.
+    await until('/healthz to answer 503', answers503, 20_000, 200).catch(() => undefined);
     expect(seen).toEqual({
       status: 503,
       body: { ok: false, sandbox: true, database: { state: 'down', dialect: 'postgres' }, redis: { state: 'down' } },

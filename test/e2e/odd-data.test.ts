@@ -11,7 +11,7 @@ import { ActionId } from '../../src/blocks/ids.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -58,8 +58,6 @@ async function startRewritingProxy(sandbox: RunningSandbox): Promise<{ url: stri
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-
 describe('odd data from the licensing service', () => {
   let t: TestApp;
   let sandbox: RunningSandbox;
@@ -77,7 +75,7 @@ describe('odd data from the licensing service', () => {
 
   async function run(text: string) {
     const r = await t.command(text, { userId: TEST_USERS.viewer });
-    const post = await r.waitForResponse(isFinal);
+    const post = await r.waitForResponse(isFinalReply);
     return { text: allText(post.body), ids: buttons(post.body).map((b) => b.action_id) };
   }
 

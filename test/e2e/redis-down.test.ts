@@ -5,12 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisConnections } from '../../src/services/redis.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { freePort } from '../support/redis.js';
 import { allText } from '../unit/blocks/fixtures.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinal, 20_000)).body);
+const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinalReply, 20_000)).body);
 
 describe('Redis down', () => {
   let t: TestApp;

@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
 import { until } from '../support/until.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf, writes } from './change-support.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
 const final = async (r: RespondedRequest) => {
-  const post = await r.waitForResponse(isFinal);
+  const post = await r.waitForResponse(isFinalReply);
   return { post, text: textOf(post.body.blocks), ids: buttons(post.body).map((b) => b.action_id) };
 };
 

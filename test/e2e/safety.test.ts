@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { isFinalReply } from '../support/fake-slack.js';
+import { until } from '../support/until.js';
 import {
   assignState,
   extendState,
@@ -18,8 +19,7 @@ import {
   writes,
 } from './change-support.js';
 
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinal)).body.blocks);
+const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinalReply)).body.blocks);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ const audits = () => t.logs.filter((l) => l.message === 'audit');
 
 /** The audit line is written after the answer: wait for it. */
 async function auditsAfter(count: number): Promise<Record<string, unknown>[]> {
-  for (let i = 0; i < 100 && audits().length < count; i += 1) await new Promise((r) => setTimeout(r, 20));
+  await until(`${count} audit lines`, () => audits().length >= count, 2_000);
   return audits();
 }
 
@@ -81,7 +81,7 @@ describe('the role, on every click and submission', () => {
       expect(await final(await t.command(text, { userId: TEST_USERS.viewer }))).toContain('Only license admins');
     }
     const byCommand = () => audits().filter((a) => String(a.detail).includes('(command)'));
-    for (let i = 0; i < 100 && byCommand().length < 3; i += 1) await new Promise((r) => setTimeout(r, 20));
+    await until('the three refusals audited', () => byCommand().length >= 3, 2_000);
     expect(
       byCommand()
         .map((a) => a.action)

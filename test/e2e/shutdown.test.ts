@@ -6,17 +6,13 @@
  * answer or say that License Desk is restarting; new work is turned away with that sentence; and the
  * process exits 0.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/blocks/ids.js';
 import { openRecords } from '../../src/db/open.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type BulkJob, createBulkJobStore } from '../../src/services/bulk-jobs.js';
-import { type FakeSlack, type ResponseUrlPost, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
-import { auditTableIn, eventsUrlOf, localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { type ResponseUrlPost, TEST_USERS } from '../support/fake-slack.js';
+import { mainRig } from '../support/main-rig.js';
+import { auditTableIn, eventsUrlOf, logLinesOf } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { extendState, textOf, viewOf } from './change-support.js';
@@ -26,46 +22,13 @@ const BOT = 'xoxb-stop';
 const RESTARTING = 'License Desk is restarting; try again in a minute.';
 const DAY = 86_400_000;
 
-let slack: FakeSlack;
-let sandbox: RunningSandbox;
-let dataDir: string;
-let main: MainProcess | undefined;
 let eventsUrl = '';
 let seq = 0;
 
-beforeEach(async () => {
-  slack = await startFakeSlack({ botToken: BOT });
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'license-desk-shutdown-'));
-});
-
-afterEach(async () => {
-  main?.child.kill('SIGKILL');
-  await main?.exited;
-  main = undefined;
-  await sandbox.close();
-  await slack.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const rig = mainRig({ name: 'shutdown', secret: SECRET, botToken: BOT });
 
 async function startMain(drainSeconds: number): Promise<void> {
-  main = runMain(
-    localAppEnv(
-      {
-        slackApiUrl: slack.apiUrl,
-        sandboxUrl: sandbox.url,
-        sandboxToken: sandbox.adminToken,
-        botToken: BOT,
-        signingSecret: SECRET,
-      },
-      {
-        LICENSE_ADMINS: TEST_USERS.admin,
-        LICENSE_VIEWERS: TEST_USERS.viewer,
-        DATA_DIR: dataDir,
-        SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
-      },
-    ),
-  );
+  const main = rig.start({ LICENSE_VIEWERS: TEST_USERS.viewer, SHUTDOWN_DRAIN_SECONDS: String(drainSeconds) });
   eventsUrl = await eventsUrlOf(main);
 }
 
@@ -84,7 +47,7 @@ function command(text: string, responseId: string, userId: string = TEST_USERS.a
       command: '/licenses',
       text,
       api_app_id: 'A0LICBOT01',
-      response_url: slack.responseUrl(responseId),
+      response_url: rig.slack.responseUrl(responseId),
       trigger_id: `${Date.now()}.${++seq}.trigger`,
     }),
   );
@@ -99,11 +62,11 @@ function submitView(
 
 /** Opens the change-end-date modal of `licenseId` and returns it once filled (loading view, then form). */
 async function openExtendModal(licenseId: string) {
-  const from = slack.calls.length;
+  const from = rig.slack.calls.length;
   await command(`extend ${licenseId}`, `open-${licenseId}`);
-  const after = (c: (typeof slack.calls)[number]) => slack.calls.indexOf(c) >= from;
-  await slack.waitForCall('views.open', after, 10_000);
-  const form = await slack.waitForCall(
+  const after = (c: (typeof rig.slack.calls)[number]) => rig.slack.calls.indexOf(c) >= from;
+  await rig.slack.waitForCall('views.open', after, 10_000);
+  const form = await rig.slack.waitForCall(
     'views.update',
     (c) => after(c) && viewOf(c).callback_id === CallbackId.extendForm,
     10_000,
@@ -118,19 +81,19 @@ async function exitWithin(ms: number): Promise<number | null> {
     timer = setTimeout(() => reject(new Error(`still running ${ms} ms after SIGTERM`)), ms);
   });
   try {
-    return await Promise.race([main?.exited ?? Promise.resolve(null), late]);
+    return await Promise.race([rig.main?.exited ?? Promise.resolve(null), late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-const logLines = () => logLinesOf(main);
-const auditTable = () => auditTableIn(dataDir);
+const logLines = () => logLinesOf(rig.main);
+const auditTable = () => auditTableIn(rig.dataDir);
 const inFlight = (method: string, path: string) =>
-  sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
+  rig.sandbox.requests.some((r) => r.method === method && r.url.startsWith(path) && r.status === 0);
 /** The one bulk job in the process's database (SQLite in DATA_DIR), read by a connection of the test's own. */
 async function bulkJobInDatabase(): Promise<BulkJob | undefined> {
-  const records = await openRecords({ dataDir, heartbeatMs: 0 });
+  const records = await openRecords({ dataDir: rig.dataDir, heartbeatMs: 0 });
   try {
     const [only] = await records.db.selectFrom('bulk_jobs').select('id').execute();
     return await createBulkJobStore(records, { owner: 'test' }).load(only?.id ?? '');
@@ -146,8 +109,8 @@ describe('SIGTERM with work in flight', () => {
     await startMain(20);
     const view = await openExtendModal('4002');
     const day = new Date(Date.now() + 40 * DAY).toISOString().slice(0, 10);
-    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'PATCH' });
-    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'GET', path: /^\/v1\/pools/ });
+    rig.sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'PATCH' });
+    rig.sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'GET', path: /^\/v1\/pools/ });
 
     const submitted = await submitView(view, extendState({ date: day }));
     expect(JSON.parse(submitted.text)).toMatchObject({ response_action: 'update' });
@@ -157,8 +120,8 @@ describe('SIGTERM with work in flight', () => {
       () => inFlight('PATCH', '/v1/license/4002') && inFlight('GET', '/v1/pools'),
     );
 
-    main?.child.kill('SIGTERM');
-    await main?.waitFor(/"message":"stopping"/);
+    rig.main?.child.kill('SIGTERM');
+    await rig.main?.waitFor(/"message":"stopping"/);
     const turnedAway = await command('pools', 'after-sigterm', TEST_USERS.viewer);
     expect(turnedAway.status).toBe(200);
     // The test's licensing service is a sandbox by URL, so the reply carries the Sandbox marker too.
@@ -170,25 +133,25 @@ describe('SIGTERM with work in flight', () => {
     expect(await exitWithin(28_000)).toBe(0);
 
     // The change landed, the modal shows it, the audit trail has it in the table and the log.
-    expect(sandbox.inspect.license('4002')?.end.slice(0, 10)).toBe(day);
-    const outcome = slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
+    expect(rig.sandbox.inspect.license('4002')?.end.slice(0, 10)).toBe(day);
+    const outcome = rig.slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
     expect(outcome && textOf(viewOf(outcome).blocks)).toContain('Moved the end of license `4002`');
     const entry = { action: 'extend', outcome: 'done', licenseId: '4002', actor: TEST_USERS.admin };
     expect(auditTable()).toContainEqual(expect.objectContaining(entry));
     expect(logLines()).toContainEqual(expect.objectContaining({ message: 'audit', ...entry }));
     // The read in flight got its real answer, not "Something went wrong".
-    const read = slack.responses.filter(answerOf('read-in-flight')).at(-1);
+    const read = rig.slack.responses.filter(answerOf('read-in-flight')).at(-1);
     expect(read && textOf(read.body)).toContain('available');
-    expect(slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
+    expect(rig.slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
   }, 40_000);
 
   it('past the bound: cuts the change off, audits and tells "outcome unknown", the read says License Desk is restarting, exits 0', async () => {
     await startMain(1);
     const view = await openExtendModal('4003');
-    const before = sandbox.inspect.license('4003')?.end;
+    const before = rig.sandbox.inspect.license('4003')?.end;
     const day = new Date(Date.now() + 45 * DAY).toISOString().slice(0, 10);
-    sandbox.addFault({ kind: 'hang', method: 'PATCH' });
-    sandbox.addFault({ kind: 'hang', method: 'GET', path: /^\/v1\/pools/ });
+    rig.sandbox.addFault({ kind: 'hang', method: 'PATCH' });
+    rig.sandbox.addFault({ kind: 'hang', method: 'GET', path: /^\/v1\/pools/ });
 
     await submitView(view, extendState({ date: day }));
     await command('pools', 'read-in-flight');
@@ -197,10 +160,10 @@ describe('SIGTERM with work in flight', () => {
       () => inFlight('PATCH', '/v1/license/4003') && inFlight('GET', '/v1/pools'),
     );
 
-    main?.child.kill('SIGTERM');
+    rig.main?.child.kill('SIGTERM');
     expect(await exitWithin(20_000)).toBe(0);
 
-    const outcome = slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
+    const outcome = rig.slack.calls.filter((c) => c.method === 'views.update' && c.args.view_id === view.id).at(-1);
     const told = outcome ? textOf(viewOf(outcome).blocks) : '';
     expect(told).toContain('License Desk is restarting and stopped waiting for the licensing service');
     expect(told).toContain('/licenses show 4003');
@@ -213,21 +176,21 @@ describe('SIGTERM with work in flight', () => {
       expect.objectContaining({ message: expect.stringContaining('cutting it off'), changes: 1 }),
     );
     // The hanging PATCH was never applied by the sandbox; nothing claims it was.
-    expect(sandbox.inspect.license('4003')?.end).toBe(before);
-    const read = slack.responses.filter(answerOf('read-in-flight')).at(-1);
+    expect(rig.sandbox.inspect.license('4003')?.end).toBe(before);
+    const read = rig.slack.responses.filter(answerOf('read-in-flight')).at(-1);
     expect(read && textOf(read.body)).toContain(RESTARTING);
-    expect(slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
+    expect(rig.slack.responses.map((p) => textOf(p.body)).join('\n')).not.toContain('went wrong');
   }, 40_000);
 
   it('a bulk job stops after its current line, which is recorded as done; the next start resumes it, assigning nobody twice', async () => {
     const emails = ['ann.shutdown@contoso.com', 'ben.shutdown@contoso.com', 'cy.shutdown@contoso.com'];
-    const assigns = () => sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
+    const assigns = () => rig.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/v1/pool/2001/license');
     await startMain(20);
-    const from = slack.calls.length;
+    const from = rig.slack.calls.length;
     await command('bulk', 'bulk-open');
-    const form = await slack.waitForCall(
+    const form = await rig.slack.waitForCall(
       'views.update',
-      (c) => slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
+      (c) => rig.slack.calls.indexOf(c) >= from && viewOf(c).callback_id === DeskCallbackId.bulkForm,
       10_000,
     );
     const lists = Object.fromEntries(
@@ -251,14 +214,14 @@ describe('SIGTERM with work in flight', () => {
     const checked = JSON.parse((await submitView({ ...viewOf(form), id: 'V0BULKFORM' }, state)).text) as {
       view?: { external_id?: string };
     };
-    const report = await slack.waitForCall(
+    const report = await rig.slack.waitForCall(
       'views.update',
       (c) => c.args.external_id !== undefined && c.args.external_id === checked.view?.external_id,
       10_000,
     );
     expect(textOf(viewOf(report).blocks)).toMatch(/ready: 3/);
     // Each assign takes 2.5 s: SIGTERM lands while the first is in flight.
-    sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'POST' });
+    rig.sandbox.addFault({ kind: 'latency', latencyMs: 2_500, method: 'POST' });
     const started = await submitView(
       { ...viewOf(report), id: 'V0BULKCONF', callback_id: DeskCallbackId.bulkConfirm },
       {
@@ -268,7 +231,7 @@ describe('SIGTERM with work in flight', () => {
     expect(JSON.parse(started.text)).toMatchObject({ response_action: 'clear' });
     await until('the first assign to be in flight', () => assigns().length === 1);
 
-    main?.child.kill('SIGTERM');
+    rig.main?.child.kill('SIGTERM');
     expect(await exitWithin(28_000)).toBe(0);
 
     const job = await bulkJobInDatabase();
@@ -276,9 +239,9 @@ describe('SIGTERM with work in flight', () => {
     expect(job?.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);
     expect(assigns()).toHaveLength(1);
 
-    sandbox.clearFaults();
+    rig.sandbox.clearFaults();
     await startMain(20);
-    await main?.waitFor(/"message":"bulk job finished"/, 20_000);
+    await rig.main?.waitFor(/"message":"bulk job finished"/, 20_000);
     const done = await bulkJobInDatabase();
     expect(done?.state).toBe('done');
     expect(done?.rows.map((r) => r.outcome)).toEqual(['assigned', 'assigned', 'assigned']);

@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
+import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
 import { textOf } from './change-support.js';
 
 const WRONG = 'wrong-token-4f1c9e';
 const AUDIT = 'C0AUDIT0001';
-const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes('Working on it');
-const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinal)).body);
+const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinalReply)).body);
 const posts = (t: TestApp, channel: string) =>
   t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
 

@@ -101,6 +101,13 @@ export interface TestAppOptions {
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
+  /**
+   * 'http' (default): the app listens on 127.0.0.1 and every request is signed and posted, as Slack
+   * does. 'direct': no server; each payload is parsed as the receiver parses it and handed to Bolt's
+   * `app.processEvent` with an `ack` of the harness's (test/support/listener-harness.ts): the
+   * listeners, the gate and everything below them, without signing or HTTP.
+   */
+  transport?: 'http' | 'direct';
 }
 
 export interface SentRequest {
@@ -308,8 +315,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Messages are sent once the bot client exists.
   outbox?.start();
   const { audit, work } = created;
-  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const direct = options.transport === 'direct';
+  const server = direct ? undefined : ((await app.start({ port: 0, host: '127.0.0.1' })) as Server);
+  const url = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : '';
   const desk = options.dataDir
     ? await startDesk(app.client, deps, {
         // As in config: ALERT_CHANNEL falls back to AUDIT_CHANNEL.
@@ -322,13 +330,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         autoStart: false,
       })
     : undefined;
-  const eventsUrl = `${url}/slack/events`;
+  const eventsUrl = server ? `${url}/slack/events` : '';
   let seq = 0;
 
   async function send(
     rawBody: string,
     o: { contentType?: string; timestamp?: number; signature?: string } = {},
   ): Promise<SentRequest> {
+    if (direct) return processDirectly(app as App, rawBody, o.contentType);
     const headers = slackHeaders(TEST_SIGNING_SECRET, rawBody, o);
     if (o.signature !== undefined) headers['X-Slack-Signature'] = o.signature;
     const started = performance.now();
@@ -476,7 +485,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return send(JSON.stringify(wrapped), { contentType: 'application/json' });
     },
     async close() {
-      await app?.stop();
+      if (server) await app?.stop();
       await digest?.stop();
       await selfService?.stop();
       await reclaim?.stop();
@@ -492,6 +501,36 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   };
   return harness;
+}
+
+/**
+ * What the HTTP receiver does after its checks, without HTTP: the body parsed as Bolt parses it (form
+ * fields, or the JSON of an interaction's `payload` field, or a JSON event), handed to
+ * `app.processEvent` with an ack that keeps what the listener acknowledged with.
+ */
+async function processDirectly(app: App, rawBody: string, contentType = FORM): Promise<SentRequest> {
+  let body: Record<string, unknown>;
+  if (contentType === FORM) {
+    const fields = Object.fromEntries(new URLSearchParams(rawBody));
+    body = typeof fields.payload === 'string' ? (JSON.parse(fields.payload) as Record<string, unknown>) : fields;
+  } else {
+    body = JSON.parse(rawBody) as Record<string, unknown>;
+  }
+  const started = performance.now();
+  let ackMs: number | undefined;
+  let acked = '';
+  try {
+    await app.processEvent({
+      body,
+      ack: async (response?: unknown) => {
+        ackMs ??= performance.now() - started;
+        acked = response === undefined ? '' : typeof response === 'string' ? response : JSON.stringify(response);
+      },
+    });
+  } catch {
+    return { status: 500, body: acked, ackMs: ackMs ?? performance.now() - started };
+  }
+  return { status: ackMs === undefined ? 404 : 200, body: acked, ackMs: ackMs ?? performance.now() - started };
 }
 
 export { FORM, TEST_USERS };

@@ -8,6 +8,10 @@ import { type LocalSlack, type LocalSlackUser, startLocalSlack } from '../../src
 export type { LocalSlackUser, ResponseUrlPost, SlackAnswer, SlackCall } from '../../src/slack/local-slack.js';
 export type FakeSlack = LocalSlack;
 
+/** A reply that is no longer the "Working on it" placeholder: what the person ends up reading. */
+export const isFinalReply = (post: { body: { text?: unknown } }): boolean =>
+  !String(post.body.text).includes('Working on it');
+
 /** The cast. Harness defaults: `admin` is in LICENSE_ADMINS, `viewer` in LICENSE_VIEWERS, and the
  *  members of user group `viewerGroup` are viewers too. */
 export const TEST_USERS = {

@@ -8,10 +8,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { freePort } from './ports.js';
+import { until } from './until.js';
 
 /** Where Debian keeps a PostgreSQL's programs (initdb and postgres are not on PATH there). */
 export function postgresBin(): string | undefined {
@@ -28,17 +29,6 @@ export function postgresBin(): string | undefined {
     if (existsSync(join(bin, 'initdb'))) return bin;
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb refuses to run as root: as root the server runs as the `postgres` user Debian's package made. */
@@ -87,22 +77,30 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const child = spawn(c.cmd, c.args, { stdio: 'ignore', detached: false });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const { default: pg } = await import('pg');
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`PostgreSQL did not start: ${String(error)}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  let refused: unknown;
+  try {
+    await until(
+      'PostgreSQL to accept connections',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`postgres exited (${child.exitCode})`);
+        const client = new pg.Client({ connectionString: url });
+        try {
+          await client.connect();
+          await client.end();
+          return true;
+        } catch (error) {
+          refused = error;
+          await client.end().catch(() => undefined);
+          return false;
+        }
+      },
+      20_000,
+      100,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`PostgreSQL did not start: ${String(refused ?? error)}`);
   }
   return {
     url,

@@ -5,10 +5,13 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from './ports.js';
+import { until } from './until.js';
+
+export { freePort };
 
 const envUrl = process.env.REDIS_TEST_URL?.trim() || undefined;
 const hasBinary = envUrl === undefined && spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -107,30 +110,21 @@ function connect(url: string, isPrivate: boolean, stop: () => Promise<void>): Te
 }
 
 async function waitForPing(url: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const client = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      if ((await client.ping()) === 'PONG') return;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${url}`, { cause: error });
-    } finally {
-      client.disconnect();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  await until(
+    `redis-server to answer on ${url}`,
+    async () => {
+      const client = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        client.disconnect();
+      }
+    },
+    10_000,
+    50,
+  );
 }

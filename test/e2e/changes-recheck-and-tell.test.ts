@@ -1,7 +1,7 @@
 /**
- * Review fixes end to end: a recycle's default re-checked before the write; an outcome that still
- * reaches the person when the modal was closed or there is no channel; Revoke now using its fresh
- * read; buttons that fail out loud.
+ * Changes that re-check and always tell, end to end: a recycle's default re-checked before the write;
+ * an outcome that still reaches the person when the modal was closed or there is no channel; Revoke
+ * now using its fresh read; buttons that fail out loud.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
