@@ -6,7 +6,7 @@
  * has some), and each pool's seats forty days ago and now. Sandbox data only; never with real data.
  */
 import type { Records } from '../db/open.js';
-import type { ProgressObservation } from '../domain/progress.js';
+import { observationOf, type ProgressObservation } from '../domain/progress.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import { createProgressStore } from '../services/progress-store.js';
 
@@ -26,19 +26,7 @@ export async function seedDemoProgress(
   const observe = (i: number, progress: number, completed: string | null): ProgressObservation => {
     const l = licenses[i];
     if (!l) throw new Error('no such license');
-    return {
-      licenseId: l.id,
-      poolId: l.poolId,
-      courseId: l.courseId,
-      studentId: l.student.id,
-      studentEmail: l.student.email,
-      studentName: l.student.name,
-      progress,
-      completed,
-      start: l.start,
-      end: l.end,
-      active: true,
-    };
+    return observationOf(l, progress, completed);
   };
   // A quarter each: not started, stalled at 30 %, moving on to 75 %, completed two days ago.
   await store.record(

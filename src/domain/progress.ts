@@ -4,6 +4,7 @@
  * tell who has not started, who has stalled and who finished. Pure rules here; the records are in
  * services/progress-store.ts.
  */
+import type { License } from './types.js';
 
 /** What a pass saw of one license: the fields of a student's course in GET /v1/students. */
 export interface ProgressObservation {
@@ -20,6 +21,27 @@ export interface ProgressObservation {
   start: string;
   end: string;
   active: boolean;
+}
+
+/** What a pass would see of `license` at `progress` (the console's demo data and the tests' seeds). */
+export function observationOf(
+  license: License,
+  progress: number,
+  completed: string | null = null,
+): ProgressObservation {
+  return {
+    licenseId: license.id,
+    poolId: license.poolId,
+    courseId: license.courseId,
+    studentId: license.student.id,
+    studentEmail: license.student.email,
+    studentName: license.student.name,
+    progress,
+    completed,
+    start: license.start,
+    end: license.end,
+    active: license.active,
+  };
 }
 
 /** A license's progress as License Desk knows it. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import type { ProgressObservation } from '../../src/domain/progress.js';
+import { observationOf, type ProgressObservation } from '../../src/domain/progress.js';
 import type { License } from '../../src/domain/types.js';
 import { createProgressStore } from '../../src/services/progress-store.js';
 import { createDigestFeature } from '../../src/slack/events/digest.js';
@@ -46,16 +46,8 @@ beforeAll(async () => {
   const live = new Set(pools.filter((p) => Date.parse(p.end) > clock.getTime()).map((p) => p.id));
   running = t.sandbox.inspect.licenses().filter((l) => l.active && live.has(l.poolId));
   const observe = (l: License, progress: number, completed: string | null): ProgressObservation => ({
-    licenseId: l.id,
-    poolId: l.poolId,
-    courseId: l.courseId,
-    studentId: l.student.id,
-    studentEmail: l.student.email,
-    studentName: l.student.name,
-    progress,
-    completed,
+    ...observationOf(l, progress, completed),
     start: at(-100).toISOString(),
-    end: l.end,
     active: true,
   });
   const kind = (i: number) => (['zero', 'stalled', 'moving', 'completed'] as const)[i % 4] ?? 'zero';

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReclaimActionId, RequestActionId } from '../../src/blocks/ids.js';
+import { observationOf } from '../../src/domain/progress.js';
 import type { License } from '../../src/domain/types.js';
 import { createProgressStore } from '../../src/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
@@ -104,16 +105,7 @@ beforeAll(async () => {
   // Progress records, as the daily pass would have left them.
   const store = createProgressStore(t.records as NonNullable<typeof t.records>);
   const obs = (l: License, progress: number, completed: string | null = null) => ({
-    licenseId: l.id,
-    poolId: l.poolId,
-    courseId: l.courseId,
-    studentId: l.student.id,
-    studentEmail: l.student.email,
-    studentName: l.student.name,
-    progress,
-    completed,
-    start: l.start,
-    end: l.end,
+    ...observationOf(l, progress, completed),
     active: true,
   });
   const longAgo = new Date(t0 - 40 * DAY);

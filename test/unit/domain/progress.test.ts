@@ -3,6 +3,7 @@ import {
   countStandings,
   daysSince,
   isCompleted,
+  observationOf,
   progressChanged,
   progressSince,
   progressStanding,
@@ -70,5 +71,38 @@ describe('since when', () => {
     expect(daysSince('2026-03-31T12:00:00Z', NOW)).toBe(1);
     expect(progressChanged({ progress: 5, completed: null }, { progress: 5, completed: null })).toBe(false);
     expect(progressChanged({ progress: 5, completed: null }, { progress: 5, completed: 'x' })).toBe(true);
+  });
+});
+
+describe('what a pass would see of a license', () => {
+  it("takes the license's ids, holder, dates and state, and the given progress", () => {
+    const license = {
+      id: 'L9',
+      poolId: '2003',
+      courseId: 'c7',
+      start: '2026-01-05',
+      end: '2026-12-31',
+      active: true,
+      revokable: true,
+      editable: true,
+      student: { id: 's1', name: 'Ada Lovelace', email: 'ada@contoso.com' },
+    };
+    expect(observationOf(license, 40)).toEqual({
+      licenseId: 'L9',
+      poolId: '2003',
+      courseId: 'c7',
+      studentId: 's1',
+      studentEmail: 'ada@contoso.com',
+      studentName: 'Ada Lovelace',
+      progress: 40,
+      completed: null,
+      start: '2026-01-05',
+      end: '2026-12-31',
+      active: true,
+    });
+    expect(observationOf({ ...license, active: false }, 100, '2026-03-01T00:00:00Z')).toMatchObject({
+      completed: '2026-03-01T00:00:00Z',
+      active: false,
+    });
   });
 });
