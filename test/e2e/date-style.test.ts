@@ -41,7 +41,8 @@ let t: TestApp;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-date-style-'));
-  t = await startTestApp({ dataDir: dir, auditChannel: ALERTS });
+  // The daily check is due from midnight, so that it runs whatever the hour the suite runs at.
+  t = await startTestApp({ dataDir: dir, auditChannel: ALERTS, alerts: { time: '00:00' } });
 });
 afterAll(async () => {
   await t?.close();

@@ -33,7 +33,8 @@ let earlier: License;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-extend-offers-'));
-  t = await startTestApp({ dataDir: dir, now, sandbox: { now }, auditChannel: CHANNEL });
+  // The daily check is due from midnight: the clock is today's, whatever the hour the suite runs at.
+  t = await startTestApp({ dataDir: dir, now, sandbox: { now }, auditChannel: CHANNEL, alerts: { time: '00:00' } });
   const poolEnd = t.sandbox.inspect.pool(POOL)?.end.slice(0, 10);
   const running = (t.sandbox.inspect.licenses({ poolId: POOL }) ?? []).filter((l) => l.end.slice(0, 10) === poolEnd);
   expect(running.length).toBeGreaterThan(2);
