@@ -38,7 +38,7 @@ const BUGS = [
     file: 'src/slack/reply.ts',
     find: "response_type: 'ephemeral' as const",
     replace: "response_type: 'in_channel' as const",
-    tests: ['test/e2e/app.test.ts'],
+    tests: ['test/e2e/commands.test.ts'],
   },
   {
     name: 'end date: a date after the pool ends is accepted',
