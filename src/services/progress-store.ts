@@ -7,7 +7,7 @@
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Records } from '../db/open.js';
-import type { Database, LicenseProgressRow } from '../db/schema.js';
+import type { Database, LicenseProgressRow, ProgressHistoryRow } from '../db/schema.js';
 import {
   type LicenseProgress,
   type ProgressObservation,
@@ -148,6 +148,17 @@ function inTransferablePool(eb: ExpressionBuilder<Database, 'license_progress'>)
         ),
       ),
   );
+}
+
+function toChange(r: ProgressHistoryRow): ProgressChange {
+  return {
+    licenseId: r.license_id,
+    poolId: r.pool_id,
+    studentEmail: r.student_email,
+    progress: Number(r.progress),
+    completed: r.completed,
+    at: r.at,
+  };
 }
 
 function dayOf(at: Date): string {
@@ -332,14 +343,7 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         .orderBy('at')
         .orderBy('id')
         .execute();
-      return rows.map((r) => ({
-        licenseId: r.license_id,
-        poolId: r.pool_id,
-        studentEmail: r.student_email,
-        progress: Number(r.progress),
-        completed: r.completed,
-        at: r.at,
-      }));
+      return rows.map(toChange);
     },
 
     async completedBetween(from, to) {
@@ -363,14 +367,7 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         )
         .orderBy('h.at')
         .execute();
-      return rows.map((r) => ({
-        licenseId: r.license_id,
-        poolId: r.pool_id,
-        studentEmail: r.student_email,
-        progress: Number(r.progress),
-        completed: r.completed,
-        at: r.at,
-      }));
+      return rows.map(toChange);
     },
 
     async poolUsage(since, poolId) {
