@@ -32,6 +32,27 @@ const STORE_SUITES = readdirSync('test/integration', { recursive: true, encoding
   .map((f) => join('test/integration', f))
   .filter((f) => readFileSync(f, 'utf8').includes('testDatabases('));
 
+/**
+ * The end-to-end files that start processes (the app under `npm start` or `node dist/main.js`, a kill and
+ * a restart, Chromium, a second replica): each keeps a module graph of its own (`isolate`), since what
+ * another file leaves in `process.env` would reach the child it starts. Found by what they import.
+ */
+const PROCESS_MARKS = ['run-main', 'kill-restart', 'main-rig', 'chromium', 'process-fault', 'child_process'];
+const PROCESSES = [...readdirSync('test/e2e').map((f) => join('test/e2e', f)), ...NOT_FAST]
+  .filter((f) => f.endsWith('.test.ts'))
+  .filter((f) => PROCESS_MARKS.some((m) => readFileSync(f, 'utf8').includes(m)));
+
+/**
+ * Workers for the slow projects. Their tests mostly wait (on a licensing window, a restart, a browser),
+ * so more files than cores run side by side: four of the in-process ones (postgres, integration), two
+ * of those that start processes (each start compiles and opens a whole app, and a kill-restart test
+ * times its restarts). The fast projects keep Vitest's default (one worker on two cores, where one
+ * shared module graph is quickest). Vitest runs projects of different worker counts one group after
+ * the other (`sequence.groupOrder`).
+ */
+const IN_PROCESS_WORKERS = 4;
+const PROCESS_WORKERS = 2;
+
 /** One private PostgreSQL for the run when PG_TEST_URL names none, started only when a project that
  *  needs it has files in the run (test/support/postgres-setup.ts). */
 const POSTGRES = ['test/support/postgres-setup.ts'];
@@ -89,6 +110,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: STORE_SUITES,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: 1 },
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -97,13 +120,34 @@ export default defineConfig({
         },
       },
       {
+        // The end-to-end tests of the app in the test's own process (startTestApp: signed HTTP in,
+        // the fake Slack and the sandbox on loopback), and the slow licensing tests. Each file closes
+        // what it starts, so the files of a worker share one module graph (importing the whole app
+        // again for each file was most of this project's time).
         test: {
           name: 'integration',
           include: ['test/e2e/**/*.test.ts', ...NOT_FAST],
+          exclude: [...configDefaults.exclude, ...PROCESSES],
           environment: 'node',
           globalSetup: POSTGRES,
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          isolate: false,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The end-to-end tests that start processes (PROCESSES above), each file in a fresh worker.
+        test: {
+          name: 'processes',
+          include: PROCESSES,
+          environment: 'node',
+          globalSetup: POSTGRES,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          maxWorkers: PROCESS_WORKERS,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
