@@ -195,9 +195,9 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations(['src/slack'], allowed)).toEqual([]);
   });
 
-  it('process.env is read only in src/config.ts, src/env-file.ts (.env) and src/sandbox/cli.ts', () => {
+  it('process.env is read only in src/config.ts, src/env-file.ts (.env) and local/sandbox/cli.ts', () => {
     const readers = sources('src').filter((f) => /\bprocess\.env\b/.test(code(f)));
-    const allowed = new Set(['src/config.ts', 'src/env-file.ts', 'src/sandbox/cli.ts']);
+    const allowed = new Set(['src/config.ts', 'src/env-file.ts', 'local/sandbox/cli.ts']);
     expect(readers.filter((f) => !allowed.has(f))).toEqual([]);
   });
 
