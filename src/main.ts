@@ -54,12 +54,21 @@ export function listenProblem(error: unknown, port: number): string | undefined 
  * (docs/architecture.md, "The product and its local tools").
  */
 
-/** The local console (local/console/), in front of the local Slack double: the local demo only. */
+/**
+ * The local console (local/console/), in front of the local Slack double: the local demo only. Its page's
+ * libraries are development dependencies: without them the demo runs on without the console and the
+ * returned `off` says why and what to do.
+ */
 async function openLocalConsole(config: Config, logger: LevelledLogger) {
-  const [{ consoleOptions }, { createConsole }] = await Promise.all([
+  const [{ consoleOptions }, { createConsole, missingConsoleLibraries }] = await Promise.all([
     import('../local/console/demo.js'),
     import('../local/console/server.js'),
   ]);
+  const off = missingConsoleLibraries();
+  if (off) {
+    logger.warn(`local console not served: ${off}`);
+    return { off };
+  }
   return createConsole({
     ...consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET),
     usageHint: `${COMMAND} ${usageHint()}`,
@@ -131,8 +140,13 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const { slack } = config;
   let transport: SlackTransport;
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
-  let localConsole: Awaited<ReturnType<typeof openLocalConsole>> | undefined;
-  if (config.console) localConsole = await openLocalConsole(config, logger);
+  let localConsole: Exclude<Awaited<ReturnType<typeof openLocalConsole>>, { off: string }> | undefined;
+  let consoleOff: string | undefined;
+  if (config.console) {
+    const opened = await openLocalConsole(config, logger);
+    if ('off' in opened) consoleOff = opened.off;
+    else localConsole = opened;
+  }
   let localSlackUrl: string | undefined;
   let demoBanner: ((appUrl: string, source: 'in-process sandbox' | 'sandbox by URL') => string) | undefined;
   if (slack.mode === 'demo') {
@@ -369,6 +383,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
   }
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
+  if (consoleOff) process.stdout.write(`Local console: not served: ${consoleOff}.\n\n`);
 }
 
 /**

@@ -72,6 +72,29 @@ function publicDir(): string {
   return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? (candidates[0] as string);
 }
 
+/**
+ * The two libraries the page imports. They are devDependencies (the product never loads them), so an
+ * install without them (`npm ci --omit=dev`) has none: the local mode asks this before it builds the
+ * console, and says what to do instead of failing on the first page load.
+ */
+export const CONSOLE_LIBRARIES = ['slack-message-parser', 'gemoji'] as const;
+
+/** Which of CONSOLE_LIBRARIES this install lacks, as a sentence with the fix; undefined when all are there. */
+export function missingConsoleLibraries(
+  resolve: (name: string) => string = (name) => import.meta.resolve(name),
+): string | undefined {
+  const missing = CONSOLE_LIBRARIES.filter((name) => {
+    try {
+      resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return undefined;
+  return `the local console's page needs ${missing.join(' and ')}, development dependencies this install left out (npm ci --omit=dev): run npm ci (or npm install --include=dev) to serve the console, or set CONSOLE=0 to run the local demo without it`;
+}
+
 /** The exact files the packages ship, served as they are (both are plain browser ES modules). */
 function vendorFiles(): Record<string, string> {
   const parser = dirname(fileURLToPath(import.meta.resolve('slack-message-parser')));
