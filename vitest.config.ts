@@ -67,6 +67,7 @@ export default defineConfig({
     // the Redis stores of src/services.
     coverage: {
       provider: 'v8',
+      // The product only: local/ (the sandbox, the console, the local Slack double, try) is left out.
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       thresholds:

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../src/slack/demo.js';
+import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../local/slack/demo.js';
 import { commandBody, slackHeaders } from '../test/support/slack-signing.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -18,8 +18,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningSandbox, startSandbox } from '../local/sandbox/index.js';
 import { createLicensingClient, type LicensingClient } from '../src/licensing/index.js';
-import { type RunningSandbox, startSandbox } from '../src/sandbox/index.js';
 
 const LIMIT = 25;
 const WINDOW_MS = 3_000;

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from '../local/sandbox/index.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../test/support/app-harness.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 import { commandBody, slackHeaders } from '../test/support/slack-signing.js';

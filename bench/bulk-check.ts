@@ -7,9 +7,10 @@
  * Only requests are counted: the sandbox is not rate-limited here, so a run takes seconds, and at the
  * API's 25 requests a minute each request is 2.4 s of a person's wait.
  */
+
+import { startSandbox } from '../local/sandbox/index.js';
+import type { SandboxData } from '../local/sandbox/types.js';
 import { createLicensingClient } from '../src/licensing/index.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import type { SandboxData } from '../src/sandbox/types.js';
 import { dryRunBulk } from '../src/services/bulk.js';
 
 const DAY = 86_400_000;

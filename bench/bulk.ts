@@ -14,9 +14,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildDemoData, startSandbox } from '../local/sandbox/index.js';
 import { openRecords } from '../src/db/open.js';
 import { createLicensingClient } from '../src/licensing/index.js';
-import { buildDemoData, startSandbox } from '../src/sandbox/index.js';
 import type { BulkJob } from '../src/services/bulk-jobs.js';
 import { createBulkJobStore } from '../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../src/services/bulk-runner.js';

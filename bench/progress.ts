@@ -48,7 +48,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
  */
 async function childSandbox(): Promise<{ url: string; adminToken: string; close(): Promise<void> }> {
   const adminToken = 'bench-admin-token';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/sandbox/cli.ts'], {
     env: {
       ...process.env,
       SANDBOX_SEED: `scale:${POOLS}:${LICENSES}:0`,

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { type RateLimitAlgorithm, type RunningSandbox, startSandbox } from '../src/sandbox/index.js';
+import { type RateLimitAlgorithm, type RunningSandbox, startSandbox } from '../local/sandbox/index.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../test/support/redis.js';
 import { maxInRollingWindow } from '../test/support/rolling-window.js';
 import type { BenchWorkerConfig } from './ratelimit-worker.js';

@@ -18,10 +18,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import type { RunningSandbox } from '../local/sandbox/index.js';
 import { findAlerts } from '../src/domain/alerts.js';
 import type { License, Pool } from '../src/domain/types.js';
 import { createLicensingClient } from '../src/licensing/index.js';
-import type { RunningSandbox } from '../src/sandbox/index.js';
 import { exportLicenses } from '../src/services/export.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../test/support/app-harness.js';
 
@@ -102,7 +102,7 @@ async function stallOf<T>(
 /** The sandbox as a child process (npm run sandbox), seeded big, with the scaled limit. */
 async function startChildSandbox(licenses: number): Promise<{ sandbox: RunningSandbox; child: ChildProcess }> {
   const admin = 'bench-admin-token';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/sandbox/cli.ts'], {
     env: {
       ...process.env,
       SANDBOX_SEED: `scale:${POOLS}:${licenses}:${HEAVY}`,

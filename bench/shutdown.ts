@@ -11,9 +11,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandbox } from '../local/sandbox/index.js';
+import type { RunningSandbox } from '../local/sandbox/types.js';
 import { CallbackId } from '../src/blocks/ids.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import type { RunningSandbox } from '../src/sandbox/types.js';
 import { extendState, viewOf } from '../test/e2e/change-support.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../test/support/fake-slack.js';
 import { eventsUrlOf, localAppEnv, runMain } from '../test/support/run-main.js';

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from '../local/sandbox/index.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -4,8 +4,9 @@
  *   node scripts/bootstrap.mjs install   dependencies only (npm ci when node_modules is missing or stale)
  *   node scripts/bootstrap.mjs build     dependencies, then dist/ rebuilt only if the sources changed
  *                                        (esbuild: src/main.ts and src/backup.ts bundled with the pure-JS
- *                                        libraries they use, about a second; type checking is `npm run
- *                                        typecheck`, part of `npm test`)
+ *                                        libraries they use, the local tools of local/ in chunks of their
+ *                                        own, about a second; type checking is `npm run typecheck`, part
+ *                                        of `npm test`)
  *   node scripts/bootstrap.mjs start     both, then runs dist/main.js in this same process
  *
  * Plain Node, no dependencies (it runs before there are any). Each step it takes prints one line,
@@ -13,7 +14,7 @@
  *
  * "Stale" means package-lock.json changed since the last install: its hash is remembered in
  * node_modules/.license-desk-lock-hash; without that stamp (a manual `npm ci`), an install newer than
- * the lock file counts as current. dist/ is rebuilt when the hash of src/, the tsconfig files and the
+ * the lock file counts as current. dist/ is rebuilt when the hash of src/, local/, the tsconfig files and the
  * lock file differs from the one remembered in dist/.license-desk-build-hash.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,7 +27,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const INSTALL_STAMP = 'node_modules/.license-desk-lock-hash';
 const BUILD_STAMP = 'dist/.license-desk-build-hash';
 /** What the build reads: a change to any of these rebuilds dist/. */
-const BUILD_INPUTS = ['src', 'tsconfig.json', 'package-lock.json', 'scripts/bootstrap.mjs'];
+const BUILD_INPUTS = ['src', 'local', 'tsconfig.json', 'package-lock.json', 'scripts/bootstrap.mjs'];
 /** What production runs: each becomes dist/<name>.js, with shared chunks beside them. */
 const ENTRY_POINTS = ['src/main.ts', 'src/backup.ts'];
 /**
@@ -140,8 +141,11 @@ export async function ensureBuilt(root = ROOT) {
 
 /**
  * One bundle per entry point instead of a file per module: the app loads a few files where it loaded
- * over a thousand (Node's loader costs per file), and code only one mode uses (the local console,
- * the sandbox) stays in chunks of its own, loaded by that mode's dynamic import.
+ * over a thousand (Node's loader costs per file), and code only one mode uses stays in chunks of its
+ * own, loaded by that mode's dynamic import. local/ (the sandbox, the local Slack double, the console)
+ * is always built, but only into such chunks: src/main.ts reaches it by dynamic imports in the local
+ * mode alone, so a production start never loads them (docs/architecture.md). The console's page
+ * (local/console/public/) and its two browser libraries are read from disk, not bundled.
  */
 async function bundle(root) {
   const esbuild = await import(pathToFileURL(join(root, 'node_modules/esbuild/lib/main.js')).href);

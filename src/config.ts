@@ -1,12 +1,12 @@
 /**
  * The environment, read and checked once. The only module that touches process.env (the sandbox cli
- * aside). parseConfig is pure: it returns either a Config or the full list of problems, each with
+ * in local/ aside). parseConfig is pure: it returns either a Config or the full list of problems, each with
  * its fix, and never repeats a secret's value.
  */
 import { z } from 'zod';
 import type { AlertsConfig } from './domain/alerts.js';
 import { type ReclaimSettings, reclaimSettings } from './domain/reclaim.js';
-import { DEMO_SIGNING_SECRET } from './slack/demo.js';
+import { DEMO_SIGNING_SECRET } from './slack/demo-credentials.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -101,7 +101,7 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 type Env = Record<string, string | undefined>;
 
-/** Defaults of the local console's demo (src/slack/demo.ts has the same ids). */
+/** Defaults of the local console's demo (local/slack/demo.ts has the same ids). */
 export const CONSOLE_DEMO = {
   auditChannel: 'C0DEMOAUDT',
   alertChannel: 'C0DEMOALRT',

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
-import type { LocalConsole } from './console/server.js';
 import { openRecords } from './db/open.js';
 import { RECLAIM_NOTICE_KINDS } from './domain/reclaim.js';
 import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
@@ -26,7 +25,7 @@ import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
 import { createStopper, type Stopper } from './shutdown.js';
-import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, demoBanner } from './slack/demo.js';
+import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './slack/demo-credentials.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
 import { createDigestFeature } from './slack/events/digest.js';
@@ -49,9 +48,32 @@ export function listenProblem(error: unknown, port: number): string | undefined 
 }
 
 /*
- * What only one mode uses is imported where that mode starts (the sandbox, the local console, the local
- * Slack double, the Redis stores): a production start in HTTP mode loads none of their modules.
+ * What only one mode uses is imported where that mode starts (the Redis stores; and local/: the sandbox,
+ * the local console, the local Slack double and the demo's users): a production start in HTTP mode
+ * loads none of their modules. These dynamic imports are the only way from src/ into local/
+ * (docs/architecture.md, "The product and its local tools").
  */
+
+/**
+ * The local console (local/console/), in front of the local Slack double: the local demo only. Its page's
+ * libraries are development dependencies: without them the demo runs on without the console and the
+ * returned `off` says why and what to do.
+ */
+async function openLocalConsole(config: Config, logger: LevelledLogger) {
+  const [{ consoleOptions }, { createConsole, missingConsoleLibraries }] = await Promise.all([
+    import('../local/console/demo.js'),
+    import('../local/console/server.js'),
+  ]);
+  const off = missingConsoleLibraries();
+  if (off) {
+    logger.warn(`local console not served: ${off}`);
+    return { off };
+  }
+  return createConsole({
+    ...consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET),
+    usageHint: `${COMMAND} ${usageHint()}`,
+  });
+}
 
 /** Why the local demo will not run on the licensing service at LICENSING_API_URL (config.ts's rule). */
 function demoLicensingProblem(probe: Exclude<SandboxProbe, 'sandbox'>): string {
@@ -74,7 +96,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   }
   let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
   if (!licensingApi) {
-    const { startSandbox } = await import('./sandbox/index.js');
+    const { startSandbox } = await import('../local/sandbox/index.js');
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
     stopper.add('sandbox', () => sandbox.close());
     licensingApi = { url: sandbox.url, token: sandbox.adminToken };
@@ -118,22 +140,23 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const { slack } = config;
   let transport: SlackTransport;
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
-  let localConsole: LocalConsole | undefined;
+  let localConsole: Exclude<Awaited<ReturnType<typeof openLocalConsole>>, { off: string }> | undefined;
+  let consoleOff: string | undefined;
   if (config.console) {
-    const [{ consoleOptions }, { createConsole }] = await Promise.all([
-      import('./console/demo.js'),
-      import('./console/server.js'),
-    ]);
-    localConsole = createConsole({
-      ...consoleOptions(config, logger.child({ component: 'console' }), DEMO_SIGNING_SECRET),
-      usageHint: `${COMMAND} ${usageHint()}`,
-    });
+    const opened = await openLocalConsole(config, logger);
+    if ('off' in opened) consoleOff = opened.off;
+    else localConsole = opened;
   }
   let localSlackUrl: string | undefined;
+  let demoBanner: ((appUrl: string, source: 'in-process sandbox' | 'sandbox by URL') => string) | undefined;
   if (slack.mode === 'demo') {
-    const { startLocalSlack } = await import('./slack/local-slack.js');
+    const [{ startLocalSlack }, demo] = await Promise.all([
+      import('../local/slack/local-slack.js'),
+      import('../local/slack/demo.js'),
+    ]);
+    demoBanner = demo.demoBanner;
     const local = await startLocalSlack({
-      users: DEMO_SLACK_USERS,
+      users: demo.DEMO_SLACK_USERS,
       botToken: DEMO_BOT_TOKEN,
       ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
     });
@@ -292,7 +315,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // In the background: demo data must not delay the start.
   if (localConsole) {
     const consoleLog = logger.child({ component: 'console' });
-    void import('./console/progress-demo.js')
+    void import('../local/console/progress-demo.js')
       .then(({ seedDemoProgress }) => seedDemoProgress(records, licensing, now(), consoleLog))
       .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
   }
@@ -355,11 +378,12 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     licensing: lic.mode === 'api' && deps.sandbox ? 'sandbox (LICENSING_API_URL)' : lic.mode,
     startupMs: Math.round(performance.now()),
   });
-  if (slack.mode === 'demo') {
+  if (demoBanner) {
     const source = lic.mode === 'sandbox' ? 'in-process sandbox' : 'sandbox by URL';
     process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
   }
   if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
+  if (consoleOff) process.stdout.write(`Local console: not served: ${consoleOff}.\n\n`);
 }
 
 /**

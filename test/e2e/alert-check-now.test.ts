@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../src/slack/demo.js';
+import { DEMO_USERS } from '../../local/slack/demo.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 import { allText } from '../unit/blocks/fixtures.js';
 

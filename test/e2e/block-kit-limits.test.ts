@@ -4,9 +4,9 @@
  * 300-character titles, names like `<!channel>`), checked against Slack's limits and for pings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxData } from '../../local/sandbox/types.js';
 import { ActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import type { SandboxData } from '../../src/sandbox/types.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply, type ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons, mrkdwnText } from '../unit/blocks/fixtures.js';

@@ -6,9 +6,9 @@
  */
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConsole, escapeCommandText, type LocalConsole } from '../../src/console/server.js';
-import { DEMO_BOT_TOKEN, DEMO_SLACK_USERS, DEMO_USERS } from '../../src/slack/demo.js';
-import { type LocalSlack, startLocalSlack } from '../../src/slack/local-slack.js';
+import { createConsole, escapeCommandText, type LocalConsole } from '../../local/console/server.js';
+import { DEMO_BOT_TOKEN, DEMO_SLACK_USERS, DEMO_USERS } from '../../local/slack/demo.js';
+import { type LocalSlack, startLocalSlack } from '../../local/slack/local-slack.js';
 
 const ADMIN = DEMO_USERS.admin;
 const OPS = 'C0DEMOOPS1';

@@ -1,5 +1,5 @@
 /**
- * The local demo accepts requests signed with a secret published in its source (src/slack/demo.ts), so
+ * The local demo accepts requests signed with a secret published in its source (local/slack/demo.ts), so
  * it must reach nothing real: the real process (src/main.ts) refuses to start against a licensing API
  * that is not a sandbox, or with REDIS_URL, with one sentence saying what to set instead, and still
  * starts as the ordinary demo or on a sandbox of `npm run sandbox` given by URL on loopback.
@@ -7,9 +7,9 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
-import { DEMO_SIGNING_SECRET } from '../../src/slack/demo.js';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../local/sandbox/types.js';
+import { DEMO_SIGNING_SECRET } from '../../local/slack/demo.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 

@@ -1,6 +1,6 @@
 /**
  * A newcomer's first minutes, as processes: `npm start` (src/main.ts) with `.env`, on a port already
- * taken, pointed at a standalone sandbox by URL; and `npm run try` (src/try.ts) against the local demo,
+ * taken, pointed at a standalone sandbox by URL; and `npm run try` (local/try/try.ts) against the local demo,
  * forms and `find @name` included.
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../local/sandbox/index.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,7 +20,7 @@ const LISTENING = /app listens on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/;
 /** `npm run try -- <args>` against the app on `port`; resolves when try exits, with what it printed. */
 function runTry(port: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'license-desk-try-'));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(root, 'src/try.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(root, 'local/try/try.ts'), ...args], {
     cwd,
     env: { PORT: port, PATH: process.env.PATH ?? '' },
     stdio: 'pipe',

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../src/slack/demo.js';
+import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../local/slack/demo.js';
 import { logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, FORM, slackHeaders } from '../support/slack-signing.js';
 

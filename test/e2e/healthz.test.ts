@@ -4,8 +4,8 @@
  * fatal, and never a host, user or password in the answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoData, startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';

@@ -50,7 +50,7 @@ const SCOPE_OF: Record<string, string | null> = {
 };
 
 const sources = readdirSync(join(root, 'src'), { withFileTypes: true, recursive: true })
-  .filter((e) => e.isFile() && e.name.endsWith('.ts') && e.name !== 'local-slack.ts')
+  .filter((e) => e.isFile() && e.name.endsWith('.ts'))
   .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
 const code = sources.join('\n');
 

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxData } from '../../local/sandbox/types.js';
 import { BulkInputId, DeskCallbackId, InputId } from '../../src/blocks/ids.js';
-import type { SandboxData } from '../../src/sandbox/types.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit, textOf } from './change-support.js';
 

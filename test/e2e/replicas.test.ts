@@ -6,9 +6,9 @@
  * double click whose two clicks reach different replicas.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/blocks/ids.js';
-import { buildDemoData, startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';

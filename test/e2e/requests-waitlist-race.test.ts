@@ -8,9 +8,9 @@
  * sandbox on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { CallbackId, InputId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { selfServiceTo } from '../support/requests.js';

@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../src/slack/demo.js';
+import { type RunningSandbox, startSandbox } from '../../local/sandbox/index.js';
+import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../local/slack/demo.js';
 import { runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders } from '../support/slack-signing.js';
 

@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
 import { openRecords, type Records } from '../../src/db/open.js';
@@ -21,8 +23,6 @@ import { type ReclaimSettings, reclaimSettings } from '../../src/domain/reclaim.
 import { type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/licensing/types.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
 import type { AuditLog } from '../../src/services/audit.js';
 import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';

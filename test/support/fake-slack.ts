@@ -1,11 +1,11 @@
 /**
  * Slack's Web API and response_urls for end-to-end tests: the recording server from
- * src/slack/local-slack.ts, seeded with a cast of test users. Assert on `calls` and `responses`, or
+ * local/slack/local-slack.ts, seeded with a cast of test users. Assert on `calls` and `responses`, or
  * wait with `waitForCall(method, predicate)` / `waitForResponse(id, predicate)`.
  */
-import { type LocalSlack, type LocalSlackUser, startLocalSlack } from '../../src/slack/local-slack.js';
+import { type LocalSlack, type LocalSlackUser, startLocalSlack } from '../../local/slack/local-slack.js';
 
-export type { LocalSlackUser, ResponseUrlPost, SlackAnswer, SlackCall } from '../../src/slack/local-slack.js';
+export type { LocalSlackUser, ResponseUrlPost, SlackAnswer, SlackCall } from '../../local/slack/local-slack.js';
 export type FakeSlack = LocalSlack;
 
 /** A reply that is no longer the "Working on it" placeholder: what the person ends up reading. */

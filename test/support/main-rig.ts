@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/types.js';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from './fake-slack.js';
 import { localAppEnv, type MainProcess, type RunMainOptions, runMain } from './run-main.js';
 

@@ -2,8 +2,8 @@
  * Small helpers for tests that drive the licensing sandbox over real HTTP (global fetch).
  * `withSandbox` starts one on 127.0.0.1:0 and always closes it; `callSandbox` sends one request.
  */
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
 
 export async function withSandbox<T>(opts: SandboxOptions, fn: (sandbox: RunningSandbox) => Promise<T>): Promise<T> {
   const sandbox = await startSandbox({ port: 0, ...opts });

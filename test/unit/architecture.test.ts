@@ -1,6 +1,7 @@
 /**
  * The house rules of docs/architecture.md, checked on the import graph of src/: who may import whom,
- * no cycle between files, no cycle between folders, and process.env read only by the configuration.
+ * no cycle between files, no cycle between folders, process.env read only by the configuration, and
+ * the line between the product (src/) and its local tools (local/).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,6 +26,11 @@ function code(file: string): string {
 
 function importsOf(file: string): string[] {
   return [...code(file).matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? '');
+}
+
+/** Each import with whether it is a dynamic `import()` (loaded when that line runs) or a static one. */
+function importsWithKind(file: string): { spec: string; dynamic: boolean }[] {
+  return [...code(file).matchAll(IMPORT)].map((m) => ({ spec: m[1] ?? m[2] ?? '', dynamic: m[2] !== undefined }));
 }
 
 /** The src file a relative import names (`./x.js` is `./x.ts` on disk), or undefined for a package. */
@@ -113,7 +119,11 @@ function folderGraph(): Map<string, Set<string>> {
 describe('architecture (docs/architecture.md)', () => {
   it('finds the sources and imports it checks', () => {
     expect(sources('src').length).toBeGreaterThan(10);
+    expect(sources('local').length).toBeGreaterThan(10);
     expect(importsOf('src/app.ts')).toContain('@slack/bolt');
+    // It tells a dynamic import from a static one (the rule between src/ and local/ rests on it).
+    expect(importsWithKind('src/main.ts')).toContainEqual({ spec: '../local/sandbox/index.js', dynamic: true });
+    expect(importsWithKind('src/main.ts')).toContainEqual({ spec: './config.js', dynamic: false });
     // The checker itself finds a cycle where there is one.
     const planted = new Map([
       ['a', new Set(['b'])],
@@ -195,13 +205,43 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations(['src/slack'], allowed)).toEqual([]);
   });
 
-  it('process.env is read only in src/config.ts, src/env-file.ts (.env) and src/sandbox/cli.ts', () => {
-    const readers = sources('src').filter((f) => /\bprocess\.env\b/.test(code(f)));
-    const allowed = new Set(['src/config.ts', 'src/env-file.ts', 'src/sandbox/cli.ts']);
+  it('process.env is read only in src/config.ts, src/env-file.ts (.env) and the sandbox cli of local/', () => {
+    const readers = [...sources('src'), ...sources('local')].filter((f) => /\bprocess\.env\b/.test(code(f)));
+    const allowed = new Set(['src/config.ts', 'src/env-file.ts', 'local/sandbox/cli.ts', 'local/sandbox/cli-env.ts']);
     expect(readers.filter((f) => !allowed.has(f))).toEqual([]);
   });
 
-  it('a start of src/main.ts loads no console, sandbox, local Slack double, Redis or date-fns barrel', () => {
+  it('src/ reaches local/ only by the dynamic imports of src/main.ts that start the local mode', () => {
+    // The product never needs its local tools: a type, a constant or a helper it uses lives in src/.
+    const intoLocal = sources('src').flatMap((f) =>
+      importsWithKind(f)
+        .filter(({ spec }) => target(f, spec)?.startsWith('local/'))
+        .filter(({ dynamic }) => !(f === 'src/main.ts' && dynamic))
+        .map(({ spec, dynamic }) => `${f} imports ${spec}${dynamic ? ' (dynamic)' : ''}`),
+    );
+    expect(intoLocal).toEqual([]);
+    // And main.ts does reach it: the local mode (sandbox, console, local Slack double) starts from there.
+    const fromMain = importsWithKind('src/main.ts').filter(({ spec }) => spec.startsWith('../local/'));
+    expect(fromMain.length).toBeGreaterThan(0);
+  });
+
+  it("src/ imports no development dependency (the console page's gemoji and slack-message-parser are local/'s)", () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const dev = Object.keys(pkg.devDependencies);
+    expect(dev).toEqual(expect.arrayContaining(['gemoji', 'slack-message-parser']));
+    const isDev = (spec: string) => dev.some((name) => spec === name || spec.startsWith(`${name}/`));
+    expect(violations(['src'], (_f, spec, to) => to !== undefined || !isDev(spec))).toEqual([]);
+  });
+
+  it('local/ imports src/ (it drives the product) and itself, never test/', () => {
+    const allowed = (_f: string, spec: string, to: string | undefined) =>
+      to ? /^(src|local)\//.test(to) : !/(^|\/)test\//.test(spec);
+    expect(violations(['local'], allowed)).toEqual([]);
+  });
+
+  it('a start of src/main.ts loads nothing of local/, no Redis store and no date-fns barrel', () => {
     // What `import x from` and `export … from` load when the module loads; `import type` and `import()` load nothing.
     const STATIC = /(?:^|;|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/g;
     const seen = new Set<string>();
@@ -217,9 +257,7 @@ describe('architecture (docs/architecture.md)', () => {
     };
     visit('src/main.ts');
     expect(seen.size).toBeGreaterThan(50);
-    const modeOnly = [...seen].filter((f) =>
-      /^src\/(console|sandbox)\/|^src\/slack\/local-slack\.ts$|redis-store\.ts$|shared-store-redis\.ts$/.test(f),
-    );
+    const modeOnly = [...seen].filter((f) => /^local\/|redis-store\.ts$|shared-store-redis\.ts$/.test(f));
     expect(modeOnly).toEqual([]);
     expect([...packages].filter((p) => / imports (ioredis|date-fns)$/.test(p))).toEqual([]);
   });

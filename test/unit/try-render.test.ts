@@ -1,8 +1,5 @@
 /** What `npm run try` prints: Block Kit as readable text, and command text escaped as Slack escapes it. */
 import { describe, expect, it } from 'vitest';
-import { withSandboxMarker } from '../../src/blocks/common.js';
-import { buildPoolsMessage } from '../../src/blocks/pools.js';
-import { helpMessage } from '../../src/slack/subcommands/index.js';
 import {
   blocksToLines,
   escapeLikeSlack,
@@ -10,7 +7,10 @@ import {
   messageToText,
   mrkdwnToText,
   viewToText,
-} from '../../src/try-render.js';
+} from '../../local/try/render.js';
+import { withSandboxMarker } from '../../src/blocks/common.js';
+import { buildPoolsMessage } from '../../src/blocks/pools.js';
+import { helpMessage } from '../../src/slack/subcommands/index.js';
 import { makePool, NOW } from './blocks/fixtures.js';
 
 describe('mrkdwn made readable', () => {

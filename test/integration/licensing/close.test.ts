@@ -4,10 +4,10 @@
  * its outcome is unknown, and nothing is sent after close.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../../local/sandbox/types.js';
 import { createLicensingClient, StoppedError } from '../../../src/licensing/index.js';
 import type { LicensingClient } from '../../../src/licensing/types.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/types.js';
 import { until } from '../../support/until.js';
 import { caught } from './helpers.js';
 

@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../local/sandbox/index.js';
 import { createLicensingClient, type LicensingClient, SENDS_FILE } from '../../../src/licensing/index.js';
 import type { LicensingClientOptions } from '../../../src/licensing/types.js';
-import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../src/sandbox/index.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
 import { watchingLogger } from '../../support/watching-logger.js';
 

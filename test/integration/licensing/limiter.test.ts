@@ -5,9 +5,9 @@
  * The cases run concurrently, each with its own sandbox, to keep the wall time short.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../local/sandbox/index.js';
 import { createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
 import type { Logger } from '../../../src/licensing/types.js';
-import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../src/sandbox/index.js';
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
 

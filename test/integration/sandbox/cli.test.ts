@@ -6,9 +6,9 @@ afterEach(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `npm run sandbox`'s entry point (tsx src/sandbox/cli.ts) and resolves with its first lines. */
+/** Starts `npm run sandbox`'s entry point (tsx local/sandbox/cli.ts) and resolves with its first lines. */
 function startCli(env: Record<string, string>): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'local/sandbox/cli.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +51,7 @@ describe('npm run sandbox', () => {
   });
 
   it('refuses a bad setting with a message and a non-zero exit', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'local/sandbox/cli.ts'], {
       env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_RATE_ALGORITHM: 'leaky-bucket' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/types.js';
+import { startSandbox } from '../../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../../local/sandbox/types.js';
 import { callSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RateLimitAlgorithm } from '../../../src/sandbox/types.js';
+import type { RateLimitAlgorithm } from '../../../local/sandbox/types.js';
 import { callSandbox, withSandbox } from '../../support/sandbox.js';
 
 const ALGORITHMS: RateLimitAlgorithm[] = ['fixed-window', 'sliding-log', 'token-bucket'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox } from '../../../local/sandbox/index.js';
 import { callSandbox } from '../../support/sandbox.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');

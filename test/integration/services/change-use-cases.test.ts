@@ -5,11 +5,11 @@
  * case itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../../local/sandbox/types.js';
 import type { License } from '../../../src/domain/types.js';
 import { createLicensingClient } from '../../../src/licensing/index.js';
 import type { LicensingClient, Logger } from '../../../src/licensing/types.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/types.js';
 import { type AuditLog, createAuditLog } from '../../../src/services/audit.js';
 import type { ChangeContext } from '../../../src/services/change-context.js';
 import { changeLicenseEndDate } from '../../../src/services/change-end-date.js';

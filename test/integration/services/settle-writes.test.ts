@@ -6,13 +6,13 @@
  * reads back, never resends, audits the true outcome, closes the intent and tells the admin once.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../local/sandbox/index.js';
+import type { RunningSandbox } from '../../../local/sandbox/types.js';
 import { openRecords, type Records } from '../../../src/db/open.js';
 import type { SettledWriteNotice } from '../../../src/domain/settled-write.js';
 import type { License } from '../../../src/domain/types.js';
 import { createLicensingClient } from '../../../src/licensing/index.js';
 import type { LicensingClient, Logger } from '../../../src/licensing/types.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/types.js';
 import { type AuditLog, createAuditLog } from '../../../src/services/audit.js';
 import { createIntents, createSettler, type Settler } from '../../../src/services/intents.js';
 import { createOutbox } from '../../../src/services/outbox.js';

@@ -4,9 +4,9 @@
  * store suite of settle-writes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../local/sandbox/index.js';
 import { createLicensingClient } from '../../../src/licensing/index.js';
 import type { Logger } from '../../../src/licensing/types.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
 import { createAuditLog } from '../../../src/services/audit.js';
 import { revoke } from '../../../src/services/revoke.js';
 

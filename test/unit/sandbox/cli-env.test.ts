@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSandboxEnv } from '../../../src/sandbox/cli-env.js';
+import { readSandboxEnv } from '../../../local/sandbox/cli-env.js';
 
 describe('SANDBOX_* settings', () => {
   it('defaults to 127.0.0.1:4010, 25 per minute on a sliding log, demo data, random tokens', () => {

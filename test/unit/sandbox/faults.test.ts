@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFaultSet } from '../../../src/sandbox/faults.js';
+import { createFaultSet } from '../../../local/sandbox/faults.js';
 
 describe('fault rules', () => {
   it('spreads a rate evenly and deterministically', () => {

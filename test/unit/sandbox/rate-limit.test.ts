@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, DEFAULT_RATE_LIMIT, resolveRateLimit } from '../../../src/sandbox/rate-limit.js';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, resolveRateLimit } from '../../../local/sandbox/rate-limit.js';
 
 const allowedAt = (limiter: ReturnType<typeof createRateLimiter>, times: number[], key = 'admin'): boolean[] =>
   times.map((t) => limiter.check(key, t).allowed);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDemoData, buildScaleData } from '../../../src/sandbox/seed.js';
-import { createStore, isActive } from '../../../src/sandbox/store.js';
-import { licenseView, poolView } from '../../../src/sandbox/views.js';
+import { buildDemoData, buildScaleData } from '../../../local/sandbox/seed.js';
+import { createStore, isActive } from '../../../local/sandbox/store.js';
+import { licenseView, poolView } from '../../../local/sandbox/views.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDayOf, formatDateTime, normalizeDateTime, parseCalendarDay } from '../../../src/sandbox/dates.js';
-import { ApiError } from '../../../src/sandbox/errors.js';
-import { isEmail, paginate, readAssignBody, readListParams } from '../../../src/sandbox/validate.js';
+import { calendarDayOf, formatDateTime, normalizeDateTime, parseCalendarDay } from '../../../local/sandbox/dates.js';
+import { ApiError } from '../../../local/sandbox/errors.js';
+import { isEmail, paginate, readAssignBody, readListParams } from '../../../local/sandbox/validate.js';
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {

@@ -1,12 +1,12 @@
 /**
  * The local console's Slack: the state a person sees in the browser (channels, messages, ephemeral
  * replies, the modal stack, App Home, files) and the Web API behaviour that changes it. It sits in
- * front of the local Slack double (src/slack/local-slack.ts, through its `intercept` and `onResponse`
+ * front of the local Slack double (local/slack/local-slack.ts, through its `intercept` and `onResponse`
  * hooks) and refuses what Slack would refuse: broken Block Kit limits, unknown block types, trigger
  * ids that are unknown, used or older than 3 s, views.update with a stale hash, a fourth pushed view.
  * Every refusal also becomes a visible notice. docs/console.md describes the rules it follows.
  */
-import { checkBlockKitLimits, checkModalLimits } from '../blocks/limits.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../src/blocks/limits.js';
 import type { LocalSlackUser, ResponseUrlPost, SlackCall, SlackUpload } from '../slack/local-slack.js';
 
 type Json = Record<string, unknown>;

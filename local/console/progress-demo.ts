@@ -5,10 +5,10 @@
  * active license's progress sixty days ago and two days ago (from the sandbox's own progress where it
  * has some), and each pool's seats forty days ago and now. Sandbox data only; never with real data.
  */
-import type { Records } from '../db/open.js';
-import { observationOf, type ProgressObservation } from '../domain/progress.js';
-import type { LicensingClient, Logger } from '../licensing/types.js';
-import { createProgressStore } from '../services/progress-store.js';
+import type { Records } from '../../src/db/open.js';
+import { observationOf, type ProgressObservation } from '../../src/domain/progress.js';
+import type { LicensingClient, Logger } from '../../src/licensing/types.js';
+import { createProgressStore } from '../../src/services/progress-store.js';
 
 const DAY = 86_400_000;
 

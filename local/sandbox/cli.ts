@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox`: the sandbox alone, configured from the environment (the only place in
- * src/sandbox that reads process.env). Prints its base URL and both tokens once, at start.
+ * local/sandbox that reads process.env). Prints its base URL and both tokens once, at start.
  */
 
 import { readSandboxEnv } from './cli-env.js';

@@ -15,10 +15,10 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { formatProblems, readConfig } from './config.js';
-import { loadEnvFile } from './env-file.js';
-import { DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, DEMO_USERS } from './slack/demo.js';
-import { escapeLikeSlack, isInProgress, messageToText, viewToText } from './try-render.js';
+import { formatProblems, readConfig } from '../../src/config.js';
+import { loadEnvFile } from '../../src/env-file.js';
+import { DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
+import { escapeLikeSlack, isInProgress, messageToText, viewToText } from './render.js';
 
 /** Longest wait for the answer: the licensing queue may hold a read for a while (25 requests a minute). */
 const DEADLINE_MS = 90_000;

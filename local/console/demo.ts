@@ -3,8 +3,8 @@
  * the configuration gives each), and the channels shown (where commands are typed, the audit trail,
  * the alerts).
  */
-import type { AlertsConfig } from '../domain/alerts.js';
-import type { Logger } from '../licensing/types.js';
+import type { AlertsConfig } from '../../src/domain/alerts.js';
+import type { Logger } from '../../src/licensing/types.js';
 import { DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { LOCAL_BOT, LOCAL_TEAM, type LocalSlackUser } from '../slack/local-slack.js';
 import type { ConsoleOptions } from './server.js';

@@ -1,13 +1,13 @@
 /**
  * The local demo (npm start with no Slack settings): the app runs in HTTP mode on loopback against
  * the local Slack double, so a newcomer can try every command with `npm run try -- pools`.
- * The secret below is public on purpose: demo mode only listens on 127.0.0.1, and reaches nothing
- * real (no licensing API but a sandbox, no REDIS_URL; src/config.ts refuses the rest).
+ * Its signing secret and bot token (src/slack/demo-credentials.ts, re-exported here) are public on
+ * purpose: demo mode only listens on 127.0.0.1, and reaches nothing real (no licensing API but a
+ * sandbox, no REDIS_URL; src/config.ts refuses the rest).
  */
 import type { LocalSlackUser } from './local-slack.js';
 
-export const DEMO_SIGNING_SECRET = 'license-desk-local-demo-signing-secret';
-export const DEMO_BOT_TOKEN = 'xoxb-demo';
+export { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from '../../src/slack/demo-credentials.js';
 
 export const DEMO_USERS = {
   /** A workspace admin: an admin of License Desk while LICENSE_ADMINS is unset. */
@@ -38,7 +38,7 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
 
 /**
  * Where licensing data comes from: the in-process sandbox, or a sandbox given by URL. Never the real
- * API: the secret above is public, so the demo refuses to start against it (src/config.ts, src/main.ts).
+ * API: the demo's secret is public, so the demo refuses to start against it (src/config.ts, src/main.ts).
  */
 export type LicensingSource = 'in-process sandbox' | 'sandbox by URL';
 

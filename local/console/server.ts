@@ -1,5 +1,5 @@
 /**
- * The local console's back end: serves the page (src/console/public/, plain ES modules, no build step)
+ * The local console's back end: serves the page (local/console/public/, plain ES modules, no build step)
  * and the two browser libraries it imports, streams the console's Slack state to the page as
  * Server-Sent Events, and turns what the person does in the page (a command, a click, a submission, a
  * close, opening App Home) into the signed HTTP request Slack would send to /slack/events.
@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CustomRoute } from '@slack/bolt';
-import type { Logger } from '../licensing/types.js';
+import type { Logger } from '../../src/licensing/types.js';
 import type { LocalSlack, LocalSlackUser, SlackCall } from '../slack/local-slack.js';
 import { type ConsoleChannel, type ConsoleView, createWorld, type World } from './world.js';
 
@@ -63,13 +63,36 @@ const PUBLIC_FILES: Record<string, string> = {
   'style.css': 'text/css; charset=utf-8',
 };
 
-/** tsx runs this file from src/console; the build runs it bundled in a chunk of dist/, beside no public/. */
+/** tsx runs this file from local/console; the build runs it bundled in a chunk of dist/, beside no public/. */
 function publicDir(): string {
   const candidates = [
     fileURLToPath(new URL('./public/', import.meta.url)),
-    fileURLToPath(new URL('../src/console/public/', import.meta.url)),
+    fileURLToPath(new URL('../local/console/public/', import.meta.url)),
   ];
   return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? (candidates[0] as string);
+}
+
+/**
+ * The two libraries the page imports. They are devDependencies (the product never loads them), so an
+ * install without them (`npm ci --omit=dev`) has none: the local mode asks this before it builds the
+ * console, and says what to do instead of failing on the first page load.
+ */
+export const CONSOLE_LIBRARIES = ['slack-message-parser', 'gemoji'] as const;
+
+/** Which of CONSOLE_LIBRARIES this install lacks, as a sentence with the fix; undefined when all are there. */
+export function missingConsoleLibraries(
+  resolve: (name: string) => string = (name) => import.meta.resolve(name),
+): string | undefined {
+  const missing = CONSOLE_LIBRARIES.filter((name) => {
+    try {
+      resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return undefined;
+  return `the local console's page needs ${missing.join(' and ')}, development dependencies this install left out (npm ci --omit=dev): run npm ci (or npm install --include=dev) to serve the console, or set CONSOLE=0 to run the local demo without it`;
 }
 
 /** The exact files the packages ship, served as they are (both are plain browser ES modules). */
