@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { AlertsConfig } from './domain/alerts.js';
+import type { AutoReturnSettings } from './domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from './domain/reclaim.js';
 import { DEMO_SIGNING_SECRET } from './slack/demo-credentials.js';
 
@@ -68,6 +69,8 @@ export interface ProgressConfig {
   notStartedDays: number;
   /** PROGRESS_STALLED_DAYS: days without a change before a started holder counts as stalled. */
   stalledDays: number;
+  /** PROGRESS_RETURN_*: the automatic return of finished seats after each complete pass. */
+  autoReturn: AutoReturnSettings;
 }
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
@@ -179,6 +182,16 @@ const schema = z.object({
   PROGRESS_STALLED_DAYS: optional(
     int('PROGRESS_STALLED_DAYS', 1, 3650, 'days without progress before a holder counts as stalled'),
   ),
+  PROGRESS_RETURN_COMPLETED: optional(
+    z.enum(['on', 'off'], {
+      error:
+        'PROGRESS_RETURN_COMPLETED must be off (the default: admins return finished seats with the button) or on (License Desk returns them after each daily pass)',
+    }),
+  ),
+  PROGRESS_RETURN_AFTER_DAYS: optional(
+    int('PROGRESS_RETURN_AFTER_DAYS', 0, 365, 'days after a completion was first seen before its seat is returned'),
+  ),
+  PROGRESS_RETURN_MAX: optional(int('PROGRESS_RETURN_MAX', 1, 1000, 'seats returned at most after one pass')),
   RECLAIM_KEEP_DAYS: optional(
     int('RECLAIM_KEEP_DAYS', 1, 3650, 'days a holder who chose Keep is left out of reclaim rounds'),
   ),
@@ -462,6 +475,11 @@ export function parseConfig(env: Env): ConfigResult {
       budgetShare: e.PROGRESS_BUDGET_SHARE ?? 0.2,
       notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
       stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
+      autoReturn: {
+        on: e.PROGRESS_RETURN_COMPLETED === 'on',
+        afterDays: e.PROGRESS_RETURN_AFTER_DAYS ?? 7,
+        max: e.PROGRESS_RETURN_MAX ?? 25,
+      },
     },
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,

@@ -8,6 +8,7 @@ import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
 import { openRecords } from './db/open.js';
+import { AUTO_RETURN_NOTICE_KINDS } from './domain/auto-return.js';
 import { RECLAIM_NOTICE_KINDS } from './domain/reclaim.js';
 import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
 import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
@@ -25,6 +26,7 @@ import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
 import { createStopper, type Stopper } from './shutdown.js';
+import { composeAutoReturn } from './slack/auto-return.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './slack/demo-credentials.js';
 import type { AppDeps } from './slack/deps.js';
 import { startDesk } from './slack/events/desk.js';
@@ -299,6 +301,18 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   for (const kind of RECLAIM_NOTICE_KINDS)
     notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
   deps.reclaim = reclaim;
+  // The automatic return of finished seats after each complete progress pass (PROGRESS_RETURN_COMPLETED,
+  // off by default; docs/progress.md): a returned seat goes to the waitlist above.
+  const autoReturn = composeAutoReturn(deps, {
+    client: () => app.client,
+    audit: () => audit,
+    records,
+    outbox,
+    settings: config.progress.autoReturn,
+    channel: config.alerts.channel,
+  });
+  for (const kind of AUTO_RETURN_NOTICE_KINDS)
+    notices.register(kind, (_client, notice) => autoReturn.deliver(notice).then(() => undefined));
   let listening = false;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
@@ -339,9 +353,11 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
         now,
         rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
         share: config.progress.budgetShare,
+        afterPass: async (pass) => void (await autoReturn.afterPass(pass)),
       })
     : undefined;
   progressPass?.start();
+  autoReturn.start();
   digest.start();
   stopper.add('desk', async (bulkLineMs) => {
     await Promise.all([
@@ -349,7 +365,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       selfService.stop(),
       settler.stop(),
       reclaim.stop(),
-      progressPass?.stop(),
+      progressPass?.stop().then(() => autoReturn.stop()),
       digest.stop(),
     ]);
     // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.

@@ -295,6 +295,35 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('audit_actor').execute();
       },
     },
+    '0010_progress_returns': {
+      // The automatic return of finished seats (docs/progress.md): the claim of each return, made
+      // before its DELETE; found by state and claim for the read-back after a kill.
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('progress_returns')
+          .addColumn('license_id', 'text', (c) => c.primaryKey())
+          .addColumn('pool_id', 'text', (c) => c.notNull())
+          .addColumn('student_email', 'text', (c) => c.notNull())
+          .addColumn('student_name', 'text', (c) => c.notNull())
+          .addColumn('completed_on', 'text', (c) => c.notNull())
+          .addColumn('pass_started_at', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('claimed_at', 'text', (c) => c.notNull())
+          .addColumn('claimed_until', 'text', (c) => c.notNull())
+          .addColumn('course_title', 'text')
+          .addColumn('done_at', 'text')
+          .addColumn('detail', 'text')
+          .execute();
+        await db.schema
+          .createIndex('progress_returns_state')
+          .on('progress_returns')
+          .columns(['state', 'claimed_until'])
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('progress_returns').execute();
+      },
+    },
   };
 }
 

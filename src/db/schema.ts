@@ -220,6 +220,31 @@ export interface ReclaimAsksTable {
   detail: string | null;
 }
 
+/**
+ * A completed license returned automatically after a progress pass (docs/progress.md), one row per
+ * license ever claimed: the claim is made before the DELETE is sent, so no license is returned twice.
+ */
+export interface ProgressReturnsTable {
+  license_id: string;
+  pool_id: string;
+  /** Lower-case. */
+  student_email: string;
+  student_name: string;
+  /** The day the course was completed (the service's completion date, else the day it was first seen). */
+  completed_on: string;
+  /** The pass whose end picked it (ISO start of that pass). */
+  pass_started_at: string;
+  /** 'returning' (claimed, the revoke may be in flight) | 'returned' | 'failed' | 'gone' (no longer held before anything was sent). */
+  state: string;
+  claimed_at: string;
+  /** Whose the claim is until when: a claim left by a killed process runs out and is read back. */
+  claimed_until: string;
+  course_title: string | null;
+  done_at: string | null;
+  /** Why a return failed, when it did. */
+  detail: string | null;
+}
+
 /** The processes that use the database, so that an intent left by one that died is known as such. */
 export interface InstancesTable {
   id: string;
@@ -241,6 +266,7 @@ export interface Database {
   pool_usage: PoolUsageTable;
   reclaim_rounds: ReclaimRoundsTable;
   reclaim_asks: ReclaimAsksTable;
+  progress_returns: ProgressReturnsTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;
@@ -253,3 +279,4 @@ export type OutboxRow = Selectable<OutboxTable>;
 export type AuditRow = Selectable<AuditTable>;
 export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
 export type ReclaimAskRow = Selectable<ReclaimAsksTable>;
+export type ProgressReturnRow = Selectable<ProgressReturnsTable>;

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'cancelled',
   'reclaim-kept',
   'reclaim-released',
+  'auto-returned',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -43,6 +44,8 @@ export interface AuditEntry {
   /** An end-date change: the day the license ended before, and the day asked for (YYYY-MM-DD). */
   previousEndDate?: string;
   endDate?: string;
+  /** An automatic return of a finished seat: the day the course was completed (YYYY-MM-DD). */
+  completedOn?: string;
   /** A waitlist step: the request's place in line after it. */
   place?: number;
   /** Why it was refused or failed, or a fact the sentence does not hold; never an escaped mention or an id

@@ -144,6 +144,12 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
       return done
         ? `${who} released ${heldLicense(e, style)} in a reclaim round`
         : `${who} tried to release ${heldLicense(e, style)} in a reclaim round`;
+    case 'auto-returned': {
+      const why = `(${e.completedOn ? `completed on ${day(e.completedOn)}, ` : 'course completed, '}automatic return)`;
+      return done
+        ? `${who} returned ${heldLicense(e, style)} ${why}`
+        : `${who} tried to return ${heldLicense(e, style)} ${why}`;
+    }
   }
 }
 
@@ -178,6 +184,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   cancelled: 'request cancelled',
   'reclaim-kept': 'kept the seat when asked',
   'reclaim-released': 'seat released when asked',
+  'auto-returned': 'finished seat returned automatically',
 };
 
 /** How it ended, in words. */

@@ -56,33 +56,56 @@ export interface RevokeRequest {
   /** The Slack user (or other caller) who asked, for the audit trail. */
   actor: string;
   licenseId: string;
+  /**
+   * What the audit trail calls the revoke when it is not an admin's: the automatic return of a
+   * finished seat (services/auto-return.ts), with the day the course was completed. Kept in the
+   * intent too, so that a revoke settled after a restart reads the same.
+   */
+  as?: RevokeAs;
+}
+
+export interface RevokeAs {
+  action: 'auto-returned';
+  completedOn: string;
 }
 
 /** Revokes `licenseId` once, audited; a license ended since the confirmation was shown sends nothing. */
-export async function revoke(ctx: ChangeContext, { actor, licenseId }: RevokeRequest): Promise<RevokeOutcome> {
+export async function revoke(ctx: ChangeContext, { actor, licenseId, as }: RevokeRequest): Promise<RevokeOutcome> {
   const now = ctx.now();
   const at = now.toISOString();
+  const action = as?.action ?? 'revoke';
+  const asFacts = as ? { completedOn: as.completedOn } : {};
   const check = await checkRevoke(ctx.licensing, licenseId, now);
   if (check.kind === 'unread') {
-    await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'failed', licenseId, detail: check.sentence });
+    await ctx.audit.record({ at, actor, action, outcome: 'failed', licenseId, ...asFacts, detail: check.sentence });
     return check;
   }
   const { license, pool } = check;
   if (check.kind === 'blocked') {
-    const facts = { ...studentFacts(license), detail: `cannot be revoked (${check.blocker}); no DELETE sent` };
-    await ctx.audit.record({ at, actor, action: 'revoke', outcome: 'refused', ...facts });
+    const facts = {
+      ...studentFacts(license),
+      ...asFacts,
+      detail: `cannot be revoked (${check.blocker}); no DELETE sent`,
+    };
+    await ctx.audit.record({ at, actor, action, outcome: 'refused', ...facts });
     return check;
   }
   const courseTitle = pool ? { courseTitle: pool.course.title } : {};
   const { write, open } = await tracked(ctx.work, 'write', `revoke license ${license.id}`, () =>
     recordedWrite(
       ctx.writes,
-      { kind: 'revoke', owner: actor, subject: license.id, poolId: license.poolId, body: { license, ...courseTitle } },
+      {
+        kind: 'revoke',
+        owner: actor,
+        subject: license.id,
+        poolId: license.poolId,
+        body: { license, ...courseTitle, ...(as ? { as } : {}) },
+      },
       () => revokeLicense(ctx.licensing, license),
     ),
   );
-  const facts = { ...studentFacts(license), ...courseTitle };
-  await ctx.audit.record(auditOf('revoke', actor, write, facts, now, 'license'));
+  const facts = { ...studentFacts(license), ...courseTitle, ...asFacts };
+  await ctx.audit.record(auditOf(action, actor, write, facts, now, 'license'));
   await open.end(write);
   const seat = write.kind === 'done' ? await handOn(ctx, license.poolId, seatReturns(pool)) : undefined;
   return { kind: 'written', license, pool, write: reportOf(write, 'license'), ...(seat ? { seat } : {}) };

@@ -25,6 +25,9 @@ import type {
   WriteKind,
 } from './write-ledger.js';
 
+/** The audit actor of what License Desk does on its own authority. */
+const APP_ACTOR = 'license-desk';
+
 export const SETTLED_DETAIL = 'settled after a restart: License Desk was stopped before the answer; read back';
 
 export interface SettleDeps {
@@ -69,7 +72,9 @@ export function createWriteSettlers(deps: SettleDeps): Record<WriteKind, (intent
         settledAfterRestart: true,
         ...(notice.assignedLicenseId ? { licenseId: notice.assignedLicenseId } : {}),
       });
-      await deps.outbox.enqueue(trx, notice, `settled-write:${intent.id}`);
+      // License Desk's own writes (the automatic return of finished seats) have no admin to tell: their
+      // audit entry says what became of them, and their own read-back tells the holder.
+      if (notice.to !== APP_ACTOR) await deps.outbox.enqueue(trx, notice, `settled-write:${intent.id}`);
     });
     deps.outbox.kick?.();
   }
@@ -78,16 +83,17 @@ export function createWriteSettlers(deps: SettleDeps): Record<WriteKind, (intent
 
   return {
     async revoke(intent) {
-      const { license, courseTitle } = intent.body as RevokeIntentBody;
+      const { license, courseTitle, as } = intent.body as RevokeIntentBody;
       const now = await licenseNow(licensing, license.id);
       const done = !now?.active;
       const entry: AuditEntry = {
         at: at(),
         actor: intent.owner,
-        action: 'revoke',
+        action: as?.action ?? 'revoke',
         outcome: done ? 'done' : 'failed',
         ...facts(license),
         ...(courseTitle ? { courseTitle } : {}),
+        ...(as ? { completedOn: as.completedOn } : {}),
         detail: detail(done ? 'the license is revoked' : 'the license is still active; nothing changed'),
       };
       await settled(intent, [entry], {

@@ -29,6 +29,8 @@ export interface AssignIntentBody {
 export interface RevokeIntentBody {
   license: License;
   courseTitle?: string;
+  /** Not an admin's revoke: the automatic return of a finished seat (its audit action and completion day). */
+  as?: { action: 'auto-returned'; completedOn: string };
 }
 
 /** An 'end-date' intent: the PATCH's day, and the license as read just before. */

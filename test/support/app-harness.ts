@@ -19,6 +19,7 @@ import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.j
 import { type CreatedApp, createApp } from '../../src/app.js';
 import type { AlertsConfig } from '../../src/config.js';
 import { openRecords, type Records } from '../../src/db/open.js';
+import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../src/domain/reclaim.js';
 import { type RequestTimers, requestTimers } from '../../src/domain/requests.js';
 import { createLicensingClient } from '../../src/licensing/index.js';
@@ -30,6 +31,7 @@ import type { DigestSchedule } from '../../src/services/digest-schedule.js';
 import { createIntents, createSettler, type Settler } from '../../src/services/intents.js';
 import { createOutbox, type OutboxSender } from '../../src/services/outbox.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
+import { type AutoReturnFeature, composeAutoReturn } from '../../src/slack/auto-return.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { type RunningDesk, startDesk } from '../../src/slack/events/desk.js';
 import { createDigestFeature, type DigestFeature } from '../../src/slack/events/digest.js';
@@ -94,6 +96,13 @@ export interface TestAppOptions {
    * `reclaim.tick()`.
    */
   reclaim?: Partial<ReclaimSettings>;
+  /**
+   * The automatic return of finished seats (docs/progress.md) on the app's records (needs `requests`,
+   * `waitlist`, `dataDir` or `records`), these settings over the defaults (`on` false); `channel` is the
+   * alert channel of its post. Its read-back never ticks on its own: the test runs passes with
+   * `autoReturn.afterPass` (or `autoReturn.service.resume()`).
+   */
+  autoReturn?: Partial<AutoReturnSettings> & { channel?: string };
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
   /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()`. */
@@ -152,6 +161,8 @@ export interface TestApp {
   selfService: RequestsFeature | undefined;
   /** Reclaim rounds, when `reclaim` was given. */
   reclaim: ReclaimFeature | undefined;
+  /** The automatic return of finished seats, when `autoReturn` was given. */
+  autoReturn: AutoReturnFeature | undefined;
   /** Their records, outbox sender (sends every 50 ms; `flush()` sends what is due now) and settler. */
   records: Records | undefined;
   outbox: OutboxSender | undefined;
@@ -311,6 +322,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const other = feature.deliver;
     feature.deliver = async (body) => (await reclaim.deliver(body)) || ((await other?.(body)) ?? false);
   }
+  const ar = options.autoReturn;
+  const autoReturn =
+    ar && records && outbox
+      ? composeAutoReturn(deps, {
+          client: () => app.client,
+          audit: () => created?.audit,
+          records,
+          outbox,
+          settings: { ...AUTO_RETURN_DEFAULTS, ...ar },
+          channel: ar.channel,
+        })
+      : undefined;
+  if (autoReturn) {
+    const other = feature.deliver;
+    feature.deliver = async (body) => (await autoReturn.deliver(body)) || ((await other?.(body)) ?? false);
+  }
   if (options.digest && outbox) digest = createDigestFeature(deps, { schedule: options.digest, outbox });
   // Messages are sent once the bot client exists.
   outbox?.start();
@@ -381,6 +408,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     desk,
     selfService,
     reclaim,
+    autoReturn,
     records,
     outbox,
     settler,
@@ -489,6 +517,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await digest?.stop();
       await selfService?.stop();
       await reclaim?.stop();
+      await autoReturn?.stop();
       await settler?.stop();
       await outbox?.stop();
       await desk?.stop();

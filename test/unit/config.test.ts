@@ -36,7 +36,13 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         digest: { channel: 'C0DEMOALRT', day: 'mon', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
-        progress: { pass: true, budgetShare: 0.2, notStartedDays: 14, stalledDays: 30 },
+        progress: {
+          pass: true,
+          budgetShare: 0.2,
+          notStartedDays: 14,
+          stalledDays: 30,
+          autoReturn: { on: false, afterDays: 7, max: 25 },
+        },
         console: true,
         drainMs: 20_000,
         requests: {
@@ -190,6 +196,9 @@ describe('parseConfig', () => {
       REQUEST_MAX_PER_DAY: '20',
       PROGRESS_NOT_STARTED_DAYS: '10',
       PROGRESS_STALLED_DAYS: '21',
+      PROGRESS_RETURN_COMPLETED: 'on',
+      PROGRESS_RETURN_AFTER_DAYS: '14',
+      PROGRESS_RETURN_MAX: '50',
       RECLAIM_KEEP_DAYS: '90',
       RECLAIM_DEADLINE_DAYS: '10',
       RECLAIM_REMINDER_DAY: '6',
@@ -223,7 +232,13 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         digest: { channel: 'C0LICALERT', day: 'mon', time: '09:00', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
-        progress: { pass: true, budgetShare: 0.2, notStartedDays: 10, stalledDays: 21 },
+        progress: {
+          pass: true,
+          budgetShare: 0.2,
+          notStartedDays: 10,
+          stalledDays: 21,
+          autoReturn: { on: true, afterDays: 14, max: 50 },
+        },
         console: false,
         drainMs: 45_000,
         requests: {
@@ -375,6 +390,28 @@ describe('parseConfig', () => {
     ]);
     expect(problems({ PROGRESS_NOT_STARTED_DAYS: '2.5' })).toEqual([
       expect.stringMatching(/^PROGRESS_NOT_STARTED_DAYS must be a whole number/),
+    ]);
+  });
+
+  it('PROGRESS_RETURN_*: the automatic return of finished seats off by default, 7 days, 25 a pass; bad values named', () => {
+    expect(parseConfig({})).toMatchObject({
+      ok: true,
+      config: { progress: { autoReturn: { on: false, afterDays: 7, max: 25 } } },
+    });
+    expect(
+      parseConfig({ PROGRESS_RETURN_COMPLETED: 'on', PROGRESS_RETURN_AFTER_DAYS: '0', PROGRESS_RETURN_MAX: '1000' }),
+    ).toMatchObject({ ok: true, config: { progress: { autoReturn: { on: true, afterDays: 0, max: 1000 } } } });
+    expect(problems({ PROGRESS_RETURN_COMPLETED: 'yes' })).toEqual([
+      expect.stringMatching(/^PROGRESS_RETURN_COMPLETED must be off .* or on/),
+    ]);
+    expect(problems({ PROGRESS_RETURN_AFTER_DAYS: '366' })).toEqual([
+      expect.stringMatching(/^PROGRESS_RETURN_AFTER_DAYS must be between 0 and 365/),
+    ]);
+    expect(problems({ PROGRESS_RETURN_AFTER_DAYS: 'a week' })).toEqual([
+      expect.stringMatching(/^PROGRESS_RETURN_AFTER_DAYS must be a whole number/),
+    ]);
+    expect(problems({ PROGRESS_RETURN_MAX: '0' })).toEqual([
+      expect.stringMatching(/^PROGRESS_RETURN_MAX must be between 1 and 1000/),
     ]);
   });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../src/domain/audit-entry.js';
-import { auditSentence } from '../../../src/domain/audit-sentence.js';
+import { ACTION_WORDS, auditSentence } from '../../../src/domain/audit-sentence.js';
 import { type Digest, emptySpread, spreadBucket, withoutNames } from '../../../src/domain/digest.js';
 import {
   askStanding,
@@ -98,6 +98,22 @@ describe('audit sentences', () => {
     expect(auditSentence(entry({ action: 'reclaim-released', outcome: 'failed' }), CHANNEL)).toMatch(
       /tried to release .* in a reclaim round/,
     );
+  });
+
+  it('say an automatic return of a finished seat as License Desk, with the day the course was completed', () => {
+    const returned = entry({
+      actor: 'license-desk',
+      action: 'auto-returned',
+      courseTitle: 'Optimizing DAX',
+      completedOn: '2026-03-02',
+    });
+    expect(auditSentence(returned, CHANNEL)).toBe(
+      'License Desk returned license `4001` of *Ada Lovelace* for *Optimizing DAX* (completed on Mar 2, 2026, automatic return)',
+    );
+    expect(auditSentence({ ...returned, outcome: 'failed' }, CHANNEL)).toMatch(
+      /^License Desk tried to return license `4001` .*\(completed on Mar 2, 2026, automatic return\)$/,
+    );
+    expect(ACTION_WORDS['auto-returned']).toBe('finished seat returned automatically');
   });
 
   it('say the waitlist steps and expiries that did not go through', () => {
