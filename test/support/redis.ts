@@ -35,7 +35,8 @@ export interface TestRedis {
   command(name: string, args?: (string | number)[], url?: string): Promise<unknown>;
   /**
    * A URL whose database the tests may wipe: on a private server any; on a shared one (REDIS_TEST_URL)
-   * a database of its own, so a flush there touches nobody else's keys.
+   * a database of this worker's own (`db` picks one of its three), so a flush there touches nobody
+   * else's keys.
    */
   scratchUrl(db: number): string;
   /** FLUSHALL on a private server; FLUSHDB of the URL's database on a shared one. */
@@ -43,8 +44,23 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
+/**
+ * On a shared server (REDIS_TEST_URL) test files run side by side (vitest.config.ts), and a file
+ * flushes its database between tests: each worker gets databases of its own. Its slot (0 to 3) is
+ * its VITEST_POOL_ID, unique among the workers running at once; its default database is the slot,
+ * and its scratch databases are three of 4 to 15.
+ */
+const SLOTS = 4;
+const slot = (Number(process.env.VITEST_POOL_ID) || 0) % SLOTS;
+
+function withDatabase(url: string, db: number): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
 export async function startTestRedis(): Promise<TestRedis> {
-  if (envUrl !== undefined) return connect(envUrl, false, async () => {});
+  if (envUrl !== undefined) return connect(withDatabase(envUrl, slot), false, async () => {});
   if (!hasBinary) throw new Error(redisSkipReason);
   return startPrivateRedis(await freePort());
 }
@@ -97,10 +113,7 @@ function connect(url: string, isPrivate: boolean, stop: () => Promise<void>): Te
     private: isPrivate,
     command,
     scratchUrl(db) {
-      if (isPrivate) return url;
-      const scratch = new URL(url);
-      scratch.pathname = `/${db}`;
-      return scratch.toString();
+      return isPrivate ? url : withDatabase(url, SLOTS + slot * 3 + (db % 3));
     },
     async flush(target) {
       await command(isPrivate ? 'FLUSHALL' : 'FLUSHDB', [], target);
