@@ -8,8 +8,10 @@
  * answers an admin or viewer privately. `/licenses digest` answers the asker only, with names.
  */
 import {
+  DIGEST_LISTED,
   type Digest,
   type DigestHolder,
+  type DigestList,
   type PoolDigest,
   type ProgressSpread,
   SPREAD_BUCKETS,
@@ -38,7 +40,7 @@ const POOLS_PER_COURSE = 4;
 /** Pools listed as ending soon. */
 const ENDING_LISTED = 8;
 /** Holders named per list in the private answers: at most this many, fewer when the text would be too long. */
-export const HOLDERS_LISTED = 25;
+export const HOLDERS_LISTED = DIGEST_LISTED;
 /** Text a digest message may hold in its blocks, under LIMITS.totalBlockText with room for the marker. */
 const TEXT_BUDGET = 11_000;
 /** Series of the progress chart: the courses with most holders, the rest as one. */
@@ -154,13 +156,17 @@ function holderLine(h: DigestHolder): string {
   return `• ${escapeTruncated(h.name || h.email, 60)} (${escapeTruncated(h.email, 80)}), ${escapeTruncated(h.courseTitle, 60)}, pool \`${escapeMrkdwn(h.poolId)}\`, ${n(h.progress)} %`;
 }
 
-/** A list of holders as sections of at most ~2,900 characters, at most `max` names. */
-function holderSections(heading: string, list: readonly DigestHolder[], max: number): Block[] {
-  if (list.length === 0) return [section(`*${heading}:* none.`)];
-  const lines = list.slice(0, max).map(holderLine);
-  if (list.length > max) lines.push(`…and ${n(list.length - max)} more.`);
+/**
+ * A list of holders as sections of at most ~2,900 characters, at most `max` names (of those the
+ * digest holds, its first ones), then how many more there are of its total.
+ */
+function holderSections(heading: string, list: DigestList, max: number): Block[] {
+  if (list.total === 0) return [section(`*${heading}:* none.`)];
+  const shown = list.listed.slice(0, max);
+  const lines = shown.map(holderLine);
+  if (list.total > shown.length) lines.push(`…and ${n(list.total - shown.length)} more.`);
   const out: Block[] = [];
-  let text = `*${heading} (${n(list.length)}):*`;
+  let text = `*${heading} (${n(list.total)}):*`;
   for (const line of lines) {
     if (text.length + line.length + 1 > 2900) {
       out.push(section(text));
@@ -322,7 +328,7 @@ export function buildDigestHoldersMessage(d: Digest): SlackMessage {
   }
   const names = d.names;
   const text = names
-    ? `Holders: ${n(names.stalled.length)} stalled, ${n(names.notStarted.length)} not started, ${n(names.completedTransferable.length)} completed in transferable pools, ${n(names.endingSoon.length)} in pools ending soon.`
+    ? `Holders: ${n(names.stalled.total)} stalled, ${n(names.notStarted.total)} not started, ${n(names.completedTransferable.total)} completed in transferable pools, ${n(names.endingSoon.total)} in pools ending soon.`
     : 'No holders to show.';
   return { text, blocks: blocks.slice(0, 49) };
 }

@@ -324,6 +324,22 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('progress_returns').execute();
       },
     },
+    '0011_progress_standing': {
+      // The digest and App Home count the active holders per pool by standing and progress
+      // (progress-store's standingCounts): every column that count reads, so it is read from this index
+      // alone instead of from every row (docs/digest.md, Figures). The daily pass's "seen again" update
+      // touches seen_at only, which is not in it.
+      async up(db: AnyDb) {
+        await db.schema
+          .createIndex('license_progress_standing')
+          .on('license_progress')
+          .columns(['active', 'pool_id', 'progress', 'completed', 'license_start', 'changed_at'])
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropIndex('license_progress_standing').execute();
+      },
+    },
   };
 }
 

@@ -66,12 +66,22 @@ export interface DigestHolder {
   standing: ProgressStanding;
 }
 
+/** One list of holders: how many there are in all, and the first of them in the order they are shown. */
+export interface DigestList {
+  total: number;
+  /** At most DIGEST_LISTED, by course title, then name, then license id. */
+  listed: DigestHolder[];
+}
+
+/** Holders named per list at most (the most any answer shows: "Show holders"). */
+export const DIGEST_LISTED = 25;
+
 export interface DigestNames {
-  stalled: DigestHolder[];
-  notStarted: DigestHolder[];
-  completedTransferable: DigestHolder[];
+  stalled: DigestList;
+  notStarted: DigestList;
+  completedTransferable: DigestList;
   /** Holders of pools ending within the window, not completed. */
-  endingSoon: DigestHolder[];
+  endingSoon: DigestList;
 }
 
 export interface Digest {

@@ -9,36 +9,40 @@
  */
 import {
   type CourseDigest,
+  DIGEST_LISTED,
   type Digest,
-  type DigestHolder,
+  type DigestList,
   type DigestNames,
   emptySpread,
   type PoolDigest,
-  spreadBucket,
+  type ProgressSpread,
+  SPREAD_BUCKETS,
 } from '../domain/digest.js';
 import { FORECAST_WINDOW_DAYS, forecastPool, type UsageDay, usageLines } from '../domain/forecast.js';
-import {
-  DEFAULT_PROGRESS_THRESHOLDS,
-  type LicenseProgress,
-  type ProgressThresholds,
-  progressStanding,
-} from '../domain/progress.js';
+import { DEFAULT_PROGRESS_THRESHOLDS, type ProgressThresholds, progressStanding } from '../domain/progress.js';
 import { DAY_MS } from '../domain/time.js';
 import type { Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
-import type { PoolUsageDay, ProgressChange, ProgressStore } from './progress-store.js';
+import type {
+  ListedStanding,
+  PoolStandingCounts,
+  PoolUsageDay,
+  ProgressChange,
+  ProgressStore,
+} from './progress-store.js';
 
 export const ENDING_WITHIN_DAYS = 60;
 const WEEK_MS = 7 * DAY_MS;
 
 export interface DigestSources {
   licensing: Pick<LicensingClient, 'pools'>;
-  store: Pick<ProgressStore, 'holders' | 'completedBetween' | 'poolUsage'>;
+  store: Pick<ProgressStore, 'standingCounts' | 'listHolders' | 'completedBetween' | 'poolUsage'>;
 }
 
 export interface DigestInput {
   pools: readonly Pool[];
-  holders: readonly LicenseProgress[];
+  /** The active holders counted per pool in the database (standings and spread). */
+  counts: readonly PoolStandingCounts[];
   /** Completions in the week ending now. */
   completions: readonly ProgressChange[];
   /** Pool usage since the forecast window's first day (each pool's last day before it first). */
@@ -47,7 +51,11 @@ export interface DigestInput {
   thresholds?: ProgressThresholds;
 }
 
-/** Reads the sources and computes the digest for `now`. Licensing and database failures are thrown. */
+/**
+ * Reads the sources and computes the digest for `now`, with the first DIGEST_LISTED holders of each
+ * names list. Licensing and database failures are thrown. The holders are counted in the database
+ * and only the listed ones are read, so the time does not grow with every holder read (docs/digest.md).
+ */
 export async function computeDigest(
   sources: DigestSources,
   now: Date,
@@ -56,15 +64,110 @@ export async function computeDigest(
 ): Promise<Digest> {
   const pools = await sources.licensing.pools.list({ priority });
   const weekFrom = new Date(now.getTime() - WEEK_MS);
-  const [holders, completions, usage] = await Promise.all([
-    sources.store.holders(),
+  const [counts, completions, usage] = await Promise.all([
+    sources.store.standingCounts(now, thresholds),
     sources.store.completedBetween(weekFrom, now),
     sources.store.poolUsage(new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS)),
   ]);
-  return assembleDigest({ pools, holders, completions, usage, now, thresholds });
+  const digest = assembleDigest({ pools, counts, completions, usage, now, thresholds });
+  digest.names = await readNames(sources.store, digest, counts, now, thresholds);
+  return digest;
 }
 
-/** The digest from what was read (pure; the bench times it with the reads). */
+/** The lists' first holders, read by the database in the order they are shown; the totals from the counts. */
+async function readNames(
+  store: Pick<ProgressStore, 'listHolders'>,
+  d: Digest,
+  counts: readonly PoolStandingCounts[],
+  now: Date,
+  thresholds: ProgressThresholds,
+): Promise<DigestNames> {
+  const titles = new Map(d.courses.flatMap((c) => c.pools.map((p) => [p.poolId, c.title] as const)));
+  const lists = await Promise.all(
+    nameLists(d, counts, DIGEST_LISTED).map(async (spec): Promise<DigestList> => {
+      const rows = await store.listHolders({
+        standing: spec.standing,
+        pools: spec.pools,
+        limit: DIGEST_LISTED,
+        now,
+        thresholds,
+      });
+      return {
+        total: spec.total,
+        listed: rows.map((h) => ({
+          licenseId: h.licenseId,
+          poolId: h.poolId,
+          courseTitle: titles.get(h.poolId) ?? h.courseId,
+          name: h.studentName,
+          email: h.studentEmail,
+          progress: h.progress,
+          standing: progressStanding(h, now, thresholds),
+        })),
+      };
+    }),
+  );
+  const [stalled, notStarted, completedTransferable, endingSoon] = lists as [
+    DigestList,
+    DigestList,
+    DigestList,
+    DigestList,
+  ];
+  return { stalled, notStarted, completedTransferable, endingSoon };
+}
+
+export interface NameListSpec {
+  standing: ListedStanding;
+  /**
+   * The pools to read the list's first holders from, each with its place (the rank of its course's
+   * title, so the list reads course by course, A–Z): only the first places that hold at least `limit`
+   * of them between them, as the counts say, so the database sorts a few rows, not every holder.
+   */
+  pools: Map<string, number>;
+  /** How many holders the list has in all. */
+  total: number;
+}
+
+/**
+ * The four names lists of a digest (in DigestNames' order): whose holders, from which pools, how many.
+ * Stalled and not started: every running pool; completed: the transferable ones; not completed: the
+ * pools ending soon.
+ */
+export function nameLists(d: Digest, counts: readonly PoolStandingCounts[], limit: number): NameListSpec[] {
+  const titles = [...new Set(d.courses.map((c) => c.title))].sort((a, b) => a.localeCompare(b));
+  const rank = new Map(titles.map((t, i) => [t, i]));
+  const placed = d.courses
+    .flatMap((c) => c.pools.map((p) => ({ pool: p, place: rank.get(c.title) ?? 0 })))
+    .sort((a, b) => a.place - b.place);
+  const countOf = new Map(counts.map((c) => [c.poolId, c]));
+  const ending = new Set(d.endingSoon.map((p) => p.poolId));
+  const spec = (standing: ListedStanding, howMany: (pool: PoolDigest, c: PoolStandingCounts) => number) => {
+    const pools = new Map<string, number>();
+    let total = 0;
+    let lastPlace = -1;
+    for (const { pool, place } of placed) {
+      const c = countOf.get(pool.poolId);
+      const k = c ? howMany(pool, c) : 0;
+      if (k <= 0) continue;
+      // Enough holders in the places before this one: its holders come after every listed one.
+      if (total >= limit && place !== lastPlace) {
+        total += k;
+        continue;
+      }
+      pools.set(pool.poolId, place);
+      lastPlace = place;
+      total += k;
+    }
+    return { standing, pools, total };
+  };
+  return [
+    spec('stalled', (_, c) => c.stalled),
+    spec('not-started', (_, c) => c.notStarted),
+    spec('completed', (p, c) => (p.transferable ? c.completed : 0)),
+    spec('open', (p, c) => (ending.has(p.poolId) ? c.holders - c.completed : 0)),
+  ];
+}
+
+/** The digest's counts from what was read (pure; no names: computeDigest reads those after). */
 export function assembleDigest(input: DigestInput): Digest {
   const { now } = input;
   const thresholds = input.thresholds ?? DEFAULT_PROGRESS_THRESHOLDS;
@@ -73,24 +176,16 @@ export function assembleDigest(input: DigestInput): Digest {
     const end = Date.parse(p.end);
     return Number.isNaN(end) || end > nowMs;
   });
-  const poolById = new Map(running.map((p) => [p.id, p]));
   const usageByPool = new Map<string, UsageDay[]>();
   for (const u of input.usage) {
     const list = usageByPool.get(u.poolId) ?? [];
     if (list.length === 0) usageByPool.set(u.poolId, list);
     list.push({ day: u.day, assigned: u.assigned, licenses: u.licenses });
   }
-  const holdersByPool = new Map<string, LicenseProgress[]>();
-  for (const h of input.holders) {
-    if (!h.active || !poolById.has(h.poolId)) continue;
-    const list = holdersByPool.get(h.poolId) ?? [];
-    if (list.length === 0) holdersByPool.set(h.poolId, list);
-    list.push(h);
-  }
+  const countsByPool = new Map(input.counts.map((c) => [c.poolId, c]));
   const completedByPool = new Map<string, number>();
   for (const c of input.completions) completedByPool.set(c.poolId, (completedByPool.get(c.poolId) ?? 0) + 1);
 
-  const names: DigestNames = { stalled: [], notStarted: [], completedTransferable: [], endingSoon: [] };
   const courses = new Map<string, CourseDigest>();
   const poolDigests: PoolDigest[] = [];
   for (const pool of running) {
@@ -106,7 +201,10 @@ export function assembleDigest(input: DigestInput): Digest {
     const forecast = forecastPool(forecastInput);
     const end = Date.parse(pool.end);
     const endsInDays = Number.isNaN(end) ? null : Math.floor((end - nowMs) / DAY_MS);
-    const spread = emptySpread();
+    const counted = countsByPool.get(pool.id);
+    const spread: ProgressSpread = counted
+      ? { zero: counted.zero, low: counted.low, high: counted.high, completed: counted.completed }
+      : emptySpread();
     const pd: PoolDigest = {
       poolId: pool.id,
       courseId: pool.course.id,
@@ -143,41 +241,13 @@ export function assembleDigest(input: DigestInput): Digest {
     course.used += used;
     course.free += pd.free;
     course.completedThisWeek += completedByPool.get(pool.id) ?? 0;
-    const endingSoon = endsInDays !== null && endsInDays <= ENDING_WITHIN_DAYS;
-    for (const h of holdersByPool.get(pool.id) ?? []) {
-      const bucket = spreadBucket(h);
-      spread[bucket]++;
-      course.spread[bucket]++;
-      const standing = progressStanding(h, now, thresholds);
-      const named = (): DigestHolder => ({
-        licenseId: h.licenseId,
-        poolId: h.poolId,
-        courseTitle: pool.course.title,
-        name: h.studentName,
-        email: h.studentEmail,
-        progress: h.progress,
-        standing,
-      });
-      if (standing === 'stalled') {
-        course.stalled++;
-        names.stalled.push(named());
-      } else if (standing === 'not-started') {
-        course.notStarted++;
-        names.notStarted.push(named());
-      } else if (standing === 'completed' && pool.transferable) {
-        course.completedTransferable++;
-        names.completedTransferable.push(named());
-      }
-      if (endingSoon && standing !== 'completed') names.endingSoon.push(named());
-    }
+    for (const k of SPREAD_BUCKETS) course.spread[k] += spread[k];
+    course.stalled += counted?.stalled ?? 0;
+    course.notStarted += counted?.notStarted ?? 0;
+    if (pool.transferable) course.completedTransferable += spread.completed;
   }
   const courseList = [...courses.values()].sort((a, b) => b.used - a.used || a.title.localeCompare(b.title));
   for (const c of courseList) c.pools.sort((a, b) => b.used - a.used || a.poolId.localeCompare(b.poolId));
-  const byName = (a: DigestHolder, b: DigestHolder) =>
-    a.courseTitle.localeCompare(b.courseTitle) ||
-    a.name.localeCompare(b.name) ||
-    a.licenseId.localeCompare(b.licenseId);
-  for (const list of Object.values(names)) list.sort(byName);
   const endingSoon = poolDigests
     .filter((p) => p.endsInDays !== null && p.endsInDays <= ENDING_WITHIN_DAYS)
     .sort((a, b) => (a.endsInDays ?? 0) - (b.endsInDays ?? 0) || a.poolId.localeCompare(b.poolId));
@@ -210,7 +280,6 @@ export function assembleDigest(input: DigestInput): Digest {
       completedTransferable: sum((c) => c.completedTransferable),
     },
     endingSoon,
-    names,
   };
   if (chartPool) digest.chartPoolId = chartPool.poolId;
   return digest;

@@ -86,6 +86,12 @@ export interface ProgressStore {
    */
   standingCounts(now: Date, thresholds: ProgressThresholds): Promise<PoolStandingCounts[]>;
   /**
+   * Active holders of `standing` in the given pools, at most `limit`, in the order the digest lists
+   * them (docs/digest.md): by the pool's place, then the name (A–Z case-insensitively; other
+   * characters by code point), then the license id. The same standings as standingCounts.
+   */
+  listHolders(query: HolderListQuery): Promise<LicenseProgress[]>;
+  /**
    * Active licenses whose course is completed, in pools whose last stored day says transferable (so the
    * seat comes back when revoked): the most recent completions first, at most `limit`, and how many in all.
    */
@@ -98,6 +104,22 @@ export interface PoolStandingCounts {
   completed: number;
   notStarted: number;
   stalled: number;
+  /** The holders not completed by progress, as the digest's spread (spreadBucket): 0 %, 1–49 %, 50–99 %. */
+  zero: number;
+  low: number;
+  high: number;
+}
+
+/** Which holders a list holds: a standing, or all not completed (`open`). */
+export type ListedStanding = 'completed' | 'not-started' | 'stalled' | 'open';
+
+export interface HolderListQuery {
+  standing: ListedStanding;
+  /** The pools whose holders are listed, each with its place in the order (a lower place first). */
+  pools: ReadonlyMap<string, number>;
+  limit: number;
+  now: Date;
+  thresholds: ProgressThresholds;
 }
 
 const BATCH = 400;
@@ -121,13 +143,38 @@ function toProgress(r: LicenseProgressRow): LicenseProgress {
   };
 }
 
-/** A cut-off for text times: ISO to the second, without zone (a time at that very second may fall either side). */
+/**
+ * A cut-off for text times, as ISO with milliseconds: exact for the times License Desk writes
+ * (changed_at, toISOString); a license start written otherwise (no milliseconds) may fall either side
+ * within the very second of the cut-off. A date alone (YYYY-MM-DD) sorts before any time of its day.
+ */
 function cutoff(now: Date, days: number): string {
-  return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 19);
+  return new Date(now.getTime() - days * 86_400_000).toISOString();
 }
 
 /** Completed, as isCompleted says: a completion date, or 100 %. */
 const completedSql = sql<boolean>`(completed is not null or progress >= 100)`;
+
+/**
+ * progressStanding's rule as SQL conditions on license_progress (the cut-offs from `cutoff`): not
+ * started is 0 % since the cut-off, stalled is started and unchanged since the cut-off.
+ */
+function standingSql(standing: ListedStanding, now: Date, thresholds: ProgressThresholds) {
+  switch (standing) {
+    case 'completed':
+      return completedSql;
+    case 'open':
+      return sql<boolean>`not ${completedSql}`;
+    case 'not-started':
+      return sql<boolean>`(not ${completedSql} and progress <= 0 and license_start <= ${cutoff(now, thresholds.notStartedDays)})`;
+    case 'stalled':
+      return sql<boolean>`(not ${completedSql} and progress > 0 and changed_at <= ${cutoff(now, thresholds.stalledDays)})`;
+  }
+}
+
+/** 1 for each row where `condition` holds, summed. */
+const countWhere = (condition: ReturnType<typeof standingSql>) =>
+  sql<number>`sum(case when ${condition} then 1 else 0 end)`;
 
 /** The pool's last stored day says transferable. */
 function inTransferablePool(eb: ExpressionBuilder<Database, 'license_progress'>) {
@@ -403,21 +450,19 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
     },
 
     async standingCounts(now, thresholds) {
-      const notStartedBy = cutoff(now, thresholds.notStartedDays);
-      const stalledBy = cutoff(now, thresholds.stalledDays);
+      const open = standingSql('open', now, thresholds);
       const rows = await db
         .selectFrom('license_progress')
         .where('active', '=', 1)
         .select([
           'pool_id',
           (eb) => eb.fn.countAll().as('holders'),
-          sql<number>`sum(case when ${completedSql} then 1 else 0 end)`.as('completed'),
-          sql<number>`sum(case when not ${completedSql} and progress <= 0 and license_start <= ${notStartedBy} then 1 else 0 end)`.as(
-            'not_started',
-          ),
-          sql<number>`sum(case when not ${completedSql} and progress > 0 and changed_at <= ${stalledBy} then 1 else 0 end)`.as(
-            'stalled',
-          ),
+          countWhere(completedSql).as('completed'),
+          countWhere(standingSql('not-started', now, thresholds)).as('not_started'),
+          countWhere(standingSql('stalled', now, thresholds)).as('stalled'),
+          countWhere(sql`${open} and progress <= 0`).as('zero'),
+          countWhere(sql`${open} and progress > 0 and progress < 50`).as('low'),
+          countWhere(sql`${open} and progress >= 50`).as('high'),
         ])
         .groupBy('pool_id')
         .orderBy('pool_id')
@@ -428,7 +473,39 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         completed: Number(r.completed),
         notStarted: Number(r.not_started),
         stalled: Number(r.stalled),
+        zero: Number(r.zero),
+        low: Number(r.low),
+        high: Number(r.high),
       }));
+    },
+
+    async listHolders({ standing, pools, limit, now, thresholds }) {
+      if (pools.size === 0 || limit <= 0) return [];
+      const ids = [...pools.keys()];
+      // The pool's place: one CASE over the pools given (a few hundred at most in a digest); the places
+      // are whole numbers written as literals, so that PostgreSQL orders them as numbers, not as text.
+      const place = sql<number>`case pool_id ${sql.join(
+        ids.map((id) => sql`when ${id} then ${sql.lit(Math.trunc(pools.get(id) ?? 0))}`),
+        sql` `,
+      )} end`;
+      // ASCII-only lower case and code-point order on both engines (PostgreSQL's C collation), so that
+      // SQLite and PostgreSQL list the same names whatever the server's locale.
+      const name =
+        records.dialect === 'postgres' ? sql`lower(student_name collate "C") collate "C"` : sql`lower(student_name)`;
+      const exact = records.dialect === 'postgres' ? sql`student_name collate "C"` : sql`student_name`;
+      const rows = await db
+        .selectFrom('license_progress')
+        .selectAll()
+        .where('active', '=', 1)
+        .where('pool_id', 'in', ids)
+        .where(standingSql(standing, now, thresholds))
+        .orderBy(place)
+        .orderBy(name)
+        .orderBy(exact)
+        .orderBy('license_id')
+        .limit(limit)
+        .execute();
+      return rows.map(toProgress);
     },
 
     async completedInTransferable(limit) {

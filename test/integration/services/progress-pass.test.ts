@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Records } from '../../../src/db/open.js';
+import { spreadBucket } from '../../../src/domain/digest.js';
 import { countStandings, DEFAULT_PROGRESS_THRESHOLDS } from '../../../src/domain/progress.js';
 import type { Student } from '../../../src/domain/types.js';
 import type { Logger } from '../../../src/licensing/types.js';
@@ -83,13 +84,19 @@ for (const database of testDatabases()) {
       for (const poolId of ['p-t', 'p-u']) {
         const rows = await store.holders({ poolId });
         const expected = countStandings(rows, later);
+        const spread = { zero: 0, low: 0, high: 0, completed: 0 };
+        for (const r of rows) spread[spreadBucket(r)]++;
         expect(counted.find((c) => c.poolId === poolId)).toEqual({
           poolId,
           holders: rows.length,
           completed: expected.completed,
           notStarted: expected.notStarted,
           stalled: expected.stalled,
+          zero: spread.zero,
+          low: spread.low,
+          high: spread.high,
         });
+        expect(spread.completed).toBe(expected.completed);
       }
       expect(counted.reduce((n, c) => n + c.notStarted, 0)).toBeGreaterThan(0);
       expect(counted.reduce((n, c) => n + c.stalled, 0)).toBeGreaterThan(0);

@@ -6,9 +6,11 @@ import {
   withoutCharts,
 } from '../../../src/blocks/digest.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import type { LicenseProgress } from '../../../src/domain/progress.js';
+import { DIGEST_LISTED, type Digest, type DigestList, spreadBucket } from '../../../src/domain/digest.js';
+import { type LicenseProgress, progressStanding } from '../../../src/domain/progress.js';
 import type { Pool } from '../../../src/domain/types.js';
 import { assembleDigest } from '../../../src/services/digest.js';
+import type { PoolStandingCounts } from '../../../src/services/progress-store.js';
 
 const now = new Date('2026-11-30T09:00:00Z');
 const DAY = 86_400_000;
@@ -76,7 +78,7 @@ function sample(courses = 2, poolsPerCourse = 2, holdersPerPool = 6) {
       for (let k = 0; k < holdersPerPool; k++) {
         const progress = [0, 0, 20, 70, 100, 40][k % 6] ?? 0;
         // k 0: 0 % since long ago (not started); k 5: 40 % unchanged for 60 days (stalled)
-        holders.push(holder(++h, id, progress, k === 5 ? { changedAt: iso(-60), firstSeenAt: iso(-90) } : {}));
+        holders.push(holder(++h, id, progress, k % 6 === 5 ? { changedAt: iso(-60), firstSeenAt: iso(-90) } : {}));
       }
     }
   }
@@ -90,7 +92,66 @@ function sample(courses = 2, poolsPerCourse = 2, holdersPerPool = 6) {
       completed: x.completed,
       at: iso(-3),
     }));
-  return assembleDigest({ pools, holders, completions, usage, now });
+  return withNames(assembleDigest({ pools, counts: countsOf(holders), completions, usage, now }), holders);
+}
+
+/** What the database counts per pool (the store's own tests check it against these rules on both engines). */
+function countsOf(holders: readonly LicenseProgress[]): PoolStandingCounts[] {
+  const byPool = new Map<string, PoolStandingCounts>();
+  for (const h of holders) {
+    const c = byPool.get(h.poolId) ?? {
+      poolId: h.poolId,
+      holders: 0,
+      completed: 0,
+      notStarted: 0,
+      stalled: 0,
+      zero: 0,
+      low: 0,
+      high: 0,
+    };
+    byPool.set(h.poolId, c);
+    c.holders++;
+    c[spreadBucket(h)]++;
+    const standing = progressStanding(h, now);
+    if (standing === 'stalled') c.stalled++;
+    if (standing === 'not-started') c.notStarted++;
+  }
+  return [...byPool.values()];
+}
+
+/** The names lists as computeDigest reads them: the first DIGEST_LISTED by course title, name, license id. */
+function withNames(d: Digest, holders: readonly LicenseProgress[]): Digest {
+  const pools = d.courses.flatMap((c) => c.pools.map((p) => ({ ...p, title: c.title })));
+  const poolOf = new Map(pools.map((p) => [p.poolId, p]));
+  const ending = new Set(d.endingSoon.map((p) => p.poolId));
+  const list = (keep: (h: LicenseProgress, transferable: boolean, ending: boolean) => boolean): DigestList => {
+    const rows = holders
+      .filter((h) => {
+        const p = poolOf.get(h.poolId);
+        return p !== undefined && keep(h, p.transferable, ending.has(p.poolId));
+      })
+      .map((h) => ({
+        licenseId: h.licenseId,
+        poolId: h.poolId,
+        courseTitle: poolOf.get(h.poolId)?.title ?? '',
+        name: h.studentName,
+        email: h.studentEmail,
+        progress: h.progress,
+        standing: progressStanding(h, now),
+      }))
+      .sort((a, b) => a.courseTitle.localeCompare(b.courseTitle) || a.name.localeCompare(b.name));
+    return { total: rows.length, listed: rows.slice(0, DIGEST_LISTED) };
+  };
+  const standing = (h: LicenseProgress) => progressStanding(h, now);
+  return {
+    ...d,
+    names: {
+      stalled: list((h) => standing(h) === 'stalled'),
+      notStarted: list((h) => standing(h) === 'not-started'),
+      completedTransferable: list((h, transferable) => transferable && standing(h) === 'completed'),
+      endingSoon: list((h, _, endingSoon) => endingSoon && standing(h) !== 'completed'),
+    },
+  };
 }
 
 const charts = (m: { blocks: { type: string }[] }) => m.blocks.filter((b) => b.type === 'data_visualization');
@@ -154,6 +215,31 @@ describe('the digest blocks', () => {
     const holders = buildDigestHoldersMessage(d);
     expect(checkBlockKitLimits(holders)).toEqual([]);
     expect(JSON.stringify(holders)).toContain('Stalled');
+  });
+
+  it('a list says its total and, after the names it shows, how many more there are', () => {
+    const d = sample(2, 3, 42); // 3 pools a course, 7 stalled a pool: 42 stalled in all
+    const stalled = d.names?.stalled;
+    expect(stalled?.total).toBe(42);
+    expect(stalled?.listed).toHaveLength(DIGEST_LISTED);
+    const section = (m: { blocks: unknown[] }) =>
+      m.blocks
+        .map((b) => (b as { text?: { text?: string } }).text?.text ?? '')
+        .find((t) => t.startsWith('*Stalled (')) ?? '';
+    // "Show holders": up to 25 names, then the rest counted.
+    const answer = section(buildDigestHoldersMessage(d));
+    expect(answer).toContain('*Stalled (42):*');
+    expect(answer.split('\n').filter((l) => l.startsWith('• '))).toHaveLength(25);
+    expect(answer).toContain('…and 17 more.');
+    expect(answer).toContain(String(stalled?.listed[0]?.email));
+    // `/licenses digest`: up to 10, the first ones of the same order.
+    const asked = section(buildDigestMessage(d, { names: true, showHolders: false }));
+    const lines = asked.split('\n').filter((l) => l.startsWith('• '));
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toContain(String(stalled?.listed[0]?.email));
+    expect(lines[9]).toContain(String(stalled?.listed[9]?.email));
+    expect(asked).toContain('…and 32 more.');
+    expect(buildDigestHoldersMessage(d).text).toContain('42 stalled');
   });
 
   it('forecast words', () => {

@@ -28,7 +28,8 @@ describe("the digest's spread", () => {
   });
 
   it("a channel post's digest keeps every count and drops the names", () => {
-    const names = { stalled: [], notStarted: [], completedTransferable: [], endingSoon: [] };
+    const list = { total: 1, listed: [{ name: 'Ada', email: 'ada@school.example' }] };
+    const names = { stalled: list, notStarted: list, completedTransferable: list, endingSoon: list };
     const d = { at: 'x', courses: [], names } as unknown as Digest;
     const posted = withoutNames(d);
     expect(posted).not.toHaveProperty('names');
