@@ -5,9 +5,15 @@
  * Written by the daily progress pass; read by the pool and license views, App Home, the export, the
  * reclaim rounds and the digest.
  */
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
 import type { Records } from '../db/open.js';
-import type { Database, LicenseProgressRow, ProgressHistoryRow } from '../db/schema.js';
+import type {
+  Database,
+  LicenseProgressRow,
+  LicenseProgressTable,
+  ProgressHistoryRow,
+  ProgressHistoryTable,
+} from '../db/schema.js';
 import {
   type LicenseProgress,
   type ProgressObservation,
@@ -123,6 +129,10 @@ export interface HolderListQuery {
 }
 
 const BATCH = 400;
+/** Rows per multi-row INSERT (14 columns each: far below SQLite's and PostgreSQL's parameter limits). */
+const INSERT_ROWS = 200;
+type LicenseProgressInsert = Insertable<LicenseProgressTable>;
+type ProgressHistoryInsert = Insertable<ProgressHistoryTable>;
 
 function toProgress(r: LicenseProgressRow): LicenseProgress {
   return {
@@ -226,10 +236,14 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         ]),
       );
       const unchanged: string[] = [];
+      // New licenses and history rows go in as multi-row inserts: one statement to build and run
+      // instead of one per row (a first pass sees every license new, and the pass records 100 at a turn).
+      const added: LicenseProgressInsert[] = [];
+      const history: ProgressHistoryInsert[] = [];
       for (const o of batch) {
         const email = o.studentEmail.toLowerCase();
         const row = existing.get(o.licenseId);
-        const history = {
+        const change = {
           license_id: o.licenseId,
           pool_id: o.poolId,
           student_email: email,
@@ -239,26 +253,23 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         };
         if (!row) {
           out.added++;
-          await trx
-            .insertInto('license_progress')
-            .values({
-              license_id: o.licenseId,
-              pool_id: o.poolId,
-              course_id: o.courseId,
-              student_id: o.studentId,
-              student_email: email,
-              student_name: o.studentName,
-              progress: o.progress,
-              completed: o.completed,
-              license_start: o.start,
-              license_end: o.end,
-              active: o.active ? 1 : 0,
-              first_seen_at: iso,
-              changed_at: iso,
-              seen_at: iso,
-            })
-            .execute();
-          await trx.insertInto('progress_history').values(history).execute();
+          added.push({
+            license_id: o.licenseId,
+            pool_id: o.poolId,
+            course_id: o.courseId,
+            student_id: o.studentId,
+            student_email: email,
+            student_name: o.studentName,
+            progress: o.progress,
+            completed: o.completed,
+            license_start: o.start,
+            license_end: o.end,
+            active: o.active ? 1 : 0,
+            first_seen_at: iso,
+            changed_at: iso,
+            seen_at: iso,
+          });
+          history.push(change);
           continue;
         }
         const changed = progressChanged({ progress: Number(row.progress), completed: row.completed }, o);
@@ -274,7 +285,7 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
         }
         if (changed) {
           out.changed++;
-          await trx.insertInto('progress_history').values(history).execute();
+          history.push(change);
         }
         await trx
           .updateTable('license_progress')
@@ -291,6 +302,16 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
           .where('license_id', '=', o.licenseId)
           .execute();
       }
+      for (let i = 0; i < added.length; i += INSERT_ROWS)
+        await trx
+          .insertInto('license_progress')
+          .values(added.slice(i, i + INSERT_ROWS))
+          .execute();
+      for (let i = 0; i < history.length; i += INSERT_ROWS)
+        await trx
+          .insertInto('progress_history')
+          .values(history.slice(i, i + INSERT_ROWS))
+          .execute();
       if (unchanged.length > 0)
         await trx.updateTable('license_progress').set({ seen_at: iso }).where('license_id', 'in', unchanged).execute();
     });
