@@ -32,10 +32,20 @@ const BUILD_INPUTS = ['src', 'local', 'tsconfig.json', 'package-lock.json', 'scr
 const ENTRY_POINTS = ['src/main.ts', 'src/backup.ts'];
 /**
  * Left out of the bundle and loaded from node_modules: Bolt and the Slack SDK (they read their own
- * package files at run time), the native SQLite driver, and the drivers only one mode loads (pg with
- * DATABASE_URL, ioredis with REDIS_URL).
+ * package files at run time), undici (Bolt's Socket Mode client loads it from node_modules at every
+ * start anyway: bundled, it was a second copy of a megabyte to parse and run), the native SQLite
+ * driver, and the drivers only one mode loads (pg with DATABASE_URL, ioredis with REDIS_URL).
  */
-const EXTERNAL = ['@slack/bolt', '@slack/web-api', '@slack/socket-mode', 'better-sqlite3', 'pg', 'ioredis', 'redis'];
+const EXTERNAL = [
+  '@slack/bolt',
+  '@slack/web-api',
+  '@slack/socket-mode',
+  'undici',
+  'better-sqlite3',
+  'pg',
+  'ioredis',
+  'redis',
+];
 /** npm writes package-lock.json and its own copy in node_modules within moments of each other. */
 const MTIME_SLACK_MS = 5_000;
 
