@@ -9,7 +9,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kysely, type LogEvent, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
+import {
+  Kysely,
+  type LogEvent,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -76,7 +85,7 @@ async function openSqlite(
   log?: (event: LogEvent) => void,
 ): Promise<{ db: Kysely<Database>; where: string }> {
   const where = resolve(join(dataDir, SQLITE_FILE));
-  const [{ default: SQLite }, { SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
+  const { default: SQLite } = await import('better-sqlite3');
   const fresh = !existsSync(where);
   // An existing file of 0 bytes is not a new database: the records it held are gone (a disk that filled,
   // a copy cut short). Only its write-ahead log could still hold them.
@@ -122,7 +131,7 @@ async function openPostgres(
   log?: (event: LogEvent) => void,
 ): Promise<{ db: Kysely<Database>; where: string }> {
   const where = redactUrl(url);
-  const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // A connection that fails later (the server restarts) is reported by the query that needed it.
   pool.on('error', () => undefined);
