@@ -151,8 +151,35 @@ function provider(dialect: Dialect): MigrationProvider {
   return { getMigrations: async () => migrations(dialect) };
 }
 
+/**
+ * Whether the database has run exactly the migrations this version knows, in the order Kysely's
+ * migrator runs them: one read, where the migrator would first look the tables up one by one (the
+ * larger part of opening an up-to-date database). Anything else (a fresh database, a migration to
+ * run, one this version does not know, another order) is the migrator's to do or to refuse.
+ */
+async function upToDate(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
+  let rows: { name: string; timestamp: string }[];
+  try {
+    rows = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db))
+      .rows;
+  } catch {
+    return false;
+  }
+  // The migrator's own order of what ran: by time, then by name.
+  const ran = rows
+    .sort((a, b) =>
+      a.timestamp === b.timestamp
+        ? a.name.localeCompare(b.name)
+        : new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime(),
+    )
+    .map((r) => r.name);
+  const known = Object.keys(migrations(dialect)).sort();
+  return ran.length === known.length && ran.every((name, i) => name === known[i]);
+}
+
 /** Runs every migration not yet run (under the migrator's lock on PostgreSQL). */
 export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<MigrationResultSet> {
+  if (await upToDate(db, dialect)) return { results: [] };
   return new Migrator({ db, provider: provider(dialect) }).migrateToLatest();
 }
 
