@@ -3,7 +3,7 @@
  * in local/ aside). parseConfig is pure: it returns either a Config or the full list of problems, each with
  * its fix, and never repeats a secret's value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AlertsConfig } from './domain/alerts.js';
 import type { AutoReturnSettings } from './domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from './domain/reclaim.js';

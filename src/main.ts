@@ -129,16 +129,6 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   });
   // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
   stopper.add('licensing client', () => licensing.close({ abort: true }));
-  // A service given by URL may still be a sandbox (`npm run sandbox`); it says so in every answer. One
-  // early read finds out before the start-up line and the banner; it never holds the start up long.
-  const probe =
-    lic.mode === 'api'
-      ? licensing.me({ priority: 'background' }).then(
-          () => undefined,
-          () => undefined,
-        )
-      : Promise.resolve();
-
   const { slack } = config;
   let transport: SlackTransport;
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
@@ -387,6 +377,17 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     throw problem ? new Error(problem, { cause: error }) : error;
   }
   const port = slack.mode === 'socket' ? slack.port : ((started as Server).address() as AddressInfo).port;
+  // A service given by URL may still be a sandbox (`npm run sandbox`); it says so in every answer. One
+  // read finds out before the start-up line and the banner; it never holds the start up long. It is
+  // sent once the app listens: the licensing client's first request (its connection, its parser, the
+  // rate limiter's file) cost some 50 ms of CPU before /healthz could answer otherwise.
+  const probe =
+    lic.mode === 'api'
+      ? licensing.me({ priority: 'background' }).then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
   await Promise.race([probe, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   logger.info('License Desk started', {
     slack: slack.mode === 'socket' ? 'socket mode' : slack.mode === 'demo' ? 'local demo (http)' : 'http',

@@ -56,8 +56,11 @@ export const SPREAD_LABELS: Record<keyof ProgressSpread, string> = {
 
 const n = (v: number) => v.toLocaleString('en-US');
 const plural = (v: number, one: string, many = `${one}s`) => `${n(v)} ${v === 1 ? one : many}`;
-const SHORT_DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' });
-const shortDay = (day: string) => SHORT_DAY.format(Date.parse(`${day}T00:00:00Z`));
+/** Built at first use, not at load (start-up; see dayText). */
+let shortDayFormat: Intl.DateTimeFormat | undefined;
+const shortDayFormatter = () =>
+  (shortDayFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' }));
+const shortDay = (day: string) => shortDayFormatter().format(Date.parse(`${day}T00:00:00Z`));
 const dayOf = (day: string) => dayText(`${day}T00:00:00Z`);
 
 /** "about 3 weeks", "4 days", "about 2 months". */

@@ -6,7 +6,7 @@
  * new keys. The target only says which page to show, never who may see it: the role is checked again
  * on every click. Builders encode; the navigation listener decodes (and so validates) a value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type HistorySubject, MAX_HISTORY_DAYS } from '../domain/history.js';
 import { ID_PATTERN } from '../domain/ids.js';
 

@@ -3,7 +3,7 @@
  * question, reminder and "released" message. Student e-mails appear only in the admin's ephemeral
  * preview and the admin's own DM (the round message), never in a channel.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   ReclaimAnswerOutcome,
   ReclaimAskNotice,

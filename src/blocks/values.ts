@@ -8,7 +8,7 @@
  * payload can carry anything. The role is asked again on every request, and the change's rules run on
  * fresh reads of what it names before any write (docs/change-checks.md).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_PATTERN } from '../domain/ids.js';
 
 const id = z.string().regex(ID_PATTERN);

@@ -9,7 +9,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kysely, type LogEvent, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
+import {
+  Kysely,
+  type LogEvent,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -76,7 +85,7 @@ async function openSqlite(
   log?: (event: LogEvent) => void,
 ): Promise<{ db: Kysely<Database>; where: string }> {
   const where = resolve(join(dataDir, SQLITE_FILE));
-  const [{ default: SQLite }, { SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
+  const { default: SQLite } = await import('better-sqlite3');
   const fresh = !existsSync(where);
   // An existing file of 0 bytes is not a new database: the records it held are gone (a disk that filled,
   // a copy cut short). Only its write-ahead log could still hold them.
@@ -122,7 +131,7 @@ async function openPostgres(
   log?: (event: LogEvent) => void,
 ): Promise<{ db: Kysely<Database>; where: string }> {
   const where = redactUrl(url);
-  const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // A connection that fails later (the server restarts) is reported by the query that needed it.
   pool.on('error', () => undefined);
@@ -142,8 +151,35 @@ function provider(dialect: Dialect): MigrationProvider {
   return { getMigrations: async () => migrations(dialect) };
 }
 
+/**
+ * Whether the database has run exactly the migrations this version knows, in the order Kysely's
+ * migrator runs them: one read, where the migrator would first look the tables up one by one (the
+ * larger part of opening an up-to-date database). Anything else (a fresh database, a migration to
+ * run, one this version does not know, another order) is the migrator's to do or to refuse.
+ */
+async function upToDate(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
+  let rows: { name: string; timestamp: string }[];
+  try {
+    rows = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db))
+      .rows;
+  } catch {
+    return false;
+  }
+  // The migrator's own order of what ran: by time, then by name.
+  const ran = rows
+    .sort((a, b) =>
+      a.timestamp === b.timestamp
+        ? a.name.localeCompare(b.name)
+        : new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime(),
+    )
+    .map((r) => r.name);
+  const known = Object.keys(migrations(dialect)).sort();
+  return ran.length === known.length && ran.every((name, i) => name === known[i]);
+}
+
 /** Runs every migration not yet run (under the migrator's lock on PostgreSQL). */
 export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<MigrationResultSet> {
+  if (await upToDate(db, dialect)) return { results: [] };
   return new Migrator({ db, provider: provider(dialect) }).migrateToLatest();
 }
 

@@ -12,7 +12,16 @@ export function dayOf(iso: string): string {
   return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 10);
 }
 
-const DAY_TEXT = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+// Built at first use, not at load: the first Intl formatter of a process loads ICU's data (milliseconds
+// of start-up otherwise, before the app can answer).
+let dayTextFormat: Intl.DateTimeFormat | undefined;
+const DAY_TEXT = () =>
+  (dayTextFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  }));
 
 /**
  * The one way a calendar day is shown to a person (messages, modals, App Home, `try`): `Jul 28, 2027`,
@@ -21,7 +30,7 @@ const DAY_TEXT = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'sho
  */
 export function dayText(iso: string): string {
   const at = Date.parse(iso);
-  return Number.isNaN(at) ? '' : DAY_TEXT.format(at);
+  return Number.isNaN(at) ? '' : DAY_TEXT().format(at);
 }
 
 export function today(now: Date): string {

@@ -258,7 +258,9 @@ export const MAX_REASON_RAW = 3000;
  * few without one (`:+1:`, `:-1:`, `:100:`, `:1234:`).
  */
 const SHORTCODE = /:(?:(?=[a-z0-9_+'-]*[a-z])[a-z0-9_+'-]+|[+-]1|100|1234)(?:::skin-tone-[2-6])?:/gi;
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Built at first use, not at load (start-up: it loads ICU's break rules). */
+let graphemeSegmenter: Intl.Segmenter | undefined;
+const graphemes = () => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 
 /**
  * The length of a text as a person sees it: one per grapheme (an emoji with its modifiers, a letter
@@ -268,7 +270,7 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 export function visibleLength(text: string): number {
   let n = 0;
   for (const part of text.split(SHORTCODE)) {
-    for (const _ of graphemes.segment(part)) n++;
+    for (const _ of graphemes().segment(part)) n++;
   }
   return n + (text.match(SHORTCODE)?.length ?? 0);
 }
@@ -289,7 +291,7 @@ export function reasonProblem(reason: string): string | undefined {
 export function cutReason(reason: string): string {
   if (visibleLength(reason) <= MAX_REASON && reason.length <= MAX_REASON_RAW) return reason;
   let out = '';
-  for (const { segment } of graphemes.segment(reason)) {
+  for (const { segment } of graphemes().segment(reason)) {
     const next = out + segment;
     if (visibleLength(next) > MAX_REASON || next.length > MAX_REASON_RAW) break;
     out = next;

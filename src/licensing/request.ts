@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Dispatcher, request as undiciRequest } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { errorFromStatus, errorFromTransport, type TimeoutPhase } from './error-mapping.js';
 import { InvalidResponseError, LicensingError, RateLimitedError } from './errors.js';
 import type { RateLimiter } from './limiter.js';

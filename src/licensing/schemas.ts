@@ -4,7 +4,7 @@
  * and leave as strings; date-times must be ISO 8601 with an offset; unknown extra fields are stripped,
  * not refused, so a server that adds fields does not break the client.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Course, License, Me, Pool, PoolSummary, Student, StudentCourse } from '../domain/types.js';
 import { InvalidResponseError } from './errors.js';
 

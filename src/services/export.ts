@@ -93,7 +93,9 @@ const MAX_PAGES = 100_000;
 /** Lines built or written between two turns of the event loop. */
 const CHUNK = 500;
 /** One collator for every comparison: creating one per localeCompare call cost seconds at 50,000 rows. */
-const collator = new Intl.Collator('en', { numeric: true });
+/** Built at first use, not at load (start-up: it loads ICU's collation data). */
+let collatorInstance: Intl.Collator | undefined;
+const collator = () => (collatorInstance ??= new Intl.Collator('en', { numeric: true }));
 
 const day = (iso: string | null | undefined) => (iso ? dayOf(iso) : '');
 
@@ -214,7 +216,7 @@ function createParking(dir: string, poolsInOrder: readonly string[]) {
       await yieldToLoop();
       // The rank differs for every known pool; the collator only orders pools missing from the list.
       records.sort(
-        (x, y) => x[0] - y[0] || (x[3] === y[3] ? 0 : collator.compare(x[3], y[3])) || x[1] - y[1] || x[2] - y[2],
+        (x, y) => x[0] - y[0] || (x[3] === y[3] ? 0 : collator().compare(x[3], y[3])) || x[1] - y[1] || x[2] - y[2],
       );
       await yieldToLoop();
       return records.map((r) => r[4]);
@@ -352,7 +354,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
         (items) => progress.keep(items),
       );
       pagesTotal = Math.max(pagesTotal, pagesDone + walkPagesEstimate);
-      const parking = createParking(dir, [...pools.keys()].sort(collator.compare));
+      const parking = createParking(dir, [...pools.keys()].sort(collator().compare));
       let seq = 0;
       await walk(
         (page) => licensing.licenses.list({ page, pageSize, includeInactive: true }, BACKGROUND),

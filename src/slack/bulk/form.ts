@@ -2,7 +2,7 @@
  * Reading the bulk modal's submissions. Values in a view are what a client sent: each is checked
  * here (shape) and again by the service and the API (meaning); none decides who may do what.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_BOXES } from '../../blocks/bulk-form.js';
 import { BulkInputId } from '../../blocks/ids.js';
 import { type ParsedBulkList, parseBulkList } from '../../domain/bulk-list.js';

@@ -1,5 +1,5 @@
 /** The payload parts of the request surfaces, parsed with zod: hints, never authority. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RequestSource } from '../../domain/requests.js';
 
 /** A request id as newRequestId() makes it, carried in button values and the deny modal's metadata. */

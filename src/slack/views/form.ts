@@ -2,7 +2,7 @@
  * A submitted view's state.values (block_id -> action_id -> value; platform.md section 1.4) read
  * with zod into typed forms. Syntax only: the rules are in src/domain.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputId } from '../../blocks/ids.js';
 import { parseDay } from '../../domain/end-date.js';
 import { ID_PATTERN } from '../../domain/ids.js';

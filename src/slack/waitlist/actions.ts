@@ -3,7 +3,7 @@
  * admins only, asked through the gate on every click; the button value is a hint (which request, which
  * list was shown), never authority. The list is shown again as it is now, with what the click did.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildErrorMessage, buildNoticeMessage } from '../../blocks/common.js';
 import { WaitlistActionId } from '../../blocks/ids.js';
 import { buildWaitlistMessage } from '../../blocks/waitlist.js';

@@ -67,4 +67,24 @@ describe('buildState', () => {
     writeFileSync(join(dir, 'src/main.ts'), 'export const changed = 1;\n');
     expect(buildState(dir).current).toBe(false);
   });
+
+  it('once a start found the build current, still sees a change of the same size, and a touch is no change', () => {
+    const dir = checkout();
+    const source = join(dir, 'src/main.ts');
+    for (const file of ['package-lock.json', 'src/main.ts', 'tsconfig.json']) at(join(dir, file), 60);
+    const first = buildState(dir);
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist/main.js'), '');
+    writeFileSync(join(dir, 'dist/.license-desk-build-hash'), `${first.hash}\n`);
+    // Found current (sources settled long ago): the next starts skip hashing while nothing changes.
+    expect(buildState(dir)).toEqual({ hash: first.hash, current: true });
+    expect(buildState(dir)).toEqual({ hash: first.hash, current: true });
+    // Touched, not changed (a checkout): still current, by its hash.
+    at(source, 30);
+    expect(buildState(dir)).toEqual({ hash: first.hash, current: true });
+    // Changed, same size, dated in the past: a rebuild.
+    writeFileSync(source, 'export {}\n\n'); // 11 bytes, as 'export {};\n' was
+    at(source, 20);
+    expect(buildState(dir).current).toBe(false);
+  });
 });
