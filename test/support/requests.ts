@@ -2,7 +2,7 @@
 import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
-import type { TestAppOptions } from './app-harness.js';
+import type { TestApp, TestAppOptions } from './app-harness.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -50,5 +50,59 @@ export function requestFormView(
         },
       },
     },
+  };
+}
+
+/**
+ * The request form's view with only the course input in its state (no reason or "needed by" input in
+ * the payload), carrying the form's private_metadata when `source` is given.
+ */
+export function poolOnlyRequestView(viewId: string, poolId: string, source?: 'command') {
+  return {
+    id: viewId,
+    callback_id: RequestCallbackId.form,
+    ...(source !== undefined ? { private_metadata: JSON.stringify({ s: source }) } : {}),
+    state: {
+      values: {
+        [RequestInputId.pool.block]: {
+          [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
+        },
+      },
+    },
+  };
+}
+
+/** A click by `userId` on a button of a message (`ts`) in the requests channel `channel`, signed as Slack sends it. */
+export function clickInRequestsChannel(
+  t: TestApp,
+  where: { channel: string; ts: string },
+  actionId: string,
+  value: string,
+  userId: string,
+) {
+  return t.action(
+    {
+      container: { type: 'message', message_ts: where.ts, channel_id: where.channel },
+      channel: { id: where.channel, name: 'license-requests' },
+      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: `${Date.now() / 1000}` }],
+    },
+    { userId, channelId: where.channel },
+  );
+}
+
+/** Workflow Builder runs the request step (function_executed, execution `executionId`), as Slack sends it. */
+export function workflowStepEvent(executionId: string, inputs: Record<string, string>): Record<string, unknown> {
+  return {
+    type: 'function_executed',
+    function: {
+      id: 'Fn0REQUEST1',
+      callback_id: RequestCallbackId.workflowStep,
+      title: 'Request a course license',
+      type: 'app',
+    },
+    inputs,
+    function_execution_id: executionId,
+    workflow_execution_id: `Wx${executionId.slice(2)}`,
+    bot_access_token: 'xwfp-test',
   };
 }
