@@ -1,8 +1,10 @@
 /** Course-request fixtures shared by the request tests: a request record, and self-service in a directory. */
+import { expect } from 'vitest';
 import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
+import { TEST_USERS } from './fake-slack.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -105,4 +107,32 @@ export function workflowStepEvent(executionId: string, inputs: Record<string, st
     workflow_execution_id: `Wx${executionId.slice(2)}`,
     bot_access_token: 'xwfp-test',
   };
+}
+
+/**
+ * An approved request by `requester` for pool 2003 (Optimizing DAX, full in the demo), decided by the
+ * license admin at `at`, joined to the pool's waitlist: the request the next freed seat goes to.
+ */
+export async function waitingForPool2003(
+  t: TestApp,
+  id: string,
+  requester: { id: string; email: string },
+  at: Date,
+): Promise<CourseRequest> {
+  const request: CourseRequest = {
+    id,
+    requester: requester.id,
+    requesterEmail: requester.email,
+    poolId: '2003',
+    courseTitle: 'Optimizing DAX',
+    createdAt: at.toISOString(),
+    status: 'approved',
+    decidedBy: TEST_USERS.admin,
+    decidedAt: at.toISOString(),
+    source: 'command',
+    cards: [],
+  };
+  await t.deps.requests?.store.put(request);
+  expect(await t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
+  return request;
 }
