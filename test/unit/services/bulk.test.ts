@@ -7,6 +7,7 @@ import type { AssignRequest, Student } from '../../../src/domain/types.js';
 import { BadRequestError, RateBudgetUnavailableError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
+import { runningBulkJob } from '../../support/bulk.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
@@ -23,19 +24,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function job(rows: BulkJob['rows']): BulkJob {
-  return {
-    version: 1,
-    id: 'j1',
-    requester: 'U0MGR00001',
-    poolId: '101',
-    courseTitle: 'C',
-    createdAt: NOW.toISOString(),
-    state: 'running',
-    rows,
-    notSent: [],
-  };
-}
+const job = (rows: BulkJob['rows']): BulkJob => runningBulkJob('j1', rows);
 
 describe('bulk runner', () => {
   it('a row left in flight by the last process is read back, not sent again', async () => {
