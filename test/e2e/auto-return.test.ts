@@ -16,11 +16,11 @@ import type { License } from '../../src/domain/types.js';
 import type { AutoReturnRun } from '../../src/services/auto-return.js';
 import { createIntents } from '../../src/services/intents.js';
 import type { Outbox, OutboxSender } from '../../src/services/outbox.js';
-import { createProgressPass } from '../../src/services/progress-pass.js';
 import { createProgressReturns } from '../../src/services/progress-returns.js';
 import { registerWriteSettlers } from '../../src/services/settle-writes.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
+import { progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -48,18 +48,9 @@ function longHolders(t: TestApp, poolId: string, from: number): License[] {
 let lastStarted = '';
 
 function passOf(t: TestApp, now: () => Date, after?: (run: AutoReturnRun | undefined) => void) {
-  if (!t.records) throw new Error('no records');
-  return createProgressPass({
-    licensing: t.licensing,
-    records: t.records,
-    logger: t.deps.logger,
-    now,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    share: 1,
-    afterPass: async (pass) => {
-      lastStarted = pass.startedAt;
-      after?.(await t.autoReturn?.afterPass(pass));
-    },
+  return progressPassOn(t, now, async (pass) => {
+    lastStarted = pass.startedAt;
+    after?.(await t.autoReturn?.afterPass(pass));
   });
 }
 

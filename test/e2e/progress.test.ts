@@ -14,10 +14,10 @@ import { ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { dayOf, dayText } from '../../src/domain/end-date.js';
 import { DAY_MS } from '../../src/domain/time.js';
-import { createProgressPass } from '../../src/services/progress-pass.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -46,17 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function pass() {
-  if (!t.records) throw new Error('no records');
-  return createProgressPass({
-    licensing: t.licensing,
-    records: t.records,
-    logger: t.deps.logger,
-    now,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    share: 1,
-  });
-}
+const pass = () => progressPassOn(t, now);
 
 const publishes = (user: string) =>
   t.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
