@@ -9,19 +9,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
-import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
+import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../support/redis.js';
-import { requestFormView } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { allText } from '../unit/blocks/fixtures.js';
 
-const CHANNEL = 'C0REQUESTS1';
-const POOL = '2005';
-const REQUESTER = TEST_USERS.nobody;
-const EMAIL = 'nora.quinn@acme-learning.example';
+const { channel: CHANNEL, pool: POOL, requester: REQUESTER } = NORA_ASKS;
 const ADMIN = TEST_USERS.admin;
-const YOURS = /license `\d+` is yours/;
 
 let desk: KilledDesk | undefined;
 let redis: TestRedis | undefined;
@@ -47,40 +42,17 @@ describe.skipIf(privateRedisSkipReason !== undefined || postgresSkipReason() !==
     it('the license assigned is what the approver, the requester (once) and the card are told', async () => {
       if (!desk || !redis) throw new Error('no desk');
       const d = desk;
-      const licensesOf = () =>
-        d.sandbox.inspect.licenses({ poolId: POOL, includeInactive: true }).filter((l) => l.student.email === EMAIL);
-      const yours = () => d.dmsTo(REQUESTER, YOURS);
-      const card = () => {
-        const last = d.slack.calls
-          .filter(
-            (c) =>
-              (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
-              c.args.channel === CHANNEL &&
-              allText(c.args.blocks).includes(`<@${REQUESTER}>`),
-          )
-          .at(-1);
-        return { text: allText(last?.args.blocks), actions: buttons(last?.args).map((b) => b.action_id) };
-      };
+      const nora = watchRequest(() => d, NORA_ASKS);
 
       await d.start();
-      expect((await d.submit(requestFormView('VREDISREQ1', POOL), REQUESTER)).status).toBe(200);
-      const posted = await d.slack.waitForCall(
-        'chat.postMessage',
-        (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${REQUESTER}>`),
-        20_000,
-      );
-      await until(
-        'the requester to be told the request was received',
-        () => d.dmsTo(REQUESTER, 'was received').length > 0,
-        20_000,
-      );
-      const requestId = String(buttons(posted.args).find((b) => b.action_id === RequestActionId.approve)?.value);
+      const requestId = await nora.askWithForm('VREDISREQ1', 20_000);
+      await nora.untilReceived(20_000);
 
       const hold = d.holdAssign(POOL, 'after');
       const clicked = d.click(RequestActionId.approve, requestId, ADMIN, { channel: CHANNEL, responseId: 'approve' });
       await until('the assign to be applied and its answer held', () => hold.request !== undefined, 20_000);
       expect(hold.request?.status).toBeLessThan(300);
-      expect(licensesOf()).toHaveLength(1);
+      expect(nora.licenses()).toHaveLength(1);
 
       // Redis goes away while the answer is held; then the answer arrives.
       await redis.close();
@@ -94,26 +66,24 @@ describe.skipIf(privateRedisSkipReason !== undefined || postgresSkipReason() !==
 
       const told = await d.slack.waitForResponse('approve', (p) => !allText(p.body).includes('Working on it'), 30_000);
       const toApprover = allText(told.body);
-      const held = licensesOf();
+      const held = nora.licenses();
       expect(held).toHaveLength(1);
       expect(toApprover).not.toMatch(/went wrong/i);
       expect(toApprover).toContain(`license \`${held[0]?.id}\` assigned to <@${REQUESTER}>`);
 
-      await until('the requester to be told the license is theirs', () => yours().length >= 1, 30_000, 200);
+      await until('the requester to be told the license is theirs', () => nora.yours().length >= 1, 30_000, 200);
       await until(
         'the card to show the license assigned',
-        () => /license `\d+` assigned/.test(card().text) && !card().actions.includes(RequestActionId.approve),
+        () => /license `\d+` assigned/.test(nora.card().text) && !nora.card().actions.includes(RequestActionId.approve),
         30_000,
         200,
       );
-      expect(allText(yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
-      expect(card().text).toContain(`license \`${held[0]?.id}\``);
-      expect(card().text).toContain(`Approved by <@${ADMIN}>`);
-      expect(yours()).toHaveLength(1);
+      expect(allText(nora.yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
+      expect(nora.card().text).toContain(`license \`${held[0]?.id}\``);
+      expect(nora.card().text).toContain(`Approved by <@${ADMIN}>`);
+      expect(nora.yours()).toHaveLength(1);
       expect(d.repeatedDms(REQUESTER)).toEqual([]);
-      expect(
-        d.sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${POOL}/license`),
-      ).toHaveLength(1);
+      expect(nora.assignPosts()).toHaveLength(1);
     }, 120_000);
   },
 );

@@ -9,19 +9,18 @@ import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.j
 import { callSandbox } from '../support/sandbox.js';
 import {
   assignState,
+  dayFromToday,
   modalProblems,
   openModal,
   type ShownView,
   settledView,
   shortcut,
-  submit,
+  submitKeepingAck,
   textOf,
   writes,
 } from './change-support.js';
 
 const MEMBER = { id: 'U0CONTOSO1', name: 'mia.ward', realName: 'Mia Ward', email: 'mia.ward@contoso.com' };
-const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 const acks: Record<string, unknown>[] = [];
 
 let t: TestApp;
@@ -38,15 +37,12 @@ const poolOptions = (view: ShownView) => {
   return block?.element;
 };
 
-async function submitted(
+/** Submits the assign form with `values`, its ack kept for the limits check. */
+const submitted = (
   view: Pick<ShownView, 'id' | 'callback_id' | 'private_metadata'>,
   values: Parameters<typeof assignState>[0],
   userId?: string,
-) {
-  const answer = await submit(t, view, assignState(values), userId);
-  acks.push(answer.ack);
-  return answer;
-}
+) => submitKeepingAck(t, acks, view, assignState(values), userId);
 
 describe('opening the form', () => {
   it('/licenses assign <pool> <email> <date> opens a loading view at once, then the prefilled form', async () => {
@@ -54,7 +50,7 @@ describe('opening the form', () => {
     t.deps.licensing.invalidateCache();
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;
-    const view = await openByCommand(`assign 2007 ada.new@contoso.com ${day(30)}`);
+    const view = await openByCommand(`assign 2007 ada.new@contoso.com ${dayFromToday(30)}`);
     const open = t.slack.calls.slice(from).find((c) => c.method === 'views.open');
     expect(open).toBeDefined();
     expect(textOf(open?.args.view)).toContain('Reading your pools');
@@ -64,7 +60,7 @@ describe('opening the form', () => {
     expect(view.callback_id).toBe(CallbackId.assignForm);
     expect(poolOptions(view)?.initial_option?.value).toBe('2007');
     expect(textOf(view.blocks)).toContain('ada.new@contoso.com');
-    expect(textOf(view.blocks)).toContain(day(30));
+    expect(textOf(view.blocks)).toContain(dayFromToday(30));
     expect(JSON.parse(view.private_metadata ?? '{}')).toEqual({ c: 'C0LICOPS01' });
   });
 
@@ -115,13 +111,13 @@ describe('inline errors, no write', () => {
     ],
     [
       'an end date after the pool end',
-      { pool: '2004', email: 'a@contoso.com', end: day(60) },
+      { pool: '2004', email: 'a@contoso.com', end: dayFromToday(60) },
       InputId.assignEndDate.block,
       'after the pool ends',
     ],
     [
       'an end date in the past',
-      { pool: '2001', email: 'a@contoso.com', end: day(-2) },
+      { pool: '2001', email: 'a@contoso.com', end: dayFromToday(-2) },
       InputId.assignEndDate.block,
       'in the past',
     ],
@@ -209,7 +205,12 @@ describe("the licensing API's own refusals (states the pre-checks cannot see)", 
 
   it.each([
     ['a domain', 1, { pool: '2001', email: 'someone@outlook.com' }, 'addresses at contoso.com, fabrikam.com'],
-    ['beyond the pool end', 2, { pool: '2004', email: 'late@contoso.com', end: day(80) }, 'after the end of pool 2004'],
+    [
+      'beyond the pool end',
+      2,
+      { pool: '2004', email: 'late@contoso.com', end: dayFromToday(80) },
+      'after the end of pool 2004',
+    ],
   ])('%s: the refusal is shown, nothing changed', async (_name, n, values, words) => {
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;

@@ -14,7 +14,7 @@ import { CallbackId, ChangeActionId, InputId, RequestActionId } from '../../src/
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { requestFormView, sampleRequest, selfServiceTo } from '../support/requests.js';
+import { clickInRequestsChannel, requestFormView, sampleRequest, selfServiceTo } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { assignState, extendState, openModal, settledView, submit } from './change-support.js';
 
@@ -64,14 +64,7 @@ const auditPost = (...words: string[]) =>
   );
 
 const click = (actionId: string, value: string, userId: string) =>
-  t.action(
-    {
-      container: { type: 'message', message_ts: '1767225600.000400', channel_id: CHANNEL },
-      channel: { id: CHANNEL, name: 'license-requests' },
-      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: `${Date.now() / 1000}` }],
-    },
-    { userId, channelId: CHANNEL },
-  );
+  clickInRequestsChannel(t, { channel: CHANNEL, ts: '1767225600.000400' }, actionId, value, userId);
 
 /** `user` asks for `poolId` through the request form; the request id from the card's Approve button. */
 async function requestFrom(user: string, poolId: string): Promise<string> {

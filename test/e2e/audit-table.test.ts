@@ -13,7 +13,7 @@ import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type SlackCall, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, eventsUrlOf, logLinesOf, type MainProcess } from '../support/run-main.js';
-import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
+import { appHomeOpenedBody, commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { allText } from '../unit/blocks/fixtures.js';
 import { extendState, viewOf } from './change-support.js';
 
@@ -68,25 +68,7 @@ async function extend(licenseId: string, day: string): Promise<void> {
 /** Opens App Home for the admin and returns the text of the view once it shows the pools. */
 async function homeText(): Promise<string> {
   const before = rig.slack.calls.length;
-  const status = await post(
-    JSON.stringify({
-      token: 'qWeRtY1234567890AsDfGhJk',
-      team_id: 'T0ACME0001',
-      api_app_id: 'A0LICBOT01',
-      event: {
-        type: 'app_home_opened',
-        user: ADMIN,
-        channel: 'D0HOME0001',
-        tab: 'home',
-        event_ts: `${Date.now() / 1000}`,
-      },
-      type: 'event_callback',
-      event_id: `Ev0AUDIT${++seq}`,
-      event_time: Math.floor(Date.now() / 1000),
-      authorizations: [{ team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false }],
-    }),
-    'application/json',
-  );
+  const status = await post(appHomeOpenedBody(ADMIN, `Ev0AUDIT${++seq}`), 'application/json');
   expect(status).toBe(200);
   const call = await rig.slack.waitForCall(
     'views.publish',

@@ -11,17 +11,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/blocks/ids.js';
 import { auditSentence } from '../../src/domain/audit-sentence.js';
-import type { CourseRequest } from '../../src/domain/requests.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import type { License } from '../../src/domain/types.js';
 import type { AutoReturnRun } from '../../src/services/auto-return.js';
 import { createIntents } from '../../src/services/intents.js';
 import type { Outbox, OutboxSender } from '../../src/services/outbox.js';
-import { createProgressPass } from '../../src/services/progress-pass.js';
 import { createProgressReturns } from '../../src/services/progress-returns.js';
 import { registerWriteSettlers } from '../../src/services/settle-writes.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { SlackCall } from '../support/fake-slack.js';
+import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
+import { progressPassOn } from '../support/progress.js';
+import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -48,18 +48,9 @@ function longHolders(t: TestApp, poolId: string, from: number): License[] {
 let lastStarted = '';
 
 function passOf(t: TestApp, now: () => Date, after?: (run: AutoReturnRun | undefined) => void) {
-  if (!t.records) throw new Error('no records');
-  return createProgressPass({
-    licensing: t.licensing,
-    records: t.records,
-    logger: t.deps.logger,
-    now,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    share: 1,
-    afterPass: async (pass) => {
-      lastStarted = pass.startedAt;
-      after?.(await t.autoReturn?.afterPass(pass));
-    },
+  return progressPassOn(t, now, async (pass) => {
+    lastStarted = pass.startedAt;
+    after?.(await t.autoReturn?.afterPass(pass));
   });
 }
 
@@ -98,12 +89,7 @@ describe('automatic return of finished seats, on', () => {
       const l = lic[key];
       const id = `U0HOLD${key}${l.student.id}`.slice(0, 11);
       users[key] = id;
-      t.slack.setUser({
-        id,
-        name: l.student.email.split('@')[0] ?? id,
-        realName: l.student.name,
-        email: l.student.email,
-      });
+      holderInSlack(t.slack, id, l);
     }
   });
 
@@ -128,21 +114,7 @@ describe('automatic return of finished seats, on', () => {
 
   it('after a complete pass: one DELETE per due license of a transferable pool, capped, the oldest first; each holder told once; the waiting request gets the seat; one channel post with counts', async () => {
     // An approved request waiting for the full pool 2003.
-    const request: CourseRequest = {
-      id: 'R-AUTO-1',
-      requester: WAITER.id,
-      requesterEmail: WAITER.email,
-      poolId: '2003',
-      courseTitle: 'Optimizing DAX',
-      createdAt: now().toISOString(),
-      status: 'approved',
-      decidedBy: TEST_USERS.admin,
-      decidedAt: now().toISOString(),
-      source: 'command',
-      cards: [],
-    };
-    await t.deps.requests?.store.put(request);
-    expect(await t.deps.requests?.service.toWaitlist(request.id, TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
+    await waitingForPool2003(t, 'R-AUTO-1', WAITER, now());
 
     clock.t += 3 * DAY_MS; // day 8: A, B, C, G are 8 days old (4 due, the cap is 3); F is 3 days old
     expect(await pass().run()).toMatchObject({ kind: 'done' });

@@ -10,8 +10,8 @@ import { callSandbox } from '../support/sandbox.js';
 import {
   assignState,
   openModal,
+  recycleConfirmation,
   recycleState,
-  type ShownView,
   settledView,
   shortcut,
   submit,
@@ -25,18 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function recycleConfirmation(email: string): Promise<ShownView> {
-  const form = await openModal(t, () => t.command('assign 2003'));
-  const from = t.slack.calls.length;
-  await submit(t, form, assignState({ pool: '2003', email, recycle: true }));
-  const view = await settledView(t, form.id, from);
-  expect(view.callback_id).toBe(CallbackId.recycleConfirm);
-  return view;
-}
-
 describe('recycle default is re-checked before the write', () => {
   it('the named license ended meanwhile: no POST, the person is told which license would end now', async () => {
-    const view = await recycleConfirmation('late@contoso.com');
+    const { view } = await recycleConfirmation(t, 'late@contoso.com');
     const named = (JSON.parse(view.private_metadata ?? '{}') as { x?: string }).x;
     expect(named).toBe('4024');
     expect((await callSandbox(t.sandbox, 'DELETE', '/v1/license/4024')).status).toBe(200);
@@ -55,7 +46,7 @@ describe('recycle default is re-checked before the write', () => {
   });
 
   it('still the pick: one POST with recycle, and the result names the license that ended', async () => {
-    const view = await recycleConfirmation('ontime@contoso.com');
+    const { view } = await recycleConfirmation(t, 'ontime@contoso.com');
     const named = (JSON.parse(view.private_metadata ?? '{}') as { x?: string }).x ?? '';
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;

@@ -4,32 +4,21 @@
  * points as the blocks' words say, and the words beside them (docs/digest.md).
  */
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, chromiumSkipReason, screenshotDir } from '../support/chromium.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import { chromiumSkipReason, type OpenConsole, openConsole, screenshotDir } from '../support/chromium.js';
 
 describe.skipIf(chromiumSkipReason !== undefined)('the digest in the local console', () => {
-  let main: MainProcess;
-  let browser: Browser;
+  let app: OpenConsole | undefined;
   let page: Page;
 
   beforeAll(async () => {
-    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
-    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
-    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`http://localhost:${port}/`);
-    await page.locator('#who option').first().waitFor({ state: 'attached' });
+    app = await openConsole({ viewport: { width: 1280, height: 1400 }, timeoutMs: 15_000 });
+    page = app.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (main) {
-      main.child.kill('SIGTERM');
-      await main.exited;
-    }
+    await app?.close();
   });
 
   it('draws the seats line and the progress bars as SVG, with the words that say the same', async () => {

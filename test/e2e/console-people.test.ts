@@ -4,10 +4,15 @@
  * and buttons, and which channels each role is in (the private ones only for the roles Slack would
  * have there), checked at the console's own HTTP boundary too.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, chromiumSkipReason } from '../support/chromium.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import {
+  chromiumSkipReason,
+  lastMessageIn,
+  type OpenConsole,
+  openConsole,
+  sendInConsole,
+} from '../support/chromium.js';
 
 const ADMIN = 'U0DEMOADM1';
 const VIEWER = 'U0DEMOVWR1';
@@ -18,36 +23,21 @@ const PRIVATE = ['license-audit', 'license-alerts', 'license-requests'];
 const STUDENT = 'private.channel.check@contoso.com';
 
 describe.skipIf(chromiumSkipReason !== undefined)('the local console for each person', () => {
-  let main: MainProcess;
-  let browser: Browser;
+  let app: OpenConsole | undefined;
   let page: Page;
   let origin: string;
 
   beforeAll(async () => {
-    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
-    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
-    origin = `http://localhost:${port}`;
-    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${origin}/`);
-    await page.locator('#who option').first().waitFor({ state: 'attached' });
+    app = await openConsole({ viewport: { width: 1280, height: 860 }, timeoutMs: 10_000 });
+    ({ page, origin } = app);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (main) {
-      main.child.kill('SIGTERM');
-      await main.exited;
-    }
+    await app?.close();
   });
 
-  const send = async (text: string) => {
-    await page.locator('#box').fill(text);
-    await page.locator('#box').press('Enter');
-  };
-  const lastMessage = () => page.locator('#messages article').last();
+  const send = (text: string) => sendInConsole(page, text);
+  const lastMessage = () => lastMessageIn(page);
   const dialog = () => page.getByRole('dialog');
   const become = async (who: string) => {
     // The page then streams that person's state (/console/events?user=…).

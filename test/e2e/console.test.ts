@@ -5,51 +5,41 @@
  * is drawn from its real Block Kit. Screenshots land in screenshots/ (git-ignored).
  */
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageHint } from '../../src/slack/subcommands/index.js';
-import { chromiumPath, chromiumSkipReason, screenshotDir } from '../support/chromium.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import {
+  chromiumSkipReason,
+  lastMessageIn,
+  type OpenConsole,
+  openConsole,
+  screenshotDir,
+  sendInConsole,
+} from '../support/chromium.js';
 
 const STUDENT = 'console.newcomer@contoso.com';
 const STUDENT_NAME = 'Carla Newcomer';
 let licenseId = '';
 
 describe.skipIf(chromiumSkipReason !== undefined)('the local console in a browser', () => {
-  let main: MainProcess;
-  let browser: Browser;
+  let app: OpenConsole | undefined;
   let page: Page;
-  let url: string;
   const shots = screenshotDir();
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
 
   beforeAll(async () => {
-    main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
-    const [, port] = await main.waitFor(/Local console \(plays Slack in your browser\): http:\/\/localhost:(\d+)\//);
-    url = `http://localhost:${port}/`;
-    browser = await chromium.launch({ executablePath: chromiumPath ?? 'chromium', args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Asia/Tokyo' });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(url);
-    await page.locator('#who option').first().waitFor({ state: 'attached' });
+    app = await openConsole({ viewport: { width: 1280, height: 860 }, timezoneId: 'Asia/Tokyo', timeoutMs: 10_000 });
+    page = app.page;
     expect(await page.locator('#who').inputValue()).toBe('U0DEMOADM1');
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (main) {
-      main.child.kill('SIGTERM');
-      await main.exited;
-    }
+    await app?.close();
   });
 
-  const send = async (text: string) => {
-    await page.locator('#box').fill(text);
-    await page.locator('#box').press('Enter');
-  };
+  const send = (text: string) => sendInConsole(page, text);
   const messages = () => page.locator('#messages');
-  const lastMessage = () => page.locator('#messages article').last();
+  const lastMessage = () => lastMessageIn(page);
 
   it('shows the usage hint, runs /licenses pools and draws the pools from Block Kit', async () => {
     await page.locator('#box').fill('/');

@@ -8,18 +8,17 @@ import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
+  dayFromToday,
   extendState,
   modalProblems,
   openModal,
   type ShownView,
   settledView,
-  submit,
+  submitKeepingAck,
   textOf,
   writes,
 } from './change-support.js';
 
-const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 const endDay = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10);
 const acks: Record<string, unknown>[] = [];
 
@@ -36,11 +35,9 @@ const quickValues = (view: ShownView) =>
       | undefined
   )?.element.options ?? [];
 
-async function send(view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) {
-  const answer = await submit(t, view, state);
-  acks.push(answer.ack);
-  return answer;
-}
+/** Submits the form, its ack kept for the limits check. */
+const send = (view: { id: string; callback_id: string; private_metadata?: string }, state: unknown) =>
+  submitKeepingAck(t, acks, view, state);
 
 describe('change end date', () => {
   it('/licenses extend <id> shows current end, pool end and quick choices; +30 days moves the end once', async () => {
@@ -68,8 +65,8 @@ describe('change end date', () => {
 
   it.each([
     ['nothing picked (it ends with its pool: no quick choice shown)', {}, 'Pick a date before'],
-    ['both, different', { quick: day(40), date: day(50) }, 'not both'],
-    ['after the pool end', { date: day(200) }, 'after the pool ends'],
+    ['both, different', { quick: dayFromToday(40), date: dayFromToday(50) }, 'not both'],
+    ['after the pool end', { date: dayFromToday(200) }, 'after the pool ends'],
   ])('inline error without a write: %s', async (_name, values, words) => {
     const view = await openModal(t, () => t.command('extend 4003'));
     t.sandbox.clearRequests();
@@ -103,7 +100,7 @@ describe('change end date', () => {
   it('a past date asks a second, explicit confirmation; only then the license ends', async () => {
     const view = await openModal(t, () => t.clickButton(ActionId.licenseChangeEndDate, '4005'));
     t.sandbox.clearRequests();
-    const { ack } = await send(view, extendState({ date: day(-3) }));
+    const { ack } = await send(view, extendState({ date: dayFromToday(-3) }));
     expect(ack.response_action).toBe('update');
     const confirm = ack.view as ShownView;
     expect(confirm.callback_id).toBe(CallbackId.extendPastConfirm);
@@ -132,22 +129,22 @@ describe('change end date', () => {
     const view = { id: 'V0NOSNAPX1', callback_id: CallbackId.extendForm, private_metadata: '{"l":"4003"}' };
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;
-    await send(view, extendState({ date: day(250) }));
+    await send(view, extendState({ date: dayFromToday(250) }));
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain('that day is after the pool ends');
     expect(writes(t)).toEqual([]);
   });
 
   it('an unclear PATCH: read back, one PATCH, the user told what was found', async () => {
-    const view = await openModal(t, () => t.command(`extend 4006 ${day(100)}`));
+    const view = await openModal(t, () => t.command(`extend 4006 ${dayFromToday(100)}`));
     t.sandbox.clearRequests();
     t.sandbox.addFault({ kind: 'reset', phase: 'after', method: 'PATCH', times: 1 });
     const from = t.slack.calls.length;
-    await send(view, extendState({ date: day(100) }));
+    await send(view, extendState({ date: dayFromToday(100) }));
     const result = await settledView(t, view.id, from);
     t.sandbox.clearFaults();
     expect(textOf(result.blocks)).toContain('read it back: the change is there');
-    expect(endDay('4006')).toBe(day(100));
+    expect(endDay('4006')).toBe(dayFromToday(100));
     expect(writes(t).map((r) => r.method)).toEqual(['PATCH']);
   });
 

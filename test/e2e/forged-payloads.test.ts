@@ -12,10 +12,16 @@ import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/block
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
-import { clickLetItEnd, extendState, recycleState, settledView, submit, textOf, writes } from './change-support.js';
-
-const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+import {
+  clickLetItEnd,
+  dayFromToday,
+  extendState,
+  recycleState,
+  settledView,
+  submit,
+  textOf,
+  writes,
+} from './change-support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -85,7 +91,7 @@ describe('a forged recycle confirmation: every rule on fresh reads, nothing sent
   });
 
   it('an end date after the pool ends: no DELETE', async () => {
-    const text = await forgedRecycle({ p: '2003', e: 'late.end@contoso.com', d: day(400), x: '4024' }, '4028');
+    const text = await forgedRecycle({ p: '2003', e: 'late.end@contoso.com', d: dayFromToday(400), x: '4024' }, '4028');
     expect(writes(t)).toEqual([]);
     expect(isActive('4028')).toBe(true);
     expect(text).toContain('The end date is after the pool ends');
@@ -124,14 +130,18 @@ describe('a forged Retry assign', () => {
 
 describe('a forged change of end date', () => {
   it('the form naming a license of an untransferable pool: no PATCH', async () => {
-    const text = await forgedSubmission(CallbackId.extendForm, { l: '4018' }, extendState({ date: day(20) }));
+    const text = await forgedSubmission(CallbackId.extendForm, { l: '4018' }, extendState({ date: dayFromToday(20) }));
     expect(writes(t)).toEqual([]);
     expect(text).toContain('not transferable');
     expect(text).toContain('Nothing was changed.');
   });
 
   it('the past-date confirmation naming a license of an untransferable pool: no PATCH, the license runs on', async () => {
-    const text = await forgedSubmission(CallbackId.extendPastConfirm, { l: '4044', d: day(-1) }, { values: {} });
+    const text = await forgedSubmission(
+      CallbackId.extendPastConfirm,
+      { l: '4044', d: dayFromToday(-1) },
+      { values: {} },
+    );
     expect(writes(t)).toEqual([]);
     expect(isActive('4044')).toBe(true);
     expect(text).toContain('not transferable');
@@ -139,7 +149,7 @@ describe('a forged change of end date', () => {
 
   it('the form with a date after the pool end, for a license the form never showed: no PATCH', async () => {
     // 2004 ends in 21 days; 4033 is one of its licenses.
-    const text = await forgedSubmission(CallbackId.extendForm, { l: '4033' }, extendState({ date: day(60) }));
+    const text = await forgedSubmission(CallbackId.extendForm, { l: '4033' }, extendState({ date: dayFromToday(60) }));
     expect(writes(t)).toEqual([]);
     expect(text).toContain('after the pool ends');
   });
@@ -215,7 +225,7 @@ describe('a forged "Let it end" on an alert', () => {
   });
 
   it('a license whose end moved since the alert: nothing recorded, the admin is told why', async () => {
-    const later = day(30);
+    const later = dayFromToday(30);
     expect((await callSandbox(a.sandbox, 'PATCH', '/v1/license/4005', { body: { endDate: later } })).status).toBe(200);
     const { told, updates } = await letEnd('4005', { ts: await postedTs('4005'), rowFor: '4005' });
     expect(told).toContain(`No alert announced license 4005 ending on ${dayText(later)}`);

@@ -8,16 +8,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
-import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
-import { requestFormView } from '../support/requests.js';
+import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { buildDist, eventsUrlOf } from '../support/run-main.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
-const CHANNEL = 'C0REQUESTS1';
-const POOL = '2005';
-const REQUESTER = TEST_USERS.nobody;
-const EMAIL = 'nora.quinn@acme-learning.example';
+const { channel: CHANNEL, pool: POOL, requester: REQUESTER } = NORA_ASKS;
 const ADMIN = TEST_USERS.admin;
 /** How long the next start may take to settle what was in flight. */
 const SETTLE_MS = 60_000;
@@ -32,46 +27,14 @@ afterEach(async () => {
   await desk?.close();
 });
 
-/** Every license the requester ever held in the pool, as the licensing service keeps them. */
-const licensesOf = () =>
-  desk.sandbox.inspect.licenses({ poolId: POOL, includeInactive: true }).filter((l) => l.student.email === EMAIL);
-/** "license `4321` is yours": the DM that gives the license (not one saying it is being assigned). */
-const YOURS = /license `\d+` is yours/;
-const yours = () => desk.dmsTo(REQUESTER, YOURS);
-const assignPosts = () =>
-  desk.sandbox.requests.filter((r) => r.method === 'POST' && r.url === `/v1/pool/${POOL}/license`);
-
-/** The request's card as it reads now (its last post or update in the requests channel), and how many updates came after `from` calls. */
-function card(from = 0) {
-  const copies = desk.slack.calls.filter(
-    (c) =>
-      (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
-      c.args.channel === CHANNEL &&
-      allText(c.args.blocks).includes(`<@${REQUESTER}>`),
-  );
-  const last = copies.at(-1);
-  return {
-    text: allText(last?.args.blocks),
-    actions: buttons(last?.args).map((b) => b.action_id),
-    updatesSince: copies.filter((c) => c.method === 'chat.update' && desk.slack.calls.indexOf(c) >= from).length,
-  };
-}
+const nora = watchRequest(() => desk, NORA_ASKS);
 
 /** The member asks through the form; the card reaches the channel; the admin's Approve is sent. */
 async function askAndApprove(): Promise<{ requestId: string }> {
   await desk.start();
-  expect((await desk.submit(requestFormView('VKILLREQ1', POOL), REQUESTER)).status).toBe(200);
-  const posted = await desk.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${REQUESTER}>`),
-    15_000,
-  );
-  await until(
-    'the requester to be told the request was received',
-    () => desk.dmsTo(REQUESTER, 'was received').length > 0,
-    15_000,
-  );
-  return { requestId: String(buttons(posted.args).find((b) => b.action_id === RequestActionId.approve)?.value) };
+  const requestId = await nora.askWithForm('VKILLREQ1');
+  await nora.untilReceived();
+  return { requestId };
 }
 
 async function approve(requestId: string): Promise<void> {
@@ -82,34 +45,11 @@ async function approve(requestId: string): Promise<void> {
   expect(clicked.status).toBe(200);
 }
 
-/** SIGKILL, then the same process again on the same DATA_DIR and settings: the Slack calls made before it. */
-async function killAndRestart(): Promise<number> {
-  await desk.kill();
-  const from = desk.slack.calls.length;
-  await desk.start();
-  return from;
-}
-
-/** Exactly one license, the request assigned on its card, the requester told once that it is theirs. */
-async function expectAssignedOnce(): Promise<void> {
-  await until('the requester to be told the license is theirs', () => yours().length >= 1, SETTLE_MS, 200);
-  await until(
-    'the card to show the license assigned',
-    () => /license `\d+` assigned/.test(card().text) && !card().actions.includes(RequestActionId.approve),
-    SETTLE_MS,
-    200,
-  );
-  // A second DM or a second write would come right behind the first: give them the time to.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const held = licensesOf();
-  expect(held).toHaveLength(1);
-  expect(held[0]?.active).toBe(true);
-  expect(yours()).toHaveLength(1);
-  expect(allText(yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
-  expect(card().text).toContain(`license \`${held[0]?.id}\``);
-  expect(card().text).toContain(`Approved by <@${ADMIN}>`);
-  // Nobody hears the same thing twice; whatever the approver is told of the outcome, at most once.
-  expect(desk.repeatedDms(REQUESTER)).toEqual([]);
+/** Exactly one license, the request assigned on its card (no Approve, the approver named), the requester told once. */
+async function expectApprovedOnce(): Promise<void> {
+  await nora.expectAssignedOnce(SETTLE_MS, (card) => !card.actions.includes(RequestActionId.approve));
+  expect(nora.card().text).toContain(`Approved by <@${ADMIN}>`);
+  // Whatever the approver is told of the outcome, at most once.
   expect(desk.dmsTo(ADMIN, `Your approval of <@${REQUESTER}>`).length).toBeLessThanOrEqual(1);
 }
 
@@ -119,29 +59,31 @@ describe('an approval, the process killed at each step, started again on the sam
     const hold = desk.holdAssign(POOL, 'before');
     await approve(requestId);
     await until('the assign POST to be held before the licensing service', () => hold.request !== undefined, 15_000);
-    expect(licensesOf()).toEqual([]);
+    expect(nora.licenses()).toEqual([]);
 
-    const from = await killAndRestart();
+    const from = await desk.killAndRestart();
     // Settled either way: the license made and told, or the request back to pending on its card.
     await until(
       'the approval to be settled (a license told, or the card offering Approve again)',
       () =>
-        (licensesOf().length > 0 && yours().length > 0) ||
-        (licensesOf().length === 0 && card(from).updatesSince > 0 && card().actions.includes(RequestActionId.approve)),
+        (nora.licenses().length > 0 && nora.yours().length > 0) ||
+        (nora.licenses().length === 0 &&
+          nora.card(from).updatesSince > 0 &&
+          nora.card().actions.includes(RequestActionId.approve)),
       SETTLE_MS,
       200,
     );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    if (licensesOf().length > 0) {
-      await expectAssignedOnce();
+    if (nora.licenses().length > 0) {
+      await expectApprovedOnce();
     } else {
       // Nothing was assigned, and nobody claims it was; the approver, whose click came to nothing, hears why once.
-      expect(yours()).toEqual([]);
-      expect(card().text).not.toMatch(/license `\d+` assigned/);
+      expect(nora.yours()).toEqual([]);
+      expect(nora.card().text).not.toMatch(/license `\d+` assigned/);
       const toApprover = desk.dmsTo(ADMIN, `<@${REQUESTER}>`).filter((c) => desk.slack.calls.indexOf(c) >= from);
       expect(toApprover).toHaveLength(1);
     }
-    expect(licensesOf().length).toBeLessThanOrEqual(1);
+    expect(nora.licenses().length).toBeLessThanOrEqual(1);
     expect(desk.repeatedDms(REQUESTER)).toEqual([]);
   }, 120_000);
 
@@ -151,12 +93,12 @@ describe('an approval, the process killed at each step, started again on the sam
     await approve(requestId);
     await until('the assign POST to be applied and its answer held', () => hold.request !== undefined, 15_000);
     expect(hold.request?.status).toBeLessThan(300);
-    expect(licensesOf()).toHaveLength(1);
+    expect(nora.licenses()).toHaveLength(1);
 
-    await killAndRestart();
-    await expectAssignedOnce();
+    await desk.killAndRestart();
+    await expectApprovedOnce();
     // Read back, never resent.
-    expect(assignPosts()).toHaveLength(1);
+    expect(nora.assignPosts()).toHaveLength(1);
   }, 120_000);
 
   it('(b) under npm start, SIGKILL to its process group (npm and node): one license, the request assigned, the requester told once', async () => {
@@ -167,28 +109,28 @@ describe('an approval, the process killed at each step, started again on the sam
     const hold = desk.holdAssign(POOL, 'after');
     await approve(requestId);
     await until('the assign POST to be applied and its answer held', () => hold.request !== undefined, 15_000);
-    expect(licensesOf()).toHaveLength(1);
+    expect(nora.licenses()).toHaveLength(1);
 
-    await killAndRestart();
+    await desk.killAndRestart();
     // npm's node went with the group: nothing answers on the first process's port any more.
     const first = desk.runs[0];
     if (!first) throw new Error('no first run');
     const health = (await eventsUrlOf(first)).replace('/slack/events', '/healthz');
     await expect(fetch(health)).rejects.toThrow();
-    await expectAssignedOnce();
-    expect(assignPosts()).toHaveLength(1);
+    await expectApprovedOnce();
+    expect(nora.assignPosts()).toHaveLength(1);
   }, 240_000);
 
   it('(c) killed with the license assigned and the DM "it is yours" not yet accepted by Slack: the next start sends it, once', async () => {
     const { requestId } = await askAndApprove();
-    const hold = desk.holdDm(REQUESTER, YOURS);
+    const hold = desk.holdDm(REQUESTER, NORA_ASKS.yours);
     await approve(requestId);
     await until('the DM to the requester to be held before Slack', () => hold.request !== undefined, 15_000);
-    expect(licensesOf()).toHaveLength(1);
-    expect(yours()).toEqual([]);
+    expect(nora.licenses()).toHaveLength(1);
+    expect(nora.yours()).toEqual([]);
 
-    await killAndRestart();
-    await expectAssignedOnce();
-    expect(assignPosts()).toHaveLength(1);
+    await desk.killAndRestart();
+    await expectApprovedOnce();
+    expect(nora.assignPosts()).toHaveLength(1);
   }, 120_000);
 });

@@ -10,15 +10,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../src/domain/bulk-job.js';
 import type { WaitlistLines } from '../../src/domain/waitlist.js';
 import { TEST_USERS } from '../support/fake-slack.js';
-import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
-import { requestFormView, sampleRequest } from '../support/requests.js';
+import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
+import { sampleRequest } from '../support/requests.js';
 
 const DATABASE = 'license-desk.sqlite';
 
 let desk: KilledDesk;
 
 beforeEach(async () => {
-  desk = await startKilledDesk({ env: { REQUESTS_CHANNEL: 'C0REQUESTS1' } });
+  desk = await startKilledDesk({ env: { REQUESTS_CHANNEL: NORA_ASKS.channel } });
 });
 
 afterEach(async () => {
@@ -47,12 +47,7 @@ async function expectRefusal(file: string): Promise<string> {
 /** A first run that keeps a record: a member's request, its card posted. Stopped with SIGTERM. */
 async function firstRun(): Promise<void> {
   const main = await desk.start();
-  expect((await desk.submit(requestFormView('VDAMAGE01', '2005'), TEST_USERS.nobody)).status).toBe(200);
-  await desk.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === 'C0REQUESTS1' && JSON.stringify(c.args.blocks).includes(`<@${TEST_USERS.nobody}>`),
-    15_000,
-  );
+  await watchRequest(() => desk, NORA_ASKS).askWithForm('VDAMAGE01');
   main.child.kill('SIGTERM');
   expect(await main.exited).toBe(0);
 }

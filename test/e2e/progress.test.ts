@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { dayOf, dayText } from '../../src/domain/end-date.js';
-import type { CourseRequest } from '../../src/domain/requests.js';
 import { DAY_MS } from '../../src/domain/time.js';
-import { createProgressPass } from '../../src/services/progress-pass.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { progressPassOn } from '../support/progress.js';
+import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -46,17 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function pass() {
-  if (!t.records) throw new Error('no records');
-  return createProgressPass({
-    licensing: t.licensing,
-    records: t.records,
-    logger: t.deps.logger,
-    now,
-    rateLimit: { limit: 25, windowMs: 3000 },
-    share: 1,
-  });
-}
+const pass = () => progressPassOn(t, now);
 
 const publishes = (user: string) =>
   t.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
@@ -134,21 +124,7 @@ describe('learning progress', () => {
     expect(buttons(viewerHome.args.view).some((b) => b.action_id === DeskActionId.returnSeat)).toBe(false);
 
     // The first approved request waiting for the full pool.
-    const request: CourseRequest = {
-      id: 'R1',
-      requester: WAITER.id,
-      requesterEmail: WAITER.email,
-      poolId: POOL,
-      courseTitle: 'Optimizing DAX',
-      createdAt: now().toISOString(),
-      status: 'approved',
-      decidedBy: TEST_USERS.admin,
-      decidedAt: now().toISOString(),
-      source: 'command',
-      cards: [],
-    };
-    await t.deps.requests?.store.put(request);
-    expect(await t.deps.requests?.service.toWaitlist('R1', TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
+    await waitingForPool2003(t, 'R1', WAITER, now());
 
     // Return this seat (App Home has no response_url): the revoke confirmation comes by DM.
     const dmConfirm = t.slack.waitForCall(

@@ -14,7 +14,7 @@ import { observationOf } from '../../src/domain/progress.js';
 import type { License } from '../../src/domain/types.js';
 import { createProgressStore } from '../../src/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import type { SlackCall } from '../support/fake-slack.js';
+import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { requestFormView, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -93,14 +93,8 @@ beforeAll(async () => {
     ['s15in2002', 'U0HOLDER15'],
   ] as const;
   for (const [key, id] of slackUsers) {
-    const l = lic[key] as License;
     users[key] = id;
-    t.slack.setUser({
-      id,
-      name: l.student.email.split('@')[0] ?? id,
-      realName: l.student.name,
-      email: l.student.email,
-    });
+    holderInSlack(t.slack, id, lic[key] as License);
   }
   // Progress records, as the daily pass would have left them.
   const store = createProgressStore(t.records as NonNullable<typeof t.records>);
@@ -154,6 +148,14 @@ const notWorking = (p: { body: Record<string, unknown> }) => !String(p.body.text
 
 describe('reclaim rounds: still learning?', () => {
   let round1Asks: Record<string, string> = {};
+  /** The holder `who` clicks `actionId` on the round-1 ask in their DM; what they are answered. */
+  const answerOwnAsk = async (actionId: string, who: 'keeper' | 'leaver') => {
+    const r = await t.clickButton(actionId, round1Asks[who] as string, {
+      userId: users[who] as string,
+      channelId: dmChannel(users[who] as string),
+    });
+    return r.waitForResponse();
+  };
 
   it('is for admins only', async () => {
     const r = await t.command('reclaim', { userId: TEST_USERS.viewer });
@@ -231,11 +233,7 @@ describe('reclaim rounds: still learning?', () => {
   });
 
   it('Keep holds the seat (no revoke), is audited and updates the round message in place', async () => {
-    const r = await t.clickButton(ReclaimActionId.keep, round1Asks.keeper as string, {
-      userId: users.keeper as string,
-      channelId: dmChannel(users.keeper as string),
-    });
-    const answer = await r.waitForResponse();
+    const answer = await answerOwnAsk(ReclaimActionId.keep, 'keeper');
     expect(allText(answer.body.blocks)).toContain('you keep your seat');
     expect((await t.licensing.licenses.get((lic.keeper as License).id)).active).toBe(true);
     await until('step 4', async () =>
@@ -251,11 +249,7 @@ describe('reclaim rounds: still learning?', () => {
   });
 
   it('Release revokes once, audited; the first waitlisted request gets the seat; the holder can ask again', async () => {
-    const r = await t.clickButton(ReclaimActionId.release, round1Asks.leaver as string, {
-      userId: users.leaver as string,
-      channelId: dmChannel(users.leaver as string),
-    });
-    const answer = await r.waitForResponse();
+    const answer = await answerOwnAsk(ReclaimActionId.release, 'leaver');
     expect(allText(answer.body.blocks)).toContain('released');
     expect(buttons(answer.body).map((b) => [b.action_id, b.value])).toEqual([[RequestActionId.openFor, '2003']]);
     expect((await t.licensing.licenses.get((lic.leaver as License).id)).active).toBe(false);

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackId, ChangeActionId, InputId } from '../../src/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
-  assignState,
   modalProblems,
-  openModal,
+  recycleConfirmation,
   recycleState,
   type ShownView,
   settledView,
@@ -27,15 +26,10 @@ afterAll(() => t.close());
 
 const active = () => t.sandbox.inspect.licenses({ poolId: '2003' }).map((l) => l.id);
 
-/** Opens the assign form for 2003, ticks "free a seat", and returns the confirmation view. */
+/** Opens the assign form for 2003, ticks "free a seat", and returns the confirmation view: shown before any write. */
 async function confirmation(email: string): Promise<ShownView> {
-  const form = await openModal(t, () => t.command('assign 2003'));
-  t.sandbox.clearRequests();
-  const from = t.slack.calls.length;
-  const { ack } = await submit(t, form, assignState({ pool: '2003', email, recycle: true }));
+  const { view, ack } = await recycleConfirmation(t, email);
   expect(ack.response_action).toBe('update');
-  const view = await settledView(t, form.id, from);
-  expect(view.callback_id).toBe(CallbackId.recycleConfirm);
   expect(writes(t)).toEqual([]);
   return view;
 }

@@ -13,7 +13,13 @@ import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../s
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
-import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
+import {
+  appHomeOpenedBody,
+  commandBody,
+  opsButtonClickBody,
+  slackHeaders,
+  viewSubmissionBody,
+} from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { textOf, viewOf } from './change-support.js';
 
@@ -199,31 +205,11 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       const click = (url: string) =>
         post(
           url,
-          interactionBody({
-            type: 'block_actions',
-            user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-            api_app_id: 'A0LICBOT01',
-            container: {
-              type: 'message',
-              message_ts: '1767225600.000300',
-              channel_id: 'C0LICOPS01',
-              is_ephemeral: true,
-            },
-            trigger_id: `${Date.now()}.${++seq}.trigger`,
-            team: { id: 'T0ACME0001', domain: 'acme-learning' },
-            channel: { id: 'C0LICOPS01', name: 'license-ops' },
-            state: { values: {} },
-            response_url: slack.responseUrl('double-click'),
-            actions: [
-              {
-                type: 'button',
-                action_id: ChangeActionId.revokeConfirm,
-                block_id: 'revoke',
-                value: '4005',
-                action_ts: `${Date.now() / 1000}`,
-              },
-            ],
-          }),
+          opsButtonClickBody(
+            { actionId: ChangeActionId.revokeConfirm, blockId: 'revoke', value: '4005' },
+            { ts: '1767225600.000300', responseUrl: slack.responseUrl('double-click') },
+            `${Date.now()}.${++seq}.trigger`,
+          ),
         );
       const answers = await Promise.all(urls.map((url) => click(url)));
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
@@ -241,26 +227,11 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
       const [urlA, urlB] = await startReplicas();
       const revoked = await post(
         urlA ?? '',
-        interactionBody({
-          type: 'block_actions',
-          user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
-          api_app_id: 'A0LICBOT01',
-          container: { type: 'message', message_ts: '1767225600.000400', channel_id: 'C0LICOPS01', is_ephemeral: true },
-          trigger_id: `${Date.now()}.${++seq}.trigger`,
-          team: { id: 'T0ACME0001', domain: 'acme-learning' },
-          channel: { id: 'C0LICOPS01', name: 'license-ops' },
-          state: { values: {} },
-          response_url: slack.responseUrl('revoke-on-a'),
-          actions: [
-            {
-              type: 'button',
-              action_id: ChangeActionId.revokeConfirm,
-              block_id: 'revoke',
-              value: '4005',
-              action_ts: `${Date.now() / 1000}`,
-            },
-          ],
-        }),
+        opsButtonClickBody(
+          { actionId: ChangeActionId.revokeConfirm, blockId: 'revoke', value: '4005' },
+          { ts: '1767225600.000400', responseUrl: slack.responseUrl('revoke-on-a') },
+          `${Date.now()}.${++seq}.trigger`,
+        ),
       );
       expect(revoked.status).toBe(200);
       await slack.waitForResponse('revoke-on-a', (p) => textOf(p.body).includes('Revoked license'), 20_000);
@@ -268,28 +239,7 @@ describe.skipIf(redisSkipReason !== undefined || postgresSkipReason() !== undefi
 
       // The admin opens App Home; the event reaches replica B, which never saw the revoke.
       const from = slack.calls.length;
-      const opened = await post(
-        urlB ?? '',
-        JSON.stringify({
-          token: 'qWeRtY1234567890AsDfGhJk',
-          team_id: 'T0ACME0001',
-          api_app_id: 'A0LICBOT01',
-          event: {
-            type: 'app_home_opened',
-            user: TEST_USERS.admin,
-            channel: 'D0HOME0001',
-            tab: 'home',
-            event_ts: `${Date.now() / 1000}`,
-          },
-          type: 'event_callback',
-          event_id: `Ev0REP${++seq}`,
-          event_time: Math.floor(Date.now() / 1000),
-          authorizations: [
-            { team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false },
-          ],
-        }),
-        'application/json',
-      );
+      const opened = await post(urlB ?? '', appHomeOpenedBody(TEST_USERS.admin, `Ev0REP${++seq}`), 'application/json');
       expect(opened.status).toBe(200);
       const published = await slack.waitForCall(
         'views.publish',

@@ -17,7 +17,7 @@ import { dayText } from '../../src/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
-import { requestFormView, sampleRequest } from '../support/requests.js';
+import { poolOnlyRequestView, requestFormView, sampleRequest, workflowStepEvent } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -93,23 +93,6 @@ function driver() {
   return d;
 }
 
-/** Workflow Builder runs the step (function_executed), as Slack sends it. */
-function stepEvent(executionId: string, inputs: Record<string, string>): Record<string, unknown> {
-  return {
-    type: 'function_executed',
-    function: {
-      id: 'Fn0REQUEST1',
-      callback_id: RequestCallbackId.workflowStep,
-      title: 'Request a course license',
-      type: 'app',
-    },
-    inputs,
-    function_execution_id: executionId,
-    workflow_execution_id: `Wx${executionId.slice(2)}`,
-    bot_access_token: 'xwfp-test',
-  };
-}
-
 describe('course requests with a requests channel', () => {
   const d = driver();
   let dir: string;
@@ -151,7 +134,7 @@ describe('course requests with a requests channel', () => {
   );
 
   it('the Workflow Builder step delivered twice (same execution id) makes one request and one card, and the step ends once, on the decision', async () => {
-    const event = stepEvent('Fx0BOUNDS01', {
+    const event = workflowStepEvent('Fx0BOUNDS01', {
       requester: FLOW.id,
       pool_id: '2002',
       workflow_name: 'New hire onboarding',
@@ -200,7 +183,7 @@ describe('course requests with a requests channel', () => {
   });
 
   it('a function_executed without its execution id is refused like any malformed event: a 400, no error line', async () => {
-    const event = stepEvent('Fx0BOUNDS02', { requester: FLOW.id, pool_id: '2005' });
+    const event = workflowStepEvent('Fx0BOUNDS02', { requester: FLOW.id, pool_id: '2005' });
     delete event.function_execution_id;
     const before = d.t.logs.length;
     const sent = await d.t.event(event);
@@ -357,22 +340,7 @@ describe('an approval after REQUESTERS changed', () => {
     const first = await startTestApp({ slack: { users: [DROPPED] }, requests: requests(), records });
     let id = '';
     try {
-      await first.viewSubmission(
-        {
-          view: {
-            id: 'VREQDROP01',
-            callback_id: RequestCallbackId.form,
-            state: {
-              values: {
-                [RequestInputId.pool.block]: {
-                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: '2002' } },
-                },
-              },
-            },
-          },
-        },
-        { userId: DROPPED.id },
-      );
+      await first.viewSubmission({ view: poolOnlyRequestView('VREQDROP01', '2002') }, { userId: DROPPED.id });
       const card = await first.slack.waitForCall('chat.postMessage', (c) =>
         buttons(c.args).some((b) => b.action_id === RequestActionId.approve),
       );
@@ -417,22 +385,7 @@ describe('course requests when LICENSE_ADMINS names only a user group', () => {
       // The form opens: no "nobody to go to" refusal.
       await t.command('request 2002', { userId: TEST_USERS.nobody });
       await t.slack.waitForCall('views.update', (c) => textOf(c.args.view).includes('Mastering DAX · pool 2002'));
-      await t.viewSubmission(
-        {
-          view: {
-            id: 'VREQGRP001',
-            callback_id: RequestCallbackId.form,
-            state: {
-              values: {
-                [RequestInputId.pool.block]: {
-                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: '2002' } },
-                },
-              },
-            },
-          },
-        },
-        { userId: TEST_USERS.nobody },
-      );
+      await t.viewSubmission({ view: poolOnlyRequestView('VREQGRP001', '2002') }, { userId: TEST_USERS.nobody });
       const isCard = (c: SlackCall) => buttons(c.args).some((b) => b.action_id === RequestActionId.approve);
       await Promise.all(
         [TEST_USERS.admin, GROUP_ADMIN.id].map((admin) =>

@@ -10,10 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
-import { CallbackId, InputId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
+import { CallbackId, InputId, RequestActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
-import { selfServiceTo } from '../support/requests.js';
+import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { assignState, openModal, recycleState, settledView, submit } from './change-support.js';
@@ -55,37 +55,14 @@ const dmsToRequester = () =>
     .map((c) => allText(c.args.blocks));
 
 const click = (actionId: string, value: string, userId: string) =>
-  t.action(
-    {
-      container: { type: 'message', message_ts: '1767225600.000400', channel_id: CHANNEL },
-      channel: { id: CHANNEL, name: 'license-requests' },
-      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: `${Date.now() / 1000}` }],
-    },
-    { userId, channelId: CHANNEL },
-  );
+  clickInRequestsChannel(t, { channel: CHANNEL, ts: '1767225600.000400' }, actionId, value, userId);
 
 describe('freeing a seat for an approved request while another admin adds it to the waitlist', () => {
   // "Free a seat…" opens the assign form carrying the request: its write moves the request to
   // 'assigning' first (the request service's freeSeat), so "Add to the waitlist" is refused meanwhile.
   it('the request is assigned, never waitlisted; the waitlist click hears the license is being assigned; the requester hears "yours" once', async () => {
     // The requester asks for the full pool; the card reaches the channel.
-    await t.viewSubmission(
-      {
-        view: {
-          id: 'VRACE00001',
-          callback_id: RequestCallbackId.form,
-          private_metadata: JSON.stringify({ s: 'command' }),
-          state: {
-            values: {
-              [RequestInputId.pool.block]: {
-                [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: POOL } },
-              },
-            },
-          },
-        },
-      },
-      { userId: REQUESTER.id },
-    );
+    await t.viewSubmission({ view: poolOnlyRequestView('VRACE00001', POOL, 'command') }, { userId: REQUESTER.id });
     const card = await t.slack.waitForCall(
       'chat.postMessage',
       (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${REQUESTER.id}>`),

@@ -12,7 +12,7 @@ import { checkModalLimits } from '../../src/blocks/limits.js';
 import { requestTimers } from '../../src/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { requestFormView, selfServiceTo } from '../support/requests.js';
+import { poolOnlyRequestView, requestFormView, selfServiceTo, workflowStepEvent } from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -48,20 +48,7 @@ afterAll(async () => {
 });
 
 /** Workflow Builder runs the step: function_executed number `n` with `inputs`, as Slack sends it. */
-const runStep = (n: number, inputs: Record<string, string>) =>
-  t.event({
-    type: 'function_executed',
-    function: {
-      id: 'Fn0REQUEST1',
-      callback_id: RequestCallbackId.workflowStep,
-      title: 'Request a course license',
-      type: 'app',
-    },
-    inputs,
-    function_execution_id: `Fx0REQUEST${n}`,
-    workflow_execution_id: `Wx0REQUEST${n}`,
-    bot_access_token: 'xwfp-test',
-  });
+const runStep = (n: number, inputs: Record<string, string>) => t.event(workflowStepEvent(`Fx0REQUEST${n}`, inputs));
 
 const posts = (poolId: string) =>
   t.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/pool/${poolId}/license`));
@@ -424,22 +411,7 @@ describe('course requests without REQUESTS_CHANNEL', () => {
       requests: { timers: requestTimers(24, 7) },
     });
     try {
-      await other.viewSubmission(
-        {
-          view: {
-            id: 'VREQDM0001',
-            callback_id: RequestCallbackId.form,
-            state: {
-              values: {
-                [RequestInputId.pool.block]: {
-                  [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: '2005' } },
-                },
-              },
-            },
-          },
-        },
-        { userId: TEST_USERS.viewer },
-      );
+      await other.viewSubmission({ view: poolOnlyRequestView('VREQDM0001', '2005') }, { userId: TEST_USERS.viewer });
       const isCard = (c: SlackCall) => buttons(c.args).some((b) => b.action_id === RequestActionId.approve);
       const toAdmin = (admin: string) =>
         other.slack.waitForCall('chat.postMessage', (c) => c.args.channel === dmChannel(admin) && isCard(c));

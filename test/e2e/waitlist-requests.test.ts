@@ -10,17 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ChangeActionId,
-  RequestActionId,
-  RequestCallbackId,
-  RequestInputId,
-  WaitlistActionId,
-} from '../../src/blocks/ids.js';
+import { ChangeActionId, RequestActionId, WaitlistActionId } from '../../src/blocks/ids.js';
 import { dayText } from '../../src/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { selfServiceTo } from '../support/requests.js';
+import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
@@ -78,37 +72,14 @@ function victim(): string {
 }
 
 const click = (actionId: string, value: string, userId: string) =>
-  t.action(
-    {
-      container: { type: 'message', message_ts: '1767225600.000300', channel_id: CHANNEL },
-      channel: { id: CHANNEL, name: 'license-requests' },
-      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: `${Date.now() / 1000}` }],
-    },
-    { userId, channelId: CHANNEL },
-  );
+  clickInRequestsChannel(t, { channel: CHANNEL, ts: '1767225600.000300' }, actionId, value, userId);
 
 /**
  * `user` asks for the full pool through the form, an admin approves and chooses the waitlist: the
  * request id and what the admin was told at each click.
  */
 async function waitlistedRequest(user: string): Promise<{ id: string; choice: string; added: string }> {
-  await t.viewSubmission(
-    {
-      view: {
-        id: `VWQ${user}`,
-        callback_id: RequestCallbackId.form,
-        private_metadata: JSON.stringify({ s: 'command' }),
-        state: {
-          values: {
-            [RequestInputId.pool.block]: {
-              [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: POOL } },
-            },
-          },
-        },
-      },
-    },
-    { userId: user },
-  );
+  await t.viewSubmission({ view: poolOnlyRequestView(`VWQ${user}`, POOL, 'command') }, { userId: user });
   const card = await t.slack.waitForCall(
     'chat.postMessage',
     (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${user}>`),

@@ -4,6 +4,7 @@
  * state.values shaped like fixtures/view-submission.json, and find the result the app wrote back.
  */
 
+import { expect } from 'vitest';
 import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
 import type { TestApp } from './app-harness.js';
@@ -17,6 +18,13 @@ export interface ShownView {
   blocks: Record<string, unknown>[];
   title?: unknown;
   submit?: unknown;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day `offset` days from now (negative: before), as a datepicker sends it (YYYY-MM-DD). */
+export function dayFromToday(offset: number): string {
+  return new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -139,6 +147,37 @@ export async function submit(
     userId ? { userId } : {},
   );
   return { status: r.status, ack: r.body ? (JSON.parse(r.body) as Record<string, unknown>) : {} };
+}
+
+/** Like `submit`, and keeps the ack in `acks`, for modalProblems(t, acks) to check the views it carries too. */
+export async function submitKeepingAck(
+  t: TestApp,
+  acks: Record<string, unknown>[],
+  view: { id: string; callback_id: string; private_metadata?: string | undefined },
+  state: unknown,
+  userId?: string,
+): Promise<SubmitAnswer> {
+  const answer = await submit(t, view, state, userId);
+  acks.push(answer.ack);
+  return answer;
+}
+
+/**
+ * `/licenses assign 2003` (the demo's full, transferable pool), "free a seat" ticked for `email`, submitted:
+ * the recycle confirmation the app shows in place of the form, and the submission's ack. The sandbox's
+ * request log is cleared once the form is open, so `writes(t)` then holds only what the submission sent.
+ */
+export async function recycleConfirmation(
+  t: TestApp,
+  email: string,
+): Promise<{ view: ShownView; ack: Record<string, unknown> }> {
+  const form = await openModal(t, () => t.command('assign 2003'));
+  t.sandbox.clearRequests();
+  const from = t.slack.calls.length;
+  const { ack } = await submit(t, form, assignState({ pool: '2003', email, recycle: true }));
+  const view = await settledView(t, form.id, from);
+  expect(view.callback_id).toBe(CallbackId.recycleConfirm);
+  return { view, ack };
 }
 
 /** A global shortcut payload (platform.md: type "shortcut"), signed like Slack signs it. */

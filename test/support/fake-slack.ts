@@ -4,6 +4,7 @@
  * wait with `waitForCall(method, predicate)` / `waitForResponse(id, predicate)`.
  */
 import { type LocalSlack, type LocalSlackUser, startLocalSlack } from '../../local/slack/local-slack.js';
+import type { License } from '../../src/domain/types.js';
 
 export type { LocalSlackUser, ResponseUrlPost, SlackAnswer, SlackCall } from '../../local/slack/local-slack.js';
 export type FakeSlack = LocalSlack;
@@ -56,5 +57,15 @@ export function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlac
     users: [...users.values()],
     usergroups: options.usergroups ?? { [TEST_USERS.viewerGroup]: [TEST_USERS.groupViewer] },
     ...(options.botToken ? { botToken: options.botToken } : {}),
+  });
+}
+
+/** Makes the student who holds `license` a Slack user `id`: their e-mail, their name, the e-mail's local part as username. */
+export function holderInSlack(slack: FakeSlack, id: string, license: License): void {
+  slack.setUser({
+    id,
+    name: license.student.email.split('@')[0] ?? id,
+    realName: license.student.name,
+    email: license.student.email,
   });
 }

@@ -17,13 +17,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
-import { allText } from '../unit/blocks/fixtures.js';
+import { RequestActionId } from '../../src/blocks/ids.js';
+import type { License } from '../../src/domain/types.js';
+import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { TEST_BOT_TOKEN } from './app-harness.js';
 import { type FakeSlack, type LocalSlackUser, type SlackCall, startFakeSlack, TEST_USERS } from './fake-slack.js';
+import { requestFormView } from './requests.js';
 import { eventsUrlOf, localAppEnv, type MainProcess, runMain } from './run-main.js';
 import { commandBody, interactionBody, slackHeaders, viewSubmissionBody } from './slack-signing.js';
+import { until } from './until.js';
 
 /** A request the proxy stopped, as it arrived. */
 export interface HeldRequest {
@@ -191,6 +196,11 @@ export interface KilledDesk {
   launch(): MainProcess;
   /** SIGKILL (to the process group under npm start); resolves once it is gone. */
   kill(): Promise<void>;
+  /**
+   * SIGKILL, then the same process again on the same DATA_DIR and settings. Resolves once it listens,
+   * with how many Slack calls the double had accepted before the restart.
+   */
+  killAndRestart(): Promise<number>;
   /** A signed POST to the running process's /slack/events. */
   post(body: string): Promise<{ status: number; text: string }>;
   /** `/licenses <text>` by `user`; its replies go to response_url `responseId`. */
@@ -296,6 +306,12 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
       await running.exited;
       main = undefined;
     },
+    async killAndRestart() {
+      await desk.kill();
+      const from = slack.calls.length;
+      await desk.start();
+      return from;
+    },
     post,
     command: (text, user, responseId) =>
       post(
@@ -366,4 +382,113 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
     },
   };
   return desk;
+}
+
+/** A member's course request as the kill-restart tests follow it from outside. */
+export interface WatchedRequest {
+  /** The requests channel, where its card goes. */
+  channel: string;
+  pool: string;
+  /** The member who asks. */
+  requester: string;
+  /** The requester's e-mail, which the licensing service keeps on their license. */
+  email: string;
+  /** The words of the DM that gives the requester the license. */
+  yours: string | RegExp;
+}
+
+/** Nora Quinn (the cast's member with no role) asks for pool 2005 (it has free seats), cards to C0REQUESTS1. */
+export const NORA_ASKS: WatchedRequest = {
+  channel: 'C0REQUESTS1',
+  pool: '2005',
+  requester: TEST_USERS.nobody,
+  email: 'nora.quinn@acme-learning.example',
+  /** "license `4321` is yours": the DM that gives the license (not one saying it is being assigned). */
+  yours: /license `\d+` is yours/,
+};
+
+/** The request's card as it reads now: its text, its buttons' action ids, and how many updates came after a count of Slack calls. */
+export interface RequestCard {
+  text: string;
+  actions: string[];
+  updatesSince: number;
+}
+
+/** What people and the licensing service show of one request on the desk `desk()` (read at each call: a test may start another). */
+export function watchRequest(desk: () => KilledDesk, r: WatchedRequest) {
+  const watch = {
+    /** Every license the requester ever held in the pool (inactive ones too), as the licensing service keeps them. */
+    licenses: (): License[] =>
+      desk()
+        .sandbox.inspect.licenses({ poolId: r.pool, includeInactive: true })
+        .filter((l) => l.student.email === r.email),
+    /** The DMs the Slack double accepted that give the requester the license. */
+    yours: (): SlackCall[] => desk().dmsTo(r.requester, r.yours),
+    /** The license assigns in the pool that reached the licensing service (POST /v1/pool/<id>/license). */
+    assignPosts: () =>
+      desk().sandbox.requests.filter((q) => q.method === 'POST' && q.url === `/v1/pool/${r.pool}/license`),
+    /** The card as it reads now (its last post or update in the requests channel); `updatesSince` counts the updates from Slack call `from` on. */
+    card(from = 0): RequestCard {
+      const calls = desk().slack.calls;
+      const copies = calls.filter(
+        (c) =>
+          (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
+          c.args.channel === r.channel &&
+          allText(c.args.blocks).includes(`<@${r.requester}>`),
+      );
+      const last = copies.at(-1);
+      return {
+        text: allText(last?.args.blocks),
+        actions: buttons(last?.args).map((b) => b.action_id),
+        updatesSince: copies.filter((c) => c.method === 'chat.update' && calls.indexOf(c) >= from).length,
+      };
+    },
+    /**
+     * The requester asks with the signed request form (view `viewId`) and the card reaches the requests
+     * channel within `timeoutMs`: the request's id, as the card's Approve button carries it.
+     */
+    async askWithForm(viewId: string, timeoutMs = 15_000): Promise<string> {
+      expect((await desk().submit(requestFormView(viewId, r.pool), r.requester)).status).toBe(200);
+      const posted = await desk().slack.waitForCall(
+        'chat.postMessage',
+        (c) => c.args.channel === r.channel && allText(c.args.blocks).includes(`<@${r.requester}>`),
+        timeoutMs,
+      );
+      return String(buttons(posted.args).find((b) => b.action_id === RequestActionId.approve)?.value);
+    },
+    /** Waits (up to `timeoutMs`) for the requester's DM that the request was received. */
+    async untilReceived(timeoutMs = 15_000): Promise<void> {
+      await until(
+        'the requester to be told the request was received',
+        () => desk().dmsTo(r.requester, 'was received').length > 0,
+        timeoutMs,
+      );
+    },
+    /**
+     * What a settled assign leaves: the requester told (within `settleMs`) that the license is theirs,
+     * the card saying it is assigned (and whatever `cardDone` adds), then, given two seconds for a second
+     * write or DM to show, exactly one license, active, named in the one DM and on the card, and no DM to
+     * the requester twice.
+     */
+    async expectAssignedOnce(settleMs: number, cardDone: (card: RequestCard) => boolean = () => true): Promise<void> {
+      await until('the requester to be told the license is theirs', () => watch.yours().length >= 1, settleMs, 200);
+      await until(
+        'the card to show the license assigned',
+        () => /license `\d+` assigned/.test(watch.card().text) && cardDone(watch.card()),
+        settleMs,
+        200,
+      );
+      // A second DM or a second write would come right behind the first: give them the time to.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const held = watch.licenses();
+      expect(held).toHaveLength(1);
+      expect(held[0]?.active).toBe(true);
+      expect(watch.yours()).toHaveLength(1);
+      expect(allText(watch.yours()[0]?.args.blocks)).toContain(`license \`${held[0]?.id}\``);
+      expect(watch.card().text).toContain(`license \`${held[0]?.id}\``);
+      // Nobody hears the same thing twice.
+      expect(desk().repeatedDms(r.requester)).toEqual([]);
+    },
+  };
+  return watch;
 }

@@ -1,8 +1,10 @@
 /** Course-request fixtures shared by the request tests: a request record, and self-service in a directory. */
+import { expect } from 'vitest';
 import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
-import type { TestAppOptions } from './app-harness.js';
+import type { TestApp, TestAppOptions } from './app-harness.js';
+import { TEST_USERS } from './fake-slack.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -51,4 +53,86 @@ export function requestFormView(
       },
     },
   };
+}
+
+/**
+ * The request form's view with only the course input in its state (no reason or "needed by" input in
+ * the payload), carrying the form's private_metadata when `source` is given.
+ */
+export function poolOnlyRequestView(viewId: string, poolId: string, source?: 'command') {
+  return {
+    id: viewId,
+    callback_id: RequestCallbackId.form,
+    ...(source !== undefined ? { private_metadata: JSON.stringify({ s: source }) } : {}),
+    state: {
+      values: {
+        [RequestInputId.pool.block]: {
+          [RequestInputId.pool.action]: { type: 'static_select', selected_option: { value: poolId } },
+        },
+      },
+    },
+  };
+}
+
+/** A click by `userId` on a button of a message (`ts`) in the requests channel `channel`, signed as Slack sends it. */
+export function clickInRequestsChannel(
+  t: TestApp,
+  where: { channel: string; ts: string },
+  actionId: string,
+  value: string,
+  userId: string,
+) {
+  return t.action(
+    {
+      container: { type: 'message', message_ts: where.ts, channel_id: where.channel },
+      channel: { id: where.channel, name: 'license-requests' },
+      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value, action_ts: `${Date.now() / 1000}` }],
+    },
+    { userId, channelId: where.channel },
+  );
+}
+
+/** Workflow Builder runs the request step (function_executed, execution `executionId`), as Slack sends it. */
+export function workflowStepEvent(executionId: string, inputs: Record<string, string>): Record<string, unknown> {
+  return {
+    type: 'function_executed',
+    function: {
+      id: 'Fn0REQUEST1',
+      callback_id: RequestCallbackId.workflowStep,
+      title: 'Request a course license',
+      type: 'app',
+    },
+    inputs,
+    function_execution_id: executionId,
+    workflow_execution_id: `Wx${executionId.slice(2)}`,
+    bot_access_token: 'xwfp-test',
+  };
+}
+
+/**
+ * An approved request by `requester` for pool 2003 (Optimizing DAX, full in the demo), decided by the
+ * license admin at `at`, joined to the pool's waitlist: the request the next freed seat goes to.
+ */
+export async function waitingForPool2003(
+  t: TestApp,
+  id: string,
+  requester: { id: string; email: string },
+  at: Date,
+): Promise<CourseRequest> {
+  const request: CourseRequest = {
+    id,
+    requester: requester.id,
+    requesterEmail: requester.email,
+    poolId: '2003',
+    courseTitle: 'Optimizing DAX',
+    createdAt: at.toISOString(),
+    status: 'approved',
+    decidedBy: TEST_USERS.admin,
+    decidedAt: at.toISOString(),
+    source: 'command',
+    cards: [],
+  };
+  await t.deps.requests?.store.put(request);
+  expect(await t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
+  return request;
 }

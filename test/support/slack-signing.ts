@@ -65,3 +65,48 @@ export function viewSubmissionBody(
     },
   });
 }
+
+/**
+ * A click by the test workspace's admin (dana.lee) on a button of an ephemeral message in #license-ops,
+ * signed-ready: what a real process started by run-main.ts gets when the admin clicks.
+ */
+export function opsButtonClickBody(
+  button: { actionId: string; blockId: string; value: string },
+  message: { ts: string; responseUrl: string },
+  triggerId: string,
+): string {
+  return interactionBody({
+    type: 'block_actions',
+    user: { id: TEST_USERS.admin, username: 'dana.lee', name: 'dana.lee', team_id: 'T0ACME0001' },
+    api_app_id: 'A0LICBOT01',
+    container: { type: 'message', message_ts: message.ts, channel_id: 'C0LICOPS01', is_ephemeral: true },
+    trigger_id: triggerId,
+    team: { id: 'T0ACME0001', domain: 'acme-learning' },
+    channel: { id: 'C0LICOPS01', name: 'license-ops' },
+    state: { values: {} },
+    response_url: message.responseUrl,
+    actions: [
+      {
+        type: 'button',
+        action_id: button.actionId,
+        block_id: button.blockId,
+        value: button.value,
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
+  });
+}
+
+/** `user` opens the app's Home tab: the event_callback (id `eventId`) Slack posts, as JSON. */
+export function appHomeOpenedBody(user: string, eventId: string): string {
+  return JSON.stringify({
+    token: 'qWeRtY1234567890AsDfGhJk',
+    team_id: 'T0ACME0001',
+    api_app_id: 'A0LICBOT01',
+    event: { type: 'app_home_opened', user, channel: 'D0HOME0001', tab: 'home', event_ts: `${Date.now() / 1000}` },
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false }],
+  });
+}

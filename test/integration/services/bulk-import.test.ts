@@ -12,6 +12,7 @@ import { openRecords, type Records } from '../../../src/db/open.js';
 import { importBulkFiles } from '../../../src/services/bulk-import.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
+import { pendingRows, runningBulkJob } from '../../support/bulk.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
 import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
 
@@ -36,19 +37,7 @@ afterEach(async () => {
 });
 
 function job(id: string, emails: string[], extra: Partial<BulkJob> = {}): BulkJob {
-  return {
-    version: 1,
-    id,
-    requester: 'U0MGR00001',
-    poolId: '101',
-    courseTitle: 'C',
-    createdAt: NOW.toISOString(),
-    state: 'running',
-    rows: emails.map((email, i) => ({ line: i + 1, email, state: 'pending' as const })),
-    notSent: [],
-    progress: { channel: 'D0MGR', ts: '1.1' },
-    ...extra,
-  };
+  return runningBulkJob(id, pendingRows(emails), { progress: { channel: 'D0MGR', ts: '1.1' }, ...extra });
 }
 
 const bulkDir = () => join(dataDir, 'bulk');

@@ -16,6 +16,7 @@ import {
   KEEP_FINISHED_MS,
 } from '../../../src/services/bulk-jobs.js';
 import { type BulkNotifier, createBulkRunner } from '../../../src/services/bulk-runner.js';
+import { pendingRows, runningBulkJob } from '../../support/bulk.js';
 import { testDatabases } from '../../support/records.js';
 import { until } from '../../support/until.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
@@ -33,18 +34,8 @@ afterEach(async () => {
 });
 
 function job(id: string, n: number, extra: Partial<BulkJob> = {}): BulkJob {
-  return {
-    version: 1,
-    id,
-    requester: 'U0MGR00001',
-    poolId: '101',
-    courseTitle: 'C',
-    createdAt: NOW.toISOString(),
-    state: 'running',
-    rows: Array.from({ length: n }, (_, i) => ({ line: i + 1, email: `s${i + 1}@x.com`, state: 'pending' as const })),
-    notSent: [],
-    ...extra,
-  };
+  const emails = Array.from({ length: n }, (_, i) => `s${i + 1}@x.com`);
+  return runningBulkJob(id, pendingRows(emails), extra);
 }
 
 /** The real store, counting whole-job writes and row writes. */

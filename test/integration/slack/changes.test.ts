@@ -9,11 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../../src/blocks/ids.js';
 import { checkModalLimits } from '../../../src/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
-import { extendState, openModal, settledView, shortcut, submit, textOf, writes } from '../../support/change-flow.js';
+import {
+  dayFromToday,
+  extendState,
+  openModal,
+  settledView,
+  shortcut,
+  submit,
+  textOf,
+  writes,
+} from '../../support/change-flow.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
-
-const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,11 +83,11 @@ describe('Change end date…', () => {
     expect(checkModalLimits(view)).toEqual([]);
     t.sandbox.clearRequests();
     const from = t.slack.calls.length;
-    const { ack } = await submit(t, view, extendState({ date: day(100) }));
+    const { ack } = await submit(t, view, extendState({ date: dayFromToday(100) }));
     expect(ack.response_action).toBe('update');
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain('Moved the end of license `4006`');
-    expect(t.sandbox.inspect.license('4006')?.end.slice(0, 10)).toBe(day(100));
+    expect(t.sandbox.inspect.license('4006')?.end.slice(0, 10)).toBe(dayFromToday(100));
     expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /v1/license/4006']);
   });
 

@@ -7,6 +7,7 @@ import { findAlerts } from '../../../src/domain/alerts.js';
 import type { License, Pool } from '../../../src/domain/types.js';
 import type { Logger } from '../../../src/licensing/types.js';
 import { type AlertGroup, alertMemory, createAlertService, groupAlerts } from '../../../src/services/alerts.js';
+import { turnCounter } from '../../support/event-loop.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
@@ -34,23 +35,6 @@ function bigAccount(): { pools: Pool[]; licenses: License[] } {
     });
   });
   return { pools, licenses };
-}
-
-/** Counts turns of the event loop (a setImmediate chain) until stopped. */
-function turnCounter() {
-  let turns = 0;
-  let on = true;
-  const tick = () => {
-    turns += 1;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    now: () => turns,
-    stop: () => {
-      on = false;
-    },
-  };
 }
 
 let dir: string | undefined;

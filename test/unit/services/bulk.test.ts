@@ -7,6 +7,7 @@ import type { AssignRequest, Student } from '../../../src/domain/types.js';
 import { BadRequestError, RateBudgetUnavailableError, ServerError } from '../../../src/licensing/errors.js';
 import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/services/bulk-runner.js';
+import { pendingRows, runningBulkJob } from '../../support/bulk.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
@@ -23,18 +24,15 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function job(rows: BulkJob['rows']): BulkJob {
-  return {
-    version: 1,
-    id: 'j1',
-    requester: 'U0MGR00001',
-    poolId: '101',
-    courseTitle: 'C',
-    createdAt: NOW.toISOString(),
-    state: 'running',
-    rows,
-    notSent: [],
-  };
+const job = (rows: BulkJob['rows']): BulkJob => runningBulkJob('j1', rows);
+
+/** Runs job j1 with pending rows for `emails` on `licensing` until it settles; the store it ran on. */
+async function runSettled(licensing: ReturnType<typeof createFakeLicensing>, emails: string[]) {
+  const store = createBulkJobStore(records);
+  const runner = createBulkRunner({ licensing, store, logger, now: () => NOW });
+  await runner.start(job(pendingRows(emails)), notifier);
+  await runner.settled('j1');
+  return store;
 }
 
 describe('bulk runner', () => {
@@ -95,17 +93,7 @@ describe('bulk runner', () => {
       outcomes[body.email]?.();
       return makeLicense();
     };
-    const store = createBulkJobStore(records);
-    const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
-    await runner.start(
-      job([
-        { line: 1, email: 'lost@x.com', state: 'pending' },
-        { line: 2, email: 'refused@x.com', state: 'pending' },
-        { line: 3, email: 'kept@x.com', state: 'pending' },
-      ]),
-      notifier,
-    );
-    await runner.settled('j1');
+    const store = await runSettled(fake, ['lost@x.com', 'refused@x.com', 'kept@x.com']);
     const [lost, refused, kept] = (await store.load('j1'))?.rows ?? [];
     expect(lost?.outcome).toBe('failed');
     expect(lost?.detail).toMatch(/reading back shows it was not assigned/);
@@ -126,17 +114,7 @@ describe('bulk runner', () => {
       sent.push(body.email);
       return makeLicense({ id: `L-${body.email}` });
     };
-    const store = createBulkJobStore(records);
-    const runner = createBulkRunner({ licensing: fake, store, logger, now: () => NOW });
-    await runner.start(
-      job([
-        { line: 1, email: 'a@x.com', state: 'pending' },
-        { line: 2, email: 'b@x.com', state: 'pending' },
-        { line: 3, email: 'c@x.com', state: 'pending' },
-      ]),
-      notifier,
-    );
-    await runner.settled('j1');
+    const store = await runSettled(fake, ['a@x.com', 'b@x.com', 'c@x.com']);
     const kept = await store.load('j1');
     expect(kept?.state).toBe('running');
     expect(kept?.rows.map((r) => r.outcome ?? r.state)).toEqual(['assigned', 'pending', 'pending']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/licensing/types.js';
 import { createDashboard } from '../../../src/services/dashboard.js';
+import { turnCounter } from '../../support/event-loop.js';
 import { inDays, makeLicense, makePool } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 
@@ -72,23 +73,17 @@ describe('dashboard: a big scan', () => {
       windowMs: 60_000,
       share: 1,
     });
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns += 1;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     let afterRead = 0;
     const all = licensing.licenses.all;
     licensing.licenses.all = async (q, opts) => {
       const read = await all(q, opts);
-      afterRead = turns;
+      afterRead = turns.now();
       return read;
     };
     const result = await dashboard.refresh();
-    const done = turns;
-    on = false;
+    const done = turns.now();
+    turns.stop();
     // Without an audit or a shared store nothing else waits on I/O after the read: the turns are the scan's.
     expect(done - afterRead).toBeGreaterThanOrEqual(10);
     const ending = result.data?.ending ?? [];
