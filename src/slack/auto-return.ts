@@ -4,18 +4,15 @@
  * killed process left claimed (soon after start, then every few minutes). The daily pass calls
  * `afterPass` once it is complete.
  */
-import type { webApi } from '@slack/bolt';
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../blocks/auto-return.js';
 import { withSandboxMarker } from '../blocks/common.js';
-import type { Records } from '../db/open.js';
 import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnNotice, type AutoReturnSettings } from '../domain/auto-return.js';
-import type { AuditLog } from '../services/audit.js';
 import { type AutoReturn, type AutoReturnRun, createAutoReturn } from '../services/auto-return.js';
 import { createIntents } from '../services/intents.js';
-import type { Outbox, OutboxSender } from '../services/outbox.js';
 import { createWriteLedger } from '../services/write-ledger.js';
 import { openDm } from './bulk-notifier.js';
 import type { AppDeps } from './deps.js';
+import { type NoticeFeatureOptions, noticeOf } from './notices.js';
 import { slackUserByEmail } from './resolve-user.js';
 
 export const AUTO_RETURN_RESUME_EVERY_MS = 5 * 60_000;
@@ -30,24 +27,13 @@ export interface AutoReturnFeature {
   stop(): Promise<void>;
 }
 
-const KINDS = new Set<string>(AUTO_RETURN_NOTICE_KINDS);
-
-export function isAutoReturnNotice(body: unknown): body is AutoReturnNotice {
-  const kind = (body as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && KINDS.has(kind);
-}
+export const isAutoReturnNotice = noticeOf<AutoReturnNotice>(AUTO_RETURN_NOTICE_KINDS);
 
 export function composeAutoReturn(
   deps: AppDeps,
-  opts: {
-    client: () => webApi.WebClient;
-    audit: () => AuditLog | undefined;
-    records: Records;
-    outbox: Outbox & OutboxSender;
-    settings: AutoReturnSettings;
+  opts: NoticeFeatureOptions<AutoReturnSettings> & {
     /** The alert channel (ALERT_CHANNEL, else AUDIT_CHANNEL); unset: no channel post. */
     channel?: string | undefined;
-    everyMs?: number;
   },
 ): AutoReturnFeature {
   const logger = deps.logger;

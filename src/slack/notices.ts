@@ -4,7 +4,9 @@
  * to `deliver`, which finds the renderer by the notice's `kind` and gives it the bot's client.
  */
 import type { webApi } from '@slack/bolt';
-import { Undeliverable } from '../services/outbox.js';
+import type { Records } from '../db/open.js';
+import type { AuditLog } from '../services/audit.js';
+import { type Outbox, type OutboxSender, Undeliverable } from '../services/outbox.js';
 
 /** Sends one notice; returns once Slack accepted it, throws to be tried again (Undeliverable: never). */
 export type NoticeRenderer = (
@@ -39,4 +41,24 @@ export function createNotices(): Notices {
       await render(client, { ...notice, kind });
     },
   };
+}
+
+/** A guard for the notices of one feature: true when `body` has one of `kinds`. */
+export function noticeOf<T>(kinds: readonly string[]): (body: unknown) => body is T {
+  const known = new Set<string>(kinds);
+  return (body: unknown): body is T => {
+    const kind = (body as { kind?: unknown } | null)?.kind;
+    return typeof kind === 'string' && known.has(kind);
+  };
+}
+
+/** What a feature that writes records and queues notices is composed with (reclaim, automatic return). */
+export interface NoticeFeatureOptions<Settings> {
+  client: () => webApi.WebClient;
+  audit: () => AuditLog | undefined;
+  records: Records;
+  outbox: Outbox & OutboxSender;
+  settings: Settings;
+  /** How often its scheduled work runs (tests pass their own). */
+  everyMs?: number;
 }

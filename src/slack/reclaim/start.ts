@@ -3,7 +3,6 @@
  * notices and its scheduler (every few minutes, and at start). Built before createApp, like the
  * course requests; its Slack client arrives once the app exists.
  */
-import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import {
@@ -12,17 +11,16 @@ import {
   buildReclaimReminderMessage,
   buildReclaimRoundMessage,
 } from '../../blocks/reclaim.js';
-import type { Records } from '../../db/open.js';
 import { RECLAIM_NOTICE_KINDS, type ReclaimNotice, type ReclaimSettings } from '../../domain/reclaim.js';
 import type { AuditLog } from '../../services/audit.js';
 import type { ChangeContext } from '../../services/change-context.js';
 import { createIntents } from '../../services/intents.js';
-import type { Outbox, OutboxSender } from '../../services/outbox.js';
 import { createProgressStore } from '../../services/progress-store.js';
 import { createReclaim, type Reclaim } from '../../services/reclaim.js';
 import { createWriteLedger } from '../../services/write-ledger.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
+import { type NoticeFeatureOptions, noticeOf } from '../notices.js';
 
 export const RECLAIM_EVERY_MS = 5 * 60_000;
 
@@ -36,24 +34,9 @@ export interface ReclaimFeature {
   stop(): Promise<void>;
 }
 
-const KINDS = new Set<string>(RECLAIM_NOTICE_KINDS);
+export const isReclaimNotice = noticeOf<ReclaimNotice>(RECLAIM_NOTICE_KINDS);
 
-export function isReclaimNotice(body: unknown): body is ReclaimNotice {
-  const kind = (body as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && KINDS.has(kind);
-}
-
-export function composeReclaim(
-  deps: AppDeps,
-  opts: {
-    client: () => webApi.WebClient;
-    audit: () => AuditLog | undefined;
-    records: Records;
-    outbox: Outbox & OutboxSender;
-    settings: ReclaimSettings;
-    everyMs?: number;
-  },
-): ReclaimFeature {
+export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<ReclaimSettings>): ReclaimFeature {
   const logger = deps.logger;
   // A release is a licensing write: recorded as an intent before it is sent, like an admin's revoke.
   const writes = deps.writes ?? createWriteLedger(opts.records, createIntents(opts.records, deps.now));
