@@ -51,7 +51,7 @@ const PROCESSES = [...readdirSync('test/e2e').map((f) => join('test/e2e', f)), .
  * the other (`sequence.groupOrder`).
  */
 const IN_PROCESS_WORKERS = 4;
-const PROCESS_WORKERS = 2;
+const PROCESS_WORKERS = 3;
 
 /** One private PostgreSQL for the run when PG_TEST_URL names none, started only when a project that
  *  needs it has files in the run (test/support/postgres-setup.ts). */

@@ -80,6 +80,29 @@ export function redactUrl(url: string): string {
 const reason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
+/**
+ * Why the SQLite file could not be opened, in a sentence that says what to do. Only SQLite's own
+ * answers (or its quick_check) make it "damaged": a driver that fails to load (better-sqlite3 built for
+ * another Node, its files gone) is no fault of the file, and telling an operator to restore a backup
+ * for it would be wrong.
+ */
+export function sqliteOpenProblem(where: string, error: unknown, opened: boolean): DatabaseProblem {
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_CANTOPEN' || (!opened && /^E[A-Z]+$/.test(code))) {
+    return new DatabaseProblem(
+      `The database file ${where} cannot be opened (${reason(error)}): check that DATA_DIR exists and this user may read and write it`,
+    );
+  }
+  if (!opened && !code.startsWith('SQLITE_')) {
+    return new DatabaseProblem(
+      `SQLite could not be started for ${where} (${reason(error)}): the better-sqlite3 driver did not load, and the file was not touched. Run npm ci (it builds the driver for this Node version) and start again`,
+    );
+  }
+  return new DatabaseProblem(
+    `The database file ${where} is damaged (${reason(error)}): restore it from a backup (npm run backup makes one) or move it aside to start with no records; License Desk does not start over lost records`,
+  );
+}
+
 async function openSqlite(
   dataDir: string,
   log?: (event: LogEvent) => void,
@@ -109,15 +132,7 @@ async function openSqlite(
     handle.pragma('foreign_keys = ON');
   } catch (error) {
     handle?.close();
-    const code = (error as { code?: string }).code ?? '';
-    if (code === 'SQLITE_CANTOPEN' || code === 'EACCES') {
-      throw new DatabaseProblem(
-        `The database file ${where} cannot be opened (${reason(error)}): check that DATA_DIR exists and this user may read and write it`,
-      );
-    }
-    throw new DatabaseProblem(
-      `The database file ${where} is damaged (${reason(error)}): restore it from a backup (npm run backup makes one) or move it aside to start with no records; License Desk does not start over lost records`,
-    );
+    throw sqliteOpenProblem(where, error, handle !== undefined);
   }
   if (fresh) handle.pragma('auto_vacuum = INCREMENTAL');
   return {

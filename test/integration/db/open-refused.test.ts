@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { DatabaseProblem, openRecords, type Records, SQLITE_FILE } from '../../../src/db/open.js';
+import { DatabaseProblem, openRecords, type Records, SQLITE_FILE, sqliteOpenProblem } from '../../../src/db/open.js';
 import { until } from '../../support/until.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -144,5 +144,33 @@ describe('durability on SQLite', () => {
       }),
     ).rejects.toThrow('boom');
     expect(await level(records)).toBe(NORMAL);
+  });
+});
+
+describe('what a failed SQLite open is called', () => {
+  const file = '/srv/desk/license-desk.sqlite';
+  const withCode = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+
+  it('a driver that did not load is not a damaged file: no backup to restore, npm ci to run', () => {
+    const problem = sqliteOpenProblem(file, withCode('Could not locate the bindings file. Tried:\n → …'), false);
+    expect(problem).toBeInstanceOf(DatabaseProblem);
+    expect(problem.message).toContain('the better-sqlite3 driver did not load, and the file was not touched');
+    expect(problem.message).toContain('npm ci');
+    expect(problem.message).not.toMatch(/damaged|backup/);
+  });
+
+  it("SQLite's own refusal of the file is damage; a folder it cannot reach is a path to check", () => {
+    expect(sqliteOpenProblem(file, withCode('file is not a database', 'SQLITE_NOTADB'), true).message).toMatch(
+      /is damaged \(file is not a database\): restore it from a backup/,
+    );
+    expect(
+      sqliteOpenProblem(file, withCode('database disk image is malformed', 'SQLITE_CORRUPT'), false).message,
+    ).toMatch(/is damaged/);
+    expect(
+      sqliteOpenProblem(file, withCode("EACCES: permission denied, mkdir '/srv/desk'", 'EACCES'), false).message,
+    ).toMatch(/cannot be opened .*check that DATA_DIR exists/);
+    expect(sqliteOpenProblem(file, withCode('unable to open database file', 'SQLITE_CANTOPEN'), false).message).toMatch(
+      /cannot be opened/,
+    );
   });
 });
