@@ -144,7 +144,8 @@ export default defineConfig({
           name: 'processes',
           include: PROCESSES,
           environment: 'node',
-          globalSetup: POSTGRES,
+          // dist/ built once for the run: the app processes start from the bundle, as under npm start.
+          globalSetup: [...POSTGRES, 'test/support/dist-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: PROCESS_WORKERS,

@@ -1,6 +1,6 @@
 /**
- * Kill-and-restart tests of the real process: src/main.ts (with tsx, or `npm start` in a process group of
- * its own) in HTTP mode, in front of the recording Slack double and the licensing sandbox, each behind a
+ * Kill-and-restart tests of the real process: dist/main.js (the bundle, or `npm start` in a process group
+ * of its own) in HTTP mode, in front of the recording Slack double and the licensing sandbox, each behind a
  * holding proxy, so that a test can stop one request where it wants:
  *
  * - `phase: 'before'`: the request reaches the proxy and goes no further (the licensing service never
@@ -174,7 +174,7 @@ export interface KillRestartOptions {
   users?: LocalSlackUser[];
   /** Settings added to the harness's (HTTP mode, the doubles behind their proxies, DATA_DIR). */
   env?: Record<string, string>;
-  /** Start with `npm start` in a process group of its own (dist/ built first) instead of tsx. */
+  /** Start with `npm start` in a process group of its own (dist/ built first) instead of node dist/main.js. */
   npmStart?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Preloaded into a child running src/main.ts (`node --import tsx --import <this file> src/main.ts`):
+ * Preloaded into a child running the app (`node --import tsx --import <this file> dist/main.js`):
  * on SIGUSR2 it injects the fault named by LICENSE_DESK_TEST_FAULT, so a test can watch the
  * process-level error policy act in the real process. Test support only; never imported by src/.
  */

@@ -1,7 +1,9 @@
 /**
- * Runs src/main.ts in a child process with exactly the given environment (nothing inherited), in a
+ * Runs the app in a child process with exactly the given environment (nothing inherited), in a
  * working directory of its own (a fresh empty one unless given), so that a developer's `.env` in the
- * checkout never reaches a test: main.ts reads `.env` from its working directory.
+ * checkout never reaches a test: main.ts reads `.env` from its working directory. The child runs
+ * dist/main.js, the bundle `npm start` runs, which the `processes` project builds once before its
+ * files (test/support/dist-setup.ts; buildDist below); a test run outside that project builds it first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -112,6 +114,11 @@ export async function buildDist(): Promise<number | null> {
   }
 }
 
+/** Node's arguments before the entry: a test's own (TypeScript) preload needs the tsx loader; the bundle does not. */
+function preload(nodeArgs: readonly string[] = []): string[] {
+  return nodeArgs.length > 0 ? ['--import', TSX_LOADER, ...nodeArgs] : [];
+}
+
 export function runMain(env: Record<string, string>, options: RunMainOptions = {}): MainProcess {
   // A DATA_DIR of its own unless the test names one: never the repository's ./data, which a
   // developer's `npm start` uses (one process per directory).
@@ -126,7 +133,7 @@ export function runMain(env: Record<string, string>, options: RunMainOptions = {
         stdio: 'pipe',
         detached: true,
       })
-    : spawn(process.execPath, ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(root, 'src/main.ts')], {
+    : spawn(process.execPath, [...preload(options.nodeArgs), join(root, 'dist/main.js')], {
         cwd,
         env: childEnv,
         stdio: 'pipe',
