@@ -44,8 +44,8 @@ const PROCESSES = [...readdirSync('test/e2e').map((f) => join('test/e2e', f)), .
 
 /**
  * Workers for the slow projects. Their tests mostly wait (on a licensing window, a restart, a browser),
- * so more files than cores run side by side: four of the in-process ones (postgres, integration), two
- * of those that start processes (each start compiles and opens a whole app, and a kill-restart test
+ * so more files than cores run side by side: four of the in-process ones (postgres, integration), three
+ * of those that start processes (each start loads and opens a whole app, and a kill-restart test
  * times its restarts). The fast projects keep Vitest's default (one worker on two cores, where one
  * shared module graph is quickest). Vitest runs projects of different worker counts one group after
  * the other (`sequence.groupOrder`).
