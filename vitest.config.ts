@@ -73,8 +73,8 @@ export default defineConfig({
       thresholds:
         process.env.CI === 'true'
           ? {
-              'src/domain/**': { statements: 98, branches: 93, functions: 98, lines: 99 },
-              'src/services/**': { statements: 83, branches: 73, functions: 83, lines: 86 },
+              'src/domain/**': { statements: 98, branches: 93, functions: 99, lines: 99 },
+              'src/services/**': { statements: 87, branches: 77, functions: 89, lines: 90 },
             }
           : {},
     },
