@@ -61,6 +61,8 @@ export async function computeDigest(
   now: Date,
   thresholds: ProgressThresholds = DEFAULT_PROGRESS_THRESHOLDS,
   priority: 'background' | 'interactive' = 'background',
+  /** 'counts': no names read (a channel post carries counts only). */
+  names: 'listed' | 'counts' = 'listed',
 ): Promise<Digest> {
   const pools = await sources.licensing.pools.list({ priority });
   const weekFrom = new Date(now.getTime() - WEEK_MS);
@@ -70,7 +72,7 @@ export async function computeDigest(
     sources.store.poolUsage(new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS)),
   ]);
   const digest = assembleDigest({ pools, counts, completions, usage, now, thresholds });
-  digest.names = await readNames(sources.store, digest, counts, now, thresholds);
+  if (names === 'listed') digest.names = await readNames(sources.store, digest, counts, now, thresholds);
   return digest;
 }
 

@@ -107,10 +107,13 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     if ((await claims.lastWeek()) === week) return 'claimed';
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
     if (now.getTime() < retryAt) return 'failed';
+    // The post carries counts only: no holder's name is read for it.
     const d = await computeDigest(
       { licensing: deps.licensing, store: createProgressStore(records) },
       now,
       deps.progress?.thresholds,
+      'background',
+      'counts',
     );
     const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
     if (!(await claims.claimAndEnqueue(week, notice, now))) return 'claimed';
