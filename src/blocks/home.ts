@@ -16,6 +16,7 @@ import { endText } from './license-text.js';
 import { dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { poolText } from './pool-text.js';
 import { standingCountsText } from './progress-text.js';
+import { roundWords } from './reclaim.js';
 
 export interface HomeView {
   type: 'home';
@@ -141,6 +142,23 @@ function endingBlocks(data: DashboardData, now: Date): Block[] {
  * Completed courses in transferable pools (admins only): "Return this seat" opens the revoke
  * confirmation, so a confirmed return revokes once and the seat goes to the pool (or its waitlist).
  */
+/** Admins: the reclaim rounds still open or closed lately, with their figures (no names; the round message has them). */
+function roundBlocks(progress: HomeProgress): Block[] {
+  const rounds = progress.rounds ?? [];
+  if (rounds.length === 0) return [];
+  return [
+    divider(),
+    section(
+      `*Reclaim rounds* · ${rounds.length}\n${rounds
+        .map((r) => {
+          const { where, figures, state } = roundWords(r, 'in its round message');
+          return `• ${where}: ${figures}. ${state}`;
+        })
+        .join('\n')}`,
+    ),
+  ];
+}
+
 function returnBlocks(progress: HomeProgress, titles: Map<string, string>): Block[] {
   if (progress.returnable.length === 0) return [];
   const more = progress.returnableTotal - progress.returnable.length;
@@ -192,6 +210,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
       ...(input.canChange && input.progress
         ? returnBlocks(input.progress, new Map(data.pools.map((p) => [p.id, p.course.title])))
         : []),
+      ...(input.canChange && input.progress ? roundBlocks(input.progress) : []),
       divider(),
       ...endingBlocks(data, now),
       divider(),

@@ -9,6 +9,7 @@ import type {
   ReclaimAskNotice,
   ReclaimPolicy,
   ReclaimPreview,
+  ReclaimRoundSummary,
   ReclaimRoundView,
 } from '../domain/reclaim.js';
 import { ReclaimActionId, RequestActionId } from './ids.js';
@@ -275,18 +276,27 @@ export function buildReclaimAnswerMessage(o: ReclaimAnswerOutcome): SlackMessage
   }
 }
 
-export function buildReclaimRoundMessage(v: ReclaimRoundView): SlackMessage {
+/** What a round covers, its figures and where it stands: the round message's words, and App Home's. */
+export function roundWords(
+  v: ReclaimRoundSummary,
+  listedWhere = 'here',
+): { where: string; figures: string; state: string } {
   const where = v.poolId ? `pool \`${escapeTruncated(v.poolId, 64)}\`` : 'every transferable pool';
   const policy =
     v.policy === 'release'
       ? 'seats of those who do not answer are released'
-      : 'those who do not answer are listed here';
+      : `those who do not answer are listed ${listedWhere}`;
   const figures = `Asked ${v.asked} · kept ${v.kept} · released ${v.released} · no answer ${v.noAnswer} · not in Slack ${v.notInSlack}${
     v.failed > 0 ? ` · release failed ${v.failed}` : ''
   }`;
   const state = v.closed
     ? `Closed at the deadline, ${slackMoment(v.deadlineAt)}.`
     : `Deadline ${slackMoment(v.deadlineAt)}; ${policy}.`;
+  return { where, figures, state };
+}
+
+export function buildReclaimRoundMessage(v: ReclaimRoundView): SlackMessage {
+  const { where, figures, state } = roundWords(v);
   const blocks: Block[] = [header('Reclaim round'), section(`Round for ${where}.\n${figures}\n${state}`)];
   if (v.listed.length > 0) {
     const items = v.listed.map(

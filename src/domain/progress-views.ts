@@ -1,4 +1,5 @@
 /** What the progress views show beyond one holder (docs/progress.md): App Home's counts and its seats to return. */
+import type { ReclaimRoundSummary } from './reclaim.js';
 
 /** A pool's active holders by where they stand. */
 export interface PoolStandings {
@@ -27,4 +28,6 @@ export interface HomeProgress {
   returnableTotal: number;
   /** When the last complete pass began (ISO), if any. */
   lastPassAt?: string;
+  /** Reclaim rounds still open or closed in the last week, newest first, capped (figures only). */
+  rounds?: ReclaimRoundSummary[];
 }

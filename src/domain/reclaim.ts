@@ -125,6 +125,23 @@ export interface ReclaimRoundView {
   listed: { studentName: string; studentEmail: string; courseTitle: string; licenseId: string }[];
 }
 
+/** A round's figures from how many of its asks are in each state (the round message and App Home). */
+export function roundFigures(
+  count: (state: AskState) => number,
+): Pick<ReclaimRoundView, 'asked' | 'kept' | 'released' | 'noAnswer' | 'failed'> & { asked: number } {
+  const all: AskState[] = ['asked', 'releasing', 'expiring', 'kept', 'released', 'unanswered', 'failed'];
+  return {
+    asked: all.reduce((n, s) => n + count(s), 0),
+    kept: count('kept'),
+    released: count('released'),
+    noAnswer: count('asked') + count('expiring') + count('unanswered'),
+    failed: count('failed'),
+  };
+}
+
+/** A round as App Home lists it: its figures without anyone's name. */
+export type ReclaimRoundSummary = Omit<ReclaimRoundView, 'listed' | 'admin'>;
+
 /** One ask as the holder's message tells it. */
 export interface ReclaimAskNotice {
   askId: string;

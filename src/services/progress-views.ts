@@ -5,6 +5,7 @@
 import type { Records } from '../db/open.js';
 import type { LicenseProgress, ProgressThresholds } from '../domain/progress.js';
 import type { HomeProgress, ReturnableSeat } from '../domain/progress-views.js';
+import { type AskState, type ReclaimRoundSummary, roundFigures } from '../domain/reclaim.js';
 import { type PassState, PROGRESS_PASS_KEY } from './progress-pass.js';
 import { createProgressStore, type ProgressStore } from './progress-store.js';
 import { stateDocument } from './state-records.js';
@@ -46,6 +47,46 @@ export async function returnableSeats(
   };
 }
 
+/** Rounds App Home lists: open, or closed within this many days. */
+const HOME_ROUNDS_DAYS = 7;
+const HOME_ROUNDS = 3;
+
+/** The reclaim rounds still open or closed lately, newest first, with their figures (one grouped count). */
+export async function recentRounds(records: Records, now: Date, limit = HOME_ROUNDS): Promise<ReclaimRoundSummary[]> {
+  const since = new Date(now.getTime() - HOME_ROUNDS_DAYS * 86_400_000).toISOString();
+  const rounds = await records.db
+    .selectFrom('reclaim_rounds')
+    .selectAll()
+    .where((eb) => eb.or([eb('state', '=', 'open'), eb('closed_at', '>=', since)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (rounds.length === 0) return [];
+  const counts = await records.db
+    .selectFrom('reclaim_asks')
+    .select(['round_id', 'state', (eb) => eb.fn.countAll().as('n')])
+    .where(
+      'round_id',
+      'in',
+      rounds.map((r) => r.id),
+    )
+    .groupBy(['round_id', 'state'])
+    .execute();
+  return rounds.map((r) => {
+    const of = (state: AskState) => Number(counts.find((c) => c.round_id === r.id && c.state === state)?.n ?? 0);
+    return {
+      id: r.id,
+      ...(r.pool_id ? { poolId: r.pool_id } : {}),
+      policy: r.policy === 'release' ? 'release' : 'list',
+      closed: r.state === 'closed',
+      deadlineAt: r.deadline_at,
+      ...roundFigures(of),
+      notInSlack: Number(r.not_in_slack),
+    };
+  });
+}
+
 /** App Home's progress: counts per pool, the seats to return, when the last pass ran. */
 export async function homeProgress(
   records: Records,
@@ -54,15 +95,17 @@ export async function homeProgress(
   limit = HOME_RETURNABLE,
 ): Promise<HomeProgress> {
   const store = createProgressStore(records);
-  const [standings, returnable, state] = await Promise.all([
+  const [standings, returnable, state, rounds] = await Promise.all([
     store.standingCounts(now, thresholds),
     returnableSeats(store, now, limit),
     stateDocument<PassState>(records, PROGRESS_PASS_KEY, { empty: () => ({}), parse: (v) => v as PassState }).read(),
+    recentRounds(records, now),
   ]);
   return {
     standings,
     returnable: returnable.seats,
     returnableTotal: returnable.total,
+    rounds,
     ...(state.lastPassAt ? { lastPassAt: state.lastPassAt } : {}),
   };
 }

@@ -25,6 +25,7 @@ import {
   type ReclaimPreview,
   type ReclaimRoundView,
   type ReclaimSettings,
+  roundFigures,
   roundTimes,
 } from '../domain/reclaim.js';
 import type { Pool } from '../domain/types.js';
@@ -527,7 +528,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
       const round = await roundRow(roundId);
       if (!round) return undefined;
       const asks = await db.selectFrom('reclaim_asks').selectAll().where('round_id', '=', roundId).execute();
-      const count = (...states: AskState[]) => asks.filter((a) => states.includes(a.state as AskState)).length;
+      const count = (state: AskState) => asks.filter((a) => a.state === state).length;
       const closed = round.state === 'closed';
       const view: ReclaimRoundView = {
         id: round.id,
@@ -536,12 +537,8 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         policy: round.policy === 'release' ? 'release' : 'list',
         closed,
         deadlineAt: round.deadline_at,
-        asked: asks.length,
-        kept: count('kept'),
-        released: count('released'),
-        noAnswer: count('asked', 'expiring', 'unanswered'),
+        ...roundFigures(count),
         notInSlack: Number(round.not_in_slack),
-        failed: count('failed'),
         listed: asks
           .filter((a) => a.state === 'unanswered' || a.state === 'failed')
           .map((a) => ({

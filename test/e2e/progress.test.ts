@@ -16,8 +16,7 @@ import { dayOf, dayText } from '../../src/domain/end-date.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
-import type { SlackCall } from '../support/fake-slack.js';
-import { progressPassOn } from '../support/progress.js';
+import { openHome, progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -47,23 +46,6 @@ afterAll(async () => {
 });
 
 const pass = () => progressPassOn(t, now);
-
-const publishes = (user: string) =>
-  t.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
-
-async function openHome(user: string): Promise<SlackCall> {
-  const before = publishes(user).length;
-  await t.event({ type: 'app_home_opened', user, channel: 'D0HOME0001', tab: 'home' });
-  return t.slack.waitForCall(
-    'views.publish',
-    (c) =>
-      c.args.user_id === user &&
-      publishes(user).indexOf(c) >= before &&
-      !allText(c.args.view).includes('Refreshing') &&
-      allText(c.args.view).includes('Pools'),
-    10_000,
-  );
-}
 
 describe('learning progress', () => {
   it('a pass records it; the pool view, App Home and "Return this seat" use it; the returned seat goes to the waitlist', async () => {
@@ -113,14 +95,14 @@ describe('learning progress', () => {
     expect(lastOf(idle.id)).toBe('');
 
     // App Home: the pool's counts, and "Return this seat" for the finished course.
-    const home = await openHome(TEST_USERS.admin);
+    const home = await openHome(t, TEST_USERS.admin);
     expect(checkBlockKitLimits(home.args.view as { type: string }, 'view')).toEqual([]);
     const homeText = allText(home.args.view);
     expect(homeText).toMatch(/\d+ not started · \d+ stalled · \d+ completed/);
     const returns = buttons(home.args.view).filter((b) => b.action_id === DeskActionId.returnSeat);
     expect(returns.map((b) => b.value)).toContain(done.id);
     // A viewer sees the counts, never the button.
-    const viewerHome = await openHome(TEST_USERS.viewer);
+    const viewerHome = await openHome(t, TEST_USERS.viewer);
     expect(buttons(viewerHome.args.view).some((b) => b.action_id === DeskActionId.returnSeat)).toBe(false);
 
     // The first approved request waiting for the full pool.

@@ -8,6 +8,9 @@
  * stalled (no answer), 22 completed, 23 progressing, 24 stalled but not in Slack; in 2001 student 0
  * stalled (no answer); in 2002 student 15 stalled.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReclaimActionId, RequestActionId } from '../../src/blocks/ids.js';
 import { observationOf } from '../../src/domain/progress.js';
@@ -15,11 +18,13 @@ import type { License } from '../../src/domain/types.js';
 import { createProgressStore } from '../../src/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
+import { openHome } from '../support/progress.js';
 import { requestFormView, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const DAY = 86_400_000;
+const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-reclaim-'));
 const CHANNEL = 'C0RECLAIM1';
 const ADMIN = TEST_USERS.admin;
 const WAITER = { id: 'U0WAITER01', name: 'wes.wait', email: 'wes.wait@contoso.com' };
@@ -55,6 +60,8 @@ const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}
 beforeAll(async () => {
   // Slack users for the holders that can be asked (students' e-mails are read from the sandbox below).
   t = await startTestApp({
+    // A DATA_DIR of its own: the desk (App Home's dashboard) runs, as in production.
+    dataDir,
     now: () => clock,
     admins: [ADMIN],
     reclaim: {},
@@ -121,6 +128,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function waitlistRequest(): Promise<void> {
@@ -246,6 +254,17 @@ describe('reclaim rounds: still learning?', () => {
     });
     expect(allText((await other.waitForResponse()).body.blocks)).toContain('not for you');
     expect((await t.licensing.licenses.get((lic.leaver as License).id)).active).toBe(true);
+  });
+
+  it("App Home lists the open round with its figures for admins, without anyone's name; a viewer sees no rounds", async () => {
+    const home = allText((await openHome(t, TEST_USERS.admin)).args.view);
+    expect(home).toContain('Reclaim rounds* · 2');
+    // The two open rounds, with the same figures as their round messages.
+    expect(home).toMatch(/pool `2001`: Asked 1 · kept 0 · released 0 · no answer 1 · not in Slack 0\. Deadline/);
+    expect(home).toMatch(/pool `2003`: Asked 3 · kept 1 · released 0 · no answer 2 · not in Slack 1\. Deadline/);
+    expect(home).not.toMatch(/@school\.example|keeper|leaver/i);
+    const viewerHome = allText((await openHome(t, TEST_USERS.viewer)).args.view);
+    expect(viewerHome).not.toContain('Reclaim rounds');
   });
 
   it('Release revokes once, audited; the first waitlisted request gets the seat; the holder can ask again', async () => {

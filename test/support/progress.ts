@@ -1,6 +1,8 @@
 /** The daily progress pass as the end-to-end tests run it by hand, over a test app's licensing and records. */
 import { createProgressPass, type ProgressPass, type ProgressPassOptions } from '../../src/services/progress-pass.js';
+import { allText } from '../unit/blocks/fixtures.js';
 import type { TestApp } from './app-harness.js';
+import type { SlackCall } from './fake-slack.js';
 
 /**
  * A progress pass on `t` (its licensing client, records and logger) with the clock `now`, paced at 25
@@ -21,4 +23,23 @@ export function progressPassOn(
     share: 1,
     ...(afterPass ? { afterPass } : {}),
   });
+}
+
+/**
+ * `user` opens App Home on `t`: resolves with the first view published after the opening that shows
+ * the pools (not the "Refreshing…" one).
+ */
+export async function openHome(t: TestApp, user: string): Promise<SlackCall> {
+  const publishes = () => t.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
+  const before = publishes().length;
+  await t.event({ type: 'app_home_opened', user, channel: 'D0HOME0001', tab: 'home' });
+  return t.slack.waitForCall(
+    'views.publish',
+    (c) =>
+      c.args.user_id === user &&
+      publishes().indexOf(c) >= before &&
+      !allText(c.args.view).includes('Refreshing') &&
+      allText(c.args.view).includes('Pools'),
+    10_000,
+  );
 }
