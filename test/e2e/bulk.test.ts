@@ -14,6 +14,7 @@ import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { openRecords } from '../../src/db/open.js';
 import { type BulkJob, createBulkJobStore, type JobRow } from '../../src/services/bulk-jobs.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { bulkFormValues } from '../support/bulk.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
@@ -30,26 +31,6 @@ afterAll(async () => {
 });
 
 type View = { callback_id?: string; private_metadata?: string; blocks?: unknown[] };
-
-/** The form as Slack would send it back: state.values keyed by block and action id. */
-function formValues(poolId: string, lists: string[], endDate?: string) {
-  const values: Record<string, Record<string, unknown>> = {
-    [BulkInputId.pool.block]: {
-      [BulkInputId.pool.action]: {
-        type: 'static_select',
-        selected_option: { value: poolId, text: { type: 'plain_text', text: poolId } },
-      },
-    },
-    [BulkInputId.endDate.block]: {
-      [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: endDate ?? null },
-    },
-  };
-  for (let i = 1; i <= 5; i++) {
-    const id = BulkInputId.list(i);
-    values[id.block] = { [id.action]: { type: 'plain_text_input', value: lists[i - 1] ?? null } };
-  }
-  return values;
-}
 
 async function openForm(t: TestApp, userId = TEST_USERS.admin): Promise<View> {
   const before = t.slack.calls.length;
@@ -68,7 +49,7 @@ async function openForm(t: TestApp, userId = TEST_USERS.admin): Promise<View> {
 async function dryRun(t: TestApp, poolId: string, lists: string[], endDate?: string) {
   const before = t.slack.calls.length;
   const ack = await t.viewSubmission({
-    view: { callback_id: DeskCallbackId.bulkForm, state: { values: formValues(poolId, lists, endDate) } },
+    view: { callback_id: DeskCallbackId.bulkForm, state: { values: bulkFormValues(poolId, lists, endDate) } },
   });
   expect(ack.status).toBe(200);
   const body = JSON.parse(ack.body || '{}') as {

@@ -1,4 +1,8 @@
-/** Bulk assign jobs as the bulk tests store them: a running job of pool 101 and its pending rows. */
+/**
+ * Bulk assign as the bulk tests drive it: the form's values as Slack sends them back, and jobs as the
+ * tests store them (a running job of pool 101 and its pending rows).
+ */
+import { BulkInputId } from '../../src/blocks/ids.js';
 import type { BulkJob } from '../../src/domain/bulk-job.js';
 import { NOW } from '../unit/blocks/fixtures.js';
 
@@ -21,4 +25,24 @@ export function runningBulkJob(id: string, rows: BulkJob['rows'], extra: Partial
     notSent: [],
     ...extra,
   };
+}
+
+/** The bulk form as Slack sends it back on submission: state.values keyed by block and action id. */
+export function bulkFormValues(poolId: string, lists: string[], endDate?: string) {
+  const values: Record<string, Record<string, unknown>> = {
+    [BulkInputId.pool.block]: {
+      [BulkInputId.pool.action]: {
+        type: 'static_select',
+        selected_option: { value: poolId, text: { type: 'plain_text', text: poolId } },
+      },
+    },
+    [BulkInputId.endDate.block]: {
+      [BulkInputId.endDate.action]: { type: 'datepicker', selected_date: endDate ?? null },
+    },
+  };
+  for (let i = 1; i <= 5; i++) {
+    const id = BulkInputId.list(i);
+    values[id.block] = { [id.action]: { type: 'plain_text_input', value: lists[i - 1] ?? null } };
+  }
+  return values;
 }
