@@ -6,8 +6,10 @@
  * through the outbox, in the same transaction as the close. A read that fails throws: the intent
  * stays open for the next round.
  */
+
 import type { Records } from '../db/open.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
+import { APP_ACTOR } from '../domain/auto-return.js';
 import { dayOf } from '../domain/end-date.js';
 import type { SettledWriteNotice } from '../domain/settled-write.js';
 import type { License } from '../domain/types.js';
@@ -24,9 +26,6 @@ import type {
   RevokeIntentBody,
   WriteKind,
 } from './write-ledger.js';
-
-/** The audit actor of what License Desk does on its own authority. */
-const APP_ACTOR = 'license-desk';
 
 export const SETTLED_DETAIL = 'settled after a restart: License Desk was stopped before the answer; read back';
 
