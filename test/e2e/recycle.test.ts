@@ -9,6 +9,7 @@ import { CallbackId, ChangeActionId, InputId } from '../../src/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
   modalProblems,
+  pickInRecycleConfirmation,
   recycleConfirmation,
   recycleState,
   type ShownView,
@@ -67,30 +68,7 @@ describe('recycle', () => {
       ?.courses.find((c) => c.licenseId === other);
     expect(row).toBeDefined();
     t.sandbox.clearRequests();
-    const from = t.slack.calls.length;
-    await t.action({
-      container: { type: 'view', view_id: view.id },
-      response_url: undefined,
-      view: {
-        id: view.id,
-        hash: 'h-confirm',
-        callback_id: CallbackId.recycleConfirm,
-        private_metadata: view.private_metadata,
-      },
-      actions: [
-        {
-          action_id: InputId.recycleChoice.action,
-          block_id: InputId.recycleChoice.block,
-          type: 'static_select',
-          selected_option: { value: other, text: { type: 'plain_text', text: 'x' } },
-          action_ts: '1',
-        },
-      ],
-    });
-    const update = await t.slack.waitForCall(
-      'views.update',
-      (c) => t.slack.calls.indexOf(c) >= from && c.args.view_id === view.id,
-    );
+    const update = await pickInRecycleConfirmation(t, view, other, 'h-confirm');
     expect(update.args.hash).toBe('h-confirm');
     const shown = textOf((update.args.view as ShownView).blocks);
     expect(shown).toContain('The license that ends, as you picked:');

@@ -180,6 +180,34 @@ export async function recycleConfirmation(
   return { view, ack };
 }
 
+/**
+ * The admin picks `licenseId` in the recycle confirmation's "which license ends" menu (a block action in
+ * the open modal, with the view's `hash`): the `views.update` that rebuilds the confirmation around it.
+ */
+export async function pickInRecycleConfirmation(
+  t: TestApp,
+  view: ShownView,
+  licenseId: string,
+  hash: string,
+): Promise<SlackCall> {
+  const from = t.slack.calls.length;
+  await t.action({
+    container: { type: 'view', view_id: view.id },
+    response_url: undefined,
+    view: { id: view.id, hash, callback_id: CallbackId.recycleConfirm, private_metadata: view.private_metadata },
+    actions: [
+      {
+        action_id: InputId.recycleChoice.action,
+        block_id: InputId.recycleChoice.block,
+        type: 'static_select',
+        selected_option: { value: licenseId, text: { type: 'plain_text', text: licenseId } },
+        action_ts: '1',
+      },
+    ],
+  });
+  return t.slack.waitForCall('views.update', (c) => t.slack.calls.indexOf(c) >= from && c.args.view_id === view.id);
+}
+
 /** A global shortcut payload (platform.md: type "shortcut"), signed like Slack signs it. */
 export function shortcut(t: TestApp, userId: string) {
   const payload = {

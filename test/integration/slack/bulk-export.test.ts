@@ -11,12 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, DeskCallbackId, InputId, RequestActionId } from '../../../src/blocks/ids.js';
+import { DeskCallbackId, InputId, RequestActionId } from '../../../src/blocks/ids.js';
 import { checkModalLimits } from '../../../src/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { bulkFormValues } from '../../support/bulk.js';
 import {
   openModal,
+  pickInRecycleConfirmation,
   recycleConfirmation,
   recycleState,
   type ShownView,
@@ -224,27 +225,7 @@ describe('recycle (pool 2003, full)', () => {
     const other = choiceOf(view).element.options.find((o) => o.value !== '4024')?.value ?? '';
     const license = t.sandbox.inspect.license(other);
     t.sandbox.clearRequests();
-    const from = t.slack.calls.length;
-    await t.action({
-      container: { type: 'view', view_id: view.id },
-      response_url: undefined,
-      view: {
-        id: view.id,
-        hash: 'h-pick',
-        callback_id: CallbackId.recycleConfirm,
-        private_metadata: view.private_metadata,
-      },
-      actions: [
-        {
-          action_id: InputId.recycleChoice.action,
-          block_id: InputId.recycleChoice.block,
-          type: 'static_select',
-          selected_option: { value: other, text: { type: 'plain_text', text: other } },
-          action_ts: '1',
-        },
-      ],
-    });
-    const update = await t.slack.waitForCall('views.update', (c) => since(from)(c) && c.args.view_id === view.id);
+    const update = await pickInRecycleConfirmation(t, view, other, 'h-pick');
     expect(update.args.hash).toBe('h-pick');
     const shown = textOf((update.args.view as ShownView).blocks);
     expect(shown).toContain('The license that ends, as you picked:');
