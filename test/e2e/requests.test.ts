@@ -7,12 +7,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
+import { CallbackId, RequestActionId, RequestCallbackId } from '../../src/blocks/ids.js';
 import { checkModalLimits } from '../../src/blocks/limits.js';
 import { requestTimers } from '../../src/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { poolOnlyRequestView, requestFormView, selfServiceTo, workflowStepEvent } from '../support/requests.js';
+import {
+  poolOnlyRequestView,
+  requestFormView,
+  selfServiceTo,
+  submitDenyReason,
+  workflowStepEvent,
+} from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -295,23 +301,7 @@ describe('course requests', () => {
     );
     expect((modal.args.view as { private_metadata?: string }).private_metadata).toBe(id);
     const before = posts('2002').length;
-    await t.viewSubmission(
-      {
-        view: {
-          id: 'VDENY00001',
-          callback_id: RequestCallbackId.denyForm,
-          private_metadata: id,
-          state: {
-            values: {
-              [RequestInputId.denyReason.block]: {
-                [RequestInputId.denyReason.action]: { type: 'plain_text_input', value: 'Budget is frozen until March' },
-              },
-            },
-          },
-        },
-      },
-      { userId: TEST_USERS.admin },
-    );
+    await submitDenyReason(t, id, 'Budget is frozen until March');
     const dm = await t.slack.waitForCall(
       'chat.postMessage',
       (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('was denied'),

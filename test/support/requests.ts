@@ -136,3 +136,24 @@ export async function waitingForPool2003(
   expect(await t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
   return request;
 }
+
+/** An admin submits the Deny form of request `id` with `reason`: the submission's answer. */
+export function submitDenyReason(t: TestApp, id: string, reason: string, userId: string = TEST_USERS.admin) {
+  return t.viewSubmission(
+    {
+      view: {
+        id: 'VDENY00001',
+        callback_id: RequestCallbackId.denyForm,
+        private_metadata: id,
+        state: {
+          values: {
+            [RequestInputId.denyReason.block]: {
+              [RequestInputId.denyReason.action]: { type: 'plain_text_input', value: reason },
+            },
+          },
+        },
+      },
+    },
+    { userId },
+  );
+}

@@ -8,13 +8,13 @@
  * test/e2e (requests, waitlist, waitlist-requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId, RequestCallbackId, RequestInputId, WaitlistActionId } from '../../../src/blocks/ids.js';
+import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../src/blocks/ids.js';
 import { checkModalLimits } from '../../../src/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { textOf, writes } from '../../support/change-flow.js';
 import type { SlackCall } from '../../support/fake-slack.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
-import { clickInRequestsChannel, requestFormView, selfServiceTo } from '../../support/requests.js';
+import { clickInRequestsChannel, requestFormView, selfServiceTo, submitDenyReason } from '../../support/requests.js';
 import { buttons } from '../../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
@@ -192,23 +192,7 @@ describe('/licenses request and the card', () => {
       );
     expect((modal?.args.view as { private_metadata?: string } | undefined)?.private_metadata).toBe(id);
     t.sandbox.clearRequests();
-    const sent = await t.viewSubmission(
-      {
-        view: {
-          id: 'VDENY00001',
-          callback_id: RequestCallbackId.denyForm,
-          private_metadata: id,
-          state: {
-            values: {
-              [RequestInputId.denyReason.block]: {
-                [RequestInputId.denyReason.action]: { type: 'plain_text_input', value: 'Budget is frozen until March' },
-              },
-            },
-          },
-        },
-      },
-      { userId: TEST_USERS.admin },
-    );
+    const sent = await submitDenyReason(t, id, 'Budget is frozen until March');
     expect(sent.status).toBe(200);
     const dm = await t.slack.waitForCall(
       'chat.postMessage',
