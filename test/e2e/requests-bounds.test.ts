@@ -17,7 +17,13 @@ import { dayText } from '../../src/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
-import { poolOnlyRequestView, requestFormView, sampleRequest, workflowStepEvent } from '../support/requests.js';
+import {
+  poolOnlyRequestView,
+  requestFormView,
+  sampleRequest,
+  submitDenyReason,
+  workflowStepEvent,
+} from '../support/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
@@ -237,24 +243,7 @@ describe('course requests with a requests channel', () => {
     const { call, id } = await d.cardFor(EMOJI.id);
     expect(textOf(call.args.blocks)).toContain(':tada::tada:');
     // A denial's reason is counted the same way.
-    const deny = (reason: string) =>
-      d.t.viewSubmission(
-        {
-          view: {
-            id: 'VDENYEMO01',
-            callback_id: RequestCallbackId.denyForm,
-            private_metadata: id,
-            state: {
-              values: {
-                [RequestInputId.denyReason.block]: {
-                  [RequestInputId.denyReason.action]: { type: 'plain_text_input', value: reason },
-                },
-              },
-            },
-          },
-        },
-        { userId: TEST_USERS.admin },
-      );
+    const deny = (reason: string) => submitDenyReason(d.t, id, reason);
     const long = JSON.parse((await deny(':no_entry:'.repeat(501))).body) as { errors: Record<string, string> };
     expect(long.errors[RequestInputId.denyReason.block]).toContain('an emoji counts as one); it has 501.');
     expect((await d.store().get(id))?.status).toBe('pending');
