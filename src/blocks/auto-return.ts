@@ -35,7 +35,12 @@ export function buildSeatReturnedMessage(n: Returned): SlackMessage {
 }
 
 const poolCounts = (pools: readonly ReturnedInPool[]) =>
-  pools.map((p) => `pool \`${escapeTruncated(p.poolId, 64)}\` (${p.count})`).join(', ');
+  pools
+    .map((p) => {
+      const pool = `pool \`${escapeTruncated(p.poolId, 64)}\``;
+      return `${p.courseTitle ? `*${escapeTruncated(p.courseTitle, 80)}* (${pool})` : pool}: ${p.count}`;
+    })
+    .join(', ');
 
 /** To the alert channel, once a pass: how many seats went back, per pool; no names, no e-mails. */
 export function buildSeatsReturnedPost(n: Extract<AutoReturnNotice, { kind: 'progress-returns' }>): SlackMessage {
@@ -50,7 +55,7 @@ export function buildSeatsReturnedPost(n: Extract<AutoReturnNotice, { kind: 'pro
       : '';
   const t = `${head}${failed} See /licenses history for each one.`;
   return {
-    text: escapeTruncated(t.replace(/`/g, ''), 600),
+    text: escapeTruncated(t.replace(/[`*]/g, ''), 600),
     blocks: [
       section(`:recycle: ${head}${failed}`),
       context('See `/licenses history` for each one (audited as License Desk, automatic return).'),

@@ -23,6 +23,8 @@ export const AUTO_RETURN_NOTICE_KINDS = ['progress-returned', 'progress-returns'
 /** Seats returned in one pool. */
 export interface ReturnedInPool {
   poolId: string;
+  /** The pool's course, as the revoke read it (absent when it could not be read). */
+  courseTitle?: string;
   count: number;
 }
 

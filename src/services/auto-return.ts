@@ -110,6 +110,7 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
       as: { action: 'auto-returned', completedOn: row.completed_on },
     });
     let ended: Ended;
+    const courseTitle = outcome.kind === 'written' ? outcome.pool?.course.title : undefined;
     switch (outcome.kind) {
       case 'unread':
         // Nothing was sent: the claim is given up and a later pass picks the license again.
@@ -127,7 +128,6 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         break;
       case 'written': {
         const w = outcome.write;
-        const courseTitle = outcome.pool?.course.title;
         if (w.kind === 'done') {
           await end(row, 'returned', { courseTitle });
           ended = 'returned';
@@ -142,7 +142,7 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         break;
       }
     }
-    return { ended, poolId: row.pool_id };
+    return { ended, poolId: row.pool_id, ...(courseTitle ? { courseTitle } : {}) };
   }
 
   /** A claim a process that died left: read back, then ended or sent. */
@@ -199,7 +199,7 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
     const room = settings.max - (await store.claimedBy(pass.startedAt));
     const due: ReturnCandidate[] = room > 0 ? await store.due(at, settings.afterDays, room) : [];
     const run: AutoReturnRun = { pools: [], returned: 0, failed: 0, gone: 0, later: 0 };
-    const byPool = new Map<string, number>();
+    const byPool = new Map<string, ReturnedInPool>();
     for (const c of due) {
       if (!(await store.claim(c, pass.startedAt, now(), until(now())))) continue;
       const row = {
@@ -209,8 +209,9 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         completed_on: c.completedOn,
       };
       let ended: Ended;
+      let courseTitle: string | undefined;
       try {
-        ended = (await send(row)).ended;
+        ({ ended, courseTitle } = await send(row));
       } catch (error) {
         // The claim stays `returning`: once it runs out, resume reads it back.
         logger.warn('automatic return: a return did not finish; it is read back later', {
@@ -220,11 +221,13 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         ended = 'later';
       }
       run[ended] += 1;
-      if (ended === 'returned') byPool.set(c.poolId, (byPool.get(c.poolId) ?? 0) + 1);
+      if (ended === 'returned') {
+        const pool = byPool.get(c.poolId) ?? { poolId: c.poolId, ...(courseTitle ? { courseTitle } : {}), count: 0 };
+        pool.count += 1;
+        byPool.set(c.poolId, pool);
+      }
     }
-    run.pools = [...byPool]
-      .map(([poolId, count]) => ({ poolId, count }))
-      .sort((a, b) => b.count - a.count || a.poolId.localeCompare(b.poolId));
+    run.pools = [...byPool.values()].sort((a, b) => b.count - a.count || a.poolId.localeCompare(b.poolId));
     if (opts.channel && run.returned + run.failed > 0) {
       const notice: AutoReturnNotice = {
         kind: 'progress-returns',

@@ -166,7 +166,10 @@ describe('automatic return of finished seats, on', () => {
     // One post in the alert channel: counts only, no student.
     await until('the channel post', () => channelPosts().length === 1);
     const post = text(channelPosts()[0] as SlackCall);
-    expect(post).toMatch(/Returned 3 seats of finished courses: pool `200[13]` \(\d\), pool `200[13]` \(\d\)/);
+    // Each pool named with its course.
+    expect(post).toMatch(
+      /Returned 3 seats of finished courses: \*[^*]+\* \(pool `200[13]`\): \d, \*[^*]+\* \(pool `200[13]`\): \d\./,
+    );
     for (const l of Object.values(lic)) {
       expect(post).not.toContain(l.student.email);
       expect(post).not.toContain(l.student.name);

@@ -43,15 +43,17 @@ describe('the automatic return of finished seats in Block Kit', () => {
       kind: 'progress-returns',
       channel: 'C0ALERTS01',
       pools: [
-        { poolId: '2003', count: 2 },
+        { poolId: '2003', courseTitle: 'Power BI: DAX', count: 2 },
         { poolId: '2005', count: 1 },
       ],
       failed: 1,
     });
-    expect(allText(post.blocks)).toContain('Returned 3 seats of finished courses: pool `2003` (2), pool `2005` (1).');
+    expect(allText(post.blocks)).toContain(
+      'Returned 3 seats of finished courses: *Power BI: DAX* (pool `2003`): 2, pool `2005`: 1.',
+    );
     expect(allText(post.blocks)).toContain('1 return did not go through');
     expect(allText(post.blocks)).toContain('/licenses history');
-    expect(post.text).toMatch(/^Returned 3 seats of finished courses: pool 2003 \(2\), pool 2005 \(1\)\./);
+    expect(post.text).toMatch(/^Returned 3 seats of finished courses: Power BI: DAX \(pool 2003\): 2, pool 2005: 1\./);
     const many = buildSeatsReturnedPost({
       kind: 'progress-returns',
       channel: 'C0ALERTS01',
