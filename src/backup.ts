@@ -3,13 +3,15 @@
  * (docs/deployment.md). With SQLite (the default) it uses SQLite's online backup of
  * DATA_DIR/license-desk.sqlite into `<directory>` (default DATA_DIR/backups/) under a timestamped name,
  * and prints where and how big. With DATABASE_URL the records are in PostgreSQL: it prints the
- * pg_dump command to use instead (without the password) and runs nothing. Settings are read as the
- * app reads them: the environment, then .env in the working directory.
+ * pg_dump command to use instead (without the password) and runs nothing. DATA_DIR and DATABASE_URL are
+ * read and checked as the app reads them (the environment, then .env in the working directory); the
+ * other settings play no part.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatProblems, readConfig } from './config.js';
+import { formatProblems, readStorageConfig } from './config.js';
 import { SQLITE_FILE } from './db/open.js';
+import { redactDatabaseUrl } from './db/url.js';
 import { loadEnvFile } from './env-file.js';
 
 export interface BackupResult {
@@ -38,9 +40,7 @@ function size(bytes: number): string {
 
 /** The pg_dump command for DATABASE_URL, with no password in it (pg_dump asks, or reads PGPASSWORD or ~/.pgpass). */
 export function pgDumpCommand(databaseUrl: string, file: string): string {
-  const url = new URL(databaseUrl);
-  url.password = '';
-  return `pg_dump --format=custom --file='${file}' '${url.toString()}'`;
+  return `pg_dump --format=custom --file='${file}' '${redactDatabaseUrl(databaseUrl, 'drop')}'`;
 }
 
 export async function runBackup(opts: {
@@ -110,7 +110,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${envFile.problem}\n`);
     return 1;
   }
-  const config = readConfig();
+  const config = readStorageConfig();
   if (!config.ok) {
     process.stderr.write(`${formatProblems(config.problems)}\n`);
     return 1;
@@ -121,8 +121,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const result = await runBackup({
-    dataDir: config.config.dataDir,
-    databaseUrl: config.config.databaseUrl,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     directory: args[0],
   });
   (result.code === 0 ? process.stdout : process.stderr).write(`${result.lines.join('\n')}\n`);

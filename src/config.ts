@@ -4,6 +4,7 @@
  * its fix, and never repeats a secret's value.
  */
 import * as z from 'zod';
+import { databaseUrlProblem, databaseUrlSecrets } from './db/url.js';
 import type { AlertsConfig } from './domain/alerts.js';
 import type { AutoReturnSettings } from './domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from './domain/reclaim.js';
@@ -214,7 +215,7 @@ const schema = z.object({
     z.url({
       protocol: /^postgres(ql)?$/,
       error:
-        'DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://desk:secret@db.internal:5432/license_desk',
+        'DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://desk:secret@db.internal:5432/license_desk; a / ? # @ or : in the password must be percent-encoded (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A)',
     }),
   ),
   LOG_LEVEL: optional(
@@ -396,6 +397,13 @@ export function parseConfig(env: Env): ConfigResult {
         `REDIS_URL cannot be used by the local demo: ${why}, so anyone on this machine could change the state kept in that Redis. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset REDIS_URL`,
       );
     }
+    // The records of a real deployment (requests, waitlist, audit trail, messages to people): the
+    // demo keeps its own, fresh at each start, in DATA_DIR/local-demo (src/main.ts).
+    if (set('DATABASE_URL')) {
+      problems.push(
+        `DATABASE_URL cannot be used by the local demo: ${why}, so anyone on this machine could read and change the records in that database. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset DATABASE_URL (the demo keeps records of its own in DATA_DIR)`,
+      );
+    }
     // CONSOLE=1 refuses any LICENSING_API_URL below, in its own words.
     const consoleSays = (env.CONSOLE ?? '').trim() === '1';
     if (set('LICENSING_API_URL') && !consoleSays && !isLoopbackUrl(env.LICENSING_API_URL ?? '')) {
@@ -403,6 +411,12 @@ export function parseConfig(env: Env): ConfigResult {
         `LICENSING_API_URL cannot be used by the local demo: ${why}, so anyone could change real licenses. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox (a sandbox of npm run sandbox on 127.0.0.1 is also allowed)`,
       );
     }
+  }
+  // A URL the driver would read otherwise than its author meant (it would also show part of the password
+  // as a host or a path): refused, without repeating it. One sentence per variable.
+  for (const name of ['DATABASE_URL', 'REDIS_URL']) {
+    const shape = set(name) ? databaseUrlProblem(name, env[name] ?? '') : undefined;
+    if (shape && !parsed.error?.issues.some((i) => i.path[0] === name)) problems.push(shape);
   }
   if ((env.SLACK_SIGNING_SECRET ?? '').trim() === DEMO_SIGNING_SECRET) {
     problems.push(
@@ -529,16 +543,37 @@ export function readConfig(): ConfigResult {
   return parseConfig(process.env);
 }
 
+export type StorageConfigResult =
+  | { ok: true; dataDir: string; databaseUrl?: string }
+  | { ok: false; problems: string[] };
+
+/**
+ * Where the records are (DATA_DIR, DATABASE_URL), checked as the app checks them, for `npm run backup`:
+ * an operator may run it where the Slack settings are not (they live in the service's environment), so
+ * the rest of the settings, and the local demo's rules, play no part.
+ */
+export function parseStorageConfig(env: Env): StorageConfigResult {
+  const parsed = schema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+  const url = (env.DATABASE_URL ?? '').trim();
+  const shape = url && parsed.success ? databaseUrlProblem('DATABASE_URL', url) : undefined;
+  if (shape) problems.push(shape);
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  const { DATA_DIR, DATABASE_URL } = parsed.data;
+  return { ok: true, dataDir: DATA_DIR?.trim() ?? './data', ...(DATABASE_URL ? { databaseUrl: DATABASE_URL } : {}) };
+}
+
+export function readStorageConfig(): StorageConfigResult {
+  return parseStorageConfig(process.env);
+}
+
 /** Values that must never reach a log line or a user. */
 export function secretsOf(config: Config): string[] {
   const out: string[] = [];
   if (config.slack.mode !== 'demo') out.push(config.slack.botToken, config.slack.signingSecret);
   if (config.slack.mode === 'socket') out.push(config.slack.appToken);
   if (config.licensing.mode === 'api') out.push(config.licensing.token);
-  for (const url of [config.redisUrl, config.databaseUrl]) {
-    const password = url ? new URL(url).password : '';
-    if (password) out.push(decodeURIComponent(password));
-  }
+  for (const url of [config.redisUrl, config.databaseUrl]) if (url) out.push(...databaseUrlSecrets(url));
   return out;
 }
 

@@ -21,6 +21,7 @@ import {
 } from 'kysely';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
+import { redactDatabaseUrl } from './url.js';
 
 export type { Dialect };
 
@@ -65,17 +66,6 @@ export interface OpenOptions {
 
 export const SQLITE_FILE = 'license-desk.sqlite';
 export const HEARTBEAT_MS = 15_000;
-
-/** The URL without its password. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'DATABASE_URL (not a URL)';
-  }
-}
 
 const reason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
@@ -145,7 +135,8 @@ async function openPostgres(
   url: string,
   log?: (event: LogEvent) => void,
 ): Promise<{ db: Kysely<Database>; where: string }> {
-  const where = redactUrl(url);
+  // Shown in the log and in every sentence about the database: never with its password (src/db/url.ts).
+  const where = redactDatabaseUrl(url);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // A connection that fails later (the server restarts) is reported by the query that needed it.

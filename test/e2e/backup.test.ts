@@ -113,4 +113,17 @@ describe('npm run backup', () => {
     expect(run.stdout + run.stderr).not.toContain('S3cretPw');
     expect(existsSync(join(dir, 'data'))).toBe(false);
   }, 30_000);
+
+  it('PostgreSQL with the password in the query string (?password=): the pg_dump command leaves it out, other parameters kept', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'license-desk-backup-'));
+    const run = await backup(dir, {
+      DATA_DIR: join(dir, 'data'),
+      DATABASE_URL: 'postgres://desk@db.internal:5432/license_desk?sslmode=require&password=S3cretPw',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /pg_dump --format=custom --file='license-desk-[\dT:-]+Z\.dump' 'postgres:\/\/desk@db\.internal:5432\/license_desk\?sslmode=require'/,
+    );
+    expect(run.stdout + run.stderr).not.toContain('S3cretPw');
+  }, 30_000);
 });

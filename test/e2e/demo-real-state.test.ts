@@ -1,7 +1,7 @@
 /**
  * The local demo accepts requests signed with a secret published in its source (local/slack/demo.ts), so
  * it must reach nothing real: the real process (src/main.ts) refuses to start against a licensing API
- * that is not a sandbox, or with REDIS_URL, with one sentence saying what to set instead, and still
+ * that is not a sandbox, or with REDIS_URL or DATABASE_URL, with one sentence saying what to set instead, and still
  * starts as the ordinary demo or on a sandbox of `npm run sandbox` given by URL on loopback.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -11,6 +11,7 @@ import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { DEMO_SIGNING_SECRET } from '../../local/slack/demo.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 
 const LISTENING = /app listens on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/;
@@ -111,6 +112,36 @@ describe('the local demo refuses real state', () => {
       expect(stderr).not.toContain('S3KR1T');
     }
   });
+
+  it.skipIf(postgresSkipReason() !== undefined)(
+    'DATABASE_URL, with or without CONSOLE=1: refused, saying what to set, and nothing is written to that database',
+    async () => {
+      const url = new URL(await freshPostgresDatabase());
+      url.password = 'S3KR1Tpgpw';
+      for (const extra of [{}, { CONSOLE: '1' }]) {
+        const stderr = await refused({ DATABASE_URL: url.toString(), ...extra });
+        expect(stderr).toContain('License Desk cannot start: 1 configuration problem.');
+        expect(stderr).toContain(
+          'DATABASE_URL cannot be used by the local demo: with no SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET the app is the local demo, which accepts requests signed with a secret published in its source, so anyone on this machine could read and change the records in that database',
+        );
+        expect(stderr).toContain(`${SLACK_FIX}, or unset DATABASE_URL`);
+        expect(stderr).not.toContain('S3KR1T');
+      }
+      // Not a table was made, not a row written: the demo never connected.
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        const tables = await client.query(
+          "select table_name from information_schema.tables where table_schema = 'public'",
+        );
+        expect(tables.rows).toEqual([]);
+      } finally {
+        await client.end();
+      }
+    },
+    40_000,
+  );
 
   it("SLACK_SIGNING_SECRET set to the demo's published secret: refused", async () => {
     const stderr = await refused({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: DEMO_SIGNING_SECRET });

@@ -433,7 +433,19 @@ describe('parseConfig', () => {
   it('knows which values are secrets', () => {
     const r = parseConfig({ ...full, SLACK_APP_TOKEN: APP, REDIS_URL: 'redis://:p%40ss@h:6379', DATABASE_URL: PG });
     if (!r.ok) throw new Error(r.problems.join());
-    expect(secretsOf(r.config).sort()).toEqual([APP, BOT, LIC, SIGNING, 'p@ss', 'db-s3cret'].sort());
+    // A password as written and as decoded: the log's redactor removes either form.
+    expect(secretsOf(r.config).sort()).toEqual([APP, BOT, LIC, SIGNING, 'p@ss', 'p%40ss', 'db-s3cret'].sort());
+  });
+
+  it('a database password in the query string (?password=) or written with an unencoded @ is a secret too', () => {
+    for (const [url, secret] of [
+      ['postgres://desk@db.internal:5432/ld?sslmode=require&password=q-s3cret', 'q-s3cret'],
+      ['postgres://desk:at@s3cret@db.internal:5432/ld', 'at@s3cret'],
+    ] as const) {
+      const r = parseConfig({ ...full, DATABASE_URL: url });
+      if (!r.ok) throw new Error(r.problems.join());
+      expect(secretsOf(r.config)).toContain(secret);
+    }
   });
 
   it('REDIS_URL without DATABASE_URL: refused, saying why (SQLite belongs to one process) and what to set', () => {
