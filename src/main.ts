@@ -190,7 +190,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     records,
     logger: logger.child({ component: 'outbox' }),
     now,
-    deliver: (body) => notices.deliver(body),
+    deliver: (body, steps) => notices.deliver(body, steps),
   });
   const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
   const intents = createIntents(records, now);
@@ -276,7 +276,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     },
   });
   for (const kind of REQUEST_NOTICE_KINDS)
-    notices.register(kind, (_client, notice) => selfService.deliver(notice).then(() => undefined));
+    notices.register(kind, (_client, notice, steps) => selfService.deliver(notice, steps).then(() => undefined));
   settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
   deps.requests = selfService.requests;
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
@@ -358,7 +358,10 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       progressPass?.stop().then(() => autoReturn.stop()),
       digest.stop(),
     ]);
-    // Messages the last flows enqueued go out before Slack's side closes; the rest wait in the records.
+  });
+  // Once the drained work has told its outcome (src/shutdown.ts): the messages it queued go out before
+  // Slack's side closes (bounded by the stop); the rest wait in the records for the next start.
+  stopper.add('outbox', async () => {
     await outbox.flush().catch(() => 0);
     await outbox.stop();
   });

@@ -8,8 +8,9 @@
  *    stops and ends the requests still in flight, so their flows finish at once: a read says License
  *    Desk is restarting, a change is audited and told as "outcome unknown". The Web API client keeps
  *    working for that, up to `tellMs`.
- * 3. Post what the audit channel's queue still holds (bounded), close the stand-ins (sandbox, local
- *    Slack) and return; main.ts exits.
+ * 3. Send the messages to people that the drained work queued (the outbox, bounded), post what the
+ *    audit channel's queue still holds (bounded), close the stand-ins (sandbox, local Slack) and
+ *    return; main.ts exits.
  *
  * Every part is closed by its name, in the order below, each close bounded so a stuck one cannot
  * keep the process from exiting.
@@ -22,6 +23,8 @@ export const STOP_ORDER = [
   'desk',
   'app',
   'licensing client',
+  // The messages the drained work queued (an approval's DM, a settled write's): sent, then stopped.
+  'outbox',
   'audit channel',
   // REDIS_URL: the desk's own Redis connections (shared state), once nothing writes there.
   'shared state',

@@ -42,6 +42,38 @@ export interface HomeInput {
   canRequest?: boolean;
   /** What the daily progress pass recorded (docs/progress.md): counts per pool, seats to return. */
   progress?: HomeProgress;
+  /** Admins: messages to people the outbox gave up in the last 7 days (docs/records.md, "The outbox"). */
+  undelivered?: { count: number; kinds: string[] };
+}
+
+/** What a kind of outbox notice is about, in words; an unknown kind is named as it is. */
+const NOTICE_WORDS: Record<string, string> = {
+  'request-received': 'new course requests',
+  'request-changed': 'course request updates',
+  'request-reminder': 'course request reminders',
+  'waitlist-assigned': 'waitlist seats',
+  'waitlist-skipped': 'waitlist seats',
+  'approval-settled': 'approvals settled later',
+  'settled-write': 'writes settled after a restart',
+  'reclaim-ask': 'reclaim rounds',
+  'reclaim-reminder': 'reclaim rounds',
+  'reclaim-released': 'reclaim rounds',
+  'reclaim-round': 'reclaim rounds',
+  'progress-return': 'automatic returns',
+  'progress-returns': 'automatic returns',
+  digest: 'the weekly digest',
+};
+
+/** Admins: the messages License Desk gave up on lately, so someone tells those people another way. */
+function undeliveredBlocks(input: HomeInput): Block[] {
+  const u = input.undelivered;
+  if (!input.canChange || !u || u.count === 0) return [];
+  const about = [...new Set(u.kinds.map((k) => NOTICE_WORDS[k] ?? k))].join(', ');
+  return [
+    section(
+      `:warning: *${count(u.count, 'message', 'messages')} to people could not be delivered* in the last 7 days and ${u.count === 1 ? 'was' : 'were'} given up after every retry (${escapeTruncated(about, 300)}). The log names each one (“given up”); the people concerned have not been told.`,
+    ),
+  ];
 }
 
 function asOf(at: Date): string {
@@ -197,6 +229,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
     quickActions(input.canChange, input.canRequest !== false),
+    ...undeliveredBlocks(input),
   ];
   if (!data) {
     return { type: 'home', blocks: [...top, section(':hourglass_flowing_sand: Reading your pools and licenses…')] };

@@ -370,8 +370,11 @@ export function buildRequestAlreadyMessage(r: CourseRequest): SlackMessage {
   return buildRequestNoteMessage(`:information_source: ${requestAlreadySentence(r)}`);
 }
 
-/** What an approver's Approve or Deny came to. */
-export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessage {
+/**
+ * What an approver's Approve or Deny came to. `told`: the requester's DM of it was delivered already
+ * (else they will be told: the message waits in the outbox, tried again until Slack takes it).
+ */
+export function buildRequestDecisionMessage(outcome: DecideOutcome, told = false): SlackMessage {
   switch (outcome.kind) {
     case 'not-found':
       return buildRequestNoteMessage(':grey_question: That request no longer exists.');
@@ -389,13 +392,13 @@ export function buildRequestDecisionMessage(outcome: DecideOutcome): SlackMessag
       );
     case 'denied':
       return buildRequestNoteMessage(
-        `:no_entry_sign: Denied. <@${outcome.request.requester}> was told${outcome.request.denyReason ? ', with your reason' : ''}.`,
+        `:no_entry_sign: Denied. <@${outcome.request.requester}> ${told ? 'was told' : 'will be told by DM'}${outcome.request.denyReason ? ', with your reason' : ''}.`,
       );
     case 'assigned': {
       const r = outcome.request;
       const end = r.endDate ? `, ends ${day(r.endDate)}` : '';
       return buildRequestNoteMessage(
-        `:white_check_mark: Approved: license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned to <@${r.requester}>${end}. They were told.`,
+        `:white_check_mark: Approved: license \`${escapeMrkdwn(r.licenseId ?? '')}\` assigned to <@${r.requester}>${end}. ${told ? 'They were told.' : 'They will be told by DM.'}`,
       );
     }
     case 'full':
@@ -476,7 +479,7 @@ export function buildApprovalSettledMessage(
   if (assigned) {
     const end = r.endDate ? `, ends ${day(r.endDate)}` : '';
     return buildRequestNoteMessage(
-      `:white_check_mark: ${what} went through: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is assigned${end}. They were told.`,
+      `:white_check_mark: ${what} went through: license \`${escapeMrkdwn(r.licenseId ?? '')}\` is assigned${end}. They are told by DM.`,
     );
   }
   const next = seat

@@ -30,7 +30,25 @@ export interface OutboxSender {
   /** Delivers now and then every `everyMs` (retries, and what another replica enqueued). */
   start(): void;
   stop(): Promise<void>;
+  /**
+   * Sends what is due (waiting at most `waitMs`) and says whether the message enqueued with `key` was
+   * delivered: for a reply that says "they were told" only once they were.
+   */
+  delivered(key: string, waitMs: number): Promise<boolean>;
 }
+
+/**
+ * The parts of one message already delivered (a notice that is several Slack calls: DMs to several
+ * people, card copies): kept on its row (`result`), so a retry sends only what is left and nobody is
+ * told twice. A notice of one Slack call needs none.
+ */
+export interface DeliverySteps {
+  /** Runs `send` unless the part `name` was delivered on an earlier try; records it once `send` resolved. */
+  once(name: string, send: () => Promise<void>): Promise<void>;
+}
+
+/** Outside the outbox (a direct call, a test): every part is sent. */
+export const EVERY_STEP: DeliverySteps = { once: (_name, send) => send() };
 
 /** Thrown by `deliver` when a message can never be delivered (the channel is gone): dropped at once. */
 export class Undeliverable extends Error {
@@ -41,8 +59,11 @@ export interface OutboxOptions {
   records: Records;
   logger: Logger;
   now: () => Date;
-  /** Sends one message; returns once Slack accepted it, throws to try again later. */
-  deliver: (body: unknown) => Promise<void>;
+  /**
+   * Sends one message; returns once Slack accepted it, throws to try again later (every part that
+   * failed must throw: a message that returns is marked sent). `steps` holds the parts sent already.
+   */
+  deliver: (body: unknown, steps: DeliverySteps) => Promise<void>;
   /** Default 5 s. */
   everyMs?: number;
   /** Tries before a message is dropped; default 8 (about 20 minutes of pauses). */
@@ -55,6 +76,42 @@ export const OUTBOX_EVERY_MS = 5_000;
 
 /** The pause after the n-th failed try: 5 s, 10 s, 20 s … up to 10 minutes. */
 export const retryPauseMs = (attempts: number) => Math.min(600_000, 5_000 * 2 ** Math.max(0, attempts - 1));
+
+/** The kind of a notice (its `kind` field), for log lines and App Home: never what it says. */
+export function kindOf(body: unknown): string {
+  const kind = (body as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' ? kind.slice(0, 60) : 'unknown';
+}
+
+function partsOf(result: string | null): string[] {
+  if (!result) return [];
+  try {
+    const parts = (JSON.parse(result) as { parts?: unknown }).parts;
+    return Array.isArray(parts) ? parts.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Messages given up (tried as often as allowed, or never deliverable) since `since`: how many, of which kinds. */
+export async function givenUpSince(records: Records, since: Date): Promise<{ count: number; kinds: string[] }> {
+  const rows = await records.db
+    .selectFrom('outbox')
+    .select(['body'])
+    .where('state', '=', 'dropped')
+    .where('due_at', '>=', since.toISOString())
+    .limit(1000)
+    .execute();
+  return { count: rows.length, kinds: [...new Set(rows.map((r) => kindOf(safeParse(r.body))))].sort() };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
   const { records, logger, now, deliver } = opts;
@@ -78,11 +135,35 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** The parts of a message sent on earlier tries, and how to record one more. */
+  function stepsOf(id: number, result: string | null): DeliverySteps {
+    const done = new Set<string>(partsOf(result));
+    return {
+      async once(name, send) {
+        if (done.has(name)) return;
+        await send();
+        done.add(name);
+        // A row that cannot be written now (the database is away) only risks that part being sent again.
+        await records.db
+          .updateTable('outbox')
+          .set({ result: JSON.stringify({ parts: [...done] }) })
+          .where('id', '=', id)
+          .execute()
+          .catch((error: unknown) =>
+            logger.warn('the outbox could not record a delivered part of a message', {
+              message: id,
+              error: String(error),
+            }),
+          );
+      },
+    };
+  }
+
   async function round(): Promise<number> {
     let sent = 0;
     const due = await records.db
       .selectFrom('outbox')
-      .select(['id', 'attempts', 'body', 'key'])
+      .select(['id', 'attempts', 'body', 'key', 'result'])
       .where('state', '=', 'pending')
       .where('due_at', '<=', iso())
       .orderBy('id')
@@ -92,8 +173,9 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
       if (stopped) break;
       if (!(await claim(row.id, row.attempts))) continue;
       const tries = row.attempts + 1;
+      const body = safeParse(row.body);
       try {
-        await deliver(JSON.parse(row.body) as unknown);
+        await deliver(body, stepsOf(row.id, row.result));
         await records.db
           .updateTable('outbox')
           .set({ state: 'sent', sent_at: iso() })
@@ -104,13 +186,19 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
         const give = error instanceof Undeliverable || tries >= maxAttempts;
         await records.db
           .updateTable('outbox')
-          .set(give ? { state: 'dropped' } : { due_at: iso(retryPauseMs(tries)) })
+          // A message given up keeps when it was given up in `due_at` (App Home counts the recent ones).
+          .set(give ? { state: 'dropped', due_at: iso() } : { due_at: iso(retryPauseMs(tries)) })
           .where('id', '=', row.id)
           .execute()
           .catch(() => undefined);
-        const fields = { message: row.id, ...(row.key ? { key: row.key } : {}), tries, error };
-        if (give) logger.error('a message to a person could not be delivered and was given up', fields);
-        else logger.warn('a message to a person could not be delivered yet; trying again later', fields);
+        // The kind of notice and the row, never its contents (names, e-mails) or Slack's whole answer.
+        const fields = { message: row.id, kind: kindOf(body), tries, error: String(error) };
+        if (give) {
+          logger.error('a message to a person could not be delivered and was given up', {
+            ...fields,
+            ...(error instanceof Undeliverable ? {} : { afterTries: maxAttempts }),
+          });
+        } else logger.warn('a message to a person could not be delivered yet; trying again later', fields);
       }
     }
     return sent;
@@ -170,6 +258,23 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
       void free.catch(() => undefined).then(flush);
       timer = setInterval(() => void flush(), everyMs);
       timer.unref();
+    },
+    async delivered(key, waitMs) {
+      if (!stopped) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, waitMs);
+        });
+        await Promise.race([flush().catch(() => 0), late]);
+        clearTimeout(timer);
+      }
+      const row = await records.db
+        .selectFrom('outbox')
+        .select(['state'])
+        .where('key', '=', key)
+        .executeTakeFirst()
+        .catch(() => undefined);
+      return row?.state === 'sent';
     },
     async stop() {
       stopped = true;

@@ -26,6 +26,7 @@ import {
 import type { Priority } from '../licensing/limiter.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
+import type { DeliverySteps } from './outbox.js';
 
 export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
 
@@ -40,10 +41,18 @@ export interface PoolLock {
   run<T>(poolId: string, fn: () => Promise<T>): Promise<T>;
 }
 
-/** What the people concerned are told; the Slack layer implements it (DMs). Never throws into here. */
+/**
+ * What the people concerned are told; the Slack layer implements it (DMs), called by the outbox's
+ * delivery. Throws when a DM failed, after trying every one (the outbox tries again; `steps` skips
+ * the DMs sent).
+ */
 export interface WaitlistNotifier {
   /** The request got a seat; `passedOver` are the requests ahead of it that could not take it. */
-  assigned(entry: WaitlistEntry, outcome: Extract<WaitlistAssignOutcome, { kind: 'assigned' }>): Promise<void>;
+  assigned(
+    entry: WaitlistEntry,
+    outcome: Extract<WaitlistAssignOutcome, { kind: 'assigned' }>,
+    steps?: DeliverySteps,
+  ): Promise<void>;
   /**
    * The request left the line without a seat (its assign failed for good). `poolEnded`: no seat was
    * freed at all, the pool has ended, and the whole line leaves with it (nothing goes to the next).
@@ -53,6 +62,7 @@ export interface WaitlistNotifier {
     reason: string,
     nextInLine: WaitlistEntry | undefined,
     poolEnded?: boolean,
+    steps?: DeliverySteps,
   ): Promise<void>;
 }
 

@@ -13,7 +13,9 @@ import {
   type HomeInput,
   type HomeView,
 } from '../blocks/home.js';
+import { DAY_MS } from '../domain/time.js';
 import type { RefreshResult } from '../services/dashboard.js';
+import { givenUpSince } from '../services/outbox.js';
 import type { AppDeps } from './deps.js';
 import { authorize, mayAskForCourse } from './gate.js';
 import { readHomeProgress } from './progress.js';
@@ -27,6 +29,9 @@ export interface ShowHomeOptions {
   force?: boolean;
   sections?: HomeSections | undefined;
 }
+
+/** How far back App Home looks for messages given up. */
+const UNDELIVERED_DAYS = 7;
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
   fresh: undefined,
@@ -59,12 +64,18 @@ export async function showHome(
   }
   const { canChange } = verdict;
   const desk = deps.desk;
-  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress'> = {
+  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered'> = {
     canChange,
     canRequest,
     now: deps.now(),
     sandbox: deps.sandbox,
   };
+  // Admins: the messages to people the outbox gave up lately (a read of the records; none when it fails).
+  if (canChange && deps.records) {
+    const since = new Date(deps.now().getTime() - UNDELIVERED_DAYS * DAY_MS);
+    const undelivered = await givenUpSince(deps.records, since).catch(() => undefined);
+    if (undelivered) base.undelivered = undelivered;
+  }
   if (!desk) {
     return publish(
       client,

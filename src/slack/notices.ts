@@ -6,19 +6,72 @@
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../db/open.js';
 import type { AuditLog } from '../services/audit.js';
-import { type Outbox, type OutboxSender, Undeliverable } from '../services/outbox.js';
+import { type DeliverySteps, EVERY_STEP, type Outbox, type OutboxSender, Undeliverable } from '../services/outbox.js';
 
-/** Sends one notice; returns once Slack accepted it, throws to be tried again (Undeliverable: never). */
+/**
+ * Sends one notice; returns once Slack accepted every part of it, throws to be tried again
+ * (Undeliverable: never). `steps`: the parts sent on an earlier try (see `noticeParts`).
+ */
 export type NoticeRenderer = (
   client: webApi.WebClient,
   notice: { kind: string } & Record<string, unknown>,
+  steps: DeliverySteps,
 ) => Promise<void>;
+
+/** Slack's answers that no retry can change: the person or the channel is gone, or cannot be written to. */
+const NEVER = new Set([
+  'channel_not_found',
+  'is_archived',
+  'user_not_found',
+  'users_not_found',
+  'account_inactive',
+  'user_disabled',
+  'cannot_dm_bot',
+  'not_in_channel',
+  'restricted_action',
+]);
+
+/** A Slack error that no retry can change, as Undeliverable; any other error as it is. */
+export function whyUndeliverable(error: unknown): unknown {
+  if (error instanceof Undeliverable) return error;
+  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof code === 'string' && NEVER.has(code) ? new Undeliverable(code) : error;
+}
+
+/**
+ * The parts of one notice (several DMs, card copies, a thread reply): each sent once across tries
+ * (`steps`), every one tried even when one fails, and `settle()` throws after the last when any
+ * failed, so the outbox tries the notice again later and sends only the parts left.
+ */
+export function noticeParts(steps: DeliverySteps = EVERY_STEP) {
+  const failures: unknown[] = [];
+  return {
+    /** Sends one part unless an earlier try did; false when it failed (settle() will throw). */
+    async send(name: string, send: () => Promise<void>): Promise<boolean> {
+      try {
+        await steps.once(name, send);
+        return true;
+      } catch (error) {
+        failures.push(whyUndeliverable(error));
+        return false;
+      }
+    },
+    settle(): void {
+      if (failures.length === 0) return;
+      const first = failures[0];
+      const why = first instanceof Error ? first.message : String(first);
+      // Only parts that can never be delivered: no retry helps.
+      if (failures.every((f) => f instanceof Undeliverable)) throw new Undeliverable(why);
+      throw new Error(`${failures.length} part(s) of the message failed: ${why}`, { cause: first });
+    },
+  };
+}
 
 export interface Notices {
   register(kind: string, render: NoticeRenderer): void;
   /** The bot client messages are sent with, once the app is built. */
   attach(client: webApi.WebClient): void;
-  deliver(body: unknown): Promise<void>;
+  deliver(body: unknown, steps?: DeliverySteps): Promise<void>;
 }
 
 export function createNotices(): Notices {
@@ -31,14 +84,18 @@ export function createNotices(): Notices {
     attach(c) {
       client = c;
     },
-    async deliver(body) {
+    async deliver(body, steps = EVERY_STEP) {
       const notice = body as { kind?: unknown } & Record<string, unknown>;
       const kind = typeof notice?.kind === 'string' ? notice.kind : undefined;
       const render = kind ? renderers.get(kind) : undefined;
       if (!kind || !render) throw new Undeliverable(`no renderer for a notice of kind ${String(kind)}`);
       // Sent before the app was built: the outbox tries again on its next round.
       if (!client) throw new Error('the Slack client is not attached yet');
-      await render(client, { ...notice, kind });
+      try {
+        await render(client, { ...notice, kind }, steps);
+      } catch (error) {
+        throw whyUndeliverable(error);
+      }
     },
   };
 }

@@ -90,13 +90,24 @@ export async function tellByDm(
   user: string,
   what: Outcome | SlackMessage,
 ): Promise<boolean> {
-  const message = withSandboxMarker('headline' in what ? buildOutcomeMessage(what) : what, deps.sandbox);
   try {
-    const channel = await openDm(client, user);
-    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    await sendDm(deps, client, user, what);
     return true;
   } catch (error) {
     deps.logger.error('could not tell the person by DM either', { user, error: String(error) });
     return false;
   }
+}
+
+/** The same DM, for a sender that retries (the outbox's notices): throws when Slack did not take it. */
+export async function sendDm(
+  deps: Pick<AppDeps, 'sandbox'>,
+  client: Client,
+  user: string,
+  what: Outcome | SlackMessage,
+): Promise<{ channel: string; ts: string | undefined }> {
+  const message = withSandboxMarker('headline' in what ? buildOutcomeMessage(what) : what, deps.sandbox);
+  const channel = await openDm(client, user);
+  const res = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+  return { channel, ts: res.ts };
 }

@@ -29,7 +29,7 @@ import type { AuditPostingOptions } from '../../src/services/audit-queue.js';
 import { createDesk } from '../../src/services/desk.js';
 import type { DigestSchedule } from '../../src/services/digest-schedule.js';
 import { createIntents, createSettler, type Settler } from '../../src/services/intents.js';
-import { createOutbox, type OutboxSender } from '../../src/services/outbox.js';
+import { createOutbox, type DeliverySteps, type OutboxSender } from '../../src/services/outbox.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
 import { type AutoReturnFeature, composeAutoReturn } from '../../src/slack/auto-return.js';
 import type { AppDeps } from '../../src/slack/deps.js';
@@ -246,7 +246,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const records =
     options.records ?? (recordsDir ? await openRecords({ dataDir: recordsDir, heartbeatMs: 0, now }) : undefined);
   if (records) deps.records = records;
-  const feature: { deliver?: (body: unknown) => Promise<boolean> } = {};
+  const feature: { deliver?: (body: unknown, steps?: DeliverySteps) => Promise<boolean> } = {};
   let digest: DigestFeature | undefined;
   const outbox = records
     ? createOutbox({
@@ -254,12 +254,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         logger,
         now,
         everyMs: 50,
-        async deliver(body) {
+        async deliver(body, steps) {
           if (app && (await digest?.deliver(app.client, body))) return;
-          if (!(await feature.deliver?.(body))) throw new Error('a queued message of a kind no feature sends');
+          if (!(await feature.deliver?.(body, steps))) throw new Error('a queued message of a kind no feature sends');
         },
       })
     : undefined;
+  if (outbox) deps.outbox = outbox;
   const settler = records ? createSettler({ records, logger, now }) : undefined;
   // The desk (App Home, alerts, bulk jobs) on the same records.
   if (options.dataDir && records) {
@@ -304,7 +305,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (selfService) {
     deps.requests = selfService.requests;
     if (selfService.waitlist) deps.waitlist = selfService.waitlist;
-    feature.deliver = (body) => selfService.deliver(body);
+    feature.deliver = (body, steps) => selfService.deliver(body, steps);
     settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
   }
   const reclaim =
@@ -320,7 +321,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (reclaim) {
     deps.reclaim = reclaim;
     const other = feature.deliver;
-    feature.deliver = async (body) => (await reclaim.deliver(body)) || ((await other?.(body)) ?? false);
+    feature.deliver = async (body, steps) => (await reclaim.deliver(body)) || ((await other?.(body, steps)) ?? false);
   }
   const ar = options.autoReturn;
   const autoReturn =
@@ -336,7 +337,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : undefined;
   if (autoReturn) {
     const other = feature.deliver;
-    feature.deliver = async (body) => (await autoReturn.deliver(body)) || ((await other?.(body)) ?? false);
+    feature.deliver = async (body, steps) =>
+      (await autoReturn.deliver(body)) || ((await other?.(body, steps)) ?? false);
   }
   if (options.digest && outbox) digest = createDigestFeature(deps, { schedule: options.digest, outbox });
   // Messages are sent once the bot client exists.

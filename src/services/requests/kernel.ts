@@ -20,6 +20,10 @@ export const DESK = 'license-desk';
 
 export type RequestKernel = ReturnType<typeof createKernel>;
 
+/** The outbox key of the message that tells of the request's state (the cards, the requester's DM): once per state. */
+export const requestChangedKey = (r: Pick<CourseRequest, 'id' | 'status'>, tag = '') =>
+  `request:${r.id}:${r.status}${tag}`;
+
 export function createKernel(opts: RequestServiceOptions) {
   const { store, licensing, intents, outbox } = opts;
   // The state is recorded already when an entry is written: a trail that does not answer (its shared
@@ -71,7 +75,7 @@ export function createKernel(opts: RequestServiceOptions) {
     ...(extra.place !== undefined ? { place: extra.place } : {}),
     ...(extra.toldElsewhere ? { toldElsewhere: true } : {}),
   });
-  const changedKey = (r: CourseRequest, tag = '') => `request:${r.id}:${r.status}${tag}`;
+  const changedKey = requestChangedKey;
 
   /** The request with its requester's Slack name, asked for when it was stored without one. */
   async function named(r: CourseRequest): Promise<CourseRequest> {

@@ -17,7 +17,7 @@ import type { LicensingClient, Logger } from '../../licensing/types.js';
 import type { AssignParams } from '../assign.js';
 import type { AuditLog } from '../audit.js';
 import type { Intent, Intents } from '../intents.js';
-import type { Outbox } from '../outbox.js';
+import type { DeliverySteps, Outbox } from '../outbox.js';
 import type { RecycleChosenOutcome, RecycleDefaultOutcome, RetryOutcome } from '../recycle.js';
 import type { WaitlistAssignOutcome, WaitlistEntry } from '../waitlist.js';
 import type { WorkTracker } from '../work-tracker.js';
@@ -26,16 +26,17 @@ import type { DbRequestStore } from './db-store.js';
 
 /**
  * What the people involved are told; implemented by the Slack layer, called by the delivery of the
- * outbox's notices (the use cases queue typed notices, never call these). Never throws (logs instead).
+ * outbox's notices (the use cases queue typed notices, never call these). Throws when a part of the
+ * message failed, after trying every part (the outbox tries again; `steps` skips the parts sent).
  */
 export interface RequestEvents {
   /** A new request: the approvers get the card (its copies are saved on the request), the requester a DM. */
-  received(request: CourseRequest, facts: { freeSeats: number }): Promise<void>;
+  received(request: CourseRequest, facts: { freeSeats: number }, steps?: DeliverySteps): Promise<void>;
   /**
    * Pending for REQUEST_REMIND_HOURS, or approved that long ago for a full pool with no seat found:
    * the approvers are reminded (and, approved, the approver who must choose).
    */
-  reminder(request: CourseRequest): Promise<void>;
+  reminder(request: CourseRequest, steps?: DeliverySteps): Promise<void>;
   /**
    * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
    * waitlisted, expired, cancelled) unless `toldElsewhere` (the waitlist's own DMs told them), and a
@@ -44,6 +45,7 @@ export interface RequestEvents {
   changed(
     request: CourseRequest,
     extra?: { place?: number; toldElsewhere?: boolean; status?: CourseRequest['status'] },
+    steps?: DeliverySteps,
   ): Promise<void>;
 }
 

@@ -20,7 +20,8 @@ import {
   DENY_TITLE,
 } from '../../blocks/requests.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
-import { reasonProblem } from '../../domain/requests.js';
+import { type CourseRequest, reasonProblem } from '../../domain/requests.js';
+import { requestChangedKey } from '../../services/requests/kernel.js';
 import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
 import { createReplier } from '../reply.js';
 import { openView, updateView } from '../slack-io.js';
@@ -37,13 +38,27 @@ const refusalOf = (action: AuditEntry['action']) => (args: ClickArgs) => {
   return { action, ...(id ? { target: { requestId: id } } : {}) };
 };
 
+/** How long an approver's answer waits for the requester's DM to go out, to say "they were told". */
+const TELL_WAIT_MS = 3_000;
+
+/**
+ * Was the requester told of the request's new state? The outbox sends it right after the commit; this
+ * waits for that (at most TELL_WAIT_MS), so the approver reads "they were told" only once they were.
+ */
+async function toldYet(s: Surface, r: CourseRequest): Promise<boolean> {
+  const outbox = s.deps.outbox;
+  if (!outbox) return false;
+  return outbox.delivered(requestChangedKey(r), TELL_WAIT_MS).catch(() => false);
+}
+
 /** Approve: the first decision wins; the assign use case runs on fresh reads. */
 export function createApproveButtonHandler(s: Surface) {
   return onClick(s, { need: 'admin', audit: refusalOf('approved') }, async (args) => {
     const id = parseRequestId(args.action.value);
     if (!id) return tellClicker(s, args, NO_REQUEST);
     const outcome = await s.deps.requests?.service.approve(id, args.body.user.id);
-    await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome) : NO_REQUEST);
+    const told = outcome?.kind === 'assigned' && (await toldYet(s, outcome.request));
+    await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome, told) : NO_REQUEST);
   });
 }
 
@@ -104,7 +119,9 @@ export function createDenySubmitHandler(s: Surface) {
       const show = (text: string) => updateView(s.deps, client, view.id, buildRequestInfoModal(text, DENY_TITLE));
       const service = s.deps.requests?.service;
       if (!id || !service) return void (await show(':grey_question: That form does not name a request.'));
-      await show(buildRequestDecisionMessage(await service.deny(id, body.user.id, reason)).text);
+      const outcome = await service.deny(id, body.user.id, reason);
+      const told = outcome.kind === 'denied' && (await toldYet(s, outcome.request));
+      await show(buildRequestDecisionMessage(outcome, told).text);
     },
   );
 }

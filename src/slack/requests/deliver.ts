@@ -8,11 +8,12 @@
 import type { webApi } from '@slack/bolt';
 import { buildApprovalSettledMessage } from '../../blocks/requests.js';
 import type { RequestNotice } from '../../domain/requests.js';
+import type { DeliverySteps } from '../../services/outbox.js';
 import { type DbRequestStore, entryOfRequest } from '../../services/requests/db-store.js';
 import type { RequestEvents } from '../../services/requests/service.js';
 import type { WaitlistNotifier } from '../../services/waitlist.js';
 import type { AppDeps } from '../deps.js';
-import { tellByDm } from '../slack-io.js';
+import { sendDm } from '../slack-io.js';
 
 export function createRequestDelivery(opts: {
   store: Pick<DbRequestStore, 'get'>;
@@ -20,9 +21,9 @@ export function createRequestDelivery(opts: {
   notifier: WaitlistNotifier;
   client: webApi.WebClient;
   deps: AppDeps;
-}): (notice: RequestNotice) => Promise<void> {
+}): (notice: RequestNotice, steps?: DeliverySteps) => Promise<void> {
   const { store, events, notifier } = opts;
-  return async (notice) => {
+  return async (notice, steps) => {
     const r = await store.get(notice.requestId);
     if (!r) {
       opts.deps.logger.info('a message about a course request that no longer exists was dropped', {
@@ -32,45 +33,53 @@ export function createRequestDelivery(opts: {
     }
     switch (notice.kind) {
       case 'request-changed':
-        await events.changed(r, {
-          status: notice.status,
-          ...(notice.place !== undefined ? { place: notice.place } : {}),
-          ...(notice.toldElsewhere ? { toldElsewhere: true } : {}),
-        });
+        await events.changed(
+          r,
+          {
+            status: notice.status,
+            ...(notice.place !== undefined ? { place: notice.place } : {}),
+            ...(notice.toldElsewhere ? { toldElsewhere: true } : {}),
+          },
+          steps,
+        );
         return;
       case 'waitlist-assigned':
-        await notifier.assigned(entryOfRequest(r), {
-          kind: 'assigned',
-          licenseId: notice.licenseId,
-          ...(notice.endDate ? { endDate: notice.endDate } : {}),
-        });
+        await notifier.assigned(
+          entryOfRequest(r),
+          {
+            kind: 'assigned',
+            licenseId: notice.licenseId,
+            ...(notice.endDate ? { endDate: notice.endDate } : {}),
+          },
+          steps,
+        );
         return;
       case 'waitlist-skipped': {
         const next = notice.next ? await store.get(notice.next) : undefined;
         const entry = entryOfRequest(r);
         if (notice.approver) entry.approver = notice.approver;
         else delete entry.approver;
-        await notifier.skipped(entry, notice.reason, next ? entryOfRequest(next) : undefined, notice.poolEnded);
+        await notifier.skipped(entry, notice.reason, next ? entryOfRequest(next) : undefined, notice.poolEnded, steps);
         return;
       }
       case 'request-received':
-        // Sent already (the process stopped before the outbox marked it): nobody is told twice.
-        if (r.cards.length > 0 || r.requesterDm) return;
-        await events.received(r, { freeSeats: notice.freeSeats });
+        // Sent already (the process stopped before the outbox marked it): nobody is told twice. The
+        // requester's DM goes last; a card saved on the request is not posted again (notify.ts).
+        if (r.requesterDm) return;
+        await events.received(r, { freeSeats: notice.freeSeats }, steps);
         return;
       case 'request-reminder':
         // Decided since the check queued it: a reminder would ask for what is done.
         if (r.status !== notice.status) return;
-        await events.reminder(r);
+        await events.reminder(r, steps);
         return;
       case 'approval-settled': {
-        const sent = await tellByDm(
+        await sendDm(
           opts.deps,
           opts.client,
           notice.approver,
           buildApprovalSettledMessage(r, notice.assigned, notice.why, notice.seat),
         );
-        if (!sent) throw new Error('Slack did not take the DM to the approver');
         return;
       }
     }

@@ -5,7 +5,9 @@
  * the waitlist's DMs (src/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the
  * app's own bot client (composeRequests runs once createApp has built it): a step's
  * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
- * may come days later. Never throws.
+ * may come days later. Sent by the outbox: every part (a card copy, a thread reply, a DM, the step's
+ * completion) is tried, each once across tries (`steps`), and a failed part throws after the others,
+ * so the outbox tries the notice again later and sends only what is left.
  */
 import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../blocks/common.js';
@@ -19,6 +21,7 @@ import { type CourseRequest, type RequestCard, waitingSince } from '../../domain
 import type { RequestEvents } from '../../services/requests/service.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
+import { noticeParts } from '../notices.js';
 import type { RequestsDeps } from './deps.js';
 
 /** The outputs of the Workflow Builder step (manifest.yml functions.request_course_license). */
@@ -43,6 +46,8 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
  */
 export const FOLD_MS = 10 * 60_000;
 
+type Parts = ReturnType<typeof noticeParts>;
+
 export function createRequestEvents(
   client: webApi.WebClient,
   deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>,
@@ -51,16 +56,11 @@ export function createRequestEvents(
   const { logger } = deps;
   const marked = (m: SlackMessage) => withSandboxMarker(m, deps.sandbox);
 
-  /** Sends a DM; where it went, or undefined when it failed (logged). */
+  /** Sends a DM; where it went (undefined: Slack gave no ts). Throws when Slack did not take it. */
   async function dm(user: string, message: SlackMessage): Promise<RequestCard | undefined> {
-    try {
-      const channel = await openDm(client, user);
-      const res = await client.chat.postMessage({ channel, ...marked(message) });
-      return res.ts ? { channel, ts: res.ts } : undefined;
-    } catch (error) {
-      logger.warn('could not send a course request DM', { user, error: String(error) });
-      return undefined;
-    }
+    const channel = await openDm(client, user);
+    const res = await client.chat.postMessage({ channel, ...marked(message) });
+    return res.ts ? { channel, ts: res.ts } : undefined;
   }
 
   /** The requester's newest request cancelled within FOLD_MS, whose messages a new request takes over. */
@@ -86,41 +86,37 @@ export function createRequestEvents(
   const expiresAt = (r: CourseRequest) =>
     new Date(Date.parse(waitingSince(r)) + requests.timers.expireAfterMs).toISOString();
 
-  async function updateCards(r: CourseRequest): Promise<void> {
+  async function updateCards(r: CourseRequest, parts: Parts): Promise<void> {
     const message = marked(buildRequestCardMessage({ request: r, now: deps.now() }));
     for (const card of r.cards) {
-      try {
+      await parts.send(`card:${card.channel}`, async () => {
         await client.chat.update({ channel: card.channel, ts: card.ts, ...message });
-      } catch (error) {
-        logger.warn('could not update a course request card', { channel: card.channel, error: String(error) });
-      }
+      });
     }
   }
 
+  /** Completes the request's Workflow Builder step once (a flag on the request); throws when Slack refused. */
   async function completeWorkflow(r: CourseRequest): Promise<void> {
     if (!r.workflow || r.workflow.completed) return;
     const function_execution_id = r.workflow.executionId;
-    try {
-      if (r.status === 'cancelled') {
-        await client.functions.completeError({
-          function_execution_id,
-          error: 'The requester cancelled the course request.',
-        });
-      } else {
-        const outputs = workflowOutputs(r);
-        if (!outputs) return;
-        await client.functions.completeSuccess({ function_execution_id, outputs });
-      }
-      await requests.store.update(r.id, (x) => {
-        if (x.workflow) x.workflow.completed = true;
+    if (r.status === 'cancelled') {
+      await client.functions.completeError({
+        function_execution_id,
+        error: 'The requester cancelled the course request.',
       });
-    } catch (error) {
-      logger.warn('could not complete the workflow step', { request: r.id, error: String(error) });
+    } else {
+      const outputs = workflowOutputs(r);
+      if (!outputs) return;
+      await client.functions.completeSuccess({ function_execution_id, outputs });
     }
+    await requests.store.update(r.id, (x) => {
+      if (x.workflow) x.workflow.completed = true;
+    });
   }
 
   return {
-    async received(r, facts) {
+    async received(r, facts, steps) {
+      const parts = noticeParts(steps);
       const card = marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats, now: deps.now() }));
       // Without a channel, each license admin by DM: the users listed, and the members of the user
       // groups listed (an admin through a group is an admin too).
@@ -143,22 +139,23 @@ export function createRequestEvents(
       const previous = await justCancelled(r);
       const reused = new Set<string>();
       for (const target of targets) {
-        try {
+        await parts.send(`card:${target}`, async () => {
           const channel = requests.channel ? target : await openDm(client, target);
+          // Posted on an earlier try (the process stopped before the outbox recorded it): not twice.
+          if (r.cards.some((c) => c.channel === channel)) return;
           const old = previous?.cards.find((c) => c.channel === channel);
           const ts = (old && (await replaced(old, card))) || (await client.chat.postMessage({ channel, ...card })).ts;
           if (ts) cards.push({ channel, ts });
           if (old && ts === old.ts) reused.add(old.ts);
-        } catch (error) {
-          logger.warn('could not post a course request card', { target, error: String(error) });
-        }
+        });
       }
       // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
       const received = marked(buildRequestUpdateMessage(r));
       const oldDm = previous?.requesterDm;
       const dmTs = oldDm ? await replaced(oldDm, received) : undefined;
       await requests.store.update(r.id, (x) => {
-        x.cards = cards;
+        // The copies posted on an earlier try stay; this try's are added.
+        x.cards = [...x.cards, ...cards.filter((c) => !x.cards.some((k) => k.channel === c.channel))];
         if (oldDm && dmTs) x.requesterDm = oldDm;
       });
       if (previous && (reused.size > 0 || dmTs)) {
@@ -167,50 +164,59 @@ export function createRequestEvents(
           if (dmTs) delete x.requesterDm;
         });
       }
-      if (dmTs) return;
-      const sent = await dm(r.requester, buildRequestUpdateMessage(r));
-      if (sent) {
-        await requests.store.update(r.id, (x) => {
-          x.requesterDm = sent;
+      if (!dmTs) {
+        await parts.send('dm', async () => {
+          const sent = await dm(r.requester, buildRequestUpdateMessage(r));
+          if (sent) {
+            await requests.store.update(r.id, (x) => {
+              x.requesterDm = sent;
+            });
+          }
         });
       }
+      parts.settle();
     },
 
-    async reminder(r) {
+    async reminder(r, steps) {
+      const parts = noticeParts(steps);
       const reminder = buildRequestReminderMessage(r, expiresAt(r));
       const message = marked(reminder);
       for (const card of r.cards) {
-        try {
+        await parts.send(`thread:${card.channel}`, async () => {
           await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, ...message });
-        } catch (error) {
-          logger.warn('could not post a course request reminder', { channel: card.channel, error: String(error) });
-        }
+        });
       }
       // Approved for a full pool: the approver, whose own message had the choice, hears it by DM too.
-      if (r.status === 'approved' && r.decidedBy && /^[UW][A-Z0-9]+$/.test(r.decidedBy)) {
-        await dm(r.decidedBy, reminder);
+      const approver = r.decidedBy;
+      if (r.status === 'approved' && approver && /^[UW][A-Z0-9]+$/.test(approver)) {
+        await parts.send(`dm:${approver}`, async () => void (await dm(approver, reminder)));
       }
+      parts.settle();
     },
 
-    async changed(r, extra) {
+    async changed(r, extra, steps) {
+      const parts = noticeParts(steps);
       const latest = (await requests.store.get(r.id)) ?? r;
-      await updateCards(latest);
+      await updateCards(latest, parts);
       // A message queued for a state the request has left since: the cards show it as it is now,
       // and the requester hears of the newer state from its own message.
-      if (extra?.status && extra.status !== latest.status) return;
+      if (extra?.status && extra.status !== latest.status) return parts.settle();
       // Approved with no seat yet (a full pool) is told too: where it stands and when it would expire.
       // Approved without that choice (an unclear assign being checked) waits for the outcome.
       const untold = (latest.status === 'approved' && !latest.seatChoice) || latest.status === 'assigning';
       if (!untold && !extra?.toldElsewhere) {
-        await dm(
-          latest.requester,
-          buildRequestUpdateMessage(latest, {
-            ...extra,
-            ...(latest.status === 'approved' ? { expiresAt: expiresAt(latest) } : {}),
-          }),
-        );
+        await parts.send('dm', async () => {
+          await dm(
+            latest.requester,
+            buildRequestUpdateMessage(latest, {
+              ...extra,
+              ...(latest.status === 'approved' ? { expiresAt: expiresAt(latest) } : {}),
+            }),
+          );
+        });
       }
-      await completeWorkflow(latest);
+      await parts.send('workflow', () => completeWorkflow(latest));
+      parts.settle();
     },
   };
 }

@@ -12,7 +12,7 @@ import type { Records } from '../../db/open.js';
 import { isRequestNotice, type RequestLimits, type RequestTimers } from '../../domain/requests.js';
 import type { AuditLog } from '../../services/audit.js';
 import type { Intent, Intents } from '../../services/intents.js';
-import type { Outbox } from '../../services/outbox.js';
+import type { DeliverySteps, Outbox } from '../../services/outbox.js';
 import { createRequestCheck } from '../../services/requests/check.js';
 import { createDbRequestStore, type DbRequestStore } from '../../services/requests/db-store.js';
 import { createRequestService, REQUEST_ASSIGN_INTENT } from '../../services/requests/service.js';
@@ -62,7 +62,7 @@ export interface RequestsFeature {
   intentKind: string;
   settle(intent: Intent): Promise<void>;
   /** Sends one outbox message if it is one of this feature's notices: false when it is not. */
-  deliver(body: unknown): Promise<boolean>;
+  deliver(body: unknown, steps?: DeliverySteps): Promise<boolean>;
   /** Starts the timers of the reminder and expiry check and of the background check. */
   start(): void;
   /** Ends both checks, waits briefly for seats being given; before the licensing client closes. */
@@ -139,9 +139,9 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     watch,
     intentKind: REQUEST_ASSIGN_INTENT,
     settle: (intent) => service.settle(intent),
-    async deliver(body) {
+    async deliver(body, steps) {
       if (!isRequestNotice(body)) return false;
-      await deliver(body);
+      await deliver(body, steps);
       return true;
     },
     start() {
