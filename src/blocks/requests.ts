@@ -341,6 +341,17 @@ export function buildFullPoolChoiceMessage(
   return { text, blocks: [section(text), ...(buttons.length > 0 ? [actions(buttons)] : [])] };
 }
 
+/**
+ * An action on a request whose stored record cannot be read: said plainly (never "no longer exists"),
+ * and what to do. The log names the request (a warning); the person never sees its id.
+ */
+export const REQUEST_UNREADABLE_TEXT =
+  'That request cannot be read: its record in License Desk’s database is damaged, so nothing was changed. Whoever runs License Desk finds it named in the log (a warning) and can restore it from a backup; other requests are not affected.';
+
+export function buildRequestUnreadableMessage(): SlackMessage {
+  return buildRequestNoteMessage(`:warning: ${REQUEST_UNREADABLE_TEXT}`);
+}
+
 /** One sentence to whoever clicked (mrkdwn already escaped where it holds outside text). */
 export function buildRequestNoteMessage(mrkdwn: string): SlackMessage {
   return { text: mrkdwn, blocks: [section(mrkdwn)] };
