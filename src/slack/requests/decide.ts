@@ -7,7 +7,7 @@
 
 import { RequestInputId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import {
   buildCancelRefusedMessage,
   buildDenyReasonModal,
@@ -24,6 +24,7 @@ import {
 import type { AuditEntry } from '../../domain/audit-entry.js';
 import { reasonProblem, UnreadableRequestError } from '../../domain/requests.js';
 import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
+import { showHome } from '../home.js';
 import { createReplier } from '../reply.js';
 import { openView, updateView } from '../slack-io.js';
 import type { Surface } from '../state.js';
@@ -136,19 +137,34 @@ export function createDenySubmitHandler(s: Surface) {
 }
 
 /**
- * Cancel in `/licenses requests`: any member may click, so no role is asked; the service cancels
- * only the clicker's own request, and only while it is undecided.
+ * Cancel in `/licenses requests` and in App Home's "Your requests": any member may click, so no role
+ * is asked; the service cancels only the clicker's own request, and only while it is undecided or
+ * waiting on the waitlist. The clicker sees it where they clicked: the list replaced, or Home
+ * published again with what happened on top.
  */
 export function createCancelButtonHandler(s: Surface) {
   return async (args: ClickArgs): Promise<void> => {
     await args.ack();
+    const user = args.body.user.id;
+    const onHome = !args.body.response_url && args.body.container?.type === 'view';
     await unlessUnreadable(s, args, async () => {
       const id = parseRequestId(args.action.value);
       const service = s.deps.requests?.service;
       if (!id || !service) return tellClicker(s, args, NO_REQUEST);
-      const result = await service.cancel(id, args.body.user.id);
-      if (result.kind !== 'cancelled') return tellClicker(s, args, buildCancelRefusedMessage(result));
-      await replaceList(s, args, buildRequestCancelledMessage(await service.mine(args.body.user.id)));
+      const result = await service.cancel(id, user);
+      if (result.kind !== 'cancelled') {
+        const refused = buildCancelRefusedMessage(result);
+        if (onHome) return showHome(s.deps, args.client, user, { note: refused.text });
+        return tellClicker(s, args, refused);
+      }
+      if (onHome) {
+        const course = escapeTruncated(result.request.courseTitle, 200);
+        return showHome(s.deps, args.client, user, {
+          note: `:heavy_multiplication_x: You cancelled your request for *${course}*.`,
+        });
+      }
+      const mine = await service.mine(user);
+      await replaceList(s, args, buildRequestCancelledMessage(mine, await service.placesOf(mine)));
     });
   };
 }
