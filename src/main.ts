@@ -22,6 +22,7 @@ import { DIGEST_NOTICE_KIND } from './services/digest-schedule.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
 import { createProgressPass } from './services/progress-pass.js';
+import { unreadableRequests } from './services/requests/db-store.js';
 import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
@@ -201,6 +202,16 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
   // come into the database once; a file that cannot be read stops the start here, with its sentence.
   await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
+  // A course request whose row cannot be read (its JSON cut short, `null`) is reported here, not
+  // refused: every view leaves it out and an action on it says it cannot be read (docs/records.md).
+  const unreadable = await unreadableRequests(records.db);
+  if (unreadable.length > 0) {
+    logger.warn('records check: course requests that cannot be read; License Desk starts and leaves them out', {
+      count: unreadable.length,
+      requestIds: unreadable.slice(0, 20),
+      next: 'restore them from a backup (npm run backup makes one), or delete their rows from the requests table',
+    });
+  }
   const deps: AppDeps = {
     licensing,
     records,

@@ -307,8 +307,27 @@ export function buildRequestUpdateMessage(
   return { text, blocks: [section(text)] };
 }
 
-/** `/licenses requests`: the member's own requests, newest first, with Cancel while undecided. */
-export function buildMyRequestsMessage(requests: readonly CourseRequest[]): SlackMessage {
+/** A request its requester may still cancel: undecided, or approved and waiting in its pool's line. */
+export function cancellable(r: Pick<CourseRequest, 'status'>): boolean {
+  return r.status === 'pending' || r.status === 'waitlisted';
+}
+
+const cancelButton = (r: CourseRequest) => button(RequestActionId.cancel, 'Cancel request', r.id, 'danger');
+
+/** ", number 2 in line" for a waitlisted request whose place is known. */
+const placeWords = (r: CourseRequest, places?: ReadonlyMap<string, number>) => {
+  const place = r.status === 'waitlisted' ? places?.get(r.id) : undefined;
+  return place === undefined ? '' : `, number ${place} in line`;
+};
+
+/**
+ * `/licenses requests`: the member's own requests, newest first, with Cancel while undecided or
+ * waiting on the waitlist (`places`: each waitlisted request's place in its line).
+ */
+export function buildMyRequestsMessage(
+  requests: readonly CourseRequest[],
+  places?: ReadonlyMap<string, number>,
+): SlackMessage {
   if (requests.length === 0) {
     return {
       text: 'You have no course requests.',
@@ -318,15 +337,65 @@ export function buildMyRequestsMessage(requests: readonly CourseRequest[]): Slac
   const shown = [...requests].reverse().slice(0, 20);
   const blocks: Block[] = [header('Your course requests')];
   for (const r of shown) {
-    const line = `*${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`) · asked ${when(r.createdAt)}\n${statusLine(r)}`;
-    blocks.push(
-      r.status === 'pending'
-        ? section(line, button(RequestActionId.cancel, 'Cancel request', r.id, 'danger'))
-        : section(line),
-    );
+    const status = statusLine(r).replace(/\.$/, `${placeWords(r, places)}.`);
+    const line = `*${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`) · asked ${when(r.createdAt)}\n${status}`;
+    blocks.push(cancellable(r) ? section(line, cancelButton(r)) : section(line));
   }
   if (requests.length > shown.length) blocks.push(context(`The 20 newest of ${requests.length}.`));
   return { text: `Your course requests (${requests.length})`, blocks };
+}
+
+/** At most this many open requests in App Home's "Your requests" (the rest: `/licenses requests`). */
+export const HOME_MAX_MY_REQUESTS = 5;
+
+/** A request's state in a few words, for App Home. */
+function shortStatus(r: CourseRequest, places?: ReadonlyMap<string, number>): string {
+  switch (r.status) {
+    case 'pending':
+      return 'waiting for a license admin';
+    case 'approved':
+      return 'approved; the pool is full, waiting for a license admin to free a seat';
+    case 'assigning':
+      return 'approved; the license is being assigned';
+    case 'waitlisted': {
+      const place = places?.get(r.id);
+      return place === undefined ? 'on the waitlist for a seat' : `on the waitlist, number ${place} in line`;
+    }
+    default:
+      return r.status;
+  }
+}
+
+/**
+ * App Home's "Your requests" for a member who is not a license admin: their open requests (undecided,
+ * approved for a full pool, being assigned, on a waitlist with their place), newest first, with
+ * Cancel where they may; `note` on top (what their last click did). Empty when they have none open
+ * and there is no note. At most `max` requests (HOME_MAX_MY_REQUESTS), the rest counted.
+ */
+export function buildMyRequestsHomeSection(input: {
+  requests: readonly CourseRequest[];
+  places?: ReadonlyMap<string, number>;
+  note?: string;
+  max?: number;
+}): Block[] {
+  const open = [...input.requests].filter((r) => isOpenOrWaiting(r)).reverse();
+  if (open.length === 0 && !input.note) return [];
+  const max = Math.max(0, input.max ?? HOME_MAX_MY_REQUESTS);
+  const blocks: Block[] = [header('Your requests')];
+  if (input.note) blocks.push(context(input.note));
+  if (open.length === 0) blocks.push(context('You have no open course requests.'));
+  for (const r of open.slice(0, max)) {
+    const line = `*${escapeTruncated(r.courseTitle, 200)}* (pool \`${escapeMrkdwn(r.poolId)}\`) · asked ${when(r.createdAt)}\n${shortStatus(r, input.places)}`;
+    blocks.push(cancellable(r) ? section(line, cancelButton(r)) : section(line));
+  }
+  if (open.length > max) {
+    blocks.push(context(`${open.length - max} more: \`/licenses requests\` lists them all.`));
+  }
+  return blocks;
+}
+
+function isOpenOrWaiting(r: CourseRequest): boolean {
+  return r.status === 'pending' || r.status === 'approved' || r.status === 'assigning' || r.status === 'waitlisted';
 }
 
 /** To the approver when the pool is full: recycle (transferable pools) or the waitlist, or deny. */
@@ -339,6 +408,17 @@ export function buildFullPoolChoiceMessage(
   }${choice.waitlist ? ', or put the request on the waitlist: it gets the first seat that frees up.' : '.'}`;
   const buttons = seatChoiceButtons(r, choice);
   return { text, blocks: [section(text), ...(buttons.length > 0 ? [actions(buttons)] : [])] };
+}
+
+/**
+ * An action on a request whose stored record cannot be read: said plainly (never "no longer exists"),
+ * and what to do. The log names the request (a warning); the person never sees its id.
+ */
+export const REQUEST_UNREADABLE_TEXT =
+  'That request cannot be read: its record in License Desk’s database is damaged, so nothing was changed. Whoever runs License Desk finds it named in the log (a warning) and can restore it from a backup; other requests are not affected.';
+
+export function buildRequestUnreadableMessage(): SlackMessage {
+  return buildRequestNoteMessage(`:warning: ${REQUEST_UNREADABLE_TEXT}`);
 }
 
 /** One sentence to whoever clicked (mrkdwn already escaped where it holds outside text). */
@@ -459,8 +539,11 @@ export function buildCancelRefusedMessage(outcome: Exclude<CancelOutcome, { kind
 }
 
 /** A requester's Cancel: their list as it is now, under what happened. */
-export function buildRequestCancelledMessage(requests: readonly CourseRequest[]): SlackMessage {
-  const list = buildMyRequestsMessage(requests);
+export function buildRequestCancelledMessage(
+  requests: readonly CourseRequest[],
+  places?: ReadonlyMap<string, number>,
+): SlackMessage {
+  const list = buildMyRequestsMessage(requests, places);
   return { text: list.text, blocks: [section(':heavy_multiplication_x: Request cancelled.'), ...list.blocks] };
 }
 

@@ -80,6 +80,51 @@ export interface CourseRequest {
   lastProblem?: string;
 }
 
+const STATUSES: readonly RequestStatus[] = [
+  'pending',
+  'approved',
+  'assigning',
+  'waitlisted',
+  'assigned',
+  'denied',
+  'expired',
+  'cancelled',
+];
+
+/**
+ * A request as stored (the `body` of its row), or undefined when it cannot be read: not JSON (cut
+ * short), `null`, or without the facts every view and use case relies on (its id, requester, e-mail,
+ * pool, course, time, a known status, its card copies).
+ */
+export function readStoredRequest(body: string): CourseRequest | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const r = value as Record<string, unknown>;
+  const text = (k: string) => typeof r[k] === 'string' && r[k] !== '';
+  const ok =
+    ['id', 'requester', 'requesterEmail', 'poolId', 'createdAt'].every(text) &&
+    typeof r.courseTitle === 'string' &&
+    STATUSES.includes(r.status as RequestStatus) &&
+    Array.isArray(r.cards);
+  return ok ? (value as CourseRequest) : undefined;
+}
+
+/**
+ * A request whose stored record cannot be read (domain `readStoredRequest`): every list leaves it out
+ * (with a warning naming its id in the log), and an action on it is told so, never "no longer exists".
+ */
+export class UnreadableRequestError extends Error {
+  override readonly name = 'UnreadableRequestError';
+  constructor(readonly requestId: string) {
+    super(`the course request ${requestId} cannot be read from the records (its stored data is damaged)`);
+  }
+}
+
 /**
  * What people are told about a request, queued in the outbox with the change it tells of and worded
  * by the Slack layer when it is sent (src/slack/requests/deliver.ts), so a crash neither loses nor

@@ -13,6 +13,9 @@ import {
   type HomeInput,
   type HomeView,
 } from '../blocks/home.js';
+import { type Block, divider } from '../blocks/kit.js';
+import { LIMITS } from '../blocks/limits.js';
+import { buildMyRequestsHomeSection, HOME_MAX_MY_REQUESTS } from '../blocks/requests.js';
 import { DAY_MS } from '../domain/time.js';
 import type { RefreshResult } from '../services/dashboard.js';
 import { givenUpSince } from '../services/outbox.js';
@@ -28,6 +31,39 @@ export interface ShowHomeOptions {
   /** Refresh even when the snapshot is fresh (the Refresh button). */
   force?: boolean;
   sections?: HomeSections | undefined;
+  /** What the person's last click here did (mrkdwn), shown on top of "Your requests" (e.g. a Cancel). */
+  note?: string | undefined;
+}
+
+/**
+ * "Your requests" for someone who is not a license admin (admins have the waitlist section): their
+ * open course requests and places in line, with Cancel, under the Home's quick actions; never past
+ * Slack's 100 blocks of a view (fewer requests shown, the rest counted).
+ */
+async function withMyRequests(deps: AppDeps, userId: string, view: HomeView, note?: string): Promise<HomeView> {
+  const service = deps.requests?.service;
+  if (!service) return view;
+  let section: Block[];
+  try {
+    const mine = await service.mine(userId);
+    // Room for the divider, the header, the note and the "more" line besides the requests.
+    const room = LIMITS.viewBlocks - view.blocks.length - 4;
+    if (room < 1) return view;
+    section = buildMyRequestsHomeSection({
+      requests: mine,
+      places: await service.placesOf(mine),
+      ...(note ? { note } : {}),
+      max: Math.min(HOME_MAX_MY_REQUESTS, room),
+    });
+  } catch (error) {
+    deps.logger.warn('could not read the member’s course requests for the Home tab', { error: String(error) });
+    return view;
+  }
+  if (section.length === 0) return view;
+  const blocks = [...view.blocks];
+  const at = blocks.findIndex((b) => (b as { block_id?: string }).block_id === 'home_actions');
+  blocks.splice(at < 0 ? blocks.length : at + 1, 0, divider(), ...section);
+  return { ...view, blocks };
 }
 
 /** How far back App Home looks for messages given up. */
@@ -51,7 +87,7 @@ export async function showHome(
   deps: AppDeps,
   client: webApi.WebClient,
   userId: string,
-  { force = false, sections }: ShowHomeOptions = {},
+  { force = false, sections, note }: ShowHomeOptions = {},
 ): Promise<void> {
   const verdict = await authorize(deps, client, userId, 'viewer');
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
@@ -60,9 +96,12 @@ export async function showHome(
   // "Request a course" only for someone who may ask for one (never a guest's dead end).
   const canRequest = await mayAskForCourse(deps, client, userId);
   if (!verdict.allowed) {
-    return publish(client, userId, buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest), deps);
+    const refusal = buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest);
+    return publish(client, userId, await withMyRequests(deps, userId, refusal, note), deps);
   }
   const { canChange } = verdict;
+  // A member's own requests: everyone but license admins (their Home has the waitlist).
+  const mine = (view: HomeView) => (canChange ? view : withMyRequests(deps, userId, view, note));
   const desk = deps.desk;
   const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered'> = {
     canChange,
@@ -80,7 +119,9 @@ export async function showHome(
     return publish(
       client,
       userId,
-      buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+      await mine(
+        buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+      ),
       deps,
     );
   }
@@ -88,7 +129,7 @@ export async function showHome(
   // What the daily progress pass recorded: counts per pool and, for admins, seats to give back.
   const progress = await readHomeProgress(deps);
   if (progress) Object.assign(base, { progress });
-  await publish(client, userId, buildDashboardHomeView({ ...base, data: cached, refreshing: true }), deps);
+  await publish(client, userId, await mine(buildDashboardHomeView({ ...base, data: cached, refreshing: true })), deps);
   let view: HomeView;
   try {
     const result = await desk.dashboard.refresh({ force });
@@ -102,5 +143,5 @@ export async function showHome(
       note: await presentErrorTo(deps, client, canChange, error),
     });
   }
-  await publish(client, userId, sections ? await sections(deps, canChange, view) : view, deps);
+  await publish(client, userId, await mine(sections ? await sections(deps, canChange, view) : view), deps);
 }

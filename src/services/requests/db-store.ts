@@ -19,8 +19,11 @@ import {
   prunable,
   type RequestStatus,
   type RequestStore,
+  readStoredRequest,
+  UnreadableRequestError,
 } from '../../domain/requests.js';
 import type { WaitlistEntry, WaitlistLines } from '../../domain/waitlist.js';
+import type { Logger } from '../../licensing/types.js';
 
 /** The lines, read and changed as a whole (the waitlist service's view of the ranks). */
 export interface WaitlistStore {
@@ -71,9 +74,54 @@ export interface DbRequestStoreOptions {
   now: () => Date;
   /** Records.durably: what `durableTransaction` commits through; unset, it is a plain transaction. */
   durably?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Where a request row that cannot be read is reported (a warning naming its id, once per row). */
+  logger?: Logger;
 }
 
-const parse = (row: Pick<RequestRow, 'body'>): CourseRequest => JSON.parse(row.body) as CourseRequest;
+/** Per store (its options, shared by every `within`): the ids of rows already reported as unreadable. */
+const reportedBy = new WeakMap<DbRequestStoreOptions, Set<string>>();
+
+/**
+ * A request row that cannot be read (a body cut short, `null`, not a request): a warning naming its
+ * id, never its contents (they may hold student data), once per row and store.
+ */
+function reportUnreadable(opts: DbRequestStoreOptions, id: string): void {
+  let reported = reportedBy.get(opts);
+  if (!reported) {
+    reported = new Set();
+    reportedBy.set(opts, reported);
+  }
+  if (reported.has(id)) return;
+  if (reported.size < 10_000) reported.add(id);
+  opts.logger?.warn('a course request in the records cannot be read (its stored data is damaged); it is left out', {
+    requestId: id,
+  });
+}
+
+/** The request of one row; an unreadable one throws UnreadableRequestError (an action on it is told so). */
+function parseOne(row: Pick<RequestRow, 'id' | 'body'>, opts: DbRequestStoreOptions): CourseRequest {
+  const request = readStoredRequest(row.body);
+  if (request) return request;
+  reportUnreadable(opts, row.id);
+  throw new UnreadableRequestError(row.id);
+}
+
+/** The requests of a list of rows, those that cannot be read left out (each reported once). */
+function parseMany(rows: readonly Pick<RequestRow, 'id' | 'body'>[], opts: DbRequestStoreOptions): CourseRequest[] {
+  const out: CourseRequest[] = [];
+  for (const row of rows) {
+    const request = readStoredRequest(row.body);
+    if (request) out.push(request);
+    else reportUnreadable(opts, row.id);
+  }
+  return out;
+}
+
+/** The ids of the request rows that cannot be read (the start-up check reports them). */
+export async function unreadableRequests(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('requests').select(['id', 'body']).orderBy('id').execute();
+  return rows.filter((row) => readStoredRequest(row.body) === undefined).map((row) => row.id);
+}
 
 /** A waitlist entry as the waitlist shows it, derived from the request. */
 export function entryOfRequest(r: CourseRequest): WaitlistEntry {
@@ -90,6 +138,8 @@ export function entryOfRequest(r: CourseRequest): WaitlistEntry {
 export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely<Database>): DbRequestStore {
   const db = bound ?? opts.db;
   const stamp = () => opts.now().toISOString();
+  const parse = (row: Pick<RequestRow, 'id' | 'body'>) => parseOne(row, opts);
+  const parseAll = (rows: readonly Pick<RequestRow, 'id' | 'body'>[]) => parseMany(rows, opts);
 
   async function inTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     if (bound) return fn(bound);
@@ -163,7 +213,7 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
     },
 
     async get(id) {
-      const row = await db.selectFrom('requests').select('body').where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('requests').select(['id', 'body']).where('id', '=', id).executeTakeFirst();
       return row ? parse(row) : undefined;
     },
 
@@ -235,16 +285,18 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
     async lines(poolId) {
       let q = db
         .selectFrom('requests')
-        .select(['body', 'pool_id'])
+        .select(['id', 'body', 'pool_id'])
         .where('waitlist_rank', 'is not', null)
         .orderBy('pool_id')
         .orderBy('waitlist_rank');
       if (poolId !== undefined) q = q.where('pool_id', '=', poolId);
       const out: WaitlistLines = {};
-      for (const row of await q.execute()) {
-        const line = out[row.pool_id] ?? [];
-        line.push(entryOfRequest(parse(row)));
-        out[row.pool_id] = line;
+      // A row that cannot be read keeps its rank (the places of the others stay as they are) but is
+      // shown and given nothing: its id is in the log.
+      for (const request of parseAll(await q.execute())) {
+        const line = out[request.poolId] ?? [];
+        line.push(entryOfRequest(request));
+        out[request.poolId] = line;
       }
       return out;
     },
@@ -324,23 +376,23 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
     async byRequester(userId) {
       const rows = await db
         .selectFrom('requests')
-        .select('body')
+        .select(['id', 'body'])
         .where('requester', '=', userId)
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(parse);
+      return parseAll(rows);
     },
 
     async byStatus(status) {
       const rows = await db
         .selectFrom('requests')
-        .select('body')
+        .select(['id', 'body'])
         .where('status', '=', status)
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(parse);
+      return parseAll(rows);
     },
 
     async decide(id: string, decision: Decision): Promise<DecideResult> {
@@ -354,10 +406,10 @@ export function createDbRequestStore(opts: DbRequestStoreOptions, bound?: Kysely
     async prune(now) {
       const final = await db
         .selectFrom('requests')
-        .select('body')
+        .select(['id', 'body'])
         .where('status', 'in', ['assigned', 'denied', 'expired', 'cancelled'])
         .execute();
-      const ids = prunable(final.map(parse), now);
+      const ids = prunable(parseAll(final), now);
       let dropped = 0;
       for (let i = 0; i < ids.length; i += 500) {
         const part = ids.slice(i, i + 500);

@@ -22,6 +22,8 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
     finishAssign,
     assignOrUnknown,
     decideAndTell,
+    txn,
+    tell,
   } = k;
 
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
@@ -175,14 +177,30 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
     async cancel(id, userId) {
       const current = await store.get(id);
       if (!current || current.requester !== userId) return { kind: 'not-yours' };
-      // The requester clicked Cancel and sees their list change in place: no DM about it too.
-      const result = await decideAndTell(id, { kind: 'cancel', by: userId, at: stamp() }, true);
-      if (!result.ok) {
-        const now = result.reason === 'already' ? result.request.status : current.status;
+      // Undecided, or approved and waiting in its pool's line: cancelled in one transaction (a
+      // waitlisted one leaves its line with the status change), from the status it has only, so a
+      // seat being given to it meanwhile ('assigning') is never cancelled. The requester sees their
+      // list change in place: no DM about it too; every card copy shows it.
+      const cancel = { kind: 'cancel', by: userId, at: stamp() } as const;
+      const result = await txn(async (trx, s) => {
+        const swapped = await s.swap(id, ['pending', 'waitlisted'], (x) => applyDecision(x, cancel));
+        if (swapped.changed) {
+          await tell(trx, changed(swapped.request, { toldElsewhere: true }), changedKey(swapped.request));
+        }
+        return swapped;
+      });
+      if (!result.changed) {
+        const now = result.request?.status ?? current.status;
         if (now === 'assigning') return { kind: 'assigning' };
         return { kind: 'decided', status: now === 'pending' ? 'just now' : now };
       }
-      await audit({ actor: userId, action: 'cancelled', outcome: 'done', ...factsOf(result.request) });
+      await audit({
+        actor: userId,
+        action: 'cancelled',
+        outcome: 'done',
+        ...factsOf(result.request),
+        ...(current.status === 'waitlisted' ? { detail: 'left the waitlist' } : {}),
+      });
       return { kind: 'cancelled', request: result.request };
     },
   };

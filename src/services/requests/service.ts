@@ -26,6 +26,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     freeSeat: createSeatFreeing(k),
     ...createWaitlistCases(k),
     mine: (userId) => k.store.byRequester(userId),
+    async placesOf(requests) {
+      const places = new Map<string, number>();
+      for (const r of requests) {
+        if (r.status !== 'waitlisted') continue;
+        const place = await k.store.placeOf(r.id);
+        if (place !== undefined) places.set(r.id, place);
+      }
+      return places;
+    },
     get: (id) => k.store.get(id),
     check: createHousekeeping(k, settle),
     settle: (intent) => settle.settleAssign(intent.id, intent.subject),

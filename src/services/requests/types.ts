@@ -162,6 +162,8 @@ export interface RequestService {
    */
   removeFromWaitlist(id: string, admin: string): Promise<WaitlistEntry | undefined>;
   mine(userId: string): Promise<CourseRequest[]>;
+  /** The place in its pool's line (1-based) of each waitlisted request among `requests`, by request id. */
+  placesOf(requests: readonly CourseRequest[]): Promise<Map<string, number>>;
   get(id: string): Promise<CourseRequest | undefined>;
   /**
    * Reminds and expires what is due, and settles approved requests whose license was assigned another

@@ -31,5 +31,6 @@ export async function runRequestsCommand(ctx: RequestCommandContext): Promise<vo
   const { deps, command, reply } = ctx;
   const service = deps.requests?.service;
   if (!service) return reply.send(buildNoticeMessage(notSetUp(deps)));
-  await reply.send(buildMyRequestsMessage(await service.mine(command.user_id)));
+  const mine = await service.mine(command.user_id);
+  await reply.send(buildMyRequestsMessage(mine, await service.placesOf(mine)));
 }

@@ -7,7 +7,7 @@
 
 import { RequestInputId } from '../../blocks/ids.js';
 import type { SlackMessage } from '../../blocks/kit.js';
-import { escapeMrkdwn } from '../../blocks/mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import {
   buildCancelRefusedMessage,
   buildDenyReasonModal,
@@ -16,13 +16,16 @@ import {
   buildRequestDecisionMessage,
   buildRequestInfoModal,
   buildRequestNoteMessage,
+  buildRequestUnreadableMessage,
   buildRequestWaitlistedMessage,
   DENY_TITLE,
+  REQUEST_UNREADABLE_TEXT,
 } from '../../blocks/requests.js';
 import type { AuditEntry } from '../../domain/audit-entry.js';
-import { type CourseRequest, reasonProblem } from '../../domain/requests.js';
+import { type CourseRequest, reasonProblem, UnreadableRequestError } from '../../domain/requests.js';
 import { requestChangedKey } from '../../services/requests/kernel.js';
 import { type ClickArgs, onClick, onSubmit, tellClicker } from '../gate.js';
+import { showHome } from '../home.js';
 import { createReplier } from '../reply.js';
 import { openView, updateView } from '../slack-io.js';
 import type { Surface } from '../state.js';
@@ -51,46 +54,65 @@ async function toldYet(s: Surface, r: CourseRequest): Promise<boolean> {
   return outbox.delivered(requestChangedKey(r), TELL_WAIT_MS).catch(() => false);
 }
 
+/**
+ * A click on a request whose stored record cannot be read (the store names it in the log): the clicker
+ * is told so plainly, and nothing was changed.
+ */
+export async function unlessUnreadable(s: Surface, args: ClickArgs, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (!(error instanceof UnreadableRequestError)) throw error;
+    await tellClicker(s, args, buildRequestUnreadableMessage());
+  }
+}
+
 /** Approve: the first decision wins; the assign use case runs on fresh reads. */
 export function createApproveButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('approved') }, async (args) => {
-    const id = parseRequestId(args.action.value);
-    if (!id) return tellClicker(s, args, NO_REQUEST);
-    const outcome = await s.deps.requests?.service.approve(id, args.body.user.id);
-    const told = outcome?.kind === 'assigned' && (await toldYet(s, outcome.request));
-    await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome, told) : NO_REQUEST);
-  });
+  return onClick(s, { need: 'admin', audit: refusalOf('approved') }, (args) =>
+    unlessUnreadable(s, args, () => approve(s, args)),
+  );
+}
+
+async function approve(s: Surface, args: ClickArgs): Promise<void> {
+  const id = parseRequestId(args.action.value);
+  if (!id) return tellClicker(s, args, NO_REQUEST);
+  const outcome = await s.deps.requests?.service.approve(id, args.body.user.id);
+  const told = outcome?.kind === 'assigned' && (await toldYet(s, outcome.request));
+  await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome, told) : NO_REQUEST);
 }
 
 /** Add to the waitlist, after approving for a full pool. */
 export function createWaitlistButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('waitlisted') }, async (args) => {
-    const id = parseRequestId(args.action.value);
-    const service = s.deps.requests?.service;
-    if (!id || !service) return tellClicker(s, args, NO_REQUEST);
-    await tellClicker(s, args, buildRequestWaitlistedMessage(await service.toWaitlist(id, args.body.user.id)));
-  });
+  return onClick(s, { need: 'admin', audit: refusalOf('waitlisted') }, (args) =>
+    unlessUnreadable(s, args, async () => {
+      const id = parseRequestId(args.action.value);
+      const service = s.deps.requests?.service;
+      if (!id || !service) return tellClicker(s, args, NO_REQUEST);
+      await tellClicker(s, args, buildRequestWaitlistedMessage(await service.toWaitlist(id, args.body.user.id)));
+    }),
+  );
 }
 
 /** Deny…: the optional-reason modal, while the request is undecided and not the clicker's own. */
 export function createDenyButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('denied') }, async (args) => {
-    const id = parseRequestId(args.action.value);
-    const request = id ? await s.deps.requests?.service.get(id) : undefined;
-    if (!request) return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'not-found' }));
-    if (request.status !== 'pending') return tellClicker(s, args, buildRequestAlreadyMessage(request));
-    if (request.requester === args.body.user.id) {
-      return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'own', request }));
-    }
-    const opened = await openView(s.deps, args.client, args.body.trigger_id, buildDenyReasonModal(request));
-    if (!opened) {
-      await tellClicker(
-        s,
-        args,
-        buildRequestNoteMessage(':x: Slack would not open the form; please click Deny… again.'),
-      );
-    }
-  });
+  return onClick(s, { need: 'admin', audit: refusalOf('denied') }, (args) =>
+    unlessUnreadable(s, args, () => openDeny(s, args)),
+  );
+}
+
+async function openDeny(s: Surface, args: ClickArgs): Promise<void> {
+  const id = parseRequestId(args.action.value);
+  const request = id ? await s.deps.requests?.service.get(id) : undefined;
+  if (!request) return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'not-found' }));
+  if (request.status !== 'pending') return tellClicker(s, args, buildRequestAlreadyMessage(request));
+  if (request.requester === args.body.user.id) {
+    return tellClicker(s, args, buildRequestDecisionMessage({ kind: 'own', request }));
+  }
+  const opened = await openView(s.deps, args.client, args.body.trigger_id, buildDenyReasonModal(request));
+  if (!opened) {
+    await tellClicker(s, args, buildRequestNoteMessage(':x: Slack would not open the form; please click Deny… again.'));
+  }
 }
 
 /** The deny modal's submission: the optional reason, then the use case. */
@@ -119,26 +141,48 @@ export function createDenySubmitHandler(s: Surface) {
       const show = (text: string) => updateView(s.deps, client, view.id, buildRequestInfoModal(text, DENY_TITLE));
       const service = s.deps.requests?.service;
       if (!id || !service) return void (await show(':grey_question: That form does not name a request.'));
-      const outcome = await service.deny(id, body.user.id, reason);
-      const told = outcome.kind === 'denied' && (await toldYet(s, outcome.request));
-      await show(buildRequestDecisionMessage(outcome, told).text);
+      try {
+        const outcome = await service.deny(id, body.user.id, reason);
+        const told = outcome.kind === 'denied' && (await toldYet(s, outcome.request));
+        await show(buildRequestDecisionMessage(outcome, told).text);
+      } catch (error) {
+        if (!(error instanceof UnreadableRequestError)) throw error;
+        await show(`:warning: ${REQUEST_UNREADABLE_TEXT}`);
+      }
     },
   );
 }
 
 /**
- * Cancel in `/licenses requests`: any member may click, so no role is asked; the service cancels
- * only the clicker's own request, and only while it is undecided.
+ * Cancel in `/licenses requests` and in App Home's "Your requests": any member may click, so no role
+ * is asked; the service cancels only the clicker's own request, and only while it is undecided or
+ * waiting on the waitlist. The clicker sees it where they clicked: the list replaced, or Home
+ * published again with what happened on top.
  */
 export function createCancelButtonHandler(s: Surface) {
   return async (args: ClickArgs): Promise<void> => {
     await args.ack();
-    const id = parseRequestId(args.action.value);
-    const service = s.deps.requests?.service;
-    if (!id || !service) return tellClicker(s, args, NO_REQUEST);
-    const result = await service.cancel(id, args.body.user.id);
-    if (result.kind !== 'cancelled') return tellClicker(s, args, buildCancelRefusedMessage(result));
-    await replaceList(s, args, buildRequestCancelledMessage(await service.mine(args.body.user.id)));
+    const user = args.body.user.id;
+    const onHome = !args.body.response_url && args.body.container?.type === 'view';
+    await unlessUnreadable(s, args, async () => {
+      const id = parseRequestId(args.action.value);
+      const service = s.deps.requests?.service;
+      if (!id || !service) return tellClicker(s, args, NO_REQUEST);
+      const result = await service.cancel(id, user);
+      if (result.kind !== 'cancelled') {
+        const refused = buildCancelRefusedMessage(result);
+        if (onHome) return showHome(s.deps, args.client, user, { note: refused.text });
+        return tellClicker(s, args, refused);
+      }
+      if (onHome) {
+        const course = escapeTruncated(result.request.courseTitle, 200);
+        return showHome(s.deps, args.client, user, {
+          note: `:heavy_multiplication_x: You cancelled your request for *${course}*.`,
+        });
+      }
+      const mine = await service.mine(user);
+      await replaceList(s, args, buildRequestCancelledMessage(mine, await service.placesOf(mine)));
+    });
   };
 }
 

@@ -6,35 +6,37 @@
  * request to 'assigning' first, so the waitlist, Deny and Cancel are refused while the seat is freed.
  */
 import { buildRequestAlreadyMessage, buildRequestNoteMessage } from '../../blocks/requests.js';
-import { onClick, tellClicker } from '../gate.js';
+import { type ClickArgs, onClick, tellClicker } from '../gate.js';
 import { openAssignModal } from '../open-modal.js';
 import type { Surface } from '../state.js';
 import { parseRequestId } from './codec.js';
+import { unlessUnreadable } from './decide.js';
 
 export function createRecycleButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin' }, async (args) => {
-    const id = parseRequestId(args.action.value);
-    const request = id ? await s.deps.requests?.service.get(id) : undefined;
-    if (!request)
-      return tellClicker(s, args, buildRequestNoteMessage(':grey_question: That request no longer exists.'));
-    if (request.status !== 'approved') return tellClicker(s, args, buildRequestAlreadyMessage(request));
-    const opened = await openAssignModal(
+  return onClick(s, { need: 'admin' }, (args) => unlessUnreadable(s, args, () => openSeatForm(s, args)));
+}
+
+async function openSeatForm(s: Surface, args: ClickArgs): Promise<void> {
+  const id = parseRequestId(args.action.value);
+  const request = id ? await s.deps.requests?.service.get(id) : undefined;
+  if (!request) return tellClicker(s, args, buildRequestNoteMessage(':grey_question: That request no longer exists.'));
+  if (request.status !== 'approved') return tellClicker(s, args, buildRequestAlreadyMessage(request));
+  const opened = await openAssignModal(
+    s,
+    args.client,
+    // The request goes with the form: its submission frees the seat through the request's own path.
+    { triggerId: args.body.trigger_id, channelId: args.body.channel?.id, requestId: request.id },
+    {
+      poolId: request.poolId,
+      email: request.requesterEmail,
+      ...(request.requesterName ? { name: request.requesterName } : {}),
+    },
+  );
+  if (!opened) {
+    await tellClicker(
       s,
-      args.client,
-      // The request goes with the form: its submission frees the seat through the request's own path.
-      { triggerId: args.body.trigger_id, channelId: args.body.channel?.id, requestId: request.id },
-      {
-        poolId: request.poolId,
-        email: request.requesterEmail,
-        ...(request.requesterName ? { name: request.requesterName } : {}),
-      },
+      args,
+      buildRequestNoteMessage(':x: Slack would not open the form; please click Free a seat… again.'),
     );
-    if (!opened) {
-      await tellClicker(
-        s,
-        args,
-        buildRequestNoteMessage(':x: Slack would not open the form; please click Free a seat… again.'),
-      );
-    }
-  });
+  }
 }

@@ -78,6 +78,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     dialect: opts.records.dialect,
     now: deps.now,
     durably: (fn) => opts.records.durably(fn),
+    logger,
   });
   const cards = { store, channel: opts.channel, timers: opts.timers };
   const setup = opts.waitlist;

@@ -9,9 +9,10 @@ import { InputId } from '../../blocks/ids.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { buildOutcomeModal, buildWorkingModal } from '../../blocks/outcome.js';
 import { buildRecycleConfirmModal, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
+import { REQUEST_UNREADABLE_TEXT } from '../../blocks/requests.js';
 import { assignFormMeta, pendingAssignMeta } from '../../blocks/values.js';
 import { needsRecycle } from '../../domain/assignment.js';
-import type { CourseRequest } from '../../domain/requests.js';
+import { type CourseRequest, UnreadableRequestError } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
@@ -37,7 +38,18 @@ export function createAssignSubmitHandler(s: Surface) {
     const form = readAssignForm(view.state);
     const { errors, email, pool, slackName } = await checkAssignForm(deps, client, form, state.snapshots.get(view.id));
     // Opened by "Free a seat…" on a course request: the seat is the requester's, in the request's pool.
-    const request = requestId ? await deps.requests?.service.get(requestId) : undefined;
+    let request: CourseRequest | undefined;
+    try {
+      request = requestId ? await deps.requests?.service.get(requestId) : undefined;
+    } catch (error) {
+      if (!(error instanceof UnreadableRequestError)) throw error;
+      const headline = REQUEST_UNREADABLE_TEXT;
+      await ack({
+        response_action: 'update',
+        view: buildOutcomeModal({ title: ASSIGN_TITLE, tone: 'refused', headline }),
+      });
+      return;
+    }
     if (requestId && request?.status !== 'approved') {
       await ack({
         response_action: 'update',
