@@ -42,6 +42,8 @@ export interface HomeInput {
   canRequest?: boolean;
   /** What the daily progress pass recorded (docs/progress.md): counts per pool, seats to return. */
   progress?: HomeProgress;
+  /** The outcome of what this person just did on Home (mrkdwn, built by its builder), shown once on top. */
+  result?: string;
 }
 
 function asOf(at: Date): string {
@@ -196,6 +198,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
   const top: Block[] = [
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
+    ...(input.result ? [section(input.result)] : []),
     quickActions(input.canChange, input.canRequest !== false),
   ];
   if (!data) {

@@ -26,6 +26,8 @@ export interface ShowHomeOptions {
   /** Refresh even when the snapshot is fresh (the Refresh button). */
   force?: boolean;
   sections?: HomeSections | undefined;
+  /** A line on top about what this person just did on Home (e.g. "Return this seat"), shown this once. */
+  result?: string | undefined;
 }
 
 const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
@@ -46,7 +48,7 @@ export async function showHome(
   deps: AppDeps,
   client: webApi.WebClient,
   userId: string,
-  { force = false, sections }: ShowHomeOptions = {},
+  { force = false, sections, result }: ShowHomeOptions = {},
 ): Promise<void> {
   const verdict = await authorize(deps, client, userId, 'viewer');
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
@@ -59,11 +61,12 @@ export async function showHome(
   }
   const { canChange } = verdict;
   const desk = deps.desk;
-  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress'> = {
+  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'result'> = {
     canChange,
     canRequest,
     now: deps.now(),
     sandbox: deps.sandbox,
+    ...(result ? { result } : {}),
   };
   if (!desk) {
     return publish(
