@@ -21,8 +21,10 @@ import { createDesk } from './services/desk.js';
 import { DIGEST_NOTICE_KIND } from './services/digest-schedule.js';
 import { createIntents, createSettler } from './services/intents.js';
 import { createOutbox } from './services/outbox.js';
+import { withProgressMarks } from './services/progress-marks.js';
 import { createProgressPass } from './services/progress-pass.js';
 import { unreadableRequests } from './services/requests/db-store.js';
+import { createProgressStore } from './services/progress-store.js';
 import { importRequestFiles } from './services/requests/import.js';
 import { createWorkTracker } from './services/work-tracker.js';
 import { createWriteLedger } from './services/write-ledger.js';
@@ -119,7 +121,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
         )
       : undefined;
   if (redis) stopper.add('redis', () => redis.close());
-  const licensing = createLicensingClient({
+  const licensingClient = createLicensingClient({
     baseUrl: licensingApi.url,
     token: licensingApi.token,
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
@@ -129,7 +131,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     logger: logger.child({ component: 'licensing' }),
   });
   // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
-  stopper.add('licensing client', () => licensing.close({ abort: true }));
+  stopper.add('licensing client', () => licensingClient.close({ abort: true }));
   const { slack } = config;
   let transport: SlackTransport;
   // The local console (a browser page that plays Slack) sits in front of the local Slack double.
@@ -173,6 +175,14 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     return records.close();
   });
   logger.info('records opened', { database: records.dialect, where: records.where });
+  // What License Desk itself changes (revoke, return, recycle, assign, end date) reaches its progress
+  // records at once, not at the next daily pass (docs/progress.md).
+  const licensing = withProgressMarks(
+    licensingClient,
+    createProgressStore(records),
+    logger.child({ component: 'progress' }),
+    () => new Date(),
+  );
   // The audit file of an older version goes into the audit table once (a bad line stops the start here).
   await importAuditFiles({ records, dataDir: config.dataDir, logger: logger.child({ component: 'audit' }) });
   if (config.auditRetentionDays !== undefined) {

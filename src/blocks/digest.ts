@@ -99,24 +99,55 @@ function title(text: string): string {
         .join('')}…`;
 }
 
-/** Seats used over the last 30 days in the chart's pool, and the forecast from today: a line chart. */
-export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
-  const days = [...new Set([...pool.lines.used, ...pool.lines.forecast].map((p) => p.day))].sort();
-  const series = [{ name: 'used', data: pool.lines.used.map((p) => ({ label: shortDay(p.day), value: p.assigned })) }];
-  if (pool.lines.forecast.length > 0) {
-    series.push({
-      name: 'forecast',
-      data: pool.lines.forecast.map((p) => ({ label: shortDay(p.day), value: p.assigned })),
-    });
+/** A chart's x axis holds at most this many categories (Slack's limit, blocks/limits.ts). */
+export const CHART_CATEGORIES = 20;
+/** A chart's series name holds at most this many characters (Slack's limit). */
+export const SERIES_NAME_MAX = 20;
+
+/** A series name within Slack's 20 characters, cut with an ellipsis, and unlike the names before it. */
+function seriesNames(names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const chars = Array.from(name);
+    let cut = chars.length <= SERIES_NAME_MAX ? name : `${chars.slice(0, SERIES_NAME_MAX - 1).join('')}…`;
+    for (let k = 2; out.includes(cut); k++) {
+      const tag = ` (${k})`;
+      cut = `${Array.from(cut)
+        .slice(0, SERIES_NAME_MAX - tag.length - 1)
+        .join('')}…${tag}`;
+    }
+    out.push(cut);
   }
+  return out;
+}
+
+/**
+ * Seats used over the last 30 days in the chart's pool, and the forecast from today: a line chart.
+ * Slack wants a value of every series for every day on the axis and at most 20 days, so the days are
+ * the recorded ones and the foreseen ones (the oldest recorded dropped past 20), and the two series
+ * are the seats used (recorded up to today, then foreseen: "used, then forecast") and the pool's seats.
+ */
+export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
+  const today = pool.lines.used.at(-1)?.day;
+  const ahead = pool.lines.forecast.filter((p) => today === undefined || p.day > today);
+  const past = pool.lines.used.slice(-Math.max(1, CHART_CATEGORIES - ahead.length));
+  const points = [...past, ...ahead].slice(0, CHART_CATEGORIES);
+  const span = points.length > 1 ? Date.parse(points.at(-1)?.day ?? '') - Date.parse(points[0]?.day ?? '') : 0;
+  // Across most of a year the same month and day could come twice: the year tells them apart.
+  const label = (day: string) => (span > 300 * 86_400_000 ? `${shortDay(day)}, ${day.slice(0, 4)}` : shortDay(day));
+  const categories = points.map((p) => label(p.day));
+  const [usedName, poolName] = seriesNames([ahead.length > 0 ? 'used, then forecast' : 'used', 'seats in pool']);
   return {
     type: 'data_visualization',
     block_id: 'digest_chart_seats',
     title: title(`Pool ${pool.poolId}: seats used of ${n(pool.licenses)}`),
     chart: {
       type: 'line',
-      series,
-      axis_config: { categories: days.map(shortDay), x_label: 'Day', y_label: 'Seats used' },
+      series: [
+        { name: usedName ?? 'used', data: points.map((p, i) => ({ label: categories[i] ?? '', value: p.assigned })) },
+        { name: poolName ?? 'seats in pool', data: categories.map((c) => ({ label: c, value: pool.licenses })) },
+      ],
+      axis_config: { categories, x_label: 'Day', y_label: 'Seats used' },
     },
   };
 }
@@ -136,14 +167,17 @@ export function spreadSeries(d: Digest): { name: string; spread: ProgressSpread 
 
 export function spreadChart(d: Digest): DataVisualizationBlock {
   const categories = SPREAD_BUCKETS.map((k) => SPREAD_LABELS[k]);
+  const series = spreadSeries(d);
+  // Slack's 20 characters a series name: a long course title is cut (the words beside say it whole).
+  const names = seriesNames(series.map((s) => s.name));
   return {
     type: 'data_visualization',
     block_id: 'digest_chart_progress',
     title: 'Holders by progress, per course',
     chart: {
       type: 'bar',
-      series: spreadSeries(d).map((s) => ({
-        name: Array.from(s.name).slice(0, 40).join(''),
+      series: series.map((s, i) => ({
+        name: names[i] ?? s.name,
         data: SPREAD_BUCKETS.map((k) => ({ label: SPREAD_LABELS[k], value: s.spread[k] })),
       })),
       axis_config: { categories, x_label: 'Progress', y_label: 'Holders' },

@@ -44,6 +44,8 @@ export interface HomeInput {
   progress?: HomeProgress;
   /** Admins: messages to people the outbox gave up in the last 7 days (docs/records.md, "The outbox"). */
   undelivered?: { count: number; kinds: string[] };
+  /** The outcome of what this person just did on Home (mrkdwn, built by its builder), shown once on top. */
+  result?: string;
 }
 
 /** What a kind of outbox notice is about, in words; an unknown kind is named as it is. */
@@ -228,6 +230,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
   const top: Block[] = [
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
+    ...(input.result ? [section(input.result)] : []),
     quickActions(input.canChange, input.canRequest !== false),
     ...undeliveredBlocks(input),
   ];

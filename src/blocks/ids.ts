@@ -74,6 +74,8 @@ export const DeskActionId = {
   alertLetEnd: 'alert_let_end',
   /** "Return this seat" on a completed license in App Home: value = license id; opens the revoke confirmation. */
   returnSeat: 'home_return_seat',
+  /** "Revoke now" in the confirmation "Return this seat" sent by DM: value = license id; App Home then shows the outcome. */
+  returnSeatConfirm: 'home_return_confirm',
   /** "Show holders" on the weekly digest: value unused (the answer is computed afresh). */
   digestShowHolders: 'digest_show_holders',
 } as const;

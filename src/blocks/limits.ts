@@ -38,13 +38,18 @@ export const LIMITS = {
   fallbackText: 4000,
   /** Undocumented: Slack answers msg_blocks_too_long near 13.2k characters of block text; stay well below. */
   totalBlockText: 12_000,
-  /** data_visualization (docs/digest.md): messages only, 2 a message, a title of 50 characters. */
+  /**
+   * data_visualization, Slack's limits (docs/digest.md, "Charts"): messages only, 2 a message, a title
+   * of 50 characters, at most 20 categories on the x axis of a bar, line or area chart, a series name
+   * of 20 characters, a value of every series for every category, at most 6 pie segments.
+   */
   chartsPerMessage: 2,
   chartTitle: 50,
-  /** Our own bounds, well inside Slack's: few series and modest points keep every chart readable. */
+  chartCategories: 20,
+  chartSeriesName: 20,
+  chartSegments: 6,
+  /** Our own bound, inside Slack's: few series keep every chart readable. */
   chartSeries: 4,
-  chartCategories: 30,
-  chartSegments: 10,
 } as const;
 
 type Json = Record<string, unknown>;
@@ -135,7 +140,7 @@ class Checker {
     return typeof el.action_id === 'string' ? el.action_id : undefined;
   }
 
-  /** A chart block: messages only (never App Home or a modal), and within our bounds. */
+  /** A chart block: messages only (never App Home or a modal), within Slack's limits and our bounds. */
   chart(path: string, b: Json): void {
     this.charts++;
     if (this.surface !== 'message')
@@ -176,19 +181,34 @@ class Checker {
     if (series.length === 0 || series.length > LIMITS.chartSeries) {
       this.problem(`${path}.chart.series`, `${series.length} series, allowed 1–${LIMITS.chartSeries}`);
     }
+    if (new Set(categories).size !== categories.length) {
+      this.problem(`${path}.chart.axis_config.categories`, 'categories repeat');
+    }
+    const names: unknown[] = [];
     for (const [i, s] of series.entries()) {
       const p = `${path}.chart.series[${i}]`;
-      this.string(`${p}.name`, isObj(s) ? s.name : undefined, LIMITS.optionText, true);
+      const name = isObj(s) ? s.name : undefined;
+      names.push(name);
+      this.string(`${p}.name`, name, LIMITS.chartSeriesName, true);
       const data = isObj(s) && Array.isArray(s.data) ? s.data : [];
       if (data.length === 0) this.problem(`${p}.data`, 'no points');
+      const labels: unknown[] = [];
       for (const [j, point] of data.entries()) {
         const label = isObj(point) ? point.label : undefined;
+        labels.push(label);
         if (typeof label !== 'string' || !categories.includes(label)) {
           this.problem(`${p}.data[${j}].label`, `${String(label)} is not one of the categories`);
         }
         number(`${p}.data[${j}].value`, isObj(point) ? point.value : undefined);
       }
+      // Slack wants a value of every series for every category, once.
+      const missing = categories.filter((c) => !labels.includes(c));
+      if (missing.length > 0) {
+        this.problem(`${p}.data`, `no value for ${missing.length} of the ${categories.length} categories`);
+      }
+      if (new Set(labels).size !== labels.length) this.problem(`${p}.data`, 'a category has two values');
     }
+    if (new Set(names).size !== names.length) this.problem(`${path}.chart.series`, 'series names repeat');
   }
 
   block(path: string, b: unknown): void {

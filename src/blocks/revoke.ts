@@ -21,7 +21,13 @@ function subject(license: License, pool: Pool | undefined): string {
 }
 
 /** `waiting`: how many wait for a seat of the pool (its waitlist), when known. */
-export function buildRevokeConfirmMessage(license: License, pool: Pool | undefined, waiting?: number): SlackMessage {
+export function buildRevokeConfirmMessage(
+  license: License,
+  pool: Pool | undefined,
+  waiting?: number,
+  /** The "Revoke now" button's action: App Home's return has its own, so that Home is told the outcome. */
+  confirmActionId: string = ChangeActionId.revokeConfirm,
+): SlackMessage {
   const seat = !seatReturns(pool)
     ? 'The pool is not transferable, so the seat does not come back.'
     : waiting && waiting > 0
@@ -33,7 +39,7 @@ export function buildRevokeConfirmMessage(license: License, pool: Pool | undefin
     blocks: [
       section(`:warning: ${text}\nThe student loses access to the course *now*. ${seat}`),
       actions([
-        button(ChangeActionId.revokeConfirm, 'Revoke now', license.id, 'danger'),
+        button(confirmActionId, 'Revoke now', license.id, 'danger'),
         button(ChangeActionId.revokeCancel, 'Cancel', license.id),
       ]),
     ],
@@ -57,14 +63,47 @@ export function buildNotRevokableMessage(
 }
 
 /** What the fresh read allows: the confirmation, why it can't be revoked, or why it could not be read. */
-export function buildRevokeCheckMessage(check: RevokeCheck, waiting?: number): SlackMessage {
+export function buildRevokeCheckMessage(check: RevokeCheck, waiting?: number, confirmActionId?: string): SlackMessage {
   switch (check.kind) {
     case 'unread':
       return buildErrorMessage(check.sentence);
     case 'blocked':
       return buildNotRevokableMessage(check.license, check.pool, check.blocker);
     case 'revokable':
-      return buildRevokeConfirmMessage(check.license, check.pool, waiting);
+      return buildRevokeConfirmMessage(check.license, check.pool, waiting, confirmActionId);
+  }
+}
+
+/** "Mastering DAX of Alice Example" (mrkdwn): what App Home's result line names. */
+function seatOf(license: License, pool: Pool | undefined): string {
+  const course = pool ? escapeTruncated(pool.course.title, 100) : `course ${escapeMrkdwn(license.courseId)}`;
+  return `*${course}* of *${escapeTruncated(license.student.name || license.student.email, 100)}*`;
+}
+
+/**
+ * App Home's line about "Return this seat" (one mrkdwn line at the top of Home, shown once): the
+ * confirmation waiting in the DM, its outcome, or why there is nothing to return.
+ */
+export function returnResultLine(result: RevokeCheck | RevokeOutcome): string {
+  switch (result.kind) {
+    case 'unread':
+      return `:warning: Nothing was returned: ${escapeTruncated(result.sentence, 300)}`;
+    case 'blocked':
+      return `:information_source: Nothing to return: license \`${escapeMrkdwn(result.license.id)}\` (${seatOf(result.license, result.pool)}) can't be revoked: ${WHY[result.blocker]}.`;
+    case 'revokable':
+      return `:point_right: Confirm the return of ${seatOf(result.license, result.pool)} in your DM with License Desk.`;
+    case 'written': {
+      const seat = seatOf(result.license, result.pool);
+      if (result.write.kind !== 'done')
+        return `:warning: The return of ${seat} did not go through: see your DM with License Desk.`;
+      const where =
+        result.seat?.kind === 'given'
+          ? `the seat went to ${whoOf(result.seat.to)} from the waitlist`
+          : seatReturns(result.pool)
+            ? 'the seat is free again'
+            : 'their access ended';
+      return `:white_check_mark: Returned ${seat} — ${where}.`;
+    }
   }
 }
 

@@ -15,11 +15,13 @@ import type {
   ProgressHistoryTable,
 } from '../db/schema.js';
 import {
+  isCompleted,
   type LicenseProgress,
   type ProgressObservation,
   type ProgressThresholds,
   progressChanged,
 } from '../domain/progress.js';
+import type { License } from '../domain/types.js';
 
 /** A pool's seats as a pass saw them. */
 export interface PoolSeats {
@@ -72,12 +74,28 @@ export interface ProgressStore {
    * longer held (revoked, expired or recycled); it is marked inactive. Returns how many.
    */
   closeUnseen(passStartedAt: Date): Promise<number>;
+  /**
+   * License Desk's own change, at once (docs/progress.md, "License Desk's own changes"): the license
+   * is no longer held (revoked, recycled, returned). Returns whether a held license was marked.
+   */
+  markEnded(licenseId: string): Promise<boolean>;
+  /**
+   * A license as License Desk just wrote or read it (an assign, a new end date, a fresh read): its end
+   * and whether it is held are stored at once. A license never seen before is added only with `add`
+   * (an assign), at 0 % with its first history row, as a pass would first see it.
+   */
+  noteLicense(license: License, at: Date, opts?: { add?: boolean }): Promise<'added' | 'changed' | 'same'>;
   /** Stores each pool's seats for the day of `at` when they differ from the last day stored. */
   recordPools(pools: readonly PoolSeats[], at: Date): Promise<number>;
   holders(filter?: HolderFilter): Promise<LicenseProgress[]>;
   /** The changes of one license, oldest first. */
   historyOf(licenseId: string): Promise<ProgressChange[]>;
-  /** Licenses first seen completed in [from, to): the history row where the completion appeared. */
+  /**
+   * Licenses first seen completed in [from, to): the history row where the completion appeared, once
+   * per license. A license already completed the first time License Desk saw it counts only when the
+   * service's completion date falls in [from, to) too (a course finished before License Desk watched
+   * is no completion of that week; without a date nobody knows when it was).
+   */
   completedBetween(from: Date, to: Date): Promise<ProgressChange[]>;
   /**
    * The pools' seats by day since `since` (inclusive), oldest first; one pool or all. Each pool's last
@@ -218,6 +236,9 @@ function toChange(r: ProgressHistoryRow): ProgressChange {
   };
 }
 
+/** A boolean as SQLite (0/1) or PostgreSQL (true/false) answers it. */
+const isTrue = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';
+
 function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
@@ -341,6 +362,70 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
       return Number(r.numUpdatedRows);
     },
 
+    async markEnded(licenseId) {
+      const r = await db
+        .updateTable('license_progress')
+        .set({ active: 0 })
+        .where('license_id', '=', licenseId)
+        .where('active', '=', 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    async noteLicense(license, at, opts = {}) {
+      const active = license.active && !(Date.parse(license.end) <= at.getTime()) ? 1 : 0;
+      const iso = at.toISOString();
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('license_progress')
+          .select(['active', 'license_end'])
+          .where('license_id', '=', license.id)
+          .executeTakeFirst();
+        if (row) {
+          if (Number(row.active) === active && row.license_end === license.end) return 'same';
+          await trx
+            .updateTable('license_progress')
+            .set({ active, license_end: license.end })
+            .where('license_id', '=', license.id)
+            .execute();
+          return 'changed';
+        }
+        if (!opts.add || active === 0) return 'same';
+        const email = license.student.email.toLowerCase();
+        await trx
+          .insertInto('license_progress')
+          .values({
+            license_id: license.id,
+            pool_id: license.poolId,
+            course_id: license.courseId,
+            student_id: license.student.id,
+            student_email: email,
+            student_name: license.student.name,
+            progress: 0,
+            completed: null,
+            license_start: license.start,
+            license_end: license.end,
+            active,
+            first_seen_at: iso,
+            changed_at: iso,
+            seen_at: iso,
+          })
+          .execute();
+        await trx
+          .insertInto('progress_history')
+          .values({
+            license_id: license.id,
+            pool_id: license.poolId,
+            student_email: email,
+            progress: 0,
+            completed: null,
+            at: iso,
+          })
+          .execute();
+        return 'added';
+      });
+    },
+
     async recordPools(pools, at) {
       const day = dayOf(at);
       let stored = 0;
@@ -433,9 +518,38 @@ export function createProgressStore(records: Pick<Records, 'db' | 'dialect'>): P
             ),
           ),
         )
+        .select(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('progress_history as f')
+              .select('f.id')
+              .whereRef('f.license_id', '=', 'h.license_id')
+              .where((eb) =>
+                eb.or([
+                  eb('f.at', '<', eb.ref('h.at')),
+                  eb.and([eb('f.at', '=', eb.ref('h.at')), eb('f.id', '<', eb.ref('h.id'))]),
+                ]),
+              ),
+          ).as('seen_before'),
+        )
         .orderBy('h.at')
+        .orderBy('h.id')
         .execute();
-      return rows.map(toChange);
+      const fromMs = from.getTime();
+      const toMs = to.getTime();
+      const out: ProgressChange[] = [];
+      const counted = new Set<string>();
+      for (const r of rows) {
+        if (counted.has(r.license_id) || !isCompleted({ progress: Number(r.progress), completed: r.completed }))
+          continue;
+        // Completed when first seen: only a completion the service dates in the window is the window's.
+        if (!isTrue(r.seen_before)) {
+          const done = r.completed === null ? Number.NaN : Date.parse(r.completed);
+          if (!(done >= fromMs && done < toMs)) continue;
+        }
+        counted.add(r.license_id);
+        out.push(toChange(r));
+      }
+      return out;
     },
 
     async poolUsage(since, poolId) {

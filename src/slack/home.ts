@@ -33,6 +33,8 @@ export interface ShowHomeOptions {
   sections?: HomeSections | undefined;
   /** What the person's last click here did (mrkdwn), shown on top of "Your requests" (e.g. a Cancel). */
   note?: string | undefined;
+  /** A line on top about what this person just did on Home (e.g. "Return this seat"), shown this once. */
+  result?: string | undefined;
 }
 
 /**
@@ -87,7 +89,7 @@ export async function showHome(
   deps: AppDeps,
   client: webApi.WebClient,
   userId: string,
-  { force = false, sections, note }: ShowHomeOptions = {},
+  { force = false, sections, note, result }: ShowHomeOptions = {},
 ): Promise<void> {
   const verdict = await authorize(deps, client, userId, 'viewer');
   // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
@@ -103,11 +105,12 @@ export async function showHome(
   // A member's own requests: everyone but license admins (their Home has the waitlist).
   const mine = (view: HomeView) => (canChange ? view : withMyRequests(deps, userId, view, note));
   const desk = deps.desk;
-  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered'> = {
+  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered' | 'result'> = {
     canChange,
     canRequest,
     now: deps.now(),
     sandbox: deps.sandbox,
+    ...(result ? { result } : {}),
   };
   // Admins: the messages to people the outbox gave up lately (a read of the records; none when it fails).
   if (canChange && deps.records) {

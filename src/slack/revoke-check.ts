@@ -6,11 +6,20 @@
 
 import type { SlackMessage } from '../blocks/kit.js';
 import { buildRevokeCheckMessage } from '../blocks/revoke.js';
-import { seatReturns } from '../domain/revocation.js';
+import { type RevokeCheck, seatReturns } from '../domain/revocation.js';
 import { checkRevoke } from '../services/revoke.js';
 import type { AppDeps } from './deps.js';
 
 export async function revokeConfirmation(deps: AppDeps, licenseId: string): Promise<SlackMessage> {
+  return (await revokeConfirmationOf(deps, licenseId)).message;
+}
+
+/** The check and its confirmation; `confirmActionId` for a "Revoke now" of its own (App Home's return). */
+export async function revokeConfirmationOf(
+  deps: AppDeps,
+  licenseId: string,
+  confirmActionId?: string,
+): Promise<{ check: RevokeCheck; message: SlackMessage }> {
   const check = await checkRevoke(deps.licensing, licenseId, deps.now());
   const waiting =
     check.kind === 'revokable' && deps.waitlist && seatReturns(check.pool)
@@ -19,5 +28,5 @@ export async function revokeConfirmation(deps: AppDeps, licenseId: string): Prom
           () => undefined,
         )
       : undefined;
-  return buildRevokeCheckMessage(check, waiting);
+  return { check, message: buildRevokeCheckMessage(check, waiting, confirmActionId) };
 }

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
+import { DeskActionId } from '../../src/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/blocks/limits.js';
 import { dayOf, dayText } from '../../src/domain/end-date.js';
 import { DAY_MS } from '../../src/domain/time.js';
@@ -46,6 +46,33 @@ afterAll(async () => {
 });
 
 const pass = () => progressPassOn(t, now);
+
+/** "Return this seat" clicked on App Home (no response_url). */
+const clickReturn = (licenseId: string) =>
+  t.action({
+    actions: [
+      {
+        action_id: DeskActionId.returnSeat,
+        block_id: 'returns',
+        type: 'button',
+        value: licenseId,
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
+    response_url: undefined,
+    container: { type: 'view', view_id: 'V0HOME0001' },
+  });
+
+/** The admin's App Home as published with `line` on top, once its pools were read again. */
+const homeSays = (line: string) =>
+  t.slack.waitForCall(
+    'views.publish',
+    (c) =>
+      c.args.user_id === TEST_USERS.admin &&
+      allText(c.args.view).includes(line) &&
+      !allText(c.args.view).includes('Refreshing'),
+    10_000,
+  );
 
 describe('learning progress', () => {
   it('a pass records it; the pool view, App Home and "Return this seat" use it; the returned seat goes to the waitlist', async () => {
@@ -105,6 +132,15 @@ describe('learning progress', () => {
     const viewerHome = await openHome(t, TEST_USERS.viewer);
     expect(buttons(viewerHome.args.view).some((b) => b.action_id === DeskActionId.returnSeat)).toBe(false);
 
+    // The digest names the finished holder among the seats that could be given again.
+    const digestNames = async () =>
+      allText(
+        (await (await t.command('digest')).waitForResponse((p) => allText(p.body.blocks).includes('License digest')))
+          .body.blocks,
+      );
+    const finishedSection = (text: string) => text.slice(text.indexOf('Completed in transferable pools ('));
+    expect(finishedSection(await digestNames())).toContain(done.student.email);
+
     // The first approved request waiting for the full pool.
     await waitingForPool2003(t, 'R1', WAITER, now());
 
@@ -114,27 +150,18 @@ describe('learning progress', () => {
       (c) => c.args.channel === `D${TEST_USERS.admin.slice(1)}` && allText(c.args.blocks).includes('Revoke license'),
       10_000,
     );
-    await t.action({
-      actions: [
-        {
-          action_id: DeskActionId.returnSeat,
-          block_id: 'returns',
-          type: 'button',
-          value: done.id,
-          action_ts: `${Date.now() / 1000}`,
-        },
-      ],
-      response_url: undefined,
-      container: { type: 'view', view_id: 'V0HOME0001' },
-    });
+    await clickReturn(done.id);
     const confirmation = await dmConfirm;
     expect(allText(confirmation.args.blocks)).toContain('first person on its waitlist (1 waits)');
     expect(buttons(confirmation.args).map((b) => [b.action_id, b.value])).toContainEqual([
-      ChangeActionId.revokeConfirm,
+      DeskActionId.returnSeatConfirm,
       done.id,
     ]);
+    // Home says where the return stands: the confirmation waits in the DM.
+    const seat = `*Optimizing DAX* of *${done.student.name}*`;
+    await homeSays(`Confirm the return of ${seat} in your DM with License Desk.`);
     t.sandbox.clearRequests();
-    const clicked = await t.clickButton(ChangeActionId.revokeConfirm, done.id);
+    const clicked = await t.clickButton(DeskActionId.returnSeatConfirm, done.id);
     const answer = allText(
       (await clicked.waitForResponse((p) => allText(p.body.blocks).includes('Revoked'))).body.blocks,
     );
@@ -147,9 +174,25 @@ describe('learning progress', () => {
     expect(t.sandbox.inspect.licenses({ poolId: POOL }).some((l) => l.active && l.student.email === WAITER.email)).toBe(
       true,
     );
+    // App Home is published again: the outcome on top, and the seat no longer listed to give back.
+    const after = await homeSays(`Returned ${seat} — the seat went to <@${WAITER.id}> from the waitlist.`);
+    expect(
+      buttons(after.args.view)
+        .filter((b) => b.action_id === DeskActionId.returnSeat)
+        .map((b) => b.value),
+    ).not.toContain(done.id);
+    // Opened again later, Home no longer says it (once), and still does not list the seat.
+    const reopened = await openHome(t, TEST_USERS.admin);
+    expect(allText(reopened.args.view)).not.toContain('Returned ');
+    expect(buttons(reopened.args.view).map((b) => b.value)).not.toContain(done.id);
+    // The digest no longer counts the returned holder.
+    expect(finishedSection(await digestNames())).not.toContain(done.student.email);
     // A second click on the same confirmation changes nothing.
-    await t.clickButton(ChangeActionId.revokeConfirm, done.id, { responseId: clicked.responseId });
+    await t.clickButton(DeskActionId.returnSeatConfirm, done.id, { responseId: clicked.responseId });
     await t.settled();
     expect(t.sandbox.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    // A Return of the ended license (an old Home) is refused on Home too, once.
+    await clickReturn(done.id);
+    await homeSays(`Nothing to return: license \`${done.id}\` (${seat}) can't be revoked: it is no longer active.`);
   });
 });

@@ -30,6 +30,8 @@ import { createDesk } from '../../src/services/desk.js';
 import type { DigestSchedule } from '../../src/services/digest-schedule.js';
 import { createIntents, createSettler, type Settler } from '../../src/services/intents.js';
 import { createOutbox, type DeliverySteps, type OutboxSender } from '../../src/services/outbox.js';
+import { withProgressMarks } from '../../src/services/progress-marks.js';
+import { createProgressStore } from '../../src/services/progress-store.js';
 import type { WorkTracker } from '../../src/services/work-tracker.js';
 import { type AutoReturnFeature, composeAutoReturn } from '../../src/slack/auto-return.js';
 import type { AppDeps } from '../../src/slack/deps.js';
@@ -245,7 +247,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const recordsDir = options.records ? undefined : (options.dataDir ?? ownDir);
   const records =
     options.records ?? (recordsDir ? await openRecords({ dataDir: recordsDir, heartbeatMs: 0, now }) : undefined);
-  if (records) deps.records = records;
+  if (records) {
+    deps.records = records;
+    // As main.ts: License Desk's own changes reach its progress records at once (t.licensing stays bare:
+    // what a test changes through it is a change made elsewhere).
+    deps.licensing = withProgressMarks(licensing, createProgressStore(records), logger, now);
+  }
   const feature: { deliver?: (body: unknown, steps?: DeliverySteps) => Promise<boolean> } = {};
   let digest: DigestFeature | undefined;
   const outbox = records
@@ -266,7 +273,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.dataDir && records) {
     deps.desk = await createDesk({
       records,
-      licensing,
+      licensing: deps.licensing,
       logger,
       now,
       dataDir: options.dataDir,

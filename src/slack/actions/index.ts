@@ -1,14 +1,9 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { ActionId, ChangeActionId, DeskActionId, InputId } from '../../blocks/ids.js';
+import { ActionId, ChangeActionId, InputId } from '../../blocks/ids.js';
 import type { Surface } from '../state.js';
 import { createAssignButtonHandler, createChangeEndDateButtonHandler } from './change-buttons.js';
 import { createRecyclePickHandler } from './recycle-pick.js';
-import {
-  createReturnSeatHandler,
-  createRevokeButtonHandler,
-  createRevokeCancelHandler,
-  createRevokeConfirmHandler,
-} from './revoke.js';
+import { createRevokeButtonHandler, createRevokeCancelHandler, createRevokeConfirmHandler } from './revoke.js';
 
 /** Registration only: the change buttons (assign, end date, revoke) and the recycle confirmation's pick. */
 export function registerActions(app: App, s: Surface): void {
@@ -17,8 +12,6 @@ export function registerActions(app: App, s: Surface): void {
   app.action<BlockAction<ButtonAction>>(ActionId.licenseRevoke, createRevokeButtonHandler(s));
   app.action<BlockAction<ButtonAction>>(ChangeActionId.revokeConfirm, createRevokeConfirmHandler(s));
   app.action<BlockAction<ButtonAction>>(ChangeActionId.revokeCancel, createRevokeCancelHandler(s));
-  // App Home's "Return this seat" on a finished course: the revoke confirmation, by DM.
-  app.action<BlockAction<ButtonAction>>(DeskActionId.returnSeat, createReturnSeatHandler(s));
   // A pick in the recycle confirmation's select (a static_select; read as such in the handler).
   app.action<BlockAction<ButtonAction>>(InputId.recycleChoice.action, createRecyclePickHandler(s));
 }

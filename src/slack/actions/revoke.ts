@@ -8,7 +8,7 @@ import { buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
 import { buildRevokeCancelledMessage, buildRevokeOutcomeMessage } from '../../blocks/revoke.js';
 import { idValue } from '../../blocks/values.js';
 import { revoke } from '../../services/revoke.js';
-import { BUTTON_GONE, type ClickArgs, onClick, tellClicker } from '../gate.js';
+import { BUTTON_GONE, type ClickArgs, onClick } from '../gate.js';
 import { createReplier, type Replier } from '../reply.js';
 import { revokeConfirmation } from '../revoke-check.js';
 import { changeContext, type Surface } from '../state.js';
@@ -56,18 +56,5 @@ export function createRevokeCancelHandler(s: Surface) {
   return onClick(s, { need: 'admin', audit: () => ({ action: 'revoke' }) }, async ({ body, action, respond }) => {
     if (!body.response_url) return;
     await createReplier(respond, s.deps, false).send(buildRevokeCancelledMessage(idValue.decode(action.value)));
-  });
-}
-
-/**
- * "Return this seat" on a finished course in App Home (docs/progress.md): the same confirmation as
- * Revoke…, read fresh. App Home has no response_url, so the confirmation comes as a DM; its "Revoke
- * now" is the revoke above (once, audited, the freed seat to the waitlist's first).
- */
-export function createReturnSeatHandler(s: Surface) {
-  return onClick(s, revokeGate, async (args) => {
-    const licenseId = idValue.decode(args.action.value);
-    if (!licenseId) return tellClicker(s, args, buildErrorMessage(BUTTON_GONE));
-    await tellClicker(s, args, await revokeConfirmation(s.deps, licenseId));
   });
 }

@@ -5,11 +5,15 @@ import type { Surface } from '../state.js';
 import { createLetItEndHandler } from './alerts.js';
 import { createShowHoldersHandler } from './digest.js';
 import { createHomeOpenedHandler, createHomeRefreshHandler } from './home.js';
+import { createReturnConfirmHandler, createReturnSeatHandler } from './return-seat.js';
 
-/** Registration only: App Home (event and Refresh, with the sections app.ts passes) and the alerts' "Let it end". */
+/** Registration only: App Home (event, Refresh and Return this seat, with the sections app.ts passes) and the alerts' "Let it end". */
 export function registerEvents(app: App, s: Surface, home: { sections?: HomeSections } = {}): void {
   app.event('app_home_opened', createHomeOpenedHandler(s.deps, home.sections));
   app.action<BlockAction<ButtonAction>>(DeskActionId.homeRefresh, createHomeRefreshHandler(s.deps, home.sections));
+  // "Return this seat" on a finished course: the revoke confirmation by DM, and Home told the outcome.
+  app.action<BlockAction<ButtonAction>>(DeskActionId.returnSeat, createReturnSeatHandler(s, home.sections));
+  app.action<BlockAction<ButtonAction>>(DeskActionId.returnSeatConfirm, createReturnConfirmHandler(s, home.sections));
   app.action<BlockAction<ButtonAction>>(DeskActionId.alertLetEnd, createLetItEndHandler(s));
   app.action<BlockAction<ButtonAction>>(DeskActionId.digestShowHolders, createShowHoldersHandler(s));
 }

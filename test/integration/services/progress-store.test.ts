@@ -88,6 +88,78 @@ for (const database of testDatabases()) {
       expect(await s.completedBetween(at(7), at(14))).toEqual([]);
     });
 
+    it('counts a completion once, on the day first seen; one finished before License Desk watched is no completion of that week', async () => {
+      const s = await store();
+      // First seen already completed: L3 long ago (the service's date), L4 within the week, L5 without a date.
+      await s.record(
+        [
+          seen('L3', 100, { completed: at(-200).toISOString() }),
+          seen('L4', 100, { completed: at(1).toISOString() }),
+          seen('L5', 100),
+          seen('L6', 50),
+        ],
+        at(2),
+      );
+      // L6 completes on day 3; the service later moves its completion date (a new row, no second completion).
+      await s.record([seen('L6', 100, { completed: at(3).toISOString() })], at(3));
+      await s.record([seen('L6', 100, { completed: at(2).toISOString() })], at(4));
+      // L6 seen below 100 again, then completed again: still one completion.
+      await s.record([seen('L6', 90)], at(5));
+      await s.record([seen('L6', 100, { completed: at(6).toISOString() })], at(6));
+      expect((await s.completedBetween(at(0), at(7))).map((c) => [c.licenseId, c.at])).toEqual([
+        ['L4', at(2).toISOString()],
+        ['L6', at(3).toISOString()],
+      ]);
+      expect(await s.completedBetween(at(7), at(14))).toEqual([]);
+    });
+
+    it("License Desk's own changes: a revoke ends the license at once, an assign adds it, a new end date is kept", async () => {
+      const s = await store();
+      await s.record([seen('L1', 100, { completed: at(0).toISOString() }), seen('L2', 20)], at(0));
+      const license = (id: string, over: Partial<{ active: boolean; end: string }> = {}) => ({
+        id,
+        poolId: '2003',
+        courseId: 'c1',
+        start: at(1).toISOString(),
+        end: '2026-12-31',
+        active: true,
+        revokable: true,
+        editable: true,
+        student: { id: `s-${id}`, name: `Holder ${id}`, email: `Holder.${id}@Contoso.com` },
+        ...over,
+      });
+      // A revoke: no longer held, counted nowhere; a second mark changes nothing.
+      expect(await s.markEnded('L1')).toBe(true);
+      expect(await s.markEnded('L1')).toBe(false);
+      expect((await s.holders()).map((h) => h.licenseId)).toEqual(['L2']);
+      expect((await s.standingCounts(at(1), { notStartedDays: 14, stalledDays: 30 }))[0]).toMatchObject({
+        holders: 1,
+        completed: 0,
+      });
+      expect((await s.completedInTransferable(10)).total).toBe(0);
+      // An assign: held at once, at 0 %, with its first history row; a read of a license never seen adds nothing.
+      expect(await s.noteLicense(license('L7'), at(1), { add: true })).toBe('added');
+      expect(await s.noteLicense(license('L8'), at(1))).toBe('same');
+      expect(await s.holders({ licenseIds: ['L7'] })).toMatchObject([
+        {
+          licenseId: 'L7',
+          progress: 0,
+          active: true,
+          studentEmail: 'holder.l7@contoso.com',
+          firstSeenAt: at(1).toISOString(),
+        },
+      ]);
+      expect((await s.historyOf('L7')).map((h) => h.progress)).toEqual([0]);
+      // The next pass sees its real progress: one change, no second "added".
+      expect(await s.record([seen('L7', 10)], at(2))).toEqual({ seen: 1, added: 0, changed: 1 });
+      // A new end date is kept; one in the past (or a read that finds the license ended) ends it.
+      expect(await s.noteLicense(license('L2', { end: '2027-01-31' }), at(2))).toBe('changed');
+      expect((await s.holders({ licenseIds: ['L2'] }))[0]?.end).toBe('2027-01-31');
+      expect(await s.noteLicense(license('L2', { end: at(1).toISOString() }), at(2))).toBe('changed');
+      expect(await s.noteLicense(license('L7', { active: false }), at(3))).toBe('changed');
+      expect(await s.holders()).toEqual([]);
+    });
+
     it("keeps a pool's seats per day they changed, with the window's baseline first", async () => {
       const s = await store();
       const pool = (assigned: number) => ({

@@ -250,11 +250,11 @@ describe('App Home "Return this seat", then its history', () => {
     const { text, buttons: ids } = seen((confirmation[0] as SlackCall).args);
     expect(text).toContain('Revoke license');
     expect(text).toContain(lic.done.student.name);
-    expect(ids).toContain(ChangeActionId.revokeConfirm);
+    expect(ids).toContain(DeskActionId.returnSeatConfirm);
     expect(deletes()).toHaveLength(deleted); // the confirmation writes nothing
-    const clicked = await t.clickButton(ChangeActionId.revokeConfirm, lic.done.id);
+    const clicked = await t.clickButton(DeskActionId.returnSeatConfirm, lic.done.id);
     expect(allText(await final(clicked))).toContain('Revoked');
-    await t.clickButton(ChangeActionId.revokeConfirm, lic.done.id, { responseId: clicked.responseId });
+    await t.clickButton(DeskActionId.returnSeatConfirm, lic.done.id, { responseId: clicked.responseId });
     await t.settled();
     expect(
       deletes()

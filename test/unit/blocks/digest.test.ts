@@ -175,9 +175,9 @@ describe('the digest blocks', () => {
     const [seats, spread] = charts(m) as unknown as {
       chart: { series: { name: string; data: { label: string; value: number }[] }[] };
     }[];
-    // The seats chart's last "used" point is today's seats in use, said in words.
-    const used = seats?.chart.series[0]?.data.at(-1)?.value;
+    // The seats chart's "used" point of today is today's seats in use, said in words.
     const chartPool = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
+    const used = seats?.chart.series[0]?.data.find((p) => p.label === 'Nov 30')?.value;
     expect(used).toBe(chartPool?.used);
     expect(words).toContain(`${chartPool?.used} of ${chartPool?.licenses} seats used`);
     // Each course's spread, as the bar chart shows it, is in the words.
@@ -286,6 +286,72 @@ describe('checkBlockKitLimits knows data_visualization', () => {
     const many = { ...line, chart: { ...line.chart, series: Array.from({ length: 5 }, () => line.chart.series[0]) } };
     expect(checkBlockKitLimits({ text: 'x', blocks: [many] }).join()).toContain('5 series');
   });
+  it("holds Slack's limits: 20 categories, series names of 20 characters, a value of every series for every category, 6 pie segments", () => {
+    const days = Array.from({ length: 21 }, (_, i) => `d${i}`);
+    // The old seats chart: 21 days, "used" without the foreseen days and "forecast" without the past ones.
+    const old = {
+      ...line,
+      chart: {
+        type: 'line',
+        series: [
+          { name: 'used', data: days.slice(0, 11).map((label) => ({ label, value: 1 })) },
+          { name: 'forecast', data: days.slice(10).map((label) => ({ label, value: 2 })) },
+        ],
+        axis_config: { categories: days },
+      },
+    };
+    const problems = checkBlockKitLimits({ text: 'x', blocks: [old] }).join('\n');
+    expect(problems).toContain('21 categories, allowed 1–20');
+    expect(problems).toContain('series[0].data: no value for 10 of the 21 categories');
+    expect(problems).toContain('series[1].data: no value for 10 of the 21 categories');
+    // The old progress chart: a course title cut at 40 characters names its series.
+    const named = {
+      ...line,
+      chart: { ...line.chart, series: [{ name: 'Data Modeling Essentials', data: [{ label: 'a', value: 1 }] }] },
+    };
+    expect(checkBlockKitLimits({ text: 'x', blocks: [named] }).join()).toContain('is 24 chars, limit 20');
+    const pie = (n: number) => ({
+      type: 'data_visualization',
+      title: 'Pie',
+      chart: { type: 'pie', segments: Array.from({ length: n }, (_, i) => ({ label: `s${i}`, value: 1 })) },
+    });
+    expect(checkBlockKitLimits({ text: 'x', blocks: [pie(6)] })).toEqual([]);
+    expect(checkBlockKitLimits({ text: 'x', blocks: [pie(7)] }).join()).toContain('7 segments, allowed 1–6');
+  });
+
+  it('the digest\'s charts hold them: a course named "Data Modeling Essentials", a pool with a week of history and a forecast', () => {
+    const pools = [
+      { ...pool('2101', 1, 60, 30, 400, true), course: { id: '1', title: 'Data Modeling Essentials' } },
+      { ...pool('2102', 2, 60, 10, 400), course: { id: '2', title: 'Data Modeling Essentials II' } },
+    ];
+    // Recorded every day of the last week (and a month before), filling at two seats a day.
+    const usage = [-40, -7, -6, -5, -4, -3, -2, -1].map((k) => ({
+      poolId: '2101',
+      day: day(k),
+      licenses: 60,
+      assigned: k === -40 ? 4 : 30 + 2 * k,
+      available: 0,
+      transferable: true,
+      end: iso(400),
+    }));
+    const holders = [holder(1, '2101', 40), holder(2, '2101', 100), holder(3, '2102', 0)];
+    const d = assembleDigest({ pools, counts: countsOf(holders), completions: [], usage, now });
+    expect(d.chartPoolId).toBe('2101');
+    const m = buildDigestMessage(d, { names: false, showHolders: true, scheduled: true });
+    expect(checkBlockKitLimits(m)).toEqual([]);
+    const [seats, spread] = charts(m) as unknown as {
+      chart: { series: { name: string; data: unknown[] }[]; axis_config: { categories: string[] } };
+    }[];
+    expect(seats?.chart.axis_config.categories.length).toBeLessThanOrEqual(20);
+    expect(seats?.chart.series.map((s) => s.name)).toEqual(['used, then forecast', 'seats in pool']);
+    // Two courses alike in their first 20 characters: two series, told apart.
+    const names = spread?.chart.series.map((s) => s.name) ?? [];
+    expect(names).toHaveLength(2);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(Array.from(name).length).toBeLessThanOrEqual(20);
+    expect(names[0]).toMatch(/^Data Modeling Essen/);
+  });
+
   it('refuses it in a view (App Home, modals)', () => {
     expect(checkBlockKitLimits({ blocks: [line] }, 'view').join()).toContain('messages only');
     expect(
