@@ -20,7 +20,10 @@ const store = {
   historyAt: -1,
   draft: '',
   dismissed: Number(sessionStorage.getItem('console.dismissed') ?? '0'),
-  /** Element state by surface key (view id, or channel/ts of a message). */
+  /**
+   * Element state by person, then by surface key (view id, or channel/ts of a message): what a person
+   * typed in an open form stays theirs across a switch of "You are" and back.
+   */
   values: new Map(),
   modalKey: '',
   modalError: '',
@@ -28,8 +31,10 @@ const store = {
 let source;
 
 function valuesFor(key) {
-  if (!store.values.has(key)) store.values.set(key, {});
-  return store.values.get(key);
+  if (!store.values.has(store.me)) store.values.set(store.me, new Map());
+  const mine = store.values.get(store.me);
+  if (!mine.has(key)) mine.set(key, {});
+  return mine.get(key);
 }
 
 async function post(path, body) {
@@ -449,7 +454,6 @@ function setupSwitcher() {
   $('who').addEventListener('change', (event) => {
     store.me = event.target.value;
     localStorage.setItem('console.me', store.me);
-    store.values.clear();
     // The previous person's forms and dialogs are theirs: put them away now (they are back when the
     // switcher returns to that person, as Slack keeps a modal open on their own screen), and draw
     // nothing of theirs until the new person's state arrives.
