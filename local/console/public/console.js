@@ -201,6 +201,7 @@ function renderChannel(s) {
   store.surface = { type: 'channel', id: channel.id };
   $('title').textContent = channel.kind === 'dm' ? 'License Desk' : `# ${channel.name}`;
   $('alerts-now').hidden = !channel.alerts;
+  $('digest-now').hidden = !channel.digest;
   $('home').hidden = true;
   $('messages').hidden = false;
   $('composer').hidden = false;
@@ -450,6 +451,46 @@ function setupAlertsNow() {
   });
 }
 
+// Not Slack: posts this week's digest now in its channel, instead of waiting for DIGEST_DAY.
+function setupDigestNow() {
+  $('digest-now').addEventListener('click', async () => {
+    const r = await post('/console/digest-now', {});
+    $('composer-error').textContent = r.ok ? '' : r.error;
+  });
+}
+
+// Slack's shortcut menu (the lightning bolt by the message box): the app's global shortcuts, each sent
+// as the signed `shortcut` payload Slack sends, with a trigger id for the form it opens.
+function setupShortcuts() {
+  const button = $('shortcuts-button');
+  const menu = $('shortcuts-menu');
+  menu.setAttribute('role', 'menu');
+  void fetch('/console/shortcuts')
+    .then((r) => r.json())
+    .then((list) => {
+      menu.replaceChildren(
+        ...list.map((sc) => {
+          const li = el('li');
+          const choose = el('button', 'menu-item', sc.name);
+          choose.type = 'button';
+          choose.setAttribute('role', 'menuitem');
+          choose.addEventListener('click', async () => {
+            menu.hidden = true;
+            button.setAttribute('aria-expanded', 'false');
+            const r = await post('/console/shortcut', { callbackId: sc.callbackId });
+            $('composer-error').textContent = r.ok ? '' : (r.error ?? 'That did not reach License Desk.');
+          });
+          li.append(choose);
+          return li;
+        }),
+      );
+    });
+  button.addEventListener('click', () => {
+    menu.hidden = !menu.hidden;
+    button.setAttribute('aria-expanded', String(!menu.hidden));
+  });
+}
+
 function setupSwitcher() {
   $('who').addEventListener('change', (event) => {
     store.me = event.target.value;
@@ -471,6 +512,8 @@ async function start() {
   setupComposer();
   setupSwitcher();
   setupAlertsNow();
+  setupDigestNow();
+  setupShortcuts();
   // The first person on the list (the license admin) unless the page remembers another.
   const probe = await fetch('/console/people').then((r) => r.json());
   if (!probe.some((u) => u.id === store.me)) store.me = probe[0]?.id ?? '';
