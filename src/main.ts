@@ -345,6 +345,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
   }
   if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
+  localConsole?.setDigestPost(() => digest.postNow());
   // The requests' reminder and expiry check and the waitlist's background check: stopped with the
   // desk, before the licensing client.
   selfService.start();

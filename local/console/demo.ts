@@ -3,11 +3,12 @@
  * the configuration gives each), and the channels shown (where commands are typed, the audit trail,
  * the alerts).
  */
+import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
 import type { AlertsConfig } from '../../src/domain/alerts.js';
 import type { Logger } from '../../src/licensing/types.js';
-import { DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
+import { DEMO_HOLDERS, DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { LOCAL_BOT, LOCAL_TEAM, type LocalSlackUser } from '../slack/local-slack.js';
-import type { ConsoleOptions } from './server.js';
+import type { ConsoleOptions, ConsoleShortcut } from './server.js';
 import type { ConsoleChannel } from './world.js';
 
 export const CONSOLE_OPS_CHANNEL = 'C0DEMOOPS1';
@@ -19,10 +20,30 @@ export interface ConsoleSettings {
   auditChannel?: string | undefined;
   alerts: AlertsConfig;
   requests?: { channel?: string | undefined } | undefined;
+  /** The weekly digest's channel (the console offers to post the digest there now). */
+  digest?: { channel?: string | undefined } | undefined;
 }
 
-/** The four people the switcher offers, in order. */
-const SWITCHER = [DEMO_USERS.admin, DEMO_USERS.viewer, DEMO_USERS.member, DEMO_USERS.guest];
+/**
+ * The people the switcher offers, in order: the four roles, then the members who hold seats (a reclaim
+ * round asks them; the console lets you answer as them).
+ */
+const SWITCHER = [
+  DEMO_USERS.admin,
+  DEMO_USERS.viewer,
+  DEMO_USERS.member,
+  DEMO_USERS.guest,
+  DEMO_HOLDERS.sofia,
+  DEMO_HOLDERS.alberto,
+  DEMO_HOLDERS.novak,
+];
+const HOLDERS: readonly string[] = Object.values(DEMO_HOLDERS);
+
+/** The global shortcuts of manifest.yml, as the console's shortcut menu offers them. */
+export const CONSOLE_SHORTCUTS: ConsoleShortcut[] = [
+  { callbackId: CallbackId.assignShortcut, name: 'Assign a course license' },
+  { callbackId: RequestCallbackId.shortcut, name: 'Request a course license' },
+];
 
 function roleLabel(config: Pick<ConsoleSettings, 'admins' | 'viewers'>, u: LocalSlackUser): string {
   if (config.admins.length === 0 ? u.isAdmin === true || u.isOwner === true : config.admins.includes(u.id)) {
@@ -50,7 +71,7 @@ export function privateChannelMembers(
 
 /** The channels shown: #license-ops, open to everyone, and the private ones, for `members` only. */
 export function consoleChannels(
-  config: Pick<ConsoleSettings, 'auditChannel' | 'alerts' | 'requests'>,
+  config: Pick<ConsoleSettings, 'auditChannel' | 'alerts' | 'requests' | 'digest'>,
   members: readonly string[],
 ): ConsoleChannel[] {
   const channels: ConsoleChannel[] = [
@@ -87,6 +108,21 @@ export function consoleChannels(
       purpose: 'Course requests land here for the license admins to approve or deny.',
     });
   }
+  // The weekly digest's channel (the alert channel unless DIGEST_CHANNEL names another).
+  const digest = config.digest?.channel;
+  if (digest) {
+    const there = channels.find((c) => c.id === digest);
+    if (there) there.digest = true;
+    else
+      channels.push({
+        id: digest,
+        name: 'license-digest',
+        kind: 'channel',
+        members: [...members],
+        purpose: 'License Desk posts the weekly digest here.',
+        digest: true,
+      });
+  }
   return channels;
 }
 
@@ -94,12 +130,19 @@ export function consoleOptions(config: ConsoleSettings, logger: Logger, signingS
   const roleLabels: Record<string, string> = {};
   for (const id of SWITCHER) {
     const u = DEMO_SLACK_USERS.find((x) => x.id === id);
-    if (u) roleLabels[id] = roleLabel(config, u);
+    if (!u) continue;
+    const role = roleLabel(config, u);
+    roleLabels[id] = HOLDERS.includes(id)
+      ? role === 'member, no role'
+        ? 'holds a seat'
+        : `${role}, holds a seat`
+      : role;
   }
   return {
     users: DEMO_SLACK_USERS,
     roleLabels,
     channels: consoleChannels(config, privateChannelMembers(config, DEMO_SLACK_USERS)),
+    shortcuts: CONSOLE_SHORTCUTS,
     signingSecret,
     botUserId: LOCAL_BOT.userId,
     team: { id: LOCAL_TEAM.id, domain: LOCAL_TEAM.domain },

@@ -17,6 +17,15 @@ import { type ConsoleChannel, type ConsoleView, createWorld, type World } from '
 
 type Json = Record<string, unknown>;
 
+/** A global shortcut of the app (manifest.yml), as the console's shortcut menu offers it. */
+export interface ConsoleShortcut {
+  callbackId: string;
+  name: string;
+}
+
+/** What "Post the weekly digest now" did: queued, or this week's was already posted, or no digest channel. */
+export type DigestPostNow = 'enqueued' | 'claimed' | 'off';
+
 export interface ConsoleOptions {
   users: LocalSlackUser[];
   roleLabels: Record<string, string>;
@@ -29,6 +38,8 @@ export interface ConsoleOptions {
   logger: Logger;
   /** What the composer shows under a `/`: the slash command's usage hint, as the manifest declares it. */
   usageHint?: string;
+  /** The global shortcuts the page's shortcut menu offers (manifest.yml's). */
+  shortcuts?: ConsoleShortcut[];
   /** The clock of the trigger-id expiry (tests). */
   now?: () => number;
 }
@@ -46,6 +57,8 @@ export interface LocalConsole {
    * person shown: told in the alert channel when nothing was new.
    */
   setAlertCheck(run: (userId: string) => Promise<string>): void;
+  /** What the page's "post the weekly digest now" does (the digest's own claim and post, through the outbox). */
+  setDigestPost(run: () => Promise<DigestPostNow>): void;
   /** Ends the event streams (an open stream would keep the HTTP server from closing). */
   close(): void;
 }
@@ -460,6 +473,53 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     }
   }
 
+  let digestPost: (() => Promise<DigestPostNow>) | undefined;
+
+  /** Not Slack: a console control that posts this week's digest now instead of at DIGEST_DAY DIGEST_TIME. */
+  async function digestNow(_req: IncomingMessage, b: Json): Promise<Json> {
+    const u = userOf(b.user);
+    const there = options.channels.find((c) => c.digest);
+    if (!digestPost || !there)
+      return { ok: false, error: 'The weekly digest post is off: set DIGEST_CHANNEL or ALERT_CHANNEL.' };
+    // The control sits in the digest's channel: only the people in it have it.
+    if (!world.inChannel(u.id, there.id)) throw notInChannel(there);
+    try {
+      const result = await digestPost();
+      if (result === 'claimed')
+        return {
+          ok: false,
+          error: `This week's digest was already posted in #${there.name} (one a week: the schedule's, or one posted with this button); the next week's comes on its day.`,
+        };
+      if (result === 'off')
+        return { ok: false, error: 'The weekly digest post is off: set DIGEST_CHANNEL or ALERT_CHANNEL.' };
+      return { ok: true };
+    } catch (error) {
+      options.logger.warn('console: the digest post failed', { error });
+      return { ok: false, error: 'The digest could not be prepared; see the app log.' };
+    }
+  }
+
+  /** A global shortcut, chosen in the page's shortcut menu: the signed `shortcut` payload Slack sends. */
+  async function shortcut(req: IncomingMessage, b: Json): Promise<Json> {
+    const u = userOf(b.user);
+    const chosen = (options.shortcuts ?? []).find((x) => x.callbackId === b.callbackId);
+    if (!chosen) throw new BadRequest(400, 'That shortcut is not one of the app’s (manifest.yml).');
+    const payload = {
+      type: 'shortcut',
+      token: 'local-console-verification-token',
+      action_ts: `${Date.now() / 1000}`,
+      team: { id: team.id, domain: team.domain },
+      user: { id: u.id, username: u.name, team_id: team.id },
+      api_app_id: appId,
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: chosen.callbackId,
+      trigger_id: world.newTrigger(u.id),
+    };
+    const ack = await deliver(req, interaction(payload), `The shortcut “${chosen.name}”`);
+    return { ok: ack.status === 200 };
+  }
+
   async function home(req: IncomingMessage, b: Json): Promise<Json> {
     const u = userOf(b.user);
     const dm = world.channelOf(u.id);
@@ -604,6 +664,13 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
       method: ['GET'],
       handler: get((_req, res) => sendJson(res, 200, { hint: options.usageHint ?? '' })),
     },
+    {
+      path: '/console/shortcuts',
+      method: ['GET'],
+      handler: get((_req, res) => sendJson(res, 200, options.shortcuts ?? [])),
+    },
+    { path: '/console/shortcut', method: ['POST'], handler: post(shortcut) },
+    { path: '/console/digest-now', method: ['POST'], handler: post(digestNow) },
     { path: '/console/files/:id', method: ['GET'], handler: get(file) },
     { path: '/console/command', method: ['POST'], handler: post(command) },
     { path: '/console/action', method: ['POST'], handler: post(action) },
@@ -624,6 +691,9 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     },
     setAlertCheck(run) {
       alertCheck = run;
+    },
+    setDigestPost(run) {
+      digestPost = run;
     },
     close() {
       for (const s of streams) s.end();

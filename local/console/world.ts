@@ -21,6 +21,8 @@ export interface ConsoleChannel {
   purpose?: string;
   /** The daily alerts are posted here (the page offers to run the check now). */
   alerts?: boolean;
+  /** The weekly digest is posted here (the page offers to post it now). */
+  digest?: boolean;
   /**
    * A private channel: only these people are in it. Nobody else sees it, its messages or its files, and
    * the console refuses them what happens there. Unset: a public channel, open to everyone.

@@ -22,6 +22,18 @@ export const DEMO_USERS = {
   guest: 'U0DEMOGST1',
 } as const;
 
+/**
+ * Members whose e-mails are those of sandbox students who hold seats in transferable pools and have
+ * not started their course (0 % in the sandbox's progress), so a reclaim round (`/licenses reclaim`)
+ * asks them and the local console can act as them: their DM, Keep my seat, Release it. By seed order:
+ * student 5 (pools 2001 and 2004), student 10 (2001), student 25 (2003) of local/sandbox/seed.ts.
+ */
+export const DEMO_HOLDERS = {
+  sofia: 'U0DEMOHLD1',
+  alberto: 'U0DEMOHLD2',
+  novak: 'U0DEMOHLD3',
+} as const;
+
 export const DEMO_SLACK_USERS: LocalSlackUser[] = [
   { id: DEMO_USERS.admin, name: 'demo.admin', realName: 'Demo Admin', email: 'demo.admin@contoso.com', isAdmin: true },
   { id: DEMO_USERS.member, name: 'demo.member', realName: 'Demo Member', email: 'demo.member@contoso.com' },
@@ -34,6 +46,14 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
     email: 'demo.guest@fabrikam.com',
     isRestricted: true,
   },
+  { id: DEMO_HOLDERS.sofia, name: 'sofia.dubois', realName: 'Sofia Dubois', email: 'sofia.dubois@fabrikam.com' },
+  {
+    id: DEMO_HOLDERS.alberto,
+    name: 'alberto.tanaka10',
+    realName: 'Alberto Tanaka',
+    email: 'alberto.tanaka10@contoso.com',
+  },
+  { id: DEMO_HOLDERS.novak, name: 'sofia.novak25', realName: 'Sofia Novak', email: 'sofia.novak25@contoso.com' },
 ];
 
 /**

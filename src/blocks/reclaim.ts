@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type {
   ReclaimAnswerOutcome,
   ReclaimAskNotice,
+  ReclaimOpenRound,
   ReclaimPolicy,
   ReclaimPreview,
   ReclaimRoundSummary,
@@ -107,6 +108,14 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
   const shownPools = p.pools.slice(0, MAX_POOLS);
   const budget = Math.min(2400, Math.floor(PREVIEW_BUDGET / Math.max(1, 2 * shownPools.length)));
   for (const pool of shownPools) {
+    if (pool.openRound) {
+      blocks.push(
+        section(
+          `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${openRoundWords(pool.openRound)}: nobody else is asked here before it closes.`,
+        ),
+      );
+      continue;
+    }
     const head = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${pool.waiting} request(s) waiting for a seat`;
     const ask = pool.ask.map(
       (c) =>
@@ -174,9 +183,35 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
   return { text: `Reclaim preview: ${summary}`, blocks };
 }
 
+/** "a round is already open here, started by @admin on Nov 25, deadline Dec 2 at 10:00" */
+function openRoundWords(r: ReclaimOpenRound): string {
+  return `a reclaim round is already open here, started by <@${r.admin}> ${slackMoment(r.startedAt)}, deadline ${slackMoment(r.deadlineAt)}`;
+}
+
 export function buildReclaimStartedMessage(
-  outcome: { kind: 'started'; asked: number; notInSlack: number; deadlineAt: string } | { kind: 'nobody' },
+  outcome:
+    | { kind: 'started'; asked: number; notInSlack: number; deadlineAt: string }
+    | { kind: 'nobody' }
+    | { kind: 'already-open'; rounds: readonly ReclaimOpenRound[] },
 ): SlackMessage {
+  if (outcome.kind === 'already-open') {
+    // One open round per pool: a second Start (another admin, a second click) asks nobody.
+    const first = outcome.rounds[0];
+    const where =
+      outcome.rounds.length === 1 && first
+        ? `pool \`${escapeTruncated(first.poolId, 64)}\``
+        : `${outcome.rounds.length || 'these'} pools`;
+    const t = `Nothing was started: a reclaim round is already open for ${where}${
+      first ? `, deadline ${dayText(first.deadlineAt.slice(0, 10))}` : ''
+    }. Its holders were asked then; one round per pool is open at a time.`;
+    const lines = outcome.rounds
+      .slice(0, MAX_LINES)
+      .map((r) => `• pool \`${escapeTruncated(r.poolId, 64)}\`: ${openRoundWords(r).replace(' here', '')}`);
+    const body = `:information_source: Nothing was started: one reclaim round per pool is open at a time, and its holders were already asked.\n${
+      lines.length > 0 ? lines.join('\n') : 'Another round was started for these pools a moment ago.'
+    }\nWait for its deadline, or look at your DM from License Desk for its answers.`;
+    return { text: t, blocks: [section(body)] };
+  }
   if (outcome.kind === 'nobody') {
     const t = 'Nobody to ask any more (answers or progress changed since the preview). Nothing was started.';
     return { text: t, blocks: [section(t)] };
@@ -263,8 +298,18 @@ export function buildReclaimAnswerMessage(o: ReclaimAnswerOutcome): SlackMessage
       return { text: t, blocks: [section(t)] };
     }
     case 'too-late': {
-      const t = `The deadline for ${o.ask.courseTitle} has passed; this question is closed.`;
-      return { text: escapeTruncated(t, 300), blocks: [section(escapeTruncated(t, 400))] };
+      const t = `This question about ${o.ask.courseTitle} is closed: its reclaim round ended at its deadline, ${dayText(o.ask.deadlineAt.slice(0, 10))}. Your answer was not recorded and nothing changed.`;
+      const b = `This question about *${escapeTruncated(o.ask.courseTitle, 80)}* is closed: its reclaim round ended at its deadline, ${slackMoment(o.ask.deadlineAt)}. Your answer was not recorded and nothing changed.`;
+      return { text: escapeTruncated(t, 300), blocks: [section(b)] };
+    }
+    case 'superseded': {
+      const what =
+        o.by === 'released'
+          ? 'your seat was already released in another reclaim round'
+          : 'you already chose to keep this seat in another reclaim round';
+      const t = `This question about ${o.ask.courseTitle} is closed: ${what}. Your answer was not recorded and nothing changed.`;
+      const b = `This question about *${escapeTruncated(o.ask.courseTitle, 80)}* is closed: ${what}. Your answer was not recorded and nothing changed.`;
+      return { text: escapeTruncated(t, 300), blocks: [section(b)] };
     }
     case 'release-failed': {
       const t = `Your seat for ${o.ask.courseTitle} could not be released (${o.sentence}). Nothing changed; please try again later.`;

@@ -221,6 +221,15 @@ export interface ReclaimAsksTable {
 }
 
 /**
+ * One open reclaim round per pool: a round claims each pool it asks in (the primary key refuses a
+ * second claim), in the transaction that writes it; the claims go when it closes.
+ */
+export interface ReclaimOpenPoolsTable {
+  pool_id: string;
+  round_id: string;
+}
+
+/**
  * A completed license returned automatically after a progress pass (docs/progress.md), one row per
  * license ever claimed: the claim is made before the DELETE is sent, so no license is returned twice.
  */
@@ -266,6 +275,7 @@ export interface Database {
   pool_usage: PoolUsageTable;
   reclaim_rounds: ReclaimRoundsTable;
   reclaim_asks: ReclaimAsksTable;
+  reclaim_open_pools: ReclaimOpenPoolsTable;
   progress_returns: ProgressReturnsTable;
 }
 

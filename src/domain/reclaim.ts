@@ -87,6 +87,20 @@ export interface ReclaimPoolPreview {
   keptRecently: number;
   /** Left out: already asked in a round still open. */
   alreadyAsked: number;
+  /**
+   * The round open for this pool, when there is one: one open round per pool, so nobody else here is
+   * asked before it closes (`ask` and `notInSlack` are then empty).
+   */
+  openRound?: ReclaimOpenRound;
+}
+
+/** A round open for a pool (one at most per pool): who started it, when, and its deadline. */
+export interface ReclaimOpenRound {
+  poolId: string;
+  roundId: string;
+  admin: string;
+  startedAt: string;
+  deadlineAt: string;
 }
 
 /** What `/licenses reclaim [poolId]` shows before anything is written. */
@@ -160,7 +174,13 @@ export type ReclaimAnswerOutcome =
   | { kind: 'released'; ask: ReclaimAskNotice }
   | { kind: 'not-yours' }
   | { kind: 'already'; state: AskState; ask: ReclaimAskNotice }
+  /** The round closed (or its deadline passed) before the answer: nothing recorded. */
   | { kind: 'too-late'; ask: ReclaimAskNotice }
+  /**
+   * Another round's ask about the same license was answered first (released, or kept since this round
+   * began): this question is closed, nothing recorded.
+   */
+  | { kind: 'superseded'; ask: ReclaimAskNotice; by: 'released' | 'kept' }
   | { kind: 'release-failed'; ask: ReclaimAskNotice; sentence: string };
 
 /** The outbox notices of reclaim rounds (rendered by slack/reclaim/notices.ts). */

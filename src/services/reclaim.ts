@@ -20,6 +20,7 @@ import {
   type ReclaimAskNotice,
   type ReclaimCandidate,
   type ReclaimNotice,
+  type ReclaimOpenRound,
   type ReclaimPolicy,
   type ReclaimPoolPreview,
   type ReclaimPreview,
@@ -61,6 +62,8 @@ export interface ReclaimOptions {
 export type ReclaimStartOutcome =
   | Exclude<ReclaimPreview, { kind: 'preview' }>
   | { kind: 'nobody' }
+  /** One open round per pool: the pool (or, for every pool, each pool that had someone to ask) has one. */
+  | { kind: 'already-open'; rounds: ReclaimOpenRound[] }
   | { kind: 'started'; roundId: string; asked: number; notInSlack: number; deadlineAt: string };
 
 export interface ReclaimTickOutcome {
@@ -94,6 +97,9 @@ const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex')}`;
 const DAY_MS = 86_400_000;
 const OPEN_STATES: AskState[] = ['asked', 'releasing', 'expiring'];
 
+/** Thrown inside a round's transaction when another round claimed one of its pools first: rolls it back. */
+class PoolTaken extends Error {}
+
 function askNotice(a: ReclaimAskRow, deadlineAt: string): ReclaimAskNotice {
   return {
     askId: a.id,
@@ -126,6 +132,28 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
       if (isLicensingError(error) && error.kind === 'not-found') return { kind: 'unknown-pool', poolId };
       throw error;
     }
+  }
+
+  /** The rounds open per pool (one at most each: table reclaim_open_pools). */
+  async function openRounds(): Promise<Map<string, ReclaimOpenRound>> {
+    const rows = await db
+      .selectFrom('reclaim_open_pools')
+      .innerJoin('reclaim_rounds', 'reclaim_rounds.id', 'reclaim_open_pools.round_id')
+      .select([
+        'reclaim_open_pools.pool_id',
+        'reclaim_rounds.id',
+        'reclaim_rounds.admin',
+        'reclaim_rounds.created_at',
+        'reclaim_rounds.deadline_at',
+      ])
+      .where('reclaim_rounds.state', '=', 'open')
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.pool_id,
+        { poolId: r.pool_id, roundId: r.id, admin: r.admin, startedAt: r.created_at, deadlineAt: r.deadline_at },
+      ]),
+    );
   }
 
   async function preview(poolId: string | undefined, lookup: LookupUser): Promise<ReclaimPreview> {
@@ -163,6 +191,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         (r) => r.license_id,
       ),
     );
+    const rounds = await openRounds();
     const out: ReclaimPoolPreview[] = [];
     for (const pool of transferable) {
       const holders = await progress.holders({ poolId: pool.id });
@@ -175,6 +204,12 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         keptRecently: 0,
         alreadyAsked: 0,
       };
+      // One open round per pool: nobody else here is asked before it closes.
+      const openRound = rounds.get(pool.id);
+      if (openRound) {
+        out.push({ ...entry, openRound });
+        continue;
+      }
       for (const h of holders) {
         const standing = askStanding(h, at, settings);
         if (!standing || gone.has(h.licenseId)) continue;
@@ -212,6 +247,31 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
       untransferable: pools.length - transferable.length,
       settings,
     };
+  }
+
+  /**
+   * Whether another round's ask about the same license was answered first: released (or being
+   * released), or kept since this ask's round began. Then this ask's question is closed.
+   */
+  async function supersededBy(
+    q: Kysely<Database>,
+    ask: ReclaimAskRow,
+    round: ReclaimRoundRow,
+  ): Promise<'released' | 'kept' | undefined> {
+    const others = await q
+      .selectFrom('reclaim_asks')
+      .select('state')
+      .where('license_id', '=', ask.license_id)
+      .where('id', '<>', ask.id)
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['releasing', 'expiring', 'released']),
+          eb.and([eb('state', '=', 'kept'), eb('answered_at', '>=', round.created_at)]),
+        ]),
+      )
+      .execute();
+    if (others.length === 0) return undefined;
+    return others.some((o) => o.state !== 'kept') ? 'released' : 'kept';
   }
 
   async function enqueue(trx: Kysely<Database>, notice: ReclaimNotice, key?: string): Promise<void> {
@@ -397,6 +457,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
           .set({ state: 'closed', closed_at: now().toISOString() })
           .where('id', '=', round.id)
           .execute();
+        await trx.deleteFrom('reclaim_open_pools').where('round_id', '=', round.id).execute();
         await enqueue(trx, { kind: 'reclaim-round', roundId: round.id }, `reclaim:${round.id}:closed`);
       });
       outbox.kick();
@@ -409,61 +470,95 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
     preview,
 
     async start(admin, poolId, policy, lookup) {
+      if (poolId !== undefined) {
+        const open = (await openRounds()).get(poolId);
+        if (open) return { kind: 'already-open', rounds: [open] };
+      }
       const p = await preview(poolId, lookup);
       if (p.kind !== 'preview') return p;
       const ask = p.pools.flatMap((x) => x.ask);
       const notInSlack = p.pools.reduce((n, x) => n + x.notInSlack.length, 0);
-      if (ask.length === 0) return { kind: 'nobody' };
+      if (ask.length === 0) {
+        const open = p.pools.flatMap((x) => (x.openRound ? [x.openRound] : []));
+        return open.length > 0 ? { kind: 'already-open', rounds: open } : { kind: 'nobody' };
+      }
       const at = now();
       const { remindAt, deadlineAt } = roundTimes(at, settings);
       const roundId = newId('rr');
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('reclaim_rounds')
-          .values({
-            id: roundId,
-            admin,
-            pool_id: poolId ?? null,
-            policy,
-            state: 'open',
-            created_at: at.toISOString(),
-            remind_at: remindAt,
-            deadline_at: deadlineAt,
-            not_in_slack: notInSlack,
-            message_channel: null,
-            message_ts: null,
-            claimed_until: null,
-            closed_at: null,
-          })
-          .execute();
-        for (const c of ask) {
-          const row: ReclaimAskRow = {
-            id: newId('ra'),
-            round_id: roundId,
-            license_id: c.licenseId,
-            pool_id: c.poolId,
-            course_title: c.courseTitle,
-            slack_user: c.slackUser ?? '',
-            student_email: c.studentEmail.toLowerCase(),
-            student_name: c.studentName,
-            standing: c.standing,
-            progress: c.progress,
-            since: c.since,
-            since_watched: c.watched ? 1 : 0,
-            state: 'asked',
-            answered_at: null,
-            reminded_at: null,
-            detail: null,
-          };
-          await trx.insertInto('reclaim_asks').values(row).execute();
-          await enqueue(
-            trx,
-            { kind: 'reclaim-ask', user: row.slack_user, ask: askNotice(row, deadlineAt) },
-            `reclaim:${row.id}:ask`,
-          );
-        }
-        await enqueue(trx, { kind: 'reclaim-round', roundId }, `reclaim:${roundId}:posted`);
-      });
+      const pools = [...new Set(ask.map((c) => c.poolId))];
+      const writeRound = async () => {
+        await db.transaction().execute(async (trx) => {
+          // One open round per pool, held by the database whichever replica runs this: the first claim
+          // wins, a second is refused by the primary key and this whole transaction rolls back.
+          for (const pool of pools) {
+            const claimed = await trx
+              .insertInto('reclaim_open_pools')
+              .values({ pool_id: pool, round_id: roundId })
+              .onConflict((oc) => oc.column('pool_id').doNothing())
+              .returning('pool_id')
+              .execute();
+            if (claimed.length !== 1) throw new PoolTaken(pool);
+          }
+          await trx
+            .insertInto('reclaim_rounds')
+            .values({
+              id: roundId,
+              admin,
+              pool_id: poolId ?? null,
+              policy,
+              state: 'open',
+              created_at: at.toISOString(),
+              remind_at: remindAt,
+              deadline_at: deadlineAt,
+              not_in_slack: notInSlack,
+              message_channel: null,
+              message_ts: null,
+              claimed_until: null,
+              closed_at: null,
+            })
+            .execute();
+          for (const c of ask) {
+            const row: ReclaimAskRow = {
+              id: newId('ra'),
+              round_id: roundId,
+              license_id: c.licenseId,
+              pool_id: c.poolId,
+              course_title: c.courseTitle,
+              slack_user: c.slackUser ?? '',
+              student_email: c.studentEmail.toLowerCase(),
+              student_name: c.studentName,
+              standing: c.standing,
+              progress: c.progress,
+              since: c.since,
+              since_watched: c.watched ? 1 : 0,
+              state: 'asked',
+              answered_at: null,
+              reminded_at: null,
+              detail: null,
+            };
+            await trx.insertInto('reclaim_asks').values(row).execute();
+            await enqueue(
+              trx,
+              { kind: 'reclaim-ask', user: row.slack_user, ask: askNotice(row, deadlineAt) },
+              `reclaim:${row.id}:ask`,
+            );
+          }
+          await enqueue(trx, { kind: 'reclaim-round', roundId }, `reclaim:${roundId}:posted`);
+        });
+      };
+      try {
+        await writeRound();
+      } catch (error) {
+        if (!(error instanceof PoolTaken)) throw error;
+        // Another Start (another admin, a second click, another replica) claimed a pool first.
+        const open = await openRounds();
+        const rounds = pools.flatMap((id) => {
+          const r = open.get(id);
+          return r ? [r] : [];
+        });
+        logger.info('reclaim round not started: a round is already open for its pool', { admin, poolId });
+        return { kind: 'already-open', rounds };
+      }
       outbox.kick();
       logger.info('reclaim round started', { roundId, admin, asked: ask.length, notInSlack, policy });
       return { kind: 'started', roundId, asked: ask.length, notInSlack, deadlineAt };
@@ -476,10 +571,26 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
       if (!round) return { kind: 'not-yours' };
       const notice = askNotice(ask, round.deadline_at);
       const at = now();
-      if (ask.state !== 'asked') return { kind: 'already', state: ask.state as AskState, ask: notice };
-      if (round.state !== 'open' || at.toISOString() >= round.deadline_at) return { kind: 'too-late', ask: notice };
+      if (ask.state === 'kept' || ask.state === 'released' || ask.state === 'releasing')
+        return { kind: 'already', state: ask.state, ask: notice };
+      // A closed round (or one past its deadline) takes no answer: nothing is recorded.
+      if (ask.state !== 'asked' || round.state !== 'open' || at.toISOString() >= round.deadline_at)
+        return { kind: 'too-late', ask: notice };
       const next = choice === 'keep' ? 'kept' : 'releasing';
       const claim = await db.transaction().execute(async (trx) => {
+        // Another round's ask about the same license answered first (rounds from before one open round
+        // per pool, or a race of two answers): this question is closed. On PostgreSQL the license's asks
+        // are locked so that two answers on two replicas are taken one after the other.
+        if (records.dialect === 'postgres')
+          await trx
+            .selectFrom('reclaim_asks')
+            .select('id')
+            .where('license_id', '=', ask.license_id)
+            .orderBy('id')
+            .forUpdate()
+            .execute();
+        const by = await supersededBy(trx, ask, round);
+        if (by) return { by };
         const r = await trx
           .updateTable('reclaim_asks')
           .set({ state: next, ...(choice === 'keep' ? { answered_at: at.toISOString() } : {}) })
@@ -488,11 +599,15 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
           .executeTakeFirst();
         const won = Number(r.numUpdatedRows) === 1;
         if (won && choice === 'keep') await enqueue(trx, { kind: 'reclaim-round', roundId: round.id });
-        return won;
+        return { won };
       });
-      if (!claim) {
+      if ('by' in claim) return { kind: 'superseded', ask: notice, by: claim.by };
+      if (!claim.won) {
         const now2 = await db.selectFrom('reclaim_asks').select('state').where('id', '=', askId).executeTakeFirst();
-        return { kind: 'already', state: (now2?.state ?? 'asked') as AskState, ask: notice };
+        const state = (now2?.state ?? 'asked') as AskState;
+        return state === 'kept' || state === 'released' || state === 'releasing'
+          ? { kind: 'already', state, ask: notice }
+          : { kind: 'too-late', ask: notice };
       }
       if (choice === 'keep') {
         outbox.kick();

@@ -47,12 +47,16 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
     ]);
   };
 
-  it('switching "You are" while a form is open puts that form away, and gives it back to its owner', async () => {
+  it('switching "You are" while a form is open puts that form away, and gives it back to its owner with what they typed', async () => {
     await become(ADMIN);
     await page.getByRole('button', { name: 'license-ops' }).click();
     await send('/licenses assign 2004');
     await dialog().waitFor();
     const title = await dialog().locator('h2').textContent();
+    const typed = 'typed.before.switch@contoso.com';
+    await dialog()
+      .getByLabel(/e-mail/i)
+      .fill(typed);
 
     await become(VIEWER);
     // The admin's form is not on the viewer's screen, and nothing blocks the page.
@@ -64,6 +68,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('the local console for each pe
     await become(ADMIN);
     await dialog().waitFor();
     expect(await dialog().locator('h2').textContent()).toBe(title);
+    // What the admin typed is still in the form, as Slack keeps it on their screen.
+    expect(
+      await dialog()
+        .getByLabel(/e-mail/i)
+        .inputValue(),
+    ).toBe(typed);
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached' });
     await page.waitForTimeout(300);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { CONSOLE_SHORTCUTS } from '../../local/console/demo.js';
 import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
 import { SUBCOMMANDS, usageHint } from '../../src/slack/subcommands/index.js';
 
@@ -17,7 +18,7 @@ const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {
   display_information: { name: string };
   features: {
     slash_commands: { command: string; should_escape?: boolean; usage_hint?: string; description: string }[];
-    shortcuts?: { callback_id: string; type: string }[];
+    shortcuts?: { callback_id: string; type: string; name: string }[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: Record<string, unknown> & { event_subscriptions: { bot_events: string[] } };
@@ -152,6 +153,10 @@ describe('manifest.yml', () => {
         CallbackId.assignShortcut,
         RequestCallbackId.shortcut,
       ]);
+      // The local console's shortcut menu offers the same, by the same names.
+      expect(CONSOLE_SHORTCUTS).toEqual(
+        manifest.features.shortcuts?.map((s) => ({ callbackId: s.callback_id, name: s.name })),
+      );
     });
   });
 });

@@ -20,7 +20,10 @@ const store = {
   historyAt: -1,
   draft: '',
   dismissed: Number(sessionStorage.getItem('console.dismissed') ?? '0'),
-  /** Element state by surface key (view id, or channel/ts of a message). */
+  /**
+   * Element state by person, then by surface key (view id, or channel/ts of a message): what a person
+   * typed in an open form stays theirs across a switch of "You are" and back.
+   */
   values: new Map(),
   modalKey: '',
   modalError: '',
@@ -28,8 +31,10 @@ const store = {
 let source;
 
 function valuesFor(key) {
-  if (!store.values.has(key)) store.values.set(key, {});
-  return store.values.get(key);
+  if (!store.values.has(store.me)) store.values.set(store.me, new Map());
+  const mine = store.values.get(store.me);
+  if (!mine.has(key)) mine.set(key, {});
+  return mine.get(key);
 }
 
 async function post(path, body) {
@@ -196,6 +201,7 @@ function renderChannel(s) {
   store.surface = { type: 'channel', id: channel.id };
   $('title').textContent = channel.kind === 'dm' ? 'License Desk' : `# ${channel.name}`;
   $('alerts-now').hidden = !channel.alerts;
+  $('digest-now').hidden = !channel.digest;
   $('home').hidden = true;
   $('messages').hidden = false;
   $('composer').hidden = false;
@@ -445,11 +451,50 @@ function setupAlertsNow() {
   });
 }
 
+// Not Slack: posts this week's digest now in its channel, instead of waiting for DIGEST_DAY.
+function setupDigestNow() {
+  $('digest-now').addEventListener('click', async () => {
+    const r = await post('/console/digest-now', {});
+    $('composer-error').textContent = r.ok ? '' : r.error;
+  });
+}
+
+// Slack's shortcut menu (the lightning bolt by the message box): the app's global shortcuts, each sent
+// as the signed `shortcut` payload Slack sends, with a trigger id for the form it opens.
+function setupShortcuts() {
+  const button = $('shortcuts-button');
+  const menu = $('shortcuts-menu');
+  menu.setAttribute('role', 'menu');
+  void fetch('/console/shortcuts')
+    .then((r) => r.json())
+    .then((list) => {
+      menu.replaceChildren(
+        ...list.map((sc) => {
+          const li = el('li');
+          const choose = el('button', 'menu-item', sc.name);
+          choose.type = 'button';
+          choose.setAttribute('role', 'menuitem');
+          choose.addEventListener('click', async () => {
+            menu.hidden = true;
+            button.setAttribute('aria-expanded', 'false');
+            const r = await post('/console/shortcut', { callbackId: sc.callbackId });
+            $('composer-error').textContent = r.ok ? '' : (r.error ?? 'That did not reach License Desk.');
+          });
+          li.append(choose);
+          return li;
+        }),
+      );
+    });
+  button.addEventListener('click', () => {
+    menu.hidden = !menu.hidden;
+    button.setAttribute('aria-expanded', String(!menu.hidden));
+  });
+}
+
 function setupSwitcher() {
   $('who').addEventListener('change', (event) => {
     store.me = event.target.value;
     localStorage.setItem('console.me', store.me);
-    store.values.clear();
     // The previous person's forms and dialogs are theirs: put them away now (they are back when the
     // switcher returns to that person, as Slack keeps a modal open on their own screen), and draw
     // nothing of theirs until the new person's state arrives.
@@ -467,6 +512,8 @@ async function start() {
   setupComposer();
   setupSwitcher();
   setupAlertsNow();
+  setupDigestNow();
+  setupShortcuts();
   // The first person on the list (the license admin) unless the page remembers another.
   const probe = await fetch('/console/people').then((r) => r.json());
   if (!probe.some((u) => u.id === store.me)) store.me = probe[0]?.id ?? '';

@@ -77,6 +77,12 @@ export type DigestTick = 'off' | 'not-due' | 'claimed' | 'late' | 'enqueued' | '
 export interface DigestFeature {
   /** Is a week due, not yet claimed? Then compute, claim and enqueue it (the outbox posts it). */
   tick(): Promise<DigestTick>;
+  /**
+   * This week's digest now, whatever the schedule's moment (the local console's control): the week
+   * last due is claimed and its post enqueued, as a tick would; 'claimed' when that week's post was
+   * already claimed (by the schedule or an earlier call), 'off' without a channel or records.
+   */
+  postNow(): Promise<'enqueued' | 'claimed' | 'off'>;
   /** The outbox's renderer for a digest notice: false when `body` is no digest notice. */
   deliver(client: webApi.WebClient, body: unknown): Promise<boolean>;
   start(): void;
@@ -107,12 +113,22 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     if ((await claims.lastWeek()) === week) return 'claimed';
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
     if (now.getTime() < retryAt) return 'failed';
+    return claimWeek(week, now, 'background');
+  }
+
+  /** Computes the digest, then claims `week` and enqueues its post in one transaction. */
+  async function claimWeek(
+    week: string,
+    now: Date,
+    priority: 'background' | 'interactive',
+  ): Promise<'enqueued' | 'claimed' | 'off'> {
+    if (!claims || !records || !channel) return 'off';
     // The post carries counts only: no holder's name is read for it.
     const d = await computeDigest(
       { licensing: deps.licensing, store: createProgressStore(records) },
       now,
       deps.progress?.thresholds,
-      'background',
+      priority,
       'counts',
     );
     const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
@@ -137,6 +153,13 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
       } finally {
         running = undefined;
       }
+    },
+    async postNow() {
+      if (!claims || !records || !channel) return 'off';
+      const now = deps.now();
+      const { week } = dueWeek(now, opts.schedule);
+      if ((await claims.lastWeek()) === week) return 'claimed';
+      return claimWeek(week, now, 'interactive');
     },
     async deliver(client, body) {
       const notice = body as Partial<DigestNotice> | null;

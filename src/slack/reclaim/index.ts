@@ -34,7 +34,7 @@ export function registerReclaim(app: App, s: Surface): void {
       const outcome = await reclaim.service.start(args.body.user.id, chosen.poolId, chosen.policy, (email) =>
         slackUserByEmail(args.client, email),
       );
-      if (outcome.kind === 'started' || outcome.kind === 'nobody')
+      if (outcome.kind === 'started' || outcome.kind === 'nobody' || outcome.kind === 'already-open')
         await reply.send(buildReclaimStartedMessage(outcome));
       else await reply.send(buildReclaimPreviewMessage(outcome));
     } catch (error) {

@@ -164,9 +164,13 @@ for (const database of testDatabases()) {
       expect(await r.setMessage(roundId, 'D0MGR00001', '1.0001')).toBe(true);
       expect(await r.setMessage(roundId, 'D0MGR00001', '1.0002')).toBe(false);
       expect(await r.roundView(roundId)).toMatchObject({ channel: 'D0MGR00001', ts: '1.0001', view: { asked: 2 } });
-      // Asked in an open round: not asked again.
+      // One open round per pool: nobody else is asked there before it closes.
       const again = await r.preview('2003', lookup);
-      expect(again.kind === 'preview' && again.pools[0]?.alreadyAsked).toBe(2);
+      expect(again.kind === 'preview' && again.pools[0]).toMatchObject({ openRound: { roundId }, ask: [] });
+      expect(await r.start('U0MGR00002', '2003', 'list', lookup)).toMatchObject({
+        kind: 'already-open',
+        rounds: [{ poolId: '2003', roundId, admin: 'U0MGR00001' }],
+      });
 
       const ann = asks[0]?.id ?? '';
       expect((await r.answer(ann, 'U0BOB00001', 'keep')).kind).toBe('not-yours');
@@ -225,6 +229,70 @@ for (const database of testDatabases()) {
       // Each holder released at the deadline is told once.
       const released = (await messages(records)).filter((m) => m.kind === 'reclaim-released');
       expect(released.map((m) => m.user).sort()).toEqual(['U0ANN00001', 'U0BOB00001']);
+    });
+
+    it('two Starts at once (two replicas on PostgreSQL): one round, its holders asked once; the other is told a round is open', async () => {
+      const { records, dataDir, databaseUrl } = await open();
+      await seed(records);
+      const clock = { now: new Date(T0) };
+      let other: Records = records;
+      if (databaseUrl) {
+        other = await openRecords({ dataDir, heartbeatMs: 0, databaseUrl });
+        onTestFinished(() => other.close());
+      }
+      const a = reclaimOn(records, clock, []);
+      const b = reclaimOn(other, clock, []);
+      // Every pool and pool 2003 at once: both would ask ann and bob in 2003.
+      const outcomes = await Promise.all([
+        a.start('U0MGR00001', undefined, 'list', lookup),
+        b.start('U0MGR00002', '2003', 'list', lookup),
+      ]);
+      expect(outcomes.map((o) => o.kind).sort()).toEqual(['already-open', 'started']);
+      const asks = await records.db.selectFrom('reclaim_asks').select('license_id').orderBy('license_id').execute();
+      expect(new Set(asks.map((x) => x.license_id)).size).toBe(asks.length);
+      expect((await messages(records)).filter((m) => m.kind === 'reclaim-ask')).toHaveLength(asks.length);
+      expect(await records.db.selectFrom('reclaim_rounds').selectAll().execute()).toHaveLength(1);
+    });
+
+    it('two open rounds of one pool, written before one round per pool: an answer in one after the other was answered says so and records nothing', async () => {
+      const { records } = await open();
+      await seed(records);
+      const clock = { now: new Date(T0) };
+      const revoked: string[] = [];
+      const r = reclaimOn(records, clock, revoked);
+      await r.start('U0MGR00001', '2003', 'release', lookup);
+      // The second round as two Starts at once used to write it: the same holders asked again.
+      const first = await records.db.selectFrom('reclaim_rounds').selectAll().executeTakeFirstOrThrow();
+      await records.db
+        .insertInto('reclaim_rounds')
+        .values({ ...first, id: 'rr00000000000000ff' })
+        .execute();
+      const asks = await records.db.selectFrom('reclaim_asks').selectAll().orderBy('license_id').execute();
+      for (const [i, ask] of asks.entries())
+        await records.db
+          .insertInto('reclaim_asks')
+          .values({ ...ask, id: `ra00000000000000f${i}`, round_id: 'rr00000000000000ff' })
+          .execute();
+      const [ann, bob] = asks;
+      expect((await r.answer(ann?.id ?? '', 'U0ANN00001', 'release')).kind).toBe('released');
+      expect((await r.answer(bob?.id ?? '', 'U0BOB00001', 'keep')).kind).toBe('kept');
+      const before = await messages(records);
+      expect(await r.answer('ra00000000000000f0', 'U0ANN00001', 'keep')).toMatchObject({
+        kind: 'superseded',
+        by: 'released',
+      });
+      expect(await r.answer('ra00000000000000f1', 'U0BOB00001', 'release')).toMatchObject({
+        kind: 'superseded',
+        by: 'kept',
+      });
+      expect(revoked).toEqual(['L1']);
+      expect(await messages(records)).toEqual(before);
+      const second = await records.db
+        .selectFrom('reclaim_asks')
+        .select('state')
+        .where('round_id', '=', 'rr00000000000000ff')
+        .execute();
+      expect(second.map((x) => x.state)).toEqual(['asked', 'asked']);
     });
 
     it('a kill during the deadline work: the claim runs out and the next tick finishes it; a license found revoked counts as released', async () => {

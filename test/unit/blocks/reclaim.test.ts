@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { withSandboxMarker } from '../../../src/blocks/common.js';
 import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
 import {
+  buildReclaimAnswerMessage,
   buildReclaimPreviewMessage,
   buildReclaimReminderMessage,
   buildReclaimRoundMessage,
+  buildReclaimStartedMessage,
   decodeReclaimStart,
   encodeReclaimStart,
 } from '../../../src/blocks/reclaim.js';
@@ -87,5 +89,36 @@ describe('reclaim messages', () => {
     expect(decodeReclaimStart(encodeReclaimStart(undefined, 'list'))).toEqual({ policy: 'list' });
     expect(decodeReclaimStart('{"p":null,"policy":"revoke-all"}')).toBeUndefined();
     expect(decodeReclaimStart('not json')).toBeUndefined();
+  });
+
+  it('a second Start names the open round and its deadline; a late or superseded answer says nothing changed', () => {
+    const open = {
+      poolId: '2003',
+      roundId: 'rr0000000000000001',
+      admin: 'U0MGR00001',
+      startedAt: '2026-11-25T10:00:00.000Z',
+      deadlineAt: '2026-12-02T10:00:00.000Z',
+    };
+    const again = buildReclaimStartedMessage({ kind: 'already-open', rounds: [open] });
+    expect(again.text).toBe(
+      'Nothing was started: a reclaim round is already open for pool `2003`, deadline Dec 2, 2026. Its holders were asked then; one round per pool is open at a time.',
+    );
+    expect(checkBlockKitLimits(again)).toEqual([]);
+    const ask = {
+      askId: 'ra0000000000000001',
+      poolId: '2003',
+      courseTitle: 'Optimizing DAX',
+      progress: 40,
+      standing: 'stalled' as const,
+      since: '2026-09-01T10:00:00.000Z',
+      watched: true,
+      deadlineAt: '2026-12-02T10:00:00.000Z',
+    };
+    expect(buildReclaimAnswerMessage({ kind: 'too-late', ask }).text).toBe(
+      'This question about Optimizing DAX is closed: its reclaim round ended at its deadline, Dec 2, 2026. Your answer was not recorded and nothing changed.',
+    );
+    expect(buildReclaimAnswerMessage({ kind: 'superseded', ask, by: 'released' }).text).toBe(
+      'This question about Optimizing DAX is closed: your seat was already released in another reclaim round. Your answer was not recorded and nothing changed.',
+    );
   });
 });
