@@ -11,6 +11,7 @@ import {
   type SlackMessage,
   section,
 } from './kit.js';
+import { type LimitWait, limitWaitText } from './limit-wait.js';
 import { LIMITS } from './limits.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { encodeNav, type NavTarget } from './nav.js';
@@ -44,9 +45,12 @@ export function withSandboxMarkerView<V extends { blocks: readonly unknown[] }>(
   return { ...view, blocks: [sandboxMarkerBlock(), ...view.blocks] };
 }
 
-export function buildWorkingMessage(what: string): SlackMessage {
-  const text = `:hourglass_flowing_sand: Working on it: ${escapeMrkdwn(what)}…`;
-  return { text, blocks: [section(text)] };
+/** "Working on it: reading pools…", and why it may take a while when the rate limit makes it wait. */
+export function buildWorkingMessage(what: string, wait?: LimitWait): SlackMessage {
+  const working = `:hourglass_flowing_sand: Working on it: ${escapeMrkdwn(what)}…`;
+  if (!wait) return { text: working, blocks: [section(working)] };
+  const why = limitWaitText(wait);
+  return { text: `${working} ${why}`, blocks: [section(working), context(`:stopwatch: ${escapeMrkdwn(why)}`)] };
 }
 
 /** `whoToAsk` is mrkdwn from the role resolver (mentions), so it is not escaped. */

@@ -6,6 +6,7 @@
 import { count } from '../domain/count.js';
 import type { ExpiringLicense } from '../domain/expiring.js';
 import { canChangeEndDate, canExtend } from '../domain/license-status.js';
+import { inDaysText } from '../domain/relative-time.js';
 import { buildPagerBlock, compact } from './common.js';
 import { ActionId } from './ids.js';
 import { type Block, button, context, header, type SlackMessage, section } from './kit.js';
@@ -24,9 +25,9 @@ export interface ExpiringMessageInput {
   now: Date;
 }
 
+/** "ends today", "ends tomorrow", "ends in 5 days": the words of every view's day count (`inDaysText`). */
 export function endsInText(daysLeft: number): string {
-  if (daysLeft <= 0) return 'ends today';
-  return daysLeft === 1 ? 'ends tomorrow' : `ends in ${daysLeft} days`;
+  return `ends ${inDaysText(daysLeft)}`;
 }
 
 function row({ license, pool, daysLeft }: ExpiringLicense, canChange: boolean, now: Date): Block {

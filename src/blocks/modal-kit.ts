@@ -4,7 +4,8 @@
  * stay free of Slack packages. Limits: platform.md section 5 (title, submit and close ≤ 24 characters,
  * private_metadata ≤ 3000, options ≤ 100, option text and description ≤ 75).
  */
-import { type Block, type PlainText, plain, section } from './kit.js';
+import { type Block, context, type PlainText, plain, section } from './kit.js';
+import { type LimitWait, limitWaitText } from './limit-wait.js';
 import { truncate } from './mrkdwn.js';
 
 export interface OptionObject {
@@ -145,12 +146,18 @@ export function modal({ callbackId, title, blocks, submit, close, privateMetadat
   return view;
 }
 
-/** Shown at once while the licensing API is read (the trigger_id lives 3 s; the read may take longer). */
-export function buildLoadingModal(callbackId: string, title: string, what: string): ModalView {
+/**
+ * Shown at once while the licensing API is read (the trigger_id lives 3 s; the read may take longer),
+ * saying why when the rate limit makes the read wait.
+ */
+export function buildLoadingModal(callbackId: string, title: string, what: string, wait?: LimitWait): ModalView {
   return modal({
     callbackId,
     title,
-    blocks: [section(`:hourglass_flowing_sand: ${what}…`)],
+    blocks: [
+      section(`:hourglass_flowing_sand: ${what}…`),
+      ...(wait ? [context(`:stopwatch: ${limitWaitText(wait)}`)] : []),
+    ],
   });
 }
 

@@ -7,6 +7,7 @@
 import type { WriteReport } from '../domain/write-report.js';
 import { CallbackId, ChangeActionId } from './ids.js';
 import { actions, button, context, type SlackMessage, section } from './kit.js';
+import { type LimitWait, limitWaitText } from './limit-wait.js';
 import { LIMITS } from './limits.js';
 import { compactView, type ModalView, modal } from './modal-kit.js';
 import { escapeMrkdwn, truncate } from './mrkdwn.js';
@@ -54,15 +55,16 @@ export function buildOutcomeModal(input: OutcomeModalInput): ModalView {
 }
 
 /** The "working" view that replaces a submitted form while the licensing API is called. */
-export function buildWorkingModal(title: string, what: string): ModalView {
+export function buildWorkingModal(title: string, what: string, wait?: LimitWait): ModalView {
+  const why = wait
+    ? `:stopwatch: ${limitWaitText(wait)}`
+    : 'The licensing service allows 25 requests a minute, so this can take a moment.';
   return modal({
     callbackId: CallbackId.changeInfo,
     title,
     blocks: [
       section(`:hourglass_flowing_sand: ${what}…`),
-      context(
-        'The licensing service allows 25 requests a minute, so this can take a moment. You may close this; you will still be told the result.',
-      ),
+      context(`${why} You may close this; you will still be told the result.`),
     ],
   });
 }

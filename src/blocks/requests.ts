@@ -5,7 +5,7 @@
  */
 import type { CancelOutcome, CourseRequest, DecideOutcome, WaitlistJoinOutcome } from '../domain/requests.js';
 import { MAX_REASON, MAX_REASON_RAW } from '../domain/requests.js';
-import { DAY_MS } from '../domain/time.js';
+import { calendarDaysUntil } from '../domain/time.js';
 import type { Pool } from '../domain/types.js';
 import { RequestActionId, RequestCallbackId, RequestInputId } from './ids.js';
 import { actions, type Block, button, context, header, type SlackMessage, section } from './kit.js';
@@ -26,10 +26,10 @@ function seatsWords(pool: Pool): string {
   return pool.availableLicenses === 1 ? '1 free seat' : `${pool.availableLicenses} free seats`;
 }
 
-/** Whole days from `now` to `end` (at least 0), or undefined when `end` is not a date. */
+/** Calendar days from `now` to `end` (`calendarDaysUntil`, at least 0), or undefined when `end` is not a date. */
 function daysUntil(end: string, now: Date): number | undefined {
-  const at = Date.parse(end);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.floor((at - now.getTime()) / DAY_MS));
+  const days = calendarDaysUntil(end, now);
+  return days === undefined ? undefined : Math.max(0, days);
 }
 
 /** "runs to Dec 31, 2026 (36 days)": how long a license assigned now would run (plain text). */

@@ -12,7 +12,7 @@
  */
 
 import { dayOf } from './end-date.js';
-import { DAY_MS } from './time.js';
+import { calendarDaysUntil, endOfDaysAhead } from './time.js';
 import type { License, Pool, StudentRef } from './types.js';
 
 /** When and where the daily alert check posts (ALERT_CHANNEL, ALERT_TIME, ALERT_TZ; src/config.ts). */
@@ -122,7 +122,8 @@ export function scanLicenses(
   now: Date,
 ): void {
   const t = now.getTime();
-  const soon = t + LICENSE_ENDING_DAYS * DAY_MS;
+  // Before this moment is at most LICENSE_ENDING_DAYS calendar days away (`calendarDaysUntil`).
+  const soon = endOfDaysAhead(now, LICENSE_ENDING_DAYS);
   const end = Math.min(to, licenses.length);
   for (let i = from; i < end; i += 1) {
     const l = licenses[i];
@@ -134,7 +135,7 @@ export function scanLicenses(
     const list = scan.holders.get(l.poolId);
     if (list) list.push(l.student);
     else scan.holders.set(l.poolId, [l.student]);
-    if (at <= soon) scan.ending.push(l);
+    if (at < soon) scan.ending.push(l);
   }
 }
 
@@ -152,7 +153,7 @@ export function alertsFromScan(scan: LicenseScan, { pools, now, sent }: Omit<Ale
     if (!running(pool.end)) continue;
     const capacity = capacityAlert(pool);
     if (capacity) found.push(capacity);
-    const ending = endingAlert(pool, scan.holders.get(pool.id) ?? [], (Date.parse(pool.end) - t) / DAY_MS);
+    const ending = endingAlert(pool, scan.holders.get(pool.id) ?? [], calendarDaysUntil(pool.end, now) ?? 0);
     if (ending) found.push(ending);
   }
   // One day string per end value: the holders of a pool mostly share its end, so a 40,000-license

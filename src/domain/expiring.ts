@@ -3,7 +3,7 @@
  * License Desk): a license ending later today has 0 days left, tomorrow 1, and so on. "Within 3 days"
  * means at most 3 days left, so a row that says "ends in 3 days" is always in `expiring 3`. Pure.
  */
-import { DAY_MS } from './time.js';
+import { calendarDaysUntil } from './time.js';
 import type { License, Pool } from './types.js';
 
 /** `/licenses expiring` without a number. */
@@ -17,13 +17,11 @@ export interface ExpiringLicense {
   daysLeft: number;
 }
 
-const utcDay = (ms: number): number => Math.floor(ms / DAY_MS);
-
 /** Days left for a license still running; undefined when it has ended, is inactive or has no readable end. */
 export function daysLeft(license: Pick<License, 'active' | 'end'>, now: Date): number | undefined {
   const end = Date.parse(license.end);
   if (!license.active || Number.isNaN(end) || end <= now.getTime()) return undefined;
-  return utcDay(end) - utcDay(now.getTime());
+  return calendarDaysUntil(license.end, now);
 }
 
 /** The licenses with at most `days` days left, soonest first (then by student, then id, for stable pages). */

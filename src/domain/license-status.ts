@@ -4,12 +4,12 @@
  */
 
 import { dayOf } from './end-date.js';
-import { DAY_MS } from './time.js';
+import { calendarDaysUntil } from './time.js';
 import type { License, Pool } from './types.js';
 
 export type LicenseStatus = 'active' | 'ending-soon' | 'expired' | 'inactive';
 
-/** A license within this many days of its end counts as ending soon. */
+/** A license at most this many calendar days from its end (`calendarDaysUntil`) counts as ending soon. */
 export const ENDING_SOON_DAYS = 7;
 
 export function licenseStatus(license: Pick<License, 'active' | 'end'>, now: Date): LicenseStatus {
@@ -18,7 +18,7 @@ export function licenseStatus(license: Pick<License, 'active' | 'end'>, now: Dat
   // An unparsable end is treated as still running: the API validated it, so hiding the license is worse.
   if (Number.isNaN(end)) return 'active';
   if (end <= now.getTime()) return 'expired';
-  return end - now.getTime() <= ENDING_SOON_DAYS * DAY_MS ? 'ending-soon' : 'active';
+  return (calendarDaysUntil(license.end, now) ?? 0) <= ENDING_SOON_DAYS ? 'ending-soon' : 'active';
 }
 
 export function isRunning(status: LicenseStatus): boolean {

@@ -1,6 +1,6 @@
 /** Warnings shown next to a pool: it is full, it ends within 30 days, or it has ended. Pure. */
 
-import { DAY_MS } from './time.js';
+import { calendarDaysUntil } from './time.js';
 import type { Pool } from './types.js';
 
 export type PoolWarning = 'full' | 'ending-soon' | 'ended';
@@ -14,6 +14,7 @@ export function poolWarnings(pool: Pick<Pool, 'end' | 'availableLicenses' | 'lic
   // A pool that has ended is "ended", not also "full": nobody can assign from it either way.
   if (ended) return ['ended'];
   if (pool.availableLicenses <= 0) warnings.push('full');
-  if (!Number.isNaN(end) && end - now.getTime() <= POOL_ENDING_SOON_DAYS * DAY_MS) warnings.push('ending-soon');
+  if (!Number.isNaN(end) && (calendarDaysUntil(pool.end, now) ?? 0) <= POOL_ENDING_SOON_DAYS)
+    warnings.push('ending-soon');
   return warnings;
 }

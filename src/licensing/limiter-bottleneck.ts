@@ -408,13 +408,18 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
       return {
         currentLimit: adaptive.current(),
         configuredLimit: opts.limit,
+        windowMs: opts.windowMs,
         queued: queue.waiting(),
         running: holds.held(),
       };
     },
 
     estimateWaitMs(priority: Priority): number {
-      return queue.estimateWaitMs(priority, { held: holds.held(), pauseLeftMs: gate.pauseLeftMs() });
+      return queue.estimateWaitMs(priority, {
+        held: holds.held(),
+        pauseLeftMs: gate.pauseLeftMs(),
+        freeInMs: holds.freeInMs(),
+      });
     },
 
     stop(): Promise<void> {

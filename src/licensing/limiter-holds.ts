@@ -10,6 +10,8 @@ export interface Holds {
   hold(ms: number): Promise<void>;
   /** Slots taken now: a request in flight or holding after its answer. */
   held(): number;
+  /** Ms until each holding slot (after its answer) is free again, soonest first: for wait estimates. */
+  freeInMs(): number[];
   /** Marks a slot taken until the returned release is called (once). */
   take(): () => void;
   /** Runs fn as a request in flight. */
@@ -27,6 +29,8 @@ export function createHolds(clock: Clock): Holds {
   let running = 0;
   let endNew = false;
   const timers = new Map<ClockTimer, () => void>();
+  /** When each running hold ends, on the clock. */
+  const ends = new Map<ClockTimer, number>();
   const idleWaiters: (() => void)[] = [];
 
   return {
@@ -35,12 +39,18 @@ export function createHolds(clock: Clock): Holds {
         if (endNew) return resolve();
         const timer = clock.setTimer(() => {
           timers.delete(timer);
+          ends.delete(timer);
           resolve();
         }, ms);
         timers.set(timer, resolve);
+        ends.set(timer, clock.now() + ms);
       });
     },
     held: () => held,
+    freeInMs() {
+      const at = clock.now();
+      return [...ends.values()].map((end) => Math.max(0, end - at)).sort((a, b) => a - b);
+    },
     take() {
       held++;
       let released = false;
@@ -73,6 +83,7 @@ export function createHolds(clock: Clock): Holds {
         resolve();
       }
       timers.clear();
+      ends.clear();
     },
   };
 }

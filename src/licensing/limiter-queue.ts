@@ -22,8 +22,14 @@ export interface WaitQueue<E extends QueueEntry> {
   waiting(): number;
   /** The jobs still waiting, for failing them all at once. */
   entries(): E[];
-  /** Estimated wait for a job of this priority submitted now. */
-  estimateWaitMs(priority: Priority, state: { held: number; pauseLeftMs: number }): number;
+  /**
+   * Estimated wait for a job of this priority submitted now. `freeInMs` (soonest first), when given, says
+   * when the slots holding after their answer come free, so a full window costs what is left of it.
+   */
+  estimateWaitMs(
+    priority: Priority,
+    state: { held: number; pauseLeftMs: number; freeInMs?: readonly number[] },
+  ): number;
 }
 
 export function createWaitQueue<E extends QueueEntry>(opts: {
@@ -55,13 +61,16 @@ export function createWaitQueue<E extends QueueEntry>(opts: {
     },
     waiting: () => pending.size,
     entries: () => [...pending],
-    estimateWaitMs(priority, { held, pauseLeftMs }) {
+    estimateWaitMs(priority, { held, pauseLeftMs, freeInMs = [] }) {
       const current = opts.limit();
       const capacity = priority === 'interactive' ? current : Math.min(current, opts.backgroundCap(current));
       const ahead = priority === 'interactive' ? interactive : pending.size;
       const free = Math.max(0, capacity - held);
       const position = ahead + 1;
       if (position <= free) return pauseLeftMs;
+      // The slot this job would take next is the (position - free)-th to come free, when that one holds now.
+      const next = freeInMs[position - free - 1];
+      if (next !== undefined && position - free <= capacity) return Math.max(pauseLeftMs, next);
       return pauseLeftMs + Math.ceil((position - free) / capacity) * opts.holdMs;
     },
   };

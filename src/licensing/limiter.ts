@@ -10,6 +10,8 @@ export interface LimiterStats {
   /** The limit in force now (may be below the configured one after repeated 429s). */
   currentLimit: number;
   configuredLimit: number;
+  /** The window the limit counts in (60_000: "25 requests a minute"); absent for a limiter without one. */
+  windowMs?: number;
   queued: number;
   running: number;
 }

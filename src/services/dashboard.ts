@@ -16,7 +16,7 @@
 
 import type { DashboardData } from '../domain/dashboard.js';
 import { maskEmail } from '../domain/email.js';
-import { DAY_MS } from '../domain/time.js';
+import { endOfDaysAhead } from '../domain/time.js';
 import type { License } from '../domain/types.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditEntry } from './audit.js';
@@ -116,6 +116,8 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     if (pages <= allowance - spent()) {
       spend(pages);
       const t = clock();
+      // Before `soon` is at most ENDING_WITHIN_DAYS calendar days away (`calendarDaysUntil`).
+      const soon = endOfDaysAhead(new Date(t), ENDING_WITHIN_DAYS);
       const licenses = await opts.licensing.licenses.all({}, BACKGROUND);
       const found: License[] = [];
       // A slice per turn of the event loop: a big budget share can let the scan read 50,000 licenses.
@@ -123,7 +125,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
         for (let i = from; i < to; i += 1) {
           const l = licenses[i] as License;
           const end = Date.parse(l.end);
-          if (l.active && end > t && end - t <= ENDING_WITHIN_DAYS * DAY_MS) found.push(l);
+          if (l.active && end > t && end < soon) found.push(l);
         }
       });
       ending = found.sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));

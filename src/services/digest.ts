@@ -20,7 +20,7 @@ import {
 } from '../domain/digest.js';
 import { FORECAST_WINDOW_DAYS, forecastPool, type UsageDay, usageLines } from '../domain/forecast.js';
 import { DEFAULT_PROGRESS_THRESHOLDS, type ProgressThresholds, progressStanding } from '../domain/progress.js';
-import { DAY_MS } from '../domain/time.js';
+import { calendarDaysUntil, DAY_MS } from '../domain/time.js';
 import type { Pool } from '../domain/types.js';
 import type { LicensingClient } from '../licensing/types.js';
 import type {
@@ -201,8 +201,7 @@ export function assembleDigest(input: DigestInput): Digest {
       now,
     };
     const forecast = forecastPool(forecastInput);
-    const end = Date.parse(pool.end);
-    const endsInDays = Number.isNaN(end) ? null : Math.floor((end - nowMs) / DAY_MS);
+    const endsInDays = calendarDaysUntil(pool.end, now) ?? null;
     const counted = countsByPool.get(pool.id);
     const spread: ProgressSpread = counted
       ? { zero: counted.zero, low: counted.low, high: counted.high, completed: counted.completed }

@@ -16,6 +16,7 @@ import { getMe } from '../services/account.js';
 import { getLicenseDetails } from '../services/licenses.js';
 import { listPools } from '../services/pools.js';
 import type { AppDeps } from './deps.js';
+import { limitWait } from './limit-wait.js';
 import { presentError, type Subject } from './present.js';
 import { openView, updateView } from './slack-io.js';
 import type { Surface } from './state.js';
@@ -44,7 +45,7 @@ export async function openAssignModal(
   prefill: AssignPrefill,
 ): Promise<boolean> {
   const { deps, state } = from;
-  const loading = buildLoadingModal(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools');
+  const loading = buildLoadingModal(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools', limitWait(deps));
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
   try {
@@ -71,7 +72,7 @@ export async function openExtendModal(
   initialDate: string | undefined,
 ): Promise<boolean> {
   const { deps, state } = from;
-  const loading = buildLoadingModal(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license');
+  const loading = buildLoadingModal(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license', limitWait(deps));
   const viewId = await openView(deps, client, ctx.triggerId, loading);
   if (!viewId) return false;
   try {

@@ -95,3 +95,25 @@ describe('/licenses expiring', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('one day count for an end date in every view', () => {
+  // 09:00 UTC: license 4002 ends May 7 at 23:59:59 UTC, 3 calendar days and about 3.6 × 24 hours ahead.
+  const MORNING = new Date('2026-05-04T09:00:00Z');
+  let m: TestApp;
+  beforeAll(async () => {
+    m = await startTestApp({ now: () => MORNING });
+  });
+  afterAll(() => m.close());
+
+  const read = async (text: string) =>
+    allText((await (await m.command(text, { userId: TEST_USERS.admin })).waitForResponse(isFinalReply)).body);
+
+  it('the pool view, the license view and `expiring` give license 4002 the same "in 3 days"', async () => {
+    const expiring = await read('expiring 3');
+    expect(expiring).toMatch(/ends in 3 days\* \(May 7, 2026\) · pool `2001` · license `4002`/);
+    const pool = await read('pool 2001');
+    expect(pool).toContain('ends May 7, 2026 (in 3 days) · license `4002`');
+    const show = await read('show 4002');
+    expect(show).toContain('ends May 7, 2026 (in 3 days)');
+  });
+});

@@ -9,6 +9,7 @@ import { buildRevokeCancelledMessage, buildRevokeOutcomeMessage } from '../../bl
 import { idValue } from '../../blocks/values.js';
 import { revoke } from '../../services/revoke.js';
 import { BUTTON_GONE, type ClickArgs, onClick } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { createReplier, type Replier } from '../reply.js';
 import { revokeConfirmation } from '../revoke-check.js';
 import { changeContext, type Surface } from '../state.js';
@@ -35,7 +36,7 @@ function onRevokeClick(s: Surface, handle: (licenseId: string, reply: Replier, a
 
 export function createRevokeButtonHandler(s: Surface) {
   return onRevokeClick(s, async (licenseId, reply) => {
-    await reply.send(buildWorkingMessage('reading the license'));
+    await reply.send(buildWorkingMessage('reading the license', limitWait(s.deps)));
     await reply.send(await revokeConfirmation(s.deps, licenseId));
   });
 }
@@ -46,7 +47,7 @@ export function createRevokeConfirmHandler(s: Surface) {
     if (!(await s.state.once.claim(`revoke:${ts}:${licenseId}`))) {
       return s.deps.logger.info('repeated revoke click ignored', { licenseId });
     }
-    await reply.send(buildWorkingMessage(`revoking license ${licenseId}`));
+    await reply.send(buildWorkingMessage(`revoking license ${licenseId}`, limitWait(s.deps)));
     const outcome = await revoke(changeContext(s), { actor: body.user.id, licenseId });
     await reply.send(buildRevokeOutcomeMessage(outcome));
   });

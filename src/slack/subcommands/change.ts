@@ -8,6 +8,7 @@ import type { webApi } from '@slack/bolt';
 import { buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
 import { channelOf } from '../../blocks/values.js';
 import type { AppDeps } from '../deps.js';
+import { limitWait } from '../limit-wait.js';
 import { openAssignModal, openExtendModal } from '../open-modal.js';
 import type { Replier } from '../reply.js';
 import { revokeConfirmation } from '../revoke-check.js';
@@ -29,7 +30,7 @@ export async function runChangeCommand(cmd: ChangeCommand, ctx: ChangeCommandCon
   const surface = { deps, state: ctx.state };
   const open = { triggerId: command.trigger_id, channelId: channelOf(command.channel_id) };
   if (cmd.kind === 'revoke') {
-    await reply.send(buildWorkingMessage('reading the license'));
+    await reply.send(buildWorkingMessage('reading the license', limitWait(deps)));
     return reply.send(await revokeConfirmation(deps, cmd.licenseId));
   }
   const opened =

@@ -4,6 +4,7 @@
  */
 import { buildErrorMessage, buildWorkingMessage } from '../../blocks/common.js';
 import type { SlackMessage } from '../../blocks/kit.js';
+import { limitWait } from '../limit-wait.js';
 import type { Subject } from '../present.js';
 import { presentErrorTo } from '../token-alarm.js';
 import type { RunContext } from './types.js';
@@ -18,7 +19,7 @@ export interface ReadAnswer {
 }
 
 export async function answerRead(ctx: RunContext, name: string, read: ReadAnswer): Promise<void> {
-  await ctx.reply.send(buildWorkingMessage(read.working));
+  await ctx.reply.send(buildWorkingMessage(read.working, limitWait(ctx.deps)));
   let message: SlackMessage;
   try {
     message = await read.answer();

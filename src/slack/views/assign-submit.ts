@@ -17,6 +17,7 @@ import type { Pool } from '../../domain/types.js';
 import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
 import { onSubmit } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { slackNameByEmail } from '../resolve-user.js';
 import { updateView } from '../slack-io.js';
@@ -78,13 +79,17 @@ export function createAssignSubmitHandler(s: Surface) {
     if (pool && needsRecycle(pool) && form.recycle) {
       await ack({
         response_action: 'update',
-        view: buildWorkingModal(RECYCLE_TITLE, 'Finding the license that would end'),
+        view: buildWorkingModal(RECYCLE_TITLE, 'Finding the license that would end', limitWait(s.deps)),
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
       if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
       return showRecycleChoice(s, client, view.id, pool, await named(), channel, requestId);
     }
-    const working = buildWorkingModal(ASSIGN_TITLE, `Assigning a license to ${escapeTruncated(email, 254)}`);
+    const working = buildWorkingModal(
+      ASSIGN_TITLE,
+      `Assigning a license to ${escapeTruncated(email, 254)}`,
+      limitWait(s.deps),
+    );
     if (!(await state.once.claim(`assign:${view.id}:${params.poolId}:${email.toLowerCase()}`))) {
       // A repeated submission: the first one is at work and will fill in the result.
       await ack({ response_action: 'update', view: working });

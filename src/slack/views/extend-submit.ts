@@ -16,6 +16,7 @@ import { endDateFormMeta, pastEndDateMeta } from '../../blocks/values.js';
 import { classifyNewEndDate, dayText, today } from '../../domain/end-date.js';
 import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
 import { type MarkedSubmitArgs, onSubmit } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { changeContext, type Surface } from '../state.js';
 import { finishChange } from './assign-run.js';
@@ -117,6 +118,7 @@ async function runExtend(
     view: buildWorkingModal(
       EXTEND_TITLE,
       past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${dayText(run.day)}`,
+      limitWait(s.deps),
     ),
   });
   if (!(await s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`))) return;

@@ -21,6 +21,7 @@ import {
   recycleDefaultSeat,
 } from '../../services/recycle.js';
 import { onSubmit } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { changeContext, type Surface } from '../state.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
@@ -50,7 +51,11 @@ export function createRecycleSubmitHandler(s: Surface) {
       return;
     }
     const chosen = readRecycleChoice(view.state) ?? meta.defaultLicenseId;
-    const working = buildWorkingModal(RECYCLE_TITLE, `Freeing a seat for ${escapeTruncated(meta.email, 254)}`);
+    const working = buildWorkingModal(
+      RECYCLE_TITLE,
+      `Freeing a seat for ${escapeTruncated(meta.email, 254)}`,
+      limitWait(s.deps),
+    );
     await ack({ response_action: 'update', view: working });
     if (!(await s.state.once.claim(`recycle:${view.id}:${meta.poolId}:${meta.email.toLowerCase()}`))) return;
     const run = { viewId: view.id, actor, channel: meta.channelId, title: RECYCLE_TITLE };

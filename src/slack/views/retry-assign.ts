@@ -12,6 +12,7 @@ import { retryRefusalOutcome } from '../../blocks/refusal-text.js';
 import { pendingAssignMeta } from '../../blocks/values.js';
 import { type RetryOutcome, retryAssign } from '../../services/recycle.js';
 import { type ClickGate, onClick } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { updateView } from '../slack-io.js';
 import { changeContext, type Surface } from '../state.js';
@@ -52,7 +53,11 @@ export function createRetryAssignHandler(s: Surface) {
       deps,
       client,
       view.id,
-      buildWorkingModal(RECYCLE_TITLE, `Assigning the free seat to ${escapeTruncated(meta.email, 254)}`),
+      buildWorkingModal(
+        RECYCLE_TITLE,
+        `Assigning the free seat to ${escapeTruncated(meta.email, 254)}`,
+        limitWait(deps),
+      ),
     );
     const run = { viewId: view.id, actor: body.user.id, channel: meta.channelId, title: RECYCLE_TITLE };
     const params = paramsOf(meta);

@@ -42,4 +42,19 @@ describe('the wait queue', () => {
     expect(queue.estimateWaitMs('interactive', { held: 5, pauseLeftMs: 0 })).toBe(1_000);
     expect(queue.entries()).toHaveLength(6);
   });
+
+  it('estimates from when the held slots come free: a spent window costs what is left of it', () => {
+    const queue = queueOf(100);
+    // Five slots held, the soonest free in 400 ms: the next person waits 400 ms, not a whole window.
+    expect(queue.estimateWaitMs('interactive', { held: 5, pauseLeftMs: 0, freeInMs: [400, 600, 900, 900, 990] })).toBe(
+      400,
+    );
+    queue.enter({ priority: 'interactive' });
+    expect(queue.estimateWaitMs('interactive', { held: 5, pauseLeftMs: 0, freeInMs: [400, 600, 900, 900, 990] })).toBe(
+      600,
+    );
+    // A pause longer than the hold wins; slots in flight (no hold yet) fall back to whole windows.
+    expect(queue.estimateWaitMs('interactive', { held: 5, pauseLeftMs: 700, freeInMs: [400, 600] })).toBe(700);
+    expect(queue.estimateWaitMs('interactive', { held: 5, pauseLeftMs: 0, freeInMs: [] })).toBe(1_000);
+  });
 });
