@@ -308,23 +308,82 @@ let graphemeSegmenter: Intl.Segmenter | undefined;
 const graphemes = () => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 
 /**
+ * The longest text measured at all (twice MAX_REASON_RAW, so that a reason of emoji shortcodes a little
+ * over the raw limit still hears how many characters it has as a person counts them): anything longer
+ * is refused on its written length alone. A Workflow Builder step or a forged submission can send
+ * hundreds of thousands of characters; none of them is ever segmented.
+ */
+export const MAX_MEASURED = 2 * MAX_REASON_RAW;
+
+/** How much text Intl.Segmenter is given at once (see graphemesOf). */
+const WINDOW = 256;
+
+/**
+ * The graphemes of a text, in time linear in its length. Intl.Segmenter's iteration over one string
+ * takes time that grows with the square of its length in V8 (40,000 characters: seconds), so the text
+ * is given to it a window at a time. A grapheme boundary depends only on the characters before it and
+ * the character after it (Unicode's rules look no further ahead), so every boundary a window finds before its
+ * last segment is a true one; the last segment, which the window's end may have cut, is read again at
+ * the start of the next window. A grapheme longer than the window (a letter under hundreds of
+ * combining marks) widens it.
+ */
+function* graphemesOf(text: string): Generator<string> {
+  let from = 0;
+  let window = WINDOW;
+  while (from < text.length) {
+    if (from + window >= text.length) {
+      for (const { segment } of graphemes().segment(text.slice(from))) yield segment;
+      return;
+    }
+    // Never between the two halves of a surrogate pair: the character after a boundary is read whole.
+    const high = text.charCodeAt(from + window - 1);
+    const end = from + window - (high >= 0xd800 && high <= 0xdbff ? 1 : 0);
+    const segments = [...graphemes().segment(text.slice(from, end))];
+    const last = segments.at(-1);
+    if (!last || last.index === 0) {
+      window *= 2;
+      continue;
+    }
+    for (const { segment } of segments.slice(0, -1)) yield segment;
+    from += last.index;
+    window = WINDOW;
+  }
+}
+
+/** The text as the units a person counts: each shortcode (with its skin tone) whole, else each grapheme. */
+function* visibleUnits(text: string): Generator<string> {
+  let last = 0;
+  for (const m of text.matchAll(SHORTCODE)) {
+    yield* graphemesOf(text.slice(last, m.index));
+    yield m[0];
+    last = m.index + m[0].length;
+  }
+  yield* graphemesOf(text.slice(last));
+}
+
+/**
  * The length of a text as a person sees it: one per grapheme (an emoji with its modifiers, a letter
  * with its accents), and one per Slack emoji `:shortcode:` (with its skin tone), which is how a
  * plain_text_input sends an emoji. The reason's limit (MAX_REASON) is counted this way everywhere.
+ * Linear in the text's length; callers cap what they measure (MAX_MEASURED).
  */
 export function visibleLength(text: string): number {
   let n = 0;
-  for (const part of text.split(SHORTCODE)) {
-    for (const _ of graphemes().segment(part)) n++;
-  }
-  return n + (text.match(SHORTCODE)?.length ?? 0);
+  for (const _ of visibleUnits(text)) n++;
+  return n;
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** Why a reason cannot be taken, if it cannot: a sentence that says the limit and how it is counted. */
 export function reasonProblem(reason: string): string | undefined {
+  // Capped first: a text this long is too long whatever it holds, and is not measured.
+  if (reason.length > MAX_MEASURED) {
+    return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${count(reason.length)} characters written out.`;
+  }
   const length = visibleLength(reason);
   if (length > MAX_REASON) {
-    return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${length}.`;
+    return `Please keep the reason to ${MAX_REASON} characters (an emoji counts as one); it has ${count(length)}.`;
   }
   if (reason.length > MAX_REASON_RAW) {
     return `Please shorten the reason: written out, its emoji take ${reason.length} characters, and ${MAX_REASON_RAW} is the most.`;
@@ -332,14 +391,16 @@ export function reasonProblem(reason: string): string | undefined {
   return undefined;
 }
 
-/** Cuts a reason to MAX_REASON characters as visibleLength counts them (a denial's reason). */
+/** Cuts a reason to MAX_REASON characters as visibleLength counts them (a denial's reason), in one pass. */
 export function cutReason(reason: string): string {
-  if (visibleLength(reason) <= MAX_REASON && reason.length <= MAX_REASON_RAW) return reason;
   let out = '';
-  for (const { segment } of graphemes().segment(reason)) {
-    const next = out + segment;
-    if (visibleLength(next) > MAX_REASON || next.length > MAX_REASON_RAW) break;
-    out = next;
+  let n = 0;
+  // Only the first MAX_REASON_RAW code units can be kept; a few more are read so that the last grapheme
+  // or shortcode is seen whole (one that does not fit is left out whole), and nothing past them.
+  for (const unit of visibleUnits(reason.slice(0, MAX_REASON_RAW + 64))) {
+    if (n + 1 > MAX_REASON || out.length + unit.length > MAX_REASON_RAW) break;
+    out += unit;
+    n++;
   }
   return out;
 }

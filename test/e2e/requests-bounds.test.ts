@@ -256,6 +256,27 @@ describe('course requests with a requests channel', () => {
     expect((await d.store().get(id))?.denyReason).toBe(':no_entry:'.repeat(100));
   });
 
+  it('a 300,000-character reason, from the Workflow Builder step or the form, is refused as too long at once, without being measured', async () => {
+    const huge = `${'Please, I need it. '.repeat(15_000)}${'x'.repeat(14_988)} 👩‍👩‍👧‍👦`;
+    expect(huge.length).toBe(300_000);
+    const tooLong =
+      'Please keep the reason to 500 characters (an emoji counts as one); it has 300,000 characters written out.';
+    const step = workflowStepEvent('Fx0BOUNDS03', { requester: FLOW.id, pool_id: '2005', reason: huge });
+    expect((await d.t.event(step)).status).toBe(200);
+    const failed = await d.t.slack.waitForCall(
+      'functions.completeError',
+      (c) => c.args.function_execution_id === 'Fx0BOUNDS03',
+    );
+    expect(failed.args.error).toBe(tooLong);
+    const form = JSON.parse((await d.submit(EMOJI.id, '2005', { reason: huge })).body) as {
+      errors: Record<string, string>;
+    };
+    expect(form.errors[RequestInputId.reason.block]).toBe(tooLong);
+    // Nothing was taken in, and the app answers the next person as usual.
+    expect((await d.store().byRequester(FLOW.id)).filter((r) => r.workflow?.executionId === 'Fx0BOUNDS03')).toEqual([]);
+    expect((await d.t.command('help', { userId: TEST_USERS.admin })).status).toBe(200);
+  });
+
   it('the deny form’s refusal is titled for denying, not for requesting', async () => {
     const sent = await d.t.viewSubmission(
       { view: { id: 'VDENYBND01', callback_id: RequestCallbackId.denyForm, private_metadata: 'r000000000000' } },

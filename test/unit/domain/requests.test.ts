@@ -42,6 +42,43 @@ describe('visibleLength: what a person sees', () => {
   });
 });
 
+describe('visibleLength on long texts: linear, and the same count as the segmenter gives the whole text', () => {
+  const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+  const reference = (text: string) => [...segmenter.segment(text)].length;
+  // Clusters of every kind, at every offset against the segmenter's windows: emoji families (ZWJ
+  // sequences), skin tones, flags (regional indicator pairs), keycaps, CR LF, combining accents, Hangul
+  // jamo, and plain text between them.
+  const kinds = ['👩‍👩‍👧‍👦', '👍🏽', '🇮🇹', '1️⃣', '\r\n', 'e\u0301\u0302', '\u1100\u1161\u11a8', 'ab', ' ', 'ü'];
+  const mixed = (n: number) => Array.from({ length: n }, (_, i) => kinds[(i * 7 + (i >> 3)) % kinds.length]).join('');
+
+  it.each([100, 1_000, 5_000])('a mix of %i clusters of every kind', (n) => {
+    const text = mixed(n);
+    expect(visibleLength(text)).toBe(reference(text));
+  });
+
+  it('an odd run of flags pairs from its start; a letter under thousands of accents is one', () => {
+    const flags = `x${'🇮'.repeat(1001)}`;
+    expect(visibleLength(flags)).toBe(reference(flags));
+    expect(visibleLength(`e${'\u0301'.repeat(3000)}z`)).toBe(2);
+  });
+
+  it('mentions and links count as written (they arrive escaped, as <@U…> and <https://…>); shortcodes as one', () => {
+    expect(visibleLength('ask <@U0123ABCD> :smile:')).toBe('ask <@U0123ABCD> '.length + 1);
+    expect(visibleLength('see <https://example.com|the page>')).toBe(34);
+  });
+
+  it('a 300,000-character reason is refused on its written length, and cut to 500 as a person counts them', () => {
+    const huge = '👍🏽 ok '.repeat(40_000);
+    expect(reasonProblem(huge)).toBe(
+      `Please keep the reason to 500 characters (an emoji counts as one); it has ${huge.length.toLocaleString('en-US')} characters written out.`,
+    );
+    const cut = cutReason(huge);
+    expect(visibleLength(cut)).toBe(MAX_REASON);
+    expect(huge.startsWith(cut)).toBe(true);
+    expect(cutReason(':smile: '.repeat(1000))).toBe(':smile: '.repeat(250));
+  });
+});
+
 describe('neededByProblem', () => {
   it('takes today up to a year ahead and refuses a date after the pool’s end', () => {
     expect(neededByProblem('2026-11-25', NOW)).toBeUndefined();
