@@ -474,6 +474,23 @@ export function buildRequestDecisionMessage(outcome: DecideOutcome, told = false
       return buildRequestNoteMessage(
         `:no_entry_sign: Denied. <@${outcome.request.requester}> ${told ? 'was told' : 'will be told by DM'}${outcome.request.denyReason ? ', with your reason' : ''}.`,
       );
+    case 'not-recorded':
+      return buildRequestNoteMessage(
+        ':x: License Desk could not reach its database, so nothing was recorded and nothing was sent. Please try again in a minute.',
+      );
+    case 'unrecorded': {
+      const r = outcome.request;
+      const a = outcome.assigned;
+      if (a) {
+        const end = a.endDate ? `, ends ${day(a.endDate)}` : '';
+        return buildRequestNoteMessage(
+          `:white_check_mark: Approved: license \`${escapeMrkdwn(a.licenseId)}\` was assigned to <@${r.requester}>${end}. License Desk could not record it yet (its database is not answering); it will be confirmed and <@${r.requester}> told once the database is back. You don’t need to click Approve again.`,
+        );
+      }
+      return buildRequestNoteMessage(
+        `:hourglass_flowing_sand: The assign for <@${r.requester}> was sent, but License Desk could not record its outcome (its database is not answering). It will check with the licensing service once the database is back and tell you by DM. Don’t click Approve again.`,
+      );
+    }
     case 'assigned': {
       const r = outcome.request;
       const end = r.endDate ? `, ends ${day(r.endDate)}` : '';

@@ -261,6 +261,14 @@ export type DecideOutcome =
   /** Slack could not say whether the requester may still get one: nothing written, try again. */
   | { kind: 'requester-unknown'; request: CourseRequest; why: string }
   | { kind: 'denied'; request: CourseRequest }
+  /** License Desk's database did not answer before anything was written or sent: nothing changed, try again. */
+  | { kind: 'not-recorded' }
+  /**
+   * The license write was sent, but its outcome could not be recorded (the database stopped answering):
+   * `assigned` when the licensing service said the license was made. The settler records it (reading
+   * back) once the database answers again, and the approver and the requester are told then.
+   */
+  | { kind: 'unrecorded'; request: CourseRequest; assigned?: { licenseId: string; endDate?: string } }
   | { kind: 'assigned'; request: CourseRequest }
   /** Approved, but the pool is full: the approver chooses recycle (transferable) or the waitlist. */
   | { kind: 'full'; request: CourseRequest; transferable: boolean; waitlist: boolean }

@@ -40,6 +40,12 @@ export type WaitlistAssignOutcome =
   /** This request can never take the seat (the person left, their domain is not allowed, already
    *  enrolled …): it leaves the line with the reason, and the seat goes to the next one. */
   | { kind: 'skipped'; reason: string }
+  /**
+   * The request left the line before this round could give it the seat (another replica gave it one,
+   * or it was cancelled or removed meanwhile): nothing was sent and nothing failed, so nothing is
+   * audited; `tookSeat` when it got a seat that way (one fewer free).
+   */
+  | { kind: 'left'; tookSeat: boolean }
   /** Nothing was decided (no seat after all, the licensing service is down, the outcome is unknown):
    *  the request keeps its place and the round stops. */
   | { kind: 'held'; reason: string };

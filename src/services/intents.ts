@@ -107,6 +107,13 @@ export interface Settler {
   start(): void;
   /** One round: how many intents were settled (a handler that throws leaves its intent for the next). */
   runOnce(): Promise<number>;
+  /**
+   * An intent of this live process whose outcome could not be recorded (the database stopped
+   * answering after the write was sent): settled like a dead process's, by reading back, in rounds
+   * that come sooner while it waits (SOON_MS, doubling up to `everyMs`), so it settles within about
+   * a minute of the database's return, whatever the pause between rounds.
+   */
+  adopt(intentId: string): void;
   stop(): Promise<void>;
 }
 
@@ -122,6 +129,8 @@ export interface SettlerOptions {
 
 export const SETTLE_EVERY_MS = 60_000;
 export const STALE_INSTANCE_MS = 45_000;
+/** The first pause before an adopted intent is tried again (then 10 s, 20 s … up to `everyMs`). */
+export const SOON_MS = 5_000;
 
 export function createSettler(opts: SettlerOptions): Settler {
   const { records, logger, now } = opts;
@@ -133,6 +142,21 @@ export function createSettler(opts: SettlerOptions): Settler {
   let stopped = false;
   /** Intents this process took over and could not settle yet: its own, so only it retries them. */
   const retry = new Set<string>();
+  /** Intents of this process adopted after their outcome could not be recorded, still open. */
+  const adopted = new Set<string>();
+  let soon: NodeJS.Timeout | undefined;
+  let soonMs = SOON_MS;
+
+  /** While an adopted intent waits, the next round comes sooner (growing pauses: no hammering). */
+  function soonAgain(): void {
+    if (stopped || soon || adopted.size === 0) return;
+    soon = setTimeout(() => {
+      soon = undefined;
+      void runOnce().then(soonAgain);
+    }, soonMs);
+    soon.unref();
+    soonMs = Math.min(everyMs, soonMs * 2);
+  }
 
   /** The open intents whose process is gone, and those this process took over and must retry. */
   async function leftOver(): Promise<Intent[]> {
@@ -175,6 +199,13 @@ export function createSettler(opts: SettlerOptions): Settler {
       logger.warn('settling writes in flight: the records could not be read; trying again later', { error });
       return 0;
     }
+    // Adopted intents closed meanwhile (the requests' own check, another path) wait no more.
+    for (const id of adopted) {
+      if (!intents.some((i) => i.id === id)) {
+        adopted.delete(id);
+        retry.delete(id);
+      }
+    }
     for (const intent of intents) {
       if (stopped) break;
       const handler = handlers.get(intent.kind);
@@ -193,6 +224,7 @@ export function createSettler(opts: SettlerOptions): Settler {
           .executeTakeFirst();
         if (still?.state === 'open') throw new Error('the handler left the intent open');
         retry.delete(intent.id);
+        adopted.delete(intent.id);
         settled += 1;
         logger.info('write in flight settled after a restart', { intent: intent.id, kind: intent.kind });
       } catch (error) {
@@ -224,10 +256,18 @@ export function createSettler(opts: SettlerOptions): Settler {
       timer.unref();
     },
     runOnce,
+    adopt(intentId) {
+      retry.add(intentId);
+      adopted.add(intentId);
+      soonMs = SOON_MS;
+      soonAgain();
+    },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (soon) clearTimeout(soon);
       timer = undefined;
+      soon = undefined;
       await running?.catch(() => undefined);
     },
   };

@@ -171,6 +171,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     if (ended) result.ended = true;
     result.free = ended ? 0 : Math.max(0, pool.availableLicenses);
     let free = result.free;
+    const left = new Set<string>();
     while (free > 0 || ended) {
       const head = (await store.read())[poolId]?.[0];
       if (!head) break;
@@ -188,6 +189,19 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
           reason: outcome.reason,
         });
         break;
+      }
+      if (outcome.kind === 'left') {
+        // Not in line any more, by someone else's doing (a replica that gave it the seat first): no
+        // audit entry, nobody told here; the seat it took is one fewer to give.
+        logger.info('waitlist: the request left the line meanwhile; going on with the next', {
+          poolId,
+          requestId: head.requestId,
+        });
+        if (outcome.tookSeat) free -= 1;
+        // Still first in the lines read (a rank not cleared yet): stop here rather than ask again.
+        if (left.has(head.requestId)) break;
+        left.add(head.requestId);
+        continue;
       }
       await store.update((lines) => removeEntry(lines, head.requestId));
       const base = { actor: head.approver ?? head.requester, poolId, ...whose(head) };

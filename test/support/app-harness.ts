@@ -269,6 +269,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : undefined;
   if (outbox) deps.outbox = outbox;
   const settler = records ? createSettler({ records, logger, now }) : undefined;
+  if (settler) deps.settler = settler;
   // The desk (App Home, alerts, bulk jobs) on the same records.
   if (options.dataDir && records) {
     deps.desk = await createDesk({

@@ -4,7 +4,13 @@
  * (requests/assign.ts) and records the outcome: assigned, full (the approver chooses), or pending
  * again; an unknown outcome stays 'assigning' and is read back (settle.ts).
  */
-import { applyDecision, type CourseRequest, cutReason, type DecideOutcome } from '../../domain/requests.js';
+import {
+  applyDecision,
+  type CourseRequest,
+  cutReason,
+  type DecideOutcome,
+  type RequestAssignOutcome,
+} from '../../domain/requests.js';
 import type { RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';
 
@@ -28,6 +34,30 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
 
   async function decided(request: CourseRequest, approver: string): Promise<DecideOutcome> {
     const outcome = await assignOrUnknown(request, approver);
+    try {
+      return await recorded(request, approver, outcome);
+    } catch (error) {
+      // The write went out; its outcome could not be recorded (the database stopped answering). The
+      // request stays 'assigning' with its intent, which the settler reads back once the database answers.
+      opts.logger.warn('the outcome of an approval could not be recorded; it is read back once the database answers', {
+        request: request.id,
+        error: String(error),
+      });
+      return {
+        kind: 'unrecorded',
+        request,
+        ...(outcome.kind === 'assigned'
+          ? { assigned: { licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) } }
+          : {}),
+      };
+    }
+  }
+
+  async function recorded(
+    request: CourseRequest,
+    approver: string,
+    outcome: RequestAssignOutcome,
+  ): Promise<DecideOutcome> {
     if (outcome.kind === 'assigned') {
       const done = await finishAssign(
         request,
@@ -113,65 +143,88 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
     return { kind: 'not-assigned', request: back, outcome };
   }
 
-  return {
-    async approve(id, approver) {
-      const current = await store.get(id);
-      if (!current) return { kind: 'not-found' };
-      if (current.requester === approver) {
+  /** Up to the write: the fresh read, the requester asked, and the request to 'assigning' with its intent. */
+  async function begin(id: string, approver: string): Promise<DecideOutcome | { request: CourseRequest }> {
+    const current = await store.get(id);
+    if (!current) return { kind: 'not-found' };
+    if (current.requester === approver) {
+      await audit({
+        actor: approver,
+        action: 'approved',
+        outcome: 'refused',
+        ...factsOf(current),
+        detail: 'nobody may decide their own request',
+      });
+      return { kind: 'own', request: current };
+    }
+    if (current.status === 'pending') {
+      // Asked fresh, as the waitlist does: someone deactivated, made a guest or taken out of
+      // REQUESTERS since asking gets no license; nothing is written and the approver hears why.
+      const presence = await opts.presence?.(current.requester);
+      if (presence && 'gone' in presence) {
         await audit({
           actor: approver,
           action: 'approved',
           outcome: 'refused',
           ...factsOf(current),
-          detail: 'nobody may decide their own request',
+          detail: `the requester may no longer get a license: ${presence.gone}`,
         });
-        return { kind: 'own', request: current };
+        return { kind: 'requester-gone', request: current, why: presence.gone };
       }
-      if (current.status === 'pending') {
-        // Asked fresh, as the waitlist does: someone deactivated, made a guest or taken out of
-        // REQUESTERS since asking gets no license; nothing is written and the approver hears why.
-        const presence = await opts.presence?.(current.requester);
-        if (presence && 'gone' in presence) {
-          await audit({
-            actor: approver,
-            action: 'approved',
-            outcome: 'refused',
-            ...factsOf(current),
-            detail: `the requester may no longer get a license: ${presence.gone}`,
-          });
-          return { kind: 'requester-gone', request: current, why: presence.gone };
-        }
-        if (presence && 'unknown' in presence) {
-          return { kind: 'requester-unknown', request: current, why: presence.unknown };
-        }
+      if (presence && 'unknown' in presence) {
+        return { kind: 'requester-unknown', request: current, why: presence.unknown };
       }
-      // The first decision wins: pending -> assigning with the write's intent, in one transaction.
-      const at = stamp();
-      const begun = await beginAssign(id, 'pending', approver, (x) => {
-        const next = applyDecision(x, { kind: 'approve', by: approver, at });
-        delete next.lastProblem;
-        return next;
-      });
-      if (!begun.changed) return begun.request ? { kind: 'already', request: begun.request } : { kind: 'not-found' };
+    }
+    // The first decision wins: pending -> assigning with the write's intent, in one transaction.
+    const at = stamp();
+    const begun = await beginAssign(id, 'pending', approver, (x) => {
+      const next = applyDecision(x, { kind: 'approve', by: approver, at });
+      delete next.lastProblem;
+      return next;
+    });
+    if (!begun.changed) return begun.request ? { kind: 'already', request: begun.request } : { kind: 'not-found' };
+    return { request: begun.request };
+  }
+
+  async function deny(id: string, approver: string, reason: string | undefined): Promise<DecideOutcome> {
+    const current = await store.get(id);
+    if (!current) return { kind: 'not-found' };
+    if (current.requester === approver) return { kind: 'own', request: current };
+    const trimmed = reason?.trim();
+    const why = trimmed ? cutReason(trimmed) : undefined;
+    const result = await decideAndTell(id, {
+      kind: 'deny',
+      by: approver,
+      at: stamp(),
+      ...(why ? { reason: why } : {}),
+    });
+    if (!result.ok)
+      return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
+    await audit({ actor: approver, action: 'denied', outcome: 'done', ...factsOf(result.request) });
+    return { kind: 'denied', request: result.request };
+  }
+
+  return {
+    async approve(id, approver) {
+      let begun: DecideOutcome | { request: CourseRequest };
+      try {
+        begun = await begin(id, approver);
+      } catch (error) {
+        // Before the write: nothing was recorded and nothing was sent (the database did not answer).
+        opts.logger.warn('an approval could not be recorded; nothing was sent', { request: id, error: String(error) });
+        return { kind: 'not-recorded' };
+      }
+      if ('kind' in begun) return begun;
       return decided(begun.request, approver);
     },
 
     async deny(id, approver, reason) {
-      const current = await store.get(id);
-      if (!current) return { kind: 'not-found' };
-      if (current.requester === approver) return { kind: 'own', request: current };
-      const trimmed = reason?.trim();
-      const why = trimmed ? cutReason(trimmed) : undefined;
-      const result = await decideAndTell(id, {
-        kind: 'deny',
-        by: approver,
-        at: stamp(),
-        ...(why ? { reason: why } : {}),
-      });
-      if (!result.ok)
-        return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };
-      await audit({ actor: approver, action: 'denied', outcome: 'done', ...factsOf(result.request) });
-      return { kind: 'denied', request: result.request };
+      try {
+        return await deny(id, approver, reason);
+      } catch (error) {
+        opts.logger.warn('a denial could not be recorded; nothing changed', { request: id, error: String(error) });
+        return { kind: 'not-recorded' };
+      }
     },
 
     async cancel(id, userId) {

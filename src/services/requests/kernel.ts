@@ -12,6 +12,11 @@ import { assignForRequest, type RequestAssignContext } from './assign.js';
 import type { DbRequestStore } from './db-store.js';
 import { REQUEST_ASSIGN_INTENT, type RequestServiceOptions } from './types.js';
 
+/** A license write was sent, but its outcome could not be recorded (the database did not answer). */
+export class OutcomeNotRecordedError extends Error {
+  override readonly name = 'OutcomeNotRecordedError';
+}
+
 /** What an 'assigning' request came from, by the status it left. */
 const ASSIGN_FROM = { pending: 'approval', waitlisted: 'waitlist', approved: 'seat' } as const;
 
@@ -132,18 +137,25 @@ export function createKernel(opts: RequestServiceOptions) {
     notices: (done: CourseRequest) => { notice: RequestNotice; key: string }[],
   ): Promise<CourseRequest | undefined> {
     const intentId = r.assigning?.intentId;
-    return txn(async (trx, s) => {
-      const result = await s.swap(r.id, ['assigning'], (x) => {
-        if (x.assigning?.intentId !== intentId) return x;
-        const out = next(x);
-        if (out.status !== 'assigning') delete out.assigning;
-        return out;
+    try {
+      return await txn(async (trx, s) => {
+        const result = await s.swap(r.id, ['assigning'], (x) => {
+          if (x.assigning?.intentId !== intentId) return x;
+          const out = next(x);
+          if (out.status !== 'assigning') delete out.assigning;
+          return out;
+        });
+        if (!result.changed || result.request.assigning?.intentId === intentId) return undefined;
+        if (intentId) await intents.close(trx, intentId, outcome);
+        for (const { notice, key } of notices(result.request)) await tell(trx, notice, key);
+        return result.request;
       });
-      if (!result.changed || result.request.assigning?.intentId === intentId) return undefined;
-      if (intentId) await intents.close(trx, intentId, outcome);
-      for (const { notice, key } of notices(result.request)) await tell(trx, notice, key);
-      return result.request;
-    });
+    } catch (error) {
+      // The write was sent but its outcome not recorded (the database stopped answering): the request
+      // stays 'assigning' with its intent open, and the settler reads it back once the database answers.
+      if (intentId) opts.settleLater?.(intentId);
+      throw new OutcomeNotRecordedError('the outcome of the write could not be recorded', { cause: error });
+    }
   }
 
   /**

@@ -132,6 +132,11 @@ export interface RequestServiceOptions {
   work?: WorkTracker | undefined;
   /** How many requests one person may have open and make a day; default 3 and 10. */
   limits?: RequestLimits | undefined;
+  /**
+   * A write whose outcome could not be recorded (the database stopped answering after it was sent):
+   * its intent is handed to the settler, which reads it back as soon as the database answers again.
+   */
+  settleLater?: ((intentId: string) => void) | undefined;
 }
 
 export interface RequestService {

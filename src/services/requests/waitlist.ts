@@ -65,7 +65,8 @@ export function createWaitlistCases(
       const r = await store.get(entry.requestId);
       if (!r) return { kind: 'skipped', reason: 'the request no longer exists' };
       if (r.status === 'assigning') return { kind: 'held', reason: 'its license is being assigned already' };
-      if (r.status !== 'waitlisted') return { kind: 'skipped', reason: `the request is ${r.status}, not waiting` };
+      // Out of the line since the round read it (another replica's round, a cancel): a lost race, no failure.
+      if (r.status !== 'waitlisted') return { kind: 'left', tookSeat: r.status === 'assigned' };
       const presence = await opts.presence?.(r.requester);
       if (presence && 'unknown' in presence) return { kind: 'held', reason: presence.unknown };
       if (presence && 'gone' in presence) {
@@ -83,9 +84,11 @@ export function createWaitlistCases(
       // The seat goes to one request: waitlisted -> assigning (it keeps its place) with the intent.
       const begun = await beginAssign(r.id, 'waitlisted', approver, (x) => x);
       if (!begun.changed) {
-        return begun.request?.status === 'assigning'
-          ? { kind: 'held', reason: 'its license is being assigned already' }
-          : { kind: 'skipped', reason: `the request is ${begun.request?.status ?? 'gone'}, not waiting` };
+        if (begun.request?.status === 'assigning')
+          return { kind: 'held', reason: 'its license is being assigned already' };
+        if (!begun.request) return { kind: 'skipped', reason: 'the request no longer exists' };
+        // Another replica (or a cancel) took it out of the line while this one asked Slack about them.
+        return { kind: 'left', tookSeat: begun.request.status === 'assigned' };
       }
       const mine = begun.request;
       const outcome = await assignOrUnknown(mine, approver);

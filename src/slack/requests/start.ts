@@ -100,6 +100,8 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     nameOf: createRequesterName(opts.client),
     limits: opts.limits,
     work: deps.work,
+    // A write whose outcome the database did not take: read back as soon as the database answers again.
+    settleLater: (intentId) => deps.settler?.adopt(intentId),
   });
   const waitlist = setup
     ? createWaitlist({
