@@ -150,7 +150,7 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
       },
       {
         optional: true,
-        hint: 'Used only when the student is new to the licensing service. Empty: the Slack name of the member picked, or of the member with that e-mail.',
+        hint: 'Used only when the student is new to the licensing service. Empty: the Slack name of the member picked, or of the member with that e-mail; needed when no Slack member has it.',
       },
     ),
     input(

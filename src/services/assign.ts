@@ -58,9 +58,22 @@ export async function findActiveEnrollment(
   courseId: string,
   now: Date,
 ): Promise<License | undefined> {
+  return (await studentAndEnrollment(licensing, email, courseId, now)).license;
+}
+
+/**
+ * As findActiveEnrollment, and whether the licensing service knows the student at all (`known`): a
+ * known student keeps the name it has, so an assign needs none (one GET /v1/student).
+ */
+export async function studentAndEnrollment(
+  licensing: LicensingClient,
+  email: string,
+  courseId: string,
+  now: Date,
+): Promise<{ known: boolean; license?: License }> {
   const student = await findStudentOrNone(licensing, email);
   const course = student ? activeEnrollment(student.courses, courseId, now) : undefined;
-  return student && course ? licenseFrom(student, course) : undefined;
+  return student && course ? { known: true, license: licenseFrom(student, course) } : { known: student !== undefined };
 }
 
 /**

@@ -56,14 +56,22 @@ function slackErrorCode(data: unknown): string | undefined {
 }
 
 /**
- * The Slack name of the member whose e-mail this is (users.lookupByEmail, scope users:read.email), for
- * an e-mail typed in the assign form; undefined when no member has it or Slack cannot say now.
+ * Whose e-mail this is in Slack (users.lookupByEmail, scope users:read.email), for an e-mail typed in
+ * the assign form: a member, with their Slack name when their profile has one; nobody (Slack said
+ * `users_not_found`, or the account is deactivated or a bot); or `unknown` when Slack could not say
+ * now (busy, a missing scope, no answer).
  */
-export async function slackNameByEmail(client: webApi.WebClient, email: string): Promise<string | undefined> {
+export type MemberByEmail = { kind: 'member'; name?: string } | { kind: 'not-member' } | { kind: 'unknown' };
+
+export async function memberByEmail(client: webApi.WebClient, email: string): Promise<MemberByEmail> {
   try {
-    return slackNameOf((await client.users.lookupByEmail({ email })).user?.profile);
-  } catch {
-    return undefined;
+    const { user } = await client.users.lookupByEmail({ email });
+    if (!user || user.deleted || user.is_bot) return { kind: 'not-member' };
+    const name = slackNameOf(user.profile);
+    return name ? { kind: 'member', name } : { kind: 'member' };
+  } catch (error) {
+    const code = slackErrorCode((error as { data?: unknown }).data);
+    return code === 'users_not_found' ? { kind: 'not-member' } : { kind: 'unknown' };
   }
 }
 

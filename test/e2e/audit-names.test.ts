@@ -179,7 +179,7 @@ describe('the names License Desk sends and records', () => {
   it('an e-mail typed in the assign form that belongs to a Slack member gets their Slack name', async () => {
     const view = await openModal(t, () => t.command('assign 2001'));
     const from = t.slack.calls.length;
-    await submit(t, view, assignState({ pool: '2001', email: EMA.email }));
+    await submit(t, view, assignState({ pool: '2001', email: EMA.email, name: null }));
     await settledView(t, view.id, from);
     expect(studentOf(EMA.email)?.name).toBe('Ema Mailwright');
     await auditPost(`<@${ADMIN}> assigned license`, 'to *Ema Mailwright*');

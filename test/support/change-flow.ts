@@ -84,21 +84,37 @@ export interface AssignValues {
   pool?: string;
   email?: string;
   user?: string;
-  name?: string;
+  /**
+   * The name typed. Left out with a typed e-mail, one is typed from the e-mail (`ada.king@x` → "Ada
+   * King"), as a person must for a new student no Slack member is (the form asks for it); `null`
+   * leaves the field empty (the Slack name of the member with that e-mail, or the form's error).
+   */
+  name?: string | null;
   end?: string;
   recycle?: boolean;
+}
+
+/** "ada.king@contoso.com" → "Ada King": the name a test types for a student it made up. */
+function nameFromEmail(email: string): string {
+  const local = email.split('@')[0] ?? email;
+  return local
+    .split(/[._-]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
 }
 
 const sel = (value: string | undefined) => (value ? { value, text: { type: 'plain_text', text: value } } : null);
 
 export function assignState(v: AssignValues) {
   const I = InputId;
+  const name = v.name === undefined ? (v.email ? nameFromEmail(v.email) : undefined) : v.name;
   return {
     values: {
       [I.assignPool.block]: { [I.assignPool.action]: { type: 'static_select', selected_option: sel(v.pool) } },
       [I.assignEmail.block]: { [I.assignEmail.action]: { type: 'plain_text_input', value: v.email ?? null } },
       [I.assignUser.block]: { [I.assignUser.action]: { type: 'users_select', selected_user: v.user ?? null } },
-      [I.assignName.block]: { [I.assignName.action]: { type: 'plain_text_input', value: v.name ?? null } },
+      [I.assignName.block]: { [I.assignName.action]: { type: 'plain_text_input', value: name || null } },
       [I.assignEndDate.block]: { [I.assignEndDate.action]: { type: 'datepicker', selected_date: v.end ?? null } },
       [I.assignRecycle.block]: {
         [I.assignRecycle.action]: { type: 'checkboxes', selected_options: v.recycle ? [sel('recycle')] : [] },

@@ -9,9 +9,9 @@ import { type AssignmentProblem, validateAssignment } from '../../domain/assignm
 import { parseEmail } from '../../domain/email.js';
 import { dayText, today } from '../../domain/end-date.js';
 import type { Pool } from '../../domain/types.js';
-import { findActiveEnrollment } from '../../services/assign.js';
+import { studentAndEnrollment } from '../../services/assign.js';
 import type { AppDeps } from '../deps.js';
-import { resolveUserEmail } from '../resolve-user.js';
+import { memberByEmail, resolveUserEmail } from '../resolve-user.js';
 import type { Snapshot } from '../state.js';
 import { withinBudget } from './budget.js';
 import type { AssignForm } from './form.js';
@@ -23,8 +23,27 @@ export interface CheckedAssign {
   errors: Record<string, string>;
   email: string | undefined;
   pool: Pool | undefined;
-  /** The picked Slack member's name (real, else display name), sent as the student's name unless one was typed. */
+  /**
+   * The Slack name (real, else display name) of the member picked, or of the member whose e-mail was
+   * typed: sent as the student's name unless one was typed.
+   */
   slackName?: string;
+}
+
+/**
+ * Why the form needs a name typed, if it does: no name was typed and Slack gives none for the student
+ * (the e-mail is no member's, or their profile has no name, or Slack could not say now). The
+ * licensing service would otherwise create a new student as "Student".
+ */
+function nameProblem(found: 'not-member' | 'no-name' | 'unknown'): string {
+  switch (found) {
+    case 'not-member':
+      return 'No Slack member has this e-mail, so I have no name for the student: type their name (the licensing service would otherwise call them “Student”).';
+    case 'no-name':
+      return 'That member’s Slack profile has no name: type the student’s name (the licensing service would otherwise call them “Student”).';
+    case 'unknown':
+      return 'Slack could not tell me right now whose e-mail this is: type the student’s name, or submit again in a moment.';
+  }
 }
 
 function problemText(p: AssignmentProblem, now: Date): string {
@@ -62,18 +81,28 @@ export async function checkAssignForm(
   const now = deps.now();
   let email: string | undefined;
   let slackName: string | undefined;
+  /** Why a name must be typed, unless the licensing service knows the student already. */
+  let needName: string | undefined;
   const emailBlock = form.userId && !form.emailText ? InputId.assignUser.block : InputId.assignEmail.block;
   if (form.emailText && form.userId) {
     errors[InputId.assignUser.block] = 'Type an e-mail or pick a member, not both.';
   } else if (form.emailText) {
     email = parseEmail(form.emailText);
     if (!email) errors[InputId.assignEmail.block] = 'That is not an e-mail address, e.g. ada@example.com.';
+    else if (!form.name) {
+      // No name typed: the Slack name of the member with this e-mail, else the form asks for one
+      // (below: unless the licensing service knows the student already, with their name).
+      const member = await memberByEmail(client, email);
+      if (member.kind === 'member' && member.name) slackName = member.name;
+      else needName = nameProblem(member.kind === 'member' ? 'no-name' : member.kind);
+    }
   } else if (form.userId) {
     const resolved = await resolveUserEmail(client, form.userId);
     if ('problem' in resolved) errors[InputId.assignUser.block] = resolved.problem.replace(/`/g, '');
     else {
       email = resolved.email;
       slackName = resolved.name;
+      if (!slackName && !form.name) needName = nameProblem('no-name');
     }
   } else {
     errors[InputId.assignEmail.block] = 'Type the student’s e-mail, or pick a Slack member below.';
@@ -97,16 +126,21 @@ export async function checkAssignForm(
   // limiter can send it at once: a lookup that would wait would lose the race and still spend a
   // request later.
   const canAskNow = deps.licensing.limiter.estimateWaitMs('interactive') < ENROLLMENT_BUDGET_MS / 4;
+  let known = false;
   if (Object.keys(errors).length === 0 && pool && email && canAskNow) {
     const enrolled = await withinBudget(
-      findActiveEnrollment(deps.licensing, email, pool.course.id, now),
+      studentAndEnrollment(deps.licensing, email, pool.course.id, now),
       ENROLLMENT_BUDGET_MS,
     );
-    const license = enrolled?.value;
+    known = enrolled?.value?.known === true;
+    const license = enrolled?.value?.license;
     if (license) {
       errors[emailBlock] =
         `${license.student.name || email} already holds an active license for this course (license ${license.id}, pool ${license.poolId}, ends ${dayText(license.end)}).`;
     }
   }
+  // A new student (or one the check could not look up) with no name from the form or from Slack: the
+  // licensing service would create them as "Student", so the form asks for the name.
+  if (needName && !known && email) errors[InputId.assignName.block] ??= needName;
   return { errors, email, pool, ...(slackName ? { slackName } : {}) };
 }

@@ -19,7 +19,6 @@ import { loadRecycleChoice } from '../../services/recycle.js';
 import { onSubmit } from '../gate.js';
 import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
-import { slackNameByEmail } from '../resolve-user.js';
 import { updateView } from '../slack-io.js';
 import type { Surface } from '../state.js';
 import { checkAssignForm } from './assign-checks.js';
@@ -63,13 +62,10 @@ export function createAssignSubmitHandler(s: Surface) {
       await ack({ response_action: 'errors', errors });
       return;
     }
-    // A name typed in the form wins; else the picked member's Slack name, or for a typed e-mail the name
-    // of the Slack member who has it, asked after the ack (the service would say "Student").
+    // A name typed in the form wins; else the Slack name of the member picked, or of the member whose
+    // e-mail was typed (the checks asked the form for a name when Slack has none: the licensing service
+    // would otherwise create the student as "Student").
     const name = form.name ?? slackName;
-    const named = async (): Promise<AssignParams> => {
-      const found = name ? undefined : await slackNameByEmail(client, email);
-      return found ? { ...params, name: found } : params;
-    };
     const params: AssignParams = {
       poolId: form.poolId,
       email,
@@ -83,7 +79,7 @@ export function createAssignSubmitHandler(s: Surface) {
       });
       // A repeated delivery of this submission would read the candidates again (about 3 requests).
       if (!(await state.once.claim(`recycle-choice:${view.id}:${view.hash}`))) return;
-      return showRecycleChoice(s, client, view.id, pool, await named(), channel, requestId);
+      return showRecycleChoice(s, client, view.id, pool, params, channel, requestId);
     }
     const working = buildWorkingModal(
       ASSIGN_TITLE,
@@ -108,7 +104,7 @@ export function createAssignSubmitHandler(s: Surface) {
           : notWaiting(request));
       return finishChange(s, client, run, told);
     }
-    await runAssign(s, client, run, { params: await named(), pool, action: 'assign' });
+    await runAssign(s, client, run, { params: params, pool, action: 'assign' });
   });
 }
 
