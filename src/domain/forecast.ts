@@ -27,6 +27,12 @@ export interface ForecastInput {
   licenses: number;
   /** The pool's end (ISO); unreadable: no end is considered. */
   end: string;
+  /**
+   * The pool's start (ISO): no history counts from before it (days recorded earlier say nothing of its
+   * pace), so a pool started fewer than `minHistoryDays` ago has too little history. Unreadable or
+   * absent: the recorded days alone.
+   */
+  start?: string;
   now: Date;
   /** Default 30. */
   windowDays?: number;
@@ -52,6 +58,12 @@ export const FORECAST_MIN_HISTORY_DAYS = 7;
 const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/** The UTC day of a pool's start, when it can be read. */
+function startDay(start: string | undefined): string | undefined {
+  const t = start === undefined ? Number.NaN : Date.parse(start);
+  return Number.isNaN(t) ? undefined : utcDay(t);
+}
+
 /** Seats in use at the end of `day`: the last recorded day on or before it; undefined before any. */
 export function assignedOn(usage: readonly UsageDay[], day: string): number | undefined {
   let found: UsageDay | undefined;
@@ -67,7 +79,9 @@ export function forecastPool(input: ForecastInput): Forecast {
   const today = utcDay(input.now.getTime());
   const known = input.usage.filter((u) => u.day <= today);
   if (known.length === 0) return { kind: 'too-little-history', days: 0 };
-  const first = known.reduce((a, u) => (u.day < a ? u.day : a), known[0]?.day ?? today);
+  const recorded = known.reduce((a, u) => (u.day < a ? u.day : a), known[0]?.day ?? today);
+  const started = startDay(input.start);
+  const first = started !== undefined && started > recorded ? (started < today ? started : today) : recorded;
   const windowStart = utcDay(dayStart(today) - windowDays * DAY_MS);
   let overDays: number;
   let startAssigned: number;
@@ -111,8 +125,11 @@ export function usageLines(
   const step = input.stepDays ?? 3;
   const today = dayStart(utcDay(input.now.getTime()));
   const used: UsagePoint[] = [];
+  const started = startDay(input.start);
   for (let back = windowDays; back > 0; back -= step) {
     const day = utcDay(today - back * DAY_MS);
+    // Before the pool started there was nothing in use to show.
+    if (started !== undefined && day < started) continue;
     const a = assignedOn(input.usage, day);
     if (a !== undefined) used.push({ day, assigned: a });
   }

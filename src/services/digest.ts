@@ -198,6 +198,7 @@ export function assembleDigest(input: DigestInput): Digest {
       assigned: used,
       licenses,
       end: pool.end,
+      start: pool.start,
       now,
     };
     const forecast = forecastPool(forecastInput);

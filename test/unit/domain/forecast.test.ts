@@ -14,6 +14,28 @@ describe('forecastPool', () => {
     expect(f).toEqual({ kind: 'fills', overDays: 30, perDay: 1, daysToFull: 21, fullOn: day(21) });
   });
 
+  it('a pool started this week has too little history, whatever days were recorded before its start', () => {
+    const f = forecastPool({
+      usage: [u(-40, 10), u(-15, 20), u(0, 30)],
+      assigned: 30,
+      licenses: 100,
+      end: FAR_END,
+      start: `${day(-3)}T08:00:00+00:00`,
+      now,
+    });
+    expect(f).toEqual({ kind: 'too-little-history', days: 3 });
+    // Started 10 days ago: the pace is taken over those 10 days only.
+    const g = forecastPool({
+      usage: [u(-40, 0), u(-10, 0)],
+      assigned: 20,
+      licenses: 100,
+      end: FAR_END,
+      start: `${day(-10)}T08:00:00+00:00`,
+      now,
+    });
+    expect(g).toMatchObject({ kind: 'fills', overDays: 10, perDay: 2 });
+  });
+
   it('rounds the days up: 10 free at 3 a day is 4 days', () => {
     const f = forecastPool({ usage: [u(-30, 0)], assigned: 90, licenses: 100, end: FAR_END, now });
     expect(f).toMatchObject({ kind: 'fills', perDay: 3, daysToFull: 4, fullOn: day(4) });
