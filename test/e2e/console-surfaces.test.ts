@@ -10,8 +10,12 @@ import { chromiumSkipReason, type OpenConsole, openConsole, sendInConsole } from
 
 const ADMIN = 'U0DEMOADM1';
 const MEMBER = 'U0DEMOMEM1';
-/** The demo's Slack members who hold seats in pool 2001 (local/slack/demo.ts). */
+/**
+ * The demo's Slack members who hold seats in pool 2001 (local/slack/demo.ts). Which of them stalled or
+ * never started depends on the progress records (the demo's seed, then the daily pass): two at least.
+ */
 const HOLDERS_2001 = [
+  { id: 'U0DEMOSTU1', email: 'alberto.rossi@contoso.com' },
   { id: 'U0DEMOHLD1', email: 'sofia.dubois@fabrikam.com' },
   { id: 'U0DEMOHLD2', email: 'alberto.tanaka10@contoso.com' },
 ];
@@ -55,7 +59,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('every surface from the local 
       await page.waitForTimeout(500);
     }
     const asked = HOLDERS_2001.filter((h) => preview.includes(h.email));
-    expect(asked.length, preview).toBeGreaterThan(0);
+    expect(asked.length, preview).toBeGreaterThanOrEqual(2);
     await messages().last().getByRole('button', { name: 'Start: only list them for me' }).click();
     await page.getByText(/Round started: \d+ holder\(s\) asked by DM/).waitFor();
 
@@ -69,23 +73,19 @@ describe.skipIf(chromiumSkipReason !== undefined)('every surface from the local 
     await question.getByRole('button', { name: 'Keep my seat' }).click();
     await page.getByText(/Thanks: you keep your seat for Mastering DAX/).waitFor();
 
-    // The second, when asked too: Release it, behind Slack's confirmation dialog.
-    if (leaver) {
-      await become(leaver.id);
-      await open('License Desk (DM)');
-      const theirs = messages().filter({ hasText: 'Still learning?' }).last();
-      await theirs.getByRole('button', { name: 'Release it' }).click();
-      await page.locator('#confirm').getByRole('button', { name: 'Release it' }).click();
-      await page.getByText(/Your seat for Mastering DAX was released as you chose/).waitFor();
-    }
+    // The second: Release it, behind Slack's confirmation dialog.
+    await become(leaver?.id ?? '');
+    await open('License Desk (DM)');
+    const theirs = messages().filter({ hasText: 'Still learning?' }).last();
+    await theirs.getByRole('button', { name: 'Release it' }).click();
+    await page.locator('#confirm').getByRole('button', { name: 'Release it' }).click();
+    await page.getByText(/Your seat for Mastering DAX was released as you chose/).waitFor();
 
     // The admin's round message, updated in place, and App Home's rounds.
     await become(ADMIN);
     await open('License Desk (DM)');
     const round = messages().filter({ hasText: 'Reclaim round' }).last();
-    await expect
-      .poll(async () => (await round.textContent()) ?? '')
-      .toMatch(new RegExp(`kept 1 · released ${leaver ? 1 : 0}`));
+    await expect.poll(async () => (await round.textContent()) ?? '').toMatch(/kept 1 · released 1/);
     await open('License Desk · Home');
     await page
       .locator('#home')
