@@ -130,5 +130,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('every surface from the local 
     await page.getByRole('button', { name: 'Post the weekly digest now' }).click();
     await expect.poll(() => page.locator('#composer-error').textContent()).toMatch(/already posted/);
     expect(await digest.count()).toBe(1);
+    // The control sits in a private channel: someone not in it is refused at the console's boundary.
+    const refused = await fetch(`${app?.origin}/console/digest-now`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: MEMBER }),
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/private channel you are not in/);
   });
 });
