@@ -33,11 +33,12 @@ const SWITCHER = [
   DEMO_USERS.viewer,
   DEMO_USERS.member,
   DEMO_USERS.guest,
+  DEMO_USERS.student,
   DEMO_HOLDERS.sofia,
   DEMO_HOLDERS.alberto,
   DEMO_HOLDERS.novak,
 ];
-const HOLDERS: readonly string[] = Object.values(DEMO_HOLDERS);
+const HOLDERS: readonly string[] = [DEMO_USERS.student, ...Object.values(DEMO_HOLDERS)];
 
 /** The global shortcuts of manifest.yml, as the console's shortcut menu offers them. */
 export const CONSOLE_SHORTCUTS: ConsoleShortcut[] = [

@@ -411,6 +411,18 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
         .orderBy('id')
         .execute();
       for (const ask of asks) {
+        // Answered in another round (rounds written before one open round per pool): that answer stands.
+        // Nothing is sent or told again; the ask takes its outcome, so the figures stay true.
+        const by = ask.state === 'releasing' ? undefined : await supersededBy(db, ask, round);
+        if (by) {
+          await db
+            .updateTable('reclaim_asks')
+            .set({ state: by, detail: `${by} in another reclaim round` })
+            .where('id', '=', ask.id)
+            .where('state', 'in', ['asked', 'expiring'])
+            .execute();
+          continue;
+        }
         // 'releasing': the holder chose Release and the process died before its outcome was recorded;
         // the holder's choice stands whatever the policy, and the read-back tells whether it was sent.
         if (round.policy !== 'release' && ask.state !== 'releasing') {

@@ -44,6 +44,8 @@ export interface ConsoleOptions {
   timezoneId?: string;
   /** How long a page action or wait may take (Playwright's default timeout). */
   timeoutMs: number;
+  /** Settings for the app beyond PORT and LOG_LEVEL (e.g. PROGRESS_PASS=off: the demo's seed only). */
+  env?: Record<string, string>;
 }
 
 /** The app under `npm start`'s entry (src/main.ts) with nothing configured, its local console open in headless Chromium. */
@@ -61,7 +63,7 @@ export interface OpenConsole {
  * address, and opens the page there once its "You are" list is filled.
  */
 export async function openConsole(options: ConsoleOptions): Promise<OpenConsole> {
-  const main = runMain({ PORT: '0', LOG_LEVEL: 'warn' });
+  const main = runMain({ ...options.env, PORT: '0', LOG_LEVEL: 'warn' });
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();

@@ -293,6 +293,21 @@ for (const database of testDatabases()) {
         .where('round_id', '=', 'rr00000000000000ff')
         .execute();
       expect(second.map((x) => x.state)).toEqual(['asked', 'asked']);
+      // At the deadline the other round's answers stand: nothing revoked or told again.
+      clock.now = new Date(T0 + 7 * DAY + 60_000);
+      await r.tick();
+      expect(revoked).toEqual(['L1']);
+      const after = await records.db
+        .selectFrom('reclaim_asks')
+        .select(['license_id', 'state'])
+        .where('round_id', '=', 'rr00000000000000ff')
+        .orderBy('license_id')
+        .execute();
+      expect(after).toEqual([
+        { license_id: 'L1', state: 'released' },
+        { license_id: 'L3', state: 'kept' },
+      ]);
+      expect((await messages(records)).filter((m) => m.kind === 'reclaim-released')).toEqual([]);
     });
 
     it('a kill during the deadline work: the claim runs out and the next tick finishes it; a license found revoked counts as released', async () => {

@@ -104,6 +104,30 @@ describe('reclaim messages', () => {
       'Nothing was started: a reclaim round is already open for pool `2003`, deadline Dec 2, 2026. Its holders were asked then; one round per pool is open at a time.',
     );
     expect(checkBlockKitLimits(again)).toEqual([]);
+    // The preview of a pool with a round open: who started it and its deadline, and no Start button.
+    const preview = buildReclaimPreviewMessage({
+      kind: 'preview',
+      poolId: '2003',
+      pools: [
+        {
+          poolId: '2003',
+          courseTitle: 'Optimizing DAX',
+          waiting: 1,
+          ask: [],
+          notInSlack: [],
+          keptRecently: 0,
+          alreadyAsked: 0,
+          openRound: open,
+        },
+      ],
+      untransferable: 0,
+      settings: DEFAULT_RECLAIM_SETTINGS,
+    });
+    expect(JSON.stringify(preview.blocks)).toContain(
+      'a reclaim round is already open here, started by <@U0MGR00001> <!date^1795600800^{date_short} at {time}|Nov 25, 2026 at 10:00 UTC>, deadline <!date^1796205600^{date_short} at {time}|Dec 2, 2026 at 10:00 UTC>: nobody else is asked here before it closes.',
+    );
+    expect(JSON.stringify(preview.blocks)).not.toContain('"type":"button"');
+    expect(checkBlockKitLimits(preview)).toEqual([]);
     const ask = {
       askId: 'ra0000000000000001',
       poolId: '2003',
