@@ -99,8 +99,21 @@ function title(text: string): string {
         .join('')}…`;
 }
 
+/**
+ * The seats chart's title: the course named, then the pool and its size, "Mastering DAX (pool 2001), 20
+ * seats"; the course title is cut to fit the title's limit, never the pool or its size.
+ */
+export function seatsChartTitle(pool: Pick<PoolDigest, 'poolId' | 'licenses'>, courseTitle: string): string {
+  const tail = ` (pool ${pool.poolId}), ${plural(pool.licenses, 'seat')}`;
+  const room = CHART_TITLE_MAX - Array.from(tail).length;
+  const course = Array.from(courseTitle.trim());
+  if (course.length === 0 || room < 4) return title(`Pool ${pool.poolId}, ${plural(pool.licenses, 'seat')}`);
+  const shown = course.length <= room ? course.join('') : `${course.slice(0, room - 1).join('')}…`;
+  return `${shown}${tail}`;
+}
+
 /** Seats used over the last 30 days in the chart's pool, and the forecast from today: a line chart. */
-export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
+export function seatsChart(pool: PoolDigest, courseTitle = ''): DataVisualizationBlock {
   const days = [...new Set([...pool.lines.used, ...pool.lines.forecast].map((p) => p.day))].sort();
   const series = [{ name: 'used', data: pool.lines.used.map((p) => ({ label: shortDay(p.day), value: p.assigned })) }];
   if (pool.lines.forecast.length > 0) {
@@ -112,7 +125,7 @@ export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
   return {
     type: 'data_visualization',
     block_id: 'digest_chart_seats',
-    title: title(`Pool ${pool.poolId}: seats used of ${n(pool.licenses)}`),
+    title: seatsChartTitle(pool, courseTitle),
     chart: {
       type: 'line',
       series,
@@ -247,7 +260,8 @@ function buildDigestWith(d: Digest, opts: DigestMessageOptions, courseLimit: num
   );
   const chartPool = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
   if (chartPool) {
-    blocks.push(seatsChart(chartPool));
+    const chartCourse = d.courses.find((c) => c.courseId === chartPool.courseId)?.title ?? '';
+    blocks.push(seatsChart(chartPool, chartCourse));
     const past = chartPool.lines.used;
     const from = past[0];
     blocks.push(
