@@ -13,7 +13,11 @@ type Returned = Extract<AutoReturnNotice, { kind: 'progress-returned' }>;
 export function buildSeatReturnedMessage(n: Returned): SlackMessage {
   const course = n.courseTitle ?? `the course of pool ${n.poolId}`;
   const when = dayText(n.completedOn);
-  const done = when ? `you completed it on ${when}` : 'you completed it';
+  const done = !when
+    ? 'you completed it'
+    : n.completionSeen
+      ? `we saw it completed on ${when}`
+      : `you completed it on ${when}`;
   const t = `Your seat for ${course} was given back, since ${done}: well done! It can now go to someone who is waiting. Need the course again? Ask for it with a course request.`;
   const bold = n.courseTitle
     ? `*${escapeTruncated(n.courseTitle, 80)}*`

@@ -99,6 +99,19 @@ function title(text: string): string {
         .join('')}…`;
 }
 
+/**
+ * The seats chart's title: the course named, then the pool and its size, "Mastering DAX (pool 2001), 20
+ * seats"; the course title is cut to fit the title's limit, never the pool or its size.
+ */
+export function seatsChartTitle(pool: Pick<PoolDigest, 'poolId' | 'licenses'>, courseTitle: string): string {
+  const tail = ` (pool ${pool.poolId}), ${plural(pool.licenses, 'seat')}`;
+  const room = CHART_TITLE_MAX - Array.from(tail).length;
+  const course = Array.from(courseTitle.trim());
+  if (course.length === 0 || room < 4) return title(`Pool ${pool.poolId}, ${plural(pool.licenses, 'seat')}`);
+  const shown = course.length <= room ? course.join('') : `${course.slice(0, room - 1).join('')}…`;
+  return `${shown}${tail}`;
+}
+
 /** A chart's x axis holds at most this many categories (Slack's limit, blocks/limits.ts). */
 export const CHART_CATEGORIES = 20;
 /** A chart's series name holds at most this many characters (Slack's limit). */
@@ -127,7 +140,7 @@ function seriesNames(names: readonly string[]): string[] {
  * the recorded ones and the foreseen ones (the oldest recorded dropped past 20), and the two series
  * are the seats used (recorded up to today, then foreseen: "used, then forecast") and the pool's seats.
  */
-export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
+export function seatsChart(pool: PoolDigest, courseTitle = ''): DataVisualizationBlock {
   const today = pool.lines.used.at(-1)?.day;
   const ahead = pool.lines.forecast.filter((p) => today === undefined || p.day > today);
   const past = pool.lines.used.slice(-Math.max(1, CHART_CATEGORIES - ahead.length));
@@ -140,7 +153,7 @@ export function seatsChart(pool: PoolDigest): DataVisualizationBlock {
   return {
     type: 'data_visualization',
     block_id: 'digest_chart_seats',
-    title: title(`Pool ${pool.poolId}: seats used of ${n(pool.licenses)}`),
+    title: seatsChartTitle(pool, courseTitle),
     chart: {
       type: 'line',
       series: [
@@ -281,7 +294,8 @@ function buildDigestWith(d: Digest, opts: DigestMessageOptions, courseLimit: num
   );
   const chartPool = d.courses.flatMap((c) => c.pools).find((p) => p.poolId === d.chartPoolId);
   if (chartPool) {
-    blocks.push(seatsChart(chartPool));
+    const chartCourse = d.courses.find((c) => c.courseId === chartPool.courseId)?.title ?? '';
+    blocks.push(seatsChart(chartPool, chartCourse));
     const past = chartPool.lines.used;
     const from = past[0];
     blocks.push(

@@ -2,6 +2,7 @@
  * The initial_comment of the export file: Slack renders it as mrkdwn, so the course title (the
  * licensing service's data) is escaped; a title like `<!channel>` must not ping anyone. Pure.
  */
+import { EXPORT_COLUMNS } from '../domain/csv.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
 
 export interface ExportCommentInput {
@@ -10,7 +11,18 @@ export interface ExportCommentInput {
   sandbox: boolean;
 }
 
+/**
+ * A file's comment in a DM with the sandbox marker in front when the data is the sandbox's: every file
+ * License Desk sends (the license export, the history export) says so, as every message does.
+ */
+export function withSandboxComment(comment: string, sandbox: boolean): string {
+  return sandbox ? `[Sandbox data, not real licenses] ${comment}` : comment;
+}
+
 export function buildExportComment({ rows, pool, sandbox }: ExportCommentInput): string {
   const of = pool ? ` of pool ${escapeMrkdwn(pool.id)} (${escapeTruncated(pool.course.title, 200)})` : '';
-  return `${sandbox ? '[Sandbox data, not real licenses] ' : ''}Your export: ${rows} license${rows === 1 ? '' : 's'}${of}. Columns: student, email, course, pool, license, start, end, status, progress, completed.`;
+  return withSandboxComment(
+    `Your export: ${rows} license${rows === 1 ? '' : 's'}${of}. Columns: ${EXPORT_COLUMNS.join(', ')}.`,
+    sandbox,
+  );
 }

@@ -117,7 +117,7 @@ export function buildPastDateConfirmView({
     close: 'Cancel',
     privateMetadata,
     blocks: [
-      section(`:warning: ${day} is in the past. ${what} *ends now*.`),
+      section(`:warning: ${dayText(day) || escapeMrkdwn(day)} is in the past. ${what} *ends now*.`),
       section('*This cannot be undone:* the student loses access at once, and the license can never be edited again.'),
     ],
   });

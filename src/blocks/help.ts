@@ -24,8 +24,9 @@ const SHORTCUT = 'The global shortcut *Assign a course license* (⚡ in the mess
 const REQUEST_SHORTCUT =
   'The global shortcut *Request a course license* (⚡) and *Request a course* on the Home tab open the same request form';
 
+/** Ids, people and courses the local demo has (README, "Demo data": pool 2001, license 4002, Alberto Rossi in its Slack). */
 const EXAMPLES =
-  '_Examples:_ `/licenses pool 12`, `/licenses find ada@example.com`, `/licenses find @ada`, `/licenses list all`, `/licenses history 4001 30`';
+  '_Examples:_ `/licenses pool 2001`, `/licenses show 4002`, `/licenses find alberto.rossi@contoso.com`, `/licenses find @alberto.rossi`, `/licenses list all`, `/licenses history 4001 30`';
 
 const line = (e: HelpEntry): string => `\`/licenses ${e.usage}\`: ${e.summary}`;
 

@@ -49,7 +49,8 @@ function searchedText(s: HistorySubject): string {
 }
 
 function windowText(days: number | undefined): string {
-  return days === undefined ? 'in the whole audit trail' : `in the last ${count(days, 'day')}`;
+  if (days === undefined) return 'in the whole audit trail';
+  return days === 1 ? 'in the last day' : `in the last ${days} days`;
 }
 
 function day(d: string): string {

@@ -257,17 +257,19 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
 
 /**
  * For people without a role: who to ask, and no data at all. `whoToAsk` is mrkdwn from the role
- * resolver. "Request a course" only for someone who may ask for one (`canRequest`).
+ * resolver. "Request a course" only for someone who may ask for one (`canRequest`). A guest can be
+ * given neither a role nor a request, so they are told what they can do instead.
  */
-export function buildRefusalHomeView(whoToAsk: string, sandbox: boolean, canRequest = false): HomeView {
+export function buildRefusalHomeView(whoToAsk: string, sandbox: boolean, canRequest = false, guest = false): HomeView {
+  const words = guest
+    ? `:wave: License Desk shows course license pools and helps license managers assign seats. It is for full members of this workspace, so as a guest you can't use it or request a course here. If you need a seat in a course, send ${whoToAsk} a message with the course and your e-mail address: a license admin can assign you one.`
+    : `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.${canRequest ? ' You can ask for a seat in a course meanwhile.' : ''}`;
   return {
     type: 'home',
     blocks: [
       header('License Desk'),
       ...(sandbox ? [context(SANDBOX_MARKER)] : []),
-      section(
-        `:wave: License Desk shows course license pools and helps license managers assign seats. You don't have access yet: please ask ${whoToAsk} to add you.${canRequest ? ' You can ask for a seat in a course meanwhile.' : ''}`,
-      ),
+      section(words),
       ...(canRequest ? [actions([button(RequestActionId.open, 'Request a course', 'request')], 'home_actions')] : []),
     ],
   };

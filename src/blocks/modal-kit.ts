@@ -98,6 +98,8 @@ export interface ModalView {
   close?: PlainText;
   private_metadata?: string;
   notify_on_close?: boolean;
+  /** Its close button closes the whole stack (a view pushed over a form that is done with). */
+  clear_on_close?: boolean;
 }
 
 /** Modal title, submit and close: 24 characters each. */

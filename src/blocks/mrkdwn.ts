@@ -20,6 +20,17 @@ export function slackMoment(iso: string): string {
   return `<!date^${Math.floor(at / 1000)}^{date_short} at {time}|${fallback}>`;
 }
 
+/**
+ * A recent moment as App Home's "Updated" reads it: "today at 9:48 AM", "yesterday at 9:48 AM", else
+ * like `slackMoment` ("Nov 25, 2026 at 9:48 AM"), in the reader's time zone.
+ */
+export function slackMomentPretty(iso: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return escapeTruncated(iso, 40);
+  const fallback = `${dayText(iso)} at ${new Date(at).toISOString().slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
+}
+
 /** A ten-cell bar of used seats: `▰▰▰▰▰▰▱▱▱▱`. Full cells round up so a nearly full pool never looks empty. */
 export function availabilityBar(used: number, total: number, width = 10): string {
   if (total <= 0) return '▱'.repeat(width);

@@ -12,8 +12,9 @@ import {
   progressStanding,
 } from '../domain/progress.js';
 import { dayText } from './mrkdwn.js';
+import { percentText } from './percent.js';
 
-const pct = (p: number) => `${Math.round(p)} %`;
+const pct = percentText;
 
 /**
  * One line for a holder: "Completed Mar 2, 2026", "Not started after 20 days", "42 % · no progress

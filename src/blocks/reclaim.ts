@@ -4,6 +4,7 @@
  * preview and the admin's own DM (the round message), never in a channel.
  */
 import * as z from 'zod';
+import { count } from '../domain/count.js';
 import type {
   ReclaimAnswerOutcome,
   ReclaimAskNotice,
@@ -26,6 +27,7 @@ import {
   section,
 } from './kit.js';
 import { dayText, escapeTruncated, slackMoment } from './mrkdwn.js';
+import { percentText } from './percent.js';
 
 export const RECLAIM_OFF =
   'Reclaim rounds are not set up in this License Desk process (they need the records database); ask whoever runs License Desk.';
@@ -50,9 +52,7 @@ const MAX_POOLS = 8;
 /** The characters the preview's lists share, under Slack's 12,000 for a whole message. */
 const PREVIEW_BUDGET = 8000;
 
-function pct(n: number): string {
-  return `${Math.round(n)} %`;
-}
+const pct = percentText;
 
 /** "stalled at 40 % since at least Oct 1, 2026" / "not started since Sep 1, 2026". */
 function standingText(a: { standing: string; progress: number; since: string; watched: boolean }): string {
@@ -98,9 +98,9 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
   const blocks: Block[] = [
     header('Reclaim round: still learning?'),
     context(
-      `Preview, nothing sent yet. Holders of transferable pools who have not started (0 % after ${s.notStartedDays} days) or stalled (no progress for ${s.stalledDays} days).${
+      `Preview, nothing sent yet. Holders of transferable pools who have not started (0 % after ${count(s.notStartedDays, 'day')}) or stalled (no progress for ${count(s.stalledDays, 'day')}).${
         p.untransferable > 0
-          ? ` ${p.untransferable} untransferable pool(s) left out: a revoke there gives no seat back.`
+          ? ` ${count(p.untransferable, 'untransferable pool')} left out: a revoke there gives no seat back.`
           : ''
       }`,
     ),
@@ -116,16 +116,16 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
       );
       continue;
     }
-    const head = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${pool.waiting} request(s) waiting for a seat`;
+    const head = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${count(pool.waiting, 'request')} waiting for a seat`;
     const ask = pool.ask.map(
       (c) =>
-        `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}, held ${c.daysHeld} days`,
+        `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}, held ${count(c.daysHeld, 'day')}`,
     );
     const cannot = pool.notInSlack.map(
       (c) => `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}`,
     );
     const left = [
-      ...(pool.keptRecently > 0 ? [`${pool.keptRecently} chose Keep within ${s.keepDays} days`] : []),
+      ...(pool.keptRecently > 0 ? [`${pool.keptRecently} chose Keep within ${count(s.keepDays, 'day')}`] : []),
       ...(pool.alreadyAsked > 0 ? [`${pool.alreadyAsked} already asked in an open round`] : []),
     ];
     blocks.push(
@@ -139,14 +139,14 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
     blocks.push(
       context(`…and ${p.pools.length - MAX_POOLS} more pools: \`/licenses reclaim <poolId>\` shows one pool in full.`),
     );
-  const summary = `${asked} holder(s) would be asked, ${notInSlack} cannot be asked (not in Slack), ${kept} left out (chose Keep), ${already} already asked.`;
+  const summary = `${count(asked, 'holder')} would be asked, ${notInSlack} cannot be asked (not in Slack), ${kept} left out (chose Keep), ${already} already asked.`;
   if (asked === 0) {
     blocks.push(section(`Nobody to ask. ${summary}`));
     return { text: `Reclaim preview: nobody to ask. ${summary}`, blocks };
   }
   blocks.push(
     section(
-      `${summary}\nThey get a DM with *Keep my seat* and *Release it*, a reminder on day ${s.reminderDay}, and ${s.deadlineDays} days to answer. Choose what happens to the seats of those who do not answer:`,
+      `${summary}\nThey get a DM with *Keep my seat* and *Release it*, a reminder on day ${s.reminderDay}, and ${count(s.deadlineDays, 'day')} to answer. Choose what happens to the seats of those who do not answer:`,
     ),
   );
   const releaseButton: ButtonElement = {
@@ -159,7 +159,7 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
     confirm: {
       title: plain('Start the round?'),
       text: plain(
-        `${asked} holder(s) will be asked. Those who do not answer within ${s.deadlineDays} days lose their seat (it goes to the waitlist first).`,
+        `${count(asked, 'holder')} will be asked. Those who do not answer within ${count(s.deadlineDays, 'day')} lose their seat (it goes to the waitlist first).`,
       ),
       confirm: plain('Start'),
       deny: plain('Cancel'),
@@ -216,7 +216,7 @@ export function buildReclaimStartedMessage(
     const t = 'Nobody to ask any more (answers or progress changed since the preview). Nothing was started.';
     return { text: t, blocks: [section(t)] };
   }
-  const t = `Round started: ${outcome.asked} holder(s) asked by DM; ${outcome.notInSlack} not in Slack. Deadline ${slackMoment(outcome.deadlineAt)}. Your DM from License Desk shows the answers as they come.`;
+  const t = `Round started: ${count(outcome.asked, 'holder')} asked by DM; ${outcome.notInSlack} not in Slack. Deadline ${slackMoment(outcome.deadlineAt)}. Your DM from License Desk shows the answers as they come.`;
   return { text: t, blocks: [section(`:white_check_mark: ${t}`)] };
 }
 
@@ -259,7 +259,7 @@ export function buildReclaimReminderMessage(asks: readonly ReclaimAskNotice[]): 
     blocks.push(section(`${askLine(a)}. Answer by ${slackMoment(a.deadlineAt)}.`));
     blocks.push(answerButtons(a));
   }
-  return { text: `Reminder: ${asks.length} seat(s) waiting for your answer.`, blocks };
+  return { text: `Reminder: ${count(asks.length, 'seat')} waiting for your answer.`, blocks };
 }
 
 export function buildReclaimReleasedMessage(a: ReclaimAskNotice, by: 'holder' | 'deadline'): SlackMessage {
@@ -279,7 +279,7 @@ export function buildReclaimReleasedMessage(a: ReclaimAskNotice, by: 'holder' | 
 export function buildReclaimAnswerMessage(o: ReclaimAnswerOutcome): SlackMessage {
   switch (o.kind) {
     case 'kept': {
-      const t = `Thanks: you keep your seat for ${o.ask.courseTitle}. We will not ask again for ${o.keepDays} days.`;
+      const t = `Thanks: you keep your seat for ${o.ask.courseTitle}. We will not ask again for ${count(o.keepDays, 'day')}.`;
       return { text: escapeTruncated(t, 300), blocks: [section(`:white_check_mark: ${escapeTruncated(t, 400)}`)] };
     }
     case 'released':

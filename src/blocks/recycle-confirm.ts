@@ -11,6 +11,7 @@ import { CallbackId, InputId } from './ids.js';
 import { context, section } from './kit.js';
 import { compactView, input, type ModalView, modal, option } from './modal-kit.js';
 import { escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { percentText } from './percent.js';
 
 export interface RecycleConfirmInput {
   pool: Pool;
@@ -29,7 +30,7 @@ export const RECYCLE_TITLE = 'Free a seat';
 function progressText(p: RecycleConfirmInput['defaultProgress']): string {
   if (!p) return 'progress not available';
   if (p.completed) return `completed the course ${dayText(p.completed)}`;
-  return `${Math.round(p.progress)}% of the course done`;
+  return `${percentText(p.progress)} of the course done`;
 }
 
 export function candidateOption(license: License, isDefault = false) {

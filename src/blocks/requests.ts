@@ -138,7 +138,7 @@ export function buildDenyReasonModal(request: CourseRequest): ModalView {
     callbackId: RequestCallbackId.denyForm,
     title: DENY_TITLE,
     submit: 'Deny',
-    close: 'Back',
+    close: 'Cancel',
     privateMetadata: request.id,
     blocks: [
       section(`Deny <@${request.requester}>'s request for *${escapeTruncated(request.courseTitle, 200)}*?`),

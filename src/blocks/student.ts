@@ -8,6 +8,7 @@ import { button, context, header, type SlackMessage, section } from './kit.js';
 import { endText, statusText, studentText } from './license-text.js';
 import { availabilityBar, dayText, escapeMrkdwn, escapeTruncated, truncate } from './mrkdwn.js';
 import { encodeNav } from './nav.js';
+import { percentText } from './percent.js';
 
 /** Courses shown at most; a student with more is pointed to `list`, which pages. */
 export const STUDENT_ROWS_MAX = 20;
@@ -16,7 +17,7 @@ function progressText(row: StudentReportRow): string {
   if (row.completed) return `:white_check_mark: Completed ${dayText(row.completed)}`;
   if (row.progress === null) return 'progress not available';
   const pct = Math.round(Math.min(100, Math.max(0, row.progress)));
-  return `\`${availabilityBar(pct, 100)}\` ${pct}% done`;
+  return `\`${availabilityBar(pct, 100)}\` ${percentText(pct)} done`;
 }
 
 function rowText(row: StudentReportRow, now: Date): string {

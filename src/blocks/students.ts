@@ -6,6 +6,7 @@ import { context, header, type SlackMessage, section } from './kit.js';
 import { studentText } from './license-text.js';
 import { escapeTruncated, truncate } from './mrkdwn.js';
 import { missingOpenPage, openPageLabel } from './page-label.js';
+import { percentText } from './percent.js';
 
 export interface StudentsMessageInput {
   students: Student[];
@@ -19,7 +20,7 @@ const COURSES_TEXT_MAX = 600;
 function coursesText(student: Student): string {
   if (student.courses.length === 0) return 'no courses';
   const parts = student.courses.map((c) => {
-    const done = c.completed ? ' ✓' : ` ${Math.round(c.progress)}%`;
+    const done = c.completed ? ' ✓' : ` ${percentText(c.progress)}`;
     return `${truncate(c.title, 60)}${done}`;
   });
   return escapeTruncated(`${count(student.courses.length, 'course')}: ${parts.join(', ')}`, COURSES_TEXT_MAX);

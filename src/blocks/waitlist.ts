@@ -20,7 +20,7 @@ import {
   type SlackMessage,
   section,
 } from './kit.js';
-import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import { dayText, escapeMrkdwn, escapeTruncated, slackMomentPretty } from './mrkdwn.js';
 
 export type PlacedEntry = WaitlistEntry & { place: number };
 
@@ -39,10 +39,9 @@ export function whoOf(userId: string): string {
   return /^[UW][A-Z0-9]{2,20}$/.test(userId) ? `<@${userId}>` : escapeTruncated(userId, 40);
 }
 
+/** "today at 9:48 AM", "Nov 25, 2026 at 9:48 AM". */
 function since(iso: string): string {
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return escapeTruncated(iso, 30);
-  return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${iso.slice(0, 16).replace('T', ' ')} UTC>`;
+  return Number.isNaN(Date.parse(iso)) ? escapeTruncated(iso, 30) : slackMomentPretty(iso);
 }
 
 function entryLine(e: PlacedEntry): string {

@@ -38,6 +38,11 @@ export type AutoReturnNotice =
       courseTitle?: string;
       /** YYYY-MM-DD. */
       completedOn: string;
+      /**
+       * True when `completedOn` is the day License Desk first saw 100 % (the service sent no completion
+       * date): the holder reads "we saw it completed on", never "you completed it on".
+       */
+      completionSeen?: boolean;
     }
   /** To the alert channel, once a pass: counts only, no student. */
   | { kind: 'progress-returns'; channel: string; pools: ReturnedInPool[]; failed: number };

@@ -29,3 +29,23 @@ export function csvLine(row: readonly CsvValue[]): string {
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
   return `${CSV_BOM}${[header, ...rows].map(csvLine).join('')}`;
 }
+
+/**
+ * The license export's columns, in order: the file's header row (services/export.ts) and the list the
+ * export's DM gives (blocks/export-comment.ts) both read this one list.
+ */
+export const EXPORT_COLUMNS = [
+  'student',
+  'email',
+  'course',
+  'pool',
+  'license',
+  'start',
+  'end',
+  'status',
+  'progress',
+  'completed',
+  // The day License Desk last saw this license's progress or completion change (the daily progress
+  // pass, docs/progress.md); empty when it never saw one change.
+  'last progress',
+] as const;

@@ -31,7 +31,7 @@ export interface PoolDigest {
   free: number;
   transferable: boolean;
   end: string;
-  /** Whole days until the pool ends (0 on its last day); null when its end cannot be read. */
+  /** Calendar days until the pool ends (`calendarDaysUntil`: 0 on its last day); null when its end cannot be read. */
   endsInDays: number | null;
   forecast: Forecast;
   /** Seats in use over the last 30 days and, when filling, foreseen: the chart's two lines. */

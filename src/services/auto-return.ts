@@ -26,6 +26,7 @@ import {
   type AutoReturnSettings,
   type ReturnedInPool,
 } from '../domain/auto-return.js';
+import { dayOf } from '../domain/end-date.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { ChangeContext } from './change-context.js';
 import type { Outbox } from './outbox.js';
@@ -88,6 +89,14 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         ...(facts.detail ? { detail: facts.detail } : {}),
       });
       if (!mine || state !== 'returned') return false;
+      // The day is the service's completion date only when it sent one (and that is the day kept);
+      // otherwise it is the day the progress pass first saw 100 %, and the holder is told so.
+      const progress = await trx
+        .selectFrom('license_progress')
+        .select('completed')
+        .where('license_id', '=', row.license_id)
+        .executeTakeFirst();
+      const fromService = !!progress?.completed && dayOf(progress.completed) === row.completed_on;
       const notice: AutoReturnNotice = {
         kind: 'progress-returned',
         email: row.student_email,
@@ -95,6 +104,7 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
         poolId: row.pool_id,
         ...courseTitle,
         completedOn: row.completed_on,
+        ...(fromService ? {} : { completionSeen: true }),
       };
       await outbox.enqueue(trx, notice, `progress-return:${row.license_id}`);
       return true;

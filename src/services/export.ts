@@ -23,7 +23,7 @@ import { createWriteStream } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSV_BOM, type CsvValue, csvLine } from '../domain/csv.js';
+import { CSV_BOM, type CsvValue, csvLine, EXPORT_COLUMNS } from '../domain/csv.js';
 import { dayOf } from '../domain/end-date.js';
 import { licenseStatus } from '../domain/license-status.js';
 import type { License, Pool, Student } from '../domain/types.js';
@@ -32,21 +32,8 @@ import type { CallOptions, LicensingClient } from '../licensing/types.js';
 import type { ProgressStore } from './progress-store.js';
 import { inSlices, yieldToLoop } from './turns.js';
 
-export const EXPORT_HEADER = [
-  'student',
-  'email',
-  'course',
-  'pool',
-  'license',
-  'start',
-  'end',
-  'status',
-  'progress',
-  'completed',
-  // The day License Desk last saw this license's progress or completion change (the daily progress
-  // pass, docs/progress.md); empty when it never saw one change.
-  'last progress',
-] as const;
+/** The header row: the one column list (`EXPORT_COLUMNS`, domain/csv.ts), which the export's DM lists too. */
+export const EXPORT_HEADER = EXPORT_COLUMNS;
 
 /** Where the export is, after each request: pages read and the pages it expects in all. */
 export interface ExportProgress {

@@ -77,6 +77,17 @@ const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], str
   busy: 'Shown from the last reading: background work (a bulk job) is using the licensing budget; Refresh later.',
 };
 
+/** A guest (single- or multi-channel) cannot be given a role or ask for a course; unknown: not a guest. */
+async function isGuest(deps: AppDeps, client: webApi.WebClient, userId: string): Promise<boolean> {
+  try {
+    const { user } = await client.users.info({ user: userId });
+    return user?.is_restricted === true || user?.is_ultra_restricted === true;
+  } catch (error) {
+    deps.logger.debug('users.info for the Home tab failed', { userId, error: String(error) });
+    return false;
+  }
+}
+
 async function publish(client: webApi.WebClient, userId: string, view: HomeView, deps: AppDeps): Promise<void> {
   try {
     await client.views.publish({ user_id: userId, view });
@@ -98,7 +109,8 @@ export async function showHome(
   // "Request a course" only for someone who may ask for one (never a guest's dead end).
   const canRequest = await mayAskForCourse(deps, client, userId);
   if (!verdict.allowed) {
-    const refusal = buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest);
+    const guest = !canRequest && (await isGuest(deps, client, userId));
+    const refusal = buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest, guest);
     return publish(client, userId, await withMyRequests(deps, userId, refusal, note), deps);
   }
   const { canChange } = verdict;

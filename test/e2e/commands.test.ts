@@ -39,6 +39,19 @@ describe('every subcommand', () => {
     expect(viewer.r.responses()).toHaveLength(1);
   });
 
+  it("help's examples work on the demo's data: each one run as written finds what it names", async () => {
+    const { text } = await run('help');
+    const examples = [...(text.split('_Examples:_')[1] ?? '').matchAll(/`\/licenses ([^`]+)`/g)].map((m) => m[1] ?? '');
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    for (const example of examples) {
+      // Slack sends a picked @member as a mention: @alberto.rossi is the demo's Alberto Rossi.
+      const typed = example.replace('@alberto.rossi', '<@U0ALBERTO1|alberto.rossi>');
+      const answer = (await run(typed)).text;
+      expect(answer, example).not.toMatch(/There is no|No student has|did not recognise|no longer exists/);
+      expect(answer, example).not.toMatch(/:warning:/);
+    }
+  });
+
   it('pools: every pool with counts, bar, dates, warnings, and Assign only for admins', async () => {
     const admin = await run('pools');
     expect(admin.text).toContain('Mastering DAX');
@@ -97,6 +110,12 @@ describe('every subcommand', () => {
     expect(text).toContain('Mastering DAX');
     expect(text).toMatch(/% done|Completed/);
     expect(t.sandbox.requests.map((q) => q.url.split('?')[0])).toEqual(['/v1/student']);
+  });
+
+  it('find: a percentage reads as every percentage in License Desk does ("48 % done", never "48% done")', async () => {
+    const { text } = await run('find marco.novak@contoso.com');
+    expect(text).toMatch(/\d+ % done/);
+    expect(text).not.toMatch(/\d%/);
   });
 
   it('find <@user>: the member e-mail from users.info; no e-mail or no such student is said plainly', async () => {

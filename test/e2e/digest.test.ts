@@ -115,6 +115,14 @@ describe('/licenses digest', () => {
     const text = words(reply.body);
     for (const c of byCourse.values()) expect(text).toContain(`${c.used} of ${c.licenses} seats used`);
 
+    // The seats chart's title names its course, then the pool and its size: "Mastering DAX (pool 2001), 20 seats".
+    const line = charts(reply.body).find((c) => (c.chart as Json).type === 'line');
+    const chartPool = pools.find((p) => String(line?.title).includes(`(pool ${p.id}), `));
+    expect(chartPool).toBeDefined();
+    expect(String(line?.title)).toBe(
+      `${chartPool?.course.title} (pool ${chartPool?.id}), ${chartPool?.licenses} seats`,
+    );
+
     // The progress chart's bars add up to what was seeded.
     const bar = charts(reply.body).find((c) => (c.chart as Json).type === 'bar')?.chart as {
       series: { data: { label: string; value: number }[] }[];

@@ -42,6 +42,8 @@ describe('/licenses export', () => {
     );
     const rows = parseCsv(file?.content ?? '');
     expect(rows[0]).toEqual([...EXPORT_HEADER]);
+    // The DM names every column the file has, in its order: all of them, not ten of eleven.
+    expect(file?.initialComment).toContain(`Columns: ${rows[0]?.join(', ')}.`);
     const all = t.sandbox.inspect.licenses({ includeInactive: true });
     expect(rows.length - 1).toBe(all.length);
     const byLicense = new Map(rows.slice(1).map((r) => [r[4], r]));

@@ -100,18 +100,27 @@ describe('change end date', () => {
   it('a past date asks a second, explicit confirmation; only then the license ends', async () => {
     const view = await openModal(t, () => t.clickButton(ActionId.licenseChangeEndDate, '4005'));
     t.sandbox.clearRequests();
-    const { ack } = await send(view, extendState({ date: dayFromToday(-3) }));
-    expect(ack.response_action).toBe('update');
+    const past = dayFromToday(-3);
+    const { ack } = await send(view, extendState({ date: past }));
+    // Pushed over the filled form: its Cancel goes back to the form, not out of it.
+    expect(ack.response_action).toBe('push');
     const confirm = ack.view as ShownView;
     expect(confirm.callback_id).toBe(CallbackId.extendPastConfirm);
+    expect((confirm as { close?: { text: string } }).close?.text).toBe('Cancel');
+    // The day as every date reads, never the ISO day typed.
+    expect(textOf(confirm.blocks)).toContain(`${dayText(past)} is in the past`);
+    expect(textOf(confirm.blocks)).not.toContain(past);
     expect(textOf(confirm.blocks)).toContain('*ends now*');
     expect(textOf(confirm.blocks)).toContain('can never be edited again');
     expect(writes(t)).toEqual([]);
     expect(t.sandbox.inspect.license('4005')?.active).toBe(true);
     const from = t.slack.calls.length;
-    await send({ ...confirm, id: view.id }, { values: {} });
+    const confirmed = await send({ ...confirm, id: view.id }, { values: {} });
+    // The working view and the result replace the confirmation; closing them closes the form under them too.
+    expect((confirmed.ack.view as { clear_on_close?: boolean }).clear_on_close).toBe(true);
     const result = await settledView(t, view.id, from);
     expect(textOf(result.blocks)).toContain("can't be edited again");
+    expect((result as { clear_on_close?: boolean }).clear_on_close).toBe(true);
     expect(t.sandbox.inspect.license('4005')?.active).toBe(false);
     expect(writes(t).map((r) => r.method)).toEqual(['PATCH']);
   });

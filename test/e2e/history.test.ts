@@ -103,6 +103,9 @@ describe('/licenses history', () => {
   it('a window of days, a member, an unknown subject and a bad number of days', async () => {
     const recent = await final(await t.command(`history ${STUDENT} 1`));
     expect(entriesOf(recent)).toHaveLength(4);
+    // One day reads as one day, never "the last 1 day".
+    expect(textOf(recent.blocks)).toContain(' · the last day · ');
+    expect(textOf(recent.blocks)).not.toContain('the last 1 day');
     const member = await final(await t.command(`history <@${ADMIN}|dana.lee>`, { userId: VIEWER }));
     expect(entriesOf(member).length).toBeGreaterThanOrEqual(4);
     expect(String(member.text)).toContain(`<@${ADMIN}> (and dana.lee@acme-learning.example)`);
@@ -118,7 +121,7 @@ describe('/licenses history', () => {
     expect(textOf(bad.blocks)).toContain('“soon” is not a number of days');
     const empty = await final(await t.command('history'));
     expect(textOf(empty.blocks)).toContain(
-      'Please say whose history to show, as in `/licenses history ada@example.com`',
+      'Please say whose history to show, as in `/licenses history alberto.rossi@contoso.com`',
     );
   });
 
@@ -180,6 +183,8 @@ describe('/licenses history', () => {
     expect(clicked.responses().map((r) => r.body.replace_original)).toEqual([false]);
     const upload = t.slack.uploads[before];
     expect(upload?.channelId).toMatch(/^D/);
+    // The sandbox's history says so in its DM, as the license export's does.
+    expect(upload?.initialComment).toMatch(/^\[Sandbox data, not real licenses\] License Desk history of /);
     const open = t.slack.calls.filter((c) => c.method === 'conversations.open').at(-1);
     expect(open?.args.users).toBe(VIEWER);
     const csv = parseCsv((upload?.content ?? '').replace(/^\uFEFF/, ''));

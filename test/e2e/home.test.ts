@@ -82,6 +82,17 @@ describe('App Home', () => {
     expect(t.sandbox.requests.length).toBe(before);
   });
 
+  it('a guest: told what a guest can do (ask an admin for a seat), never to ask to be added', async () => {
+    await t.event({ type: 'app_home_opened', user: TEST_USERS.guest, channel: 'D0HOME0003', tab: 'home' });
+    const call = await t.slack.waitForCall('views.publish', (c) => c.args.user_id === TEST_USERS.guest);
+    const text = allText(call.args.view);
+    expect(text).toContain("as a guest you can't use it or request a course here");
+    expect(text).toContain(`If you need a seat in a course, send <@${TEST_USERS.admin}> a message`);
+    expect(text).not.toContain('to add you');
+    expect(text).not.toContain('Mastering DAX');
+    expect(buttons(call.args.view)).toEqual([]);
+  });
+
   it('the Messages tab does not publish the dashboard', async () => {
     const before = t.slack.calls.length;
     await t.event({ type: 'app_home_opened', user: TEST_USERS.admin, channel: 'D0HOME0001', tab: 'messages' });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONSOLE_SHORTCUTS } from '../../local/console/demo.js';
 import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
-import { SUBCOMMANDS, usageHint } from '../../src/slack/subcommands/index.js';
+import { SUBCOMMANDS, USAGE_HINT_MAX, usageHint } from '../../src/slack/subcommands/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {
@@ -142,10 +142,13 @@ describe('manifest.yml', () => {
   });
 
   describe('the table of subcommands is what the manifest offers', () => {
-    it('the usage hint lists every subcommand of the table, in its order, with its usage', () => {
+    it('the usage hint names the everyday subcommands of the table with their usage, short, and points to help', () => {
       expect(SUBCOMMANDS.map((s) => s.name)).toEqual(expect.arrayContaining(['pools', 'find', 'assign', 'expiring']));
-      expect(manifest.features.slash_commands[0]?.usage_hint).toBe(usageHint());
-      expect(usageHint()).toContain('| expiring [days] |');
+      const hint = manifest.features.slash_commands[0]?.usage_hint ?? '';
+      expect(hint).toBe(usageHint());
+      expect(hint).toContain('| expiring [days] |');
+      expect(hint).toContain('every command: /licenses help');
+      expect(Array.from(hint).length).toBeLessThanOrEqual(USAGE_HINT_MAX);
     });
 
     it('the global shortcut is the one the code listens for', () => {

@@ -190,8 +190,9 @@ describe('reclaim rounds: still learning?', () => {
     for (const key of ['s22', 's23', 's15in2002']) expect(all).not.toContain((lic[key] as License).student.email);
     expect(all).toMatch(new RegExp(`Cannot be asked[^]*${notInSlackName}`));
     expect(all).toContain('since at least');
-    expect(all).toContain('1 request(s) waiting');
-    expect(all).toMatch(/4 holder\(s\) would be asked, 1 cannot be asked/);
+    expect(all).toContain('1 request waiting');
+    expect(all).toContain('4 holders would be asked, 1 cannot be asked');
+    expect(all).not.toContain('(s)');
     expect(buttons(answer.body).map((b) => b.action_id)).toEqual([
       ReclaimActionId.startRelease,
       ReclaimActionId.startList,
@@ -206,7 +207,7 @@ describe('reclaim rounds: still learning?', () => {
     expect(start?.confirm).toBeDefined();
     const r = await t.clickButton(ReclaimActionId.startRelease, String(start?.value));
     const started = await r.waitForResponse(notWorking);
-    expect(allText(started.body.blocks)).toContain('3 holder(s) asked');
+    expect(allText(started.body.blocks)).toContain('3 holders asked');
     await until(
       'step 1',
       () =>

@@ -300,6 +300,8 @@ describe('course requests', () => {
       (c) => (c.args.view as { callback_id?: string }).callback_id === RequestCallbackId.denyForm,
     );
     expect((modal.args.view as { private_metadata?: string }).private_metadata).toBe(id);
+    // The form's first view: its close button cancels (there is nothing to go back to).
+    expect((modal.args.view as { close?: { text: string } }).close?.text).toBe('Cancel');
     const before = posts('2002').length;
     await submitDenyReason(t, id, 'Budget is frozen until March');
     const dm = await t.slack.waitForCall(

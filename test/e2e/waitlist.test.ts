@@ -241,6 +241,8 @@ describe('waitlist', () => {
       10_000,
     );
     expect(checkBlockKitLimits(home.args.view, 'view')).toEqual([]);
+    // Slack shows "waiting since today at 9:48 AM" (or "Nov 25, 2026 at 9:48 AM"), as Home's "Updated" reads.
+    expect(allText(home.args.view)).toMatch(/waiting since <!date\^\d+\^\{date_short_pretty\} at \{time\}\|/);
     const down = buttons(home.args.view).find((b) => b.action_id === WaitlistActionId.moveDown);
     expect(down).toBeDefined();
 

@@ -328,7 +328,8 @@ function renderModal(s) {
   const foot = el('div', 'modal-buttons');
   const cancel = el('button', 'btn', v.close?.text ?? 'Cancel');
   cancel.type = 'button';
-  cancel.addEventListener('click', () => closeTop(top, false));
+  // clear_on_close: the close button closes the whole stack, as in Slack.
+  cancel.addEventListener('click', () => closeTop(top, v.clear_on_close === true));
   foot.append(cancel);
   if (v.submit) {
     const submit = el('button', 'btn primary', v.submit.text);

@@ -13,7 +13,8 @@ export const find: Subcommand<FindTarget> = {
   summary: 'a student’s licenses and course progress',
   need: 'viewer',
   parse(words) {
-    if (words[0] === undefined) return problem('Please say whom to find, as in `/licenses find ada@example.com`.');
+    if (words[0] === undefined)
+      return problem('Please say whom to find, as in `/licenses find alberto.rossi@contoso.com`.');
     if (words.length > 1) return extra('find', words.slice(1));
     return parseFindTarget(words[0]);
   },

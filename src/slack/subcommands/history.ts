@@ -5,6 +5,7 @@
  * `/licenses export` sends its file. Reads the audit table only (docs/history.md).
  */
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../blocks/common.js';
+import { withSandboxComment } from '../../blocks/export-comment.js';
 import { buildHistoryExportComment, buildHistoryMessage, historyExportSentText } from '../../blocks/history.js';
 import type { SlackMessage } from '../../blocks/kit.js';
 import { decodeNav, type NavTargetOf } from '../../blocks/nav.js';
@@ -24,7 +25,7 @@ import { extra, quote } from './words.js';
 type HistoryTarget = NavTargetOf<'history'>;
 
 const EXAMPLES =
-  'as in `/licenses history ada@example.com`, `/licenses history @ada 30`, `/licenses history 4001` (a license) or `/licenses history 2001 7` (a pool, the last 7 days)';
+  'as in `/licenses history alberto.rossi@contoso.com`, `/licenses history @alberto.rossi 30`, `/licenses history 4001` (a license) or `/licenses history 2001 7` (a pool, the last 7 days)';
 
 const MENTION = /^<@([UW][A-Z0-9]{2,20})(?:\|[^>]*)?>$/;
 const MAILTO = /^<mailto:([^|>]+)(?:\|[^>]*)?>$/;
@@ -56,7 +57,7 @@ export function parseHistoryDays(word: string): number | Problem {
   const days = /^\d{1,6}$/.test(word) ? Number(word) : Number.NaN;
   if (days >= 1 && days <= MAX_HISTORY_DAYS) return days;
   return problem(
-    `${quote(word)} is not a number of days: give a whole number from 1 to ${MAX_HISTORY_DAYS.toLocaleString('en')} (or leave it out for the whole history), as in \`/licenses history ada@example.com 30\`.`,
+    `${quote(word)} is not a number of days: give a whole number from 1 to ${MAX_HISTORY_DAYS.toLocaleString('en')} (or leave it out for the whole history), as in \`/licenses history alberto.rossi@contoso.com 30\`.`,
   );
 }
 
@@ -175,7 +176,11 @@ export function createHistoryExportHandler(s: Surface) {
       );
     }
     try {
-      await uploadToDm(client, channel, result, buildHistoryExportComment(query.subject, query.days, result.rows));
+      const comment = withSandboxComment(
+        buildHistoryExportComment(query.subject, query.days, result.rows),
+        deps.sandbox,
+      );
+      await uploadToDm(client, channel, result, comment);
     } catch (error) {
       deps.logger.warn('history export upload failed', { error: String(error) });
       return reply.send(

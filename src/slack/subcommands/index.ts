@@ -69,9 +69,15 @@ const BY_VIEW = { pools, pool, list, expiring, students, courses, show, history 
   [V in NavView]: NavSubcommand<V>;
 };
 
-/** The manifest's usage hint for /licenses: every usage, in table order. */
+/** The subcommands the usage hint names: the everyday ones; help lists every one. */
+const HINTED: readonly string[] = ['help', 'pools', 'pool', 'expiring', 'show', 'find', 'request'];
+/** Slack shows the hint on one line under the command as it is typed: it stays short. */
+export const USAGE_HINT_MAX = 200;
+
+/** The manifest's usage hint for /licenses: the everyday usages, in table order, and where the rest are. */
 export function usageHint(): string {
-  return `[${SUBCOMMANDS.map((s) => s.usage).join(' | ')}]`;
+  const shown = SUBCOMMANDS.filter((s) => HINTED.includes(s.name)).map((s) => s.usage);
+  return `[${shown.join(' | ')}] · every command: /licenses help`;
 }
 
 /** Help for someone the gate let in; `reason`: the one sentence on what was wrong. */

@@ -64,7 +64,7 @@ export function parseFindTarget(word: string): FindTarget | Problem {
     // names up ourselves (users.list) would page through the whole workspace and could pick the wrong one
     // of two people with one display name: say what works instead.
     return problem(
-      `Slack did not recognise ${quote(word)} as a member, so I can't tell who it is: pick the person from the list Slack suggests as you type @, or give their e-mail, as in \`/licenses find ada@example.com\`.`,
+      `Slack did not recognise ${quote(word)} as a member, so I can't tell who it is: pick the person from the list Slack suggests as you type @, or give their e-mail, as in \`/licenses find alberto.rossi@contoso.com\`.`,
     );
   }
   return problem(`${quote(word)} is neither an e-mail address nor a Slack member.`);

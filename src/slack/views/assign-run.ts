@@ -20,6 +20,8 @@ export interface ChangeRun {
   actor: string;
   channel: string | undefined;
   title: string;
+  /** The view is pushed over the form it came from (the past-date confirmation). */
+  stacked?: boolean;
 }
 
 export function assignWords(params: AssignParams, pool: Pool | undefined, freed?: string) {
@@ -41,12 +43,9 @@ export async function finishChange(
   extra: { retry?: boolean; privateMetadata?: string } = {},
 ): Promise<void> {
   const { deps } = s;
-  const shown = await updateView(
-    deps,
-    client,
-    run.viewId,
-    buildOutcomeModal({ ...outcome, title: run.title, ...extra }),
-  );
+  const view = buildOutcomeModal({ ...outcome, title: run.title, ...extra });
+  // Shown over a form (a pushed confirmation): closing the result closes the form under it too.
+  const shown = await updateView(deps, client, run.viewId, run.stacked ? { ...view, clear_on_close: true } : view);
   const sentence = { tone: outcome.tone, headline: outcome.headline };
   const replied = await replyEphemeral(deps, client, run.channel, run.actor, sentence);
   // The modal was closed (views.update: not_found) and no channel reply reached them: a DM does.

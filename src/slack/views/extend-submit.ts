@@ -78,7 +78,8 @@ export function createExtendSubmitHandler(s: Surface) {
         day,
         privateMetadata,
       });
-      return ack({ response_action: 'update', view: confirm });
+      // Pushed over the form: its Cancel goes back to the form as it was filled in.
+      return ack({ response_action: 'push', view: confirm });
     }
     const run = { viewId: view.id, actor, channel: meta.channelId, licenseId: meta.licenseId, day };
     await runExtend(s, { ack, client }, run);
@@ -93,7 +94,9 @@ export function createPastConfirmSubmitHandler(s: Surface) {
       return;
     }
     const { channelId: channel, licenseId, endDate: day } = meta;
-    await runExtend(s, { ack, client }, { viewId: view.id, actor: body.user.id, channel, licenseId, day });
+    // The confirmation lies over the form: the working view and the result replace it, and close both.
+    const run = { viewId: view.id, actor: body.user.id, channel, licenseId, day, stacked: true };
+    await runExtend(s, { ack, client }, run);
   });
 }
 
@@ -103,6 +106,7 @@ interface ExtendRun {
   channel: string | undefined;
   licenseId: string;
   day: string;
+  stacked?: boolean;
 }
 
 async function runExtend(
@@ -113,14 +117,12 @@ async function runExtend(
   const now = s.deps.now();
   const past = run.day < today(now);
   const id = escapeMrkdwn(run.licenseId);
-  await ack({
-    response_action: 'update',
-    view: buildWorkingModal(
-      EXTEND_TITLE,
-      past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${dayText(run.day)}`,
-      limitWait(s.deps),
-    ),
-  });
+  const working = buildWorkingModal(
+    EXTEND_TITLE,
+    past ? `Ending license \`${id}\` now` : `Moving the end of license \`${id}\` to ${dayText(run.day)}`,
+    limitWait(s.deps),
+  );
+  await ack({ response_action: 'update', view: run.stacked ? { ...working, clear_on_close: true } : working });
   if (!(await s.state.once.claim(`extend:${run.viewId}:${run.licenseId}:${run.day}`))) return;
   const outcome = await changeLicenseEndDate(changeContext(s), {
     actor: run.actor,

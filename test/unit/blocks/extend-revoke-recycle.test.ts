@@ -98,7 +98,7 @@ describe('recycle', () => {
     });
     expect(checkModalLimits(view)).toEqual([]);
     noPings(view);
-    expect(JSON.stringify(view)).toContain('42% of the course done');
+    expect(JSON.stringify(view)).toContain('42 % of the course done');
     expect(JSON.stringify(view)).toContain('"initial_option"');
   });
 

@@ -107,7 +107,7 @@ describe('the history page', () => {
       undefined,
       'entries made by <@U0ADA00001> or about their course requests, and entries about ada@contoso.com, in the whole audit trail',
     ],
-    ['an id', { kind: 'id', id: '2001' }, 1, 'entries about license `2001` or pool `2001`, in the last 1 day'],
+    ['an id', { kind: 'id', id: '2001' }, 1, 'entries about license `2001` or pool `2001`, in the last day'],
   ])('nothing found for %s names what was looked for and the window', (_what, subject, days, said) => {
     const m = buildHistoryMessage(
       (({ newestId: _n, oldestId: _o, ...rest }) => rest)(page({ subject, ...(days ? { days } : {}), items: [] })),

@@ -45,7 +45,7 @@ describe('reclaim messages', () => {
       settings: DEFAULT_RECLAIM_SETTINGS,
     });
     expect(checkBlockKitLimits(withSandboxMarker(message, true))).toEqual([]);
-    expect(message.text).toContain('2400 holder(s) would be asked, 2400 cannot be asked');
+    expect(message.text).toContain('2400 holders would be asked, 2400 cannot be asked');
   });
 
   it('the round message lists many unanswered within the limits; a reminder of 30 rounds too', () => {

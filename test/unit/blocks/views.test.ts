@@ -215,7 +215,7 @@ describe('student, students, courses, me, help', () => {
     const view = buildStudentMessage(reportFromStudent({ ...base, courses }), NOW);
     expectClean(view);
     const text = allText(view);
-    expect(text).toContain('42% done');
+    expect(text).toContain('42 % done');
     expect(text).toContain('Completed');
     expect(text).toContain('and 80 more');
   });

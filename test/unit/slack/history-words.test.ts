@@ -26,7 +26,7 @@ describe('history words', () => {
   });
 
   it.each([
-    [[], 'Please say whose history to show, as in `/licenses history ada@example.com`'],
+    [[], 'Please say whose history to show, as in `/licenses history alberto.rossi@contoso.com`'],
     [['4001', 'abc'], '“abc” is not a number of days: give a whole number from 1 to 36,500'],
     [['4001', '0'], '“0” is not a number of days'],
     [['4001', '-3'], '“-3” is not a number of days'],
