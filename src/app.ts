@@ -3,8 +3,10 @@
  * started, with its audit trail and work tracker; src/main.ts and the end-to-end harness start it. Transport only here; behaviour lives
  * in the listeners under src/slack/.
  */
+
 import type { ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, type CustomRoute, type webApi } from '@slack/bolt';
+import { DISK_FULL_SENTENCE, isDiskFull } from './db/disk-full.js';
 
 /** What Bolt passes to an extended error handler (not re-exported by @slack/bolt's index). */
 interface ErrorHandlerArgs {
@@ -177,15 +179,17 @@ export function createErrorHandler(deps: AppDeps) {
   return async ({ error, body }: ErrorHandlerArgs): Promise<void> => {
     const b = (body ?? {}) as Record<string, unknown>;
     const user = b.user_id ?? (b.user as { id?: unknown } | undefined)?.id;
+    const diskFull = isDiskFull(error);
     deps.logger.error('listener failed', {
       error,
+      ...(diskFull ? { problem: 'the disk is full' } : {}),
       kind: b.command ? 'command' : (b.type ?? 'unknown'),
       ...(typeof b.command === 'string' ? { command: b.command } : {}),
       ...(typeof user === 'string' ? { user } : {}),
     });
     const responseUrl = b.response_url;
     if (typeof responseUrl === 'string' && /^https?:\/\//.test(responseUrl)) {
-      const text = `${SORRY} ${deps.roles.whoToAsk()} to check License Desk's log.`;
+      const text = diskFull ? DISK_FULL_SENTENCE : `${SORRY} ${deps.roles.whoToAsk()} to check License Desk's log.`;
       try {
         await fetch(responseUrl, {
           method: 'POST',

@@ -1,15 +1,16 @@
 /**
  * `npm run backup [-- <directory>]`: a consistent copy of the records while License Desk runs
  * (docs/deployment.md). With SQLite (the default) it uses SQLite's online backup of
- * DATA_DIR/license-desk.sqlite into `<directory>` (default DATA_DIR/backups/) under a timestamped name,
- * and prints where and how big. With DATABASE_URL the records are in PostgreSQL: it prints the
- * pg_dump command to use instead (without the password) and runs nothing. DATA_DIR and DATABASE_URL are
- * read and checked as the app reads them (the environment, then .env in the working directory); the
- * other settings play no part.
+ * DATA_DIR/license-desk.sqlite into `<directory>` (default DATA_DIR/backups/) under a timestamped name
+ * of its own (a second backup within the same second gets `-2`), and prints where and how big. With
+ * DATABASE_URL the records are in PostgreSQL: it prints the pg_dump command to use instead (without
+ * the password) and runs nothing. DATA_DIR and DATABASE_URL are read and checked as the app reads
+ * them (the environment, then .env in the working directory); the other settings play no part.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatProblems, readStorageConfig } from './config.js';
+import { isDiskFull } from './db/disk-full.js';
 import { SQLITE_FILE } from './db/open.js';
 import { redactDatabaseUrl } from './db/url.js';
 import { loadEnvFile } from './env-file.js';
@@ -36,6 +37,23 @@ function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * A backup file name of its own: `license-desk-<stamp>.sqlite`, or `…-2.sqlite`, `…-3.sqlite` when a
+ * backup of the same second has it. The name is taken by creating the file (empty: SQLite's backup
+ * fills it), so two backups at once never write to one file.
+ */
+function reserveName(directory: string, stamp: string): string {
+  for (let n = 1; ; n++) {
+    const file = join(directory, `license-desk-${stamp}${n === 1 ? '' : `-${n}`}.sqlite`);
+    try {
+      closeSync(openSync(file, 'wx'));
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /** The pg_dump command for DATABASE_URL, with no password in it (pg_dump asks, or reads PGPASSWORD or ~/.pgpass). */
@@ -72,17 +90,32 @@ export async function runBackup(opts: {
     };
   }
   const directory = resolve(opts.directory ?? join(opts.dataDir, 'backups'));
-  const file = join(directory, `license-desk-${stamp}.sqlite`);
+  let file = join(directory, `license-desk-${stamp}.sqlite`);
   const { default: SQLite } = await import('better-sqlite3');
   let db: import('better-sqlite3').Database | undefined;
+  let reserved = false;
   try {
     mkdirSync(directory, { recursive: true });
+    file = reserveName(directory, stamp);
+    reserved = true;
     db = new SQLite(source, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     // SQLite's online backup: a consistent copy even while the app writes (it starts over when it must).
     await db.backup(file);
   } catch (error) {
+    db?.close();
+    db = undefined;
+    // Nothing half-written is left under a backup's name.
+    if (reserved) rmSync(file, { force: true });
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    if (isDiskFull(error)) {
+      return {
+        code: 1,
+        lines: [
+          `The backup of ${source} to ${file} failed: the disk is full (${reason}). Free some room on the disk of ${directory}, or name a directory on another disk (npm run backup -- <directory>), then run npm run backup again`,
+        ],
+      };
+    }
     return {
       code: 1,
       lines: [

@@ -19,6 +19,7 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
+import { diskFullSentence, isDiskFull } from './disk-full.js';
 import { type Dialect, migrations } from './migrations.js';
 import type { Database } from './schema.js';
 import { redactDatabaseUrl } from './url.js';
@@ -78,6 +79,7 @@ const reason = (error: unknown): string =>
  */
 export function sqliteOpenProblem(where: string, error: unknown, opened: boolean): DatabaseProblem {
   const code = (error as { code?: string }).code ?? '';
+  if (isDiskFull(error)) return new DatabaseProblem(diskFullSentence(`file ${where}`));
   if (code === 'SQLITE_CANTOPEN' || (!opened && /^E[A-Z]+$/.test(code))) {
     return new DatabaseProblem(
       `The database file ${where} cannot be opened (${reason(error)}): check that DATA_DIR exists and this user may read and write it`,
@@ -92,6 +94,14 @@ export function sqliteOpenProblem(where: string, error: unknown, opened: boolean
     `The database file ${where} is damaged (${reason(error)}): restore it from a backup (npm run backup makes one) or move it aside to start with no records; License Desk does not start over lost records`,
   );
 }
+
+/** The statement a ROLLBACK with no transaction left becomes (see openSqlite). */
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 async function openSqlite(
   dataDir: string,
@@ -125,8 +135,17 @@ async function openSqlite(
     throw sqliteOpenProblem(where, error, handle !== undefined);
   }
   if (fresh) handle.pragma('auto_vacuum = INCREMENTAL');
+  const sqlite = handle;
+  // SQLite ends a transaction by itself when a statement in it fails with SQLITE_FULL (and a few other
+  // errors): Kysely's ROLLBACK then finds none, and its "cannot rollback - no transaction is active"
+  // would take the place of the real cause. Such a ROLLBACK has nothing left to do: it does nothing.
+  const database = {
+    close: () => sqlite.close(),
+    prepare: (text: string) =>
+      /^\s*rollback\s*;?\s*$/i.test(text) && !sqlite.inTransaction ? NOTHING_TO_ROLL_BACK : sqlite.prepare(text),
+  };
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }), ...(log ? { log } : {}) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) }),
     where,
   };
 }
@@ -204,6 +223,8 @@ export async function openRecords(opts: OpenOptions): Promise<Records> {
     await db.destroy().catch(() => undefined);
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     const text = reason(result.error);
+    if (isDiskFull(result.error))
+      throw new DatabaseProblem(diskFullSentence(dialect === 'sqlite' ? `file ${where}` : where));
     if (/previously executed migration .* is missing/i.test(text)) {
       throw new DatabaseProblem(
         `The database ${where} was written by a newer License Desk (${text}): run that version, or restore a backup made by this one`,
@@ -216,7 +237,13 @@ export async function openRecords(opts: OpenOptions): Promise<Records> {
   const now = opts.now ?? (() => new Date());
   const instance = `i${randomBytes(6).toString('hex')}`;
   const stamp = now().toISOString();
-  await db.insertInto('instances').values({ id: instance, started_at: stamp, seen_at: stamp }).execute();
+  try {
+    await db.insertInto('instances').values({ id: instance, started_at: stamp, seen_at: stamp }).execute();
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    if (isDiskFull(error)) throw new DatabaseProblem(diskFullSentence(dialect === 'sqlite' ? `file ${where}` : where));
+    throw error;
+  }
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const beat =
     heartbeatMs > 0

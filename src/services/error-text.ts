@@ -2,6 +2,8 @@
  * A licensing failure -> one plain sentence with the next step, for the person and for the audit
  * entry. Never a stack trace, never internals; builders escape it (a 400 quotes the server's own words).
  */
+
+import { DISK_FULL_SENTENCE, isDiskFull } from '../db/disk-full.js';
 import type {
   BadRequestError,
   ConnectionError,
@@ -71,6 +73,8 @@ export const seconds = (n: number): number => Math.max(1, Math.ceil(n));
 const busy = (wait: number) => `The licensing service is busy; please try again in about ${seconds(wait)} s.`;
 
 export function errorSentence(error: unknown, subject: Subject = 'other', audience: Audience = 'other'): string {
+  // A full disk is said as such, whether it stopped a write's intent or anything else the database holds.
+  if (isDiskFull(error)) return DISK_FULL_SENTENCE;
   if (error instanceof WriteNotRecordedError) return NOT_RECORDED_SENTENCE;
   if (!isLicensingError(error)) {
     return 'Something went wrong inside License Desk; nothing was changed. Please try again, and tell whoever runs License Desk if it keeps happening.';

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runBackup } from '../../src/backup.js';
 import { openRecords } from '../../src/db/open.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -98,6 +99,40 @@ describe('npm run backup', () => {
     const run = await backup(dir, { DATA_DIR: dataDir }, ['--', 'elsewhere']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`to ${join(dir, 'elsewhere', 'license-desk-')}`);
+  }, 30_000);
+
+  it('two backups in the same second: two files, the first one kept as it was', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'license-desk-backup-'));
+    const dataDir = join(dir, 'data');
+    const records = await openRecords({ dataDir, heartbeatMs: 0 });
+    const at = new Date('2026-11-25T20:05:03.200Z');
+    const put = (key: string) =>
+      records.db.insertInto('state').values({ key, value: '{}', updated_at: at.toISOString() }).execute();
+    try {
+      await put('first');
+      const one = await runBackup({ dataDir, now: at });
+      await put('second');
+      const two = await runBackup({ dataDir, now: new Date(at.getTime() + 500) });
+      expect([one.code, two.code]).toEqual([0, 0]);
+      expect(one.file).toBe(join(dataDir, 'backups', 'license-desk-2026-11-25T20-05-03Z.sqlite'));
+      expect(two.file).toBe(join(dataDir, 'backups', 'license-desk-2026-11-25T20-05-03Z-2.sqlite'));
+      expect(two.lines[0]).toContain(`to ${two.file} (`);
+      const keys = (file: string) => {
+        const copy = new SQLite(file, { readonly: true, fileMustExist: true });
+        try {
+          return copy
+            .prepare<[], { key: string }>('select key from state order by key')
+            .all()
+            .map((r) => r.key);
+        } finally {
+          copy.close();
+        }
+      };
+      expect(keys(one.file ?? '')).toEqual(['first']);
+      expect(keys(two.file ?? '')).toEqual(['first', 'second']);
+    } finally {
+      await records.close();
+    }
   }, 30_000);
 
   it('PostgreSQL: prints the pg_dump command without the password, writes nothing, exits 0', async () => {
