@@ -29,6 +29,7 @@ import {
 import { dayOf } from '../domain/end-date.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { ChangeContext } from './change-context.js';
+import { STALE_INSTANCE_MS } from './intents.js';
 import type { Outbox } from './outbox.js';
 import { createProgressReturns, type ProgressReturns, type ReturnCandidate } from './progress-returns.js';
 import { checkRevoke, revoke } from './revoke.js';
@@ -46,6 +47,14 @@ export interface AutoReturnOptions {
   logger: Logger;
   /** How long a return is one process's before another may read it back (default 5 minutes). */
   claimMs?: number;
+  /**
+   * Settles the writes in flight of processes that are gone (the settler's round): called when a return
+   * is taken over from a process that died with its DELETE's intent open, so the read-back need not
+   * wait for the settler's next minute.
+   */
+  settle?: () => Promise<unknown>;
+  /** PostgreSQL: a process silent this long is gone (default: the settler's, 45 s). */
+  staleMs?: number;
 }
 
 export interface AutoReturnRun {
@@ -74,6 +83,7 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
   const db = records.db;
   const store: ProgressReturns = createProgressReturns(records);
   const claimMs = opts.claimMs ?? 5 * 60_000;
+  const staleMs = opts.staleMs ?? STALE_INSTANCE_MS;
   const until = (at: Date) => new Date(at.getTime() + claimMs);
 
   /** Ends the claim; a returned seat's holder is told in the same transaction (once: keyed). */
@@ -183,8 +193,66 @@ export function createAutoReturn(opts: AutoReturnOptions): AutoReturn {
     return (await send(row)).ended;
   }
 
+  /**
+   * Claims still running whose process died mid-return: the newest revoke License Desk recorded for
+   * the claim belongs to a process that is gone (on PostgreSQL, silent for `staleMs`; on SQLite, any
+   * other process, as there is one). Taken over now, by a conditional update, instead of waiting for
+   * the claim to run out; a claim with no revoke recorded yet sent nothing and waits for that.
+   */
+  async function takeOverAbandoned(): Promise<{ rows: ProgressReturnRow[]; open: boolean }> {
+    const at = now();
+    const running = await db
+      .selectFrom('progress_returns')
+      .selectAll()
+      .where('state', '=', 'returning')
+      .where('claimed_until', '>=', at.toISOString())
+      .execute();
+    if (running.length === 0) return { rows: [], open: false };
+    const alive =
+      records.dialect === 'sqlite'
+        ? new Set([records.instance])
+        : new Set(
+            (
+              await db
+                .selectFrom('instances')
+                .select('id')
+                .where('seen_at', '>=', new Date(at.getTime() - staleMs).toISOString())
+                .execute()
+            ).map((r) => r.id),
+          );
+    const rows: ProgressReturnRow[] = [];
+    let open = false;
+    for (const row of running) {
+      const last = await db
+        .selectFrom('intents')
+        .select(['instance', 'state'])
+        .where('subject', '=', row.license_id)
+        .where('kind', '=', 'revoke')
+        .where('owner', '=', APP_ACTOR)
+        .where('created_at', '>=', row.claimed_at)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!last || last.instance === records.instance || alive.has(last.instance)) continue;
+      const taken = await db
+        .updateTable('progress_returns')
+        .set({ claimed_until: until(at).toISOString() })
+        .where('license_id', '=', row.license_id)
+        .where('state', '=', 'returning')
+        .where('claimed_until', '=', row.claimed_until)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) continue;
+      rows.push({ ...row, claimed_until: until(at).toISOString() });
+      if (last.state === 'open') open = true;
+    }
+    return { rows, open };
+  }
+
   async function resume(): Promise<number> {
-    const rows = await store.takeOver(now(), until(now()));
+    const abandoned = await takeOverAbandoned();
+    // Their DELETE's intent is read back first (the settler audits it), then the claim goes on below.
+    if (abandoned.open) await opts.settle?.().catch(() => undefined);
+    const rows = [...abandoned.rows, ...(await store.takeOver(now(), until(now())))];
     let ended = 0;
     for (const row of rows) {
       try {

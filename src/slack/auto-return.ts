@@ -1,7 +1,7 @@
 /**
  * The automatic return of finished seats composed (docs/progress.md): the use case on the records
  * (services/auto-return.ts), the renderers of its outbox notices, and its read-back of returns a
- * killed process left claimed (soon after start, then every few minutes). The daily pass calls
+ * killed process left claimed (soon after start, then every 30 seconds). The daily pass calls
  * `afterPass` once it is complete.
  */
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../blocks/auto-return.js';
@@ -15,7 +15,8 @@ import type { AppDeps } from './deps.js';
 import { type NoticeFeatureOptions, noticeOf } from './notices.js';
 import { slackUserByEmail } from './resolve-user.js';
 
-export const AUTO_RETURN_RESUME_EVERY_MS = 5 * 60_000;
+/** The read-back of returns left claimed: a quick read of the claims when there are none (see docs/progress.md). */
+export const AUTO_RETURN_RESUME_EVERY_MS = 30_000;
 
 export interface AutoReturnFeature {
   service: AutoReturn;
@@ -52,6 +53,8 @@ export function composeAutoReturn(
     settings: opts.settings,
     channel: opts.channel,
     logger,
+    // A return whose process died mid-DELETE: its intent is read back at once, not at the settler's next minute.
+    settle: async () => deps.settler?.runOnce(),
   });
 
   async function deliver(notice: AutoReturnNotice): Promise<void> {
