@@ -1,7 +1,8 @@
 /**
- * What an entry records: the license changes, and the steps of a course request (requested, approved
+ * What an entry records: the license changes, the steps of a course request (requested, approved
  * or denied, waitlisted, moved in or removed from the waitlist, assigned from the waitlist, expired,
- * cancelled).
+ * cancelled), and `command`: a typed `/licenses` command the gate refused (one that would change
+ * something or show student data; the subcommand in `command`).
  */
 export const AUDIT_ACTIONS = [
   'assign',
@@ -21,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'reclaim-kept',
   'reclaim-released',
   'auto-returned',
+  'command',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -46,6 +48,8 @@ export interface AuditEntry {
   endDate?: string;
   /** An automatic return of a finished seat: the day the course was completed (YYYY-MM-DD). */
   completedOn?: string;
+  /** A refused typed command: the subcommand's name (`show`, `bulk`), never the words typed after it. */
+  command?: string;
   /** A waitlist step: the request's place in line after it. */
   place?: number;
   /** Why it was refused or failed, or a fact the sentence does not hold; never an escaped mention or an id

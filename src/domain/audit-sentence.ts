@@ -144,6 +144,11 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
       return done
         ? `${who} released ${heldLicense(e, style)} in a reclaim round`
         : `${who} tried to release ${heldLicense(e, style)} in a reclaim round`;
+    case 'command': {
+      const cmd = `\`/licenses${e.command && /^[a-z-]{1,20}$/.test(e.command) ? ` ${e.command}` : ''}\``;
+      const on = e.licenseId ? ` on ${licenseOf(e)}` : e.poolId ? ` on pool \`${escapeTruncated(e.poolId, 64)}\`` : '';
+      return done ? `${who} used ${cmd}${on}` : `${who} tried to use ${cmd}${on}`;
+    }
     case 'auto-returned': {
       const why = `(${e.completedOn ? `completed on ${day(e.completedOn)}, ` : 'course completed, '}automatic return)`;
       return done
@@ -185,6 +190,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'reclaim-kept': 'kept the seat when asked',
   'reclaim-released': 'seat released when asked',
   'auto-returned': 'finished seat returned automatically',
+  command: 'typed command',
 };
 
 /** How it ended, in words. */

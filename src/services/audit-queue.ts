@@ -101,7 +101,10 @@ const TRIED_WORDS: Partial<Record<AuditEntry['action'], string>> = {
 
 /** "extend license `4001`": the short form of what a refused entry tried. */
 export function triedOf(entry: AuditEntry): string {
-  const what = TRIED_WORDS[entry.action] ?? entry.action;
+  const what =
+    entry.action === 'command'
+      ? `use /licenses${entry.command ? ` ${entry.command}` : ''}`
+      : (TRIED_WORDS[entry.action] ?? entry.action);
   const target = entry.licenseId ? ` license \`${entry.licenseId}\`` : entry.poolId ? ` pool \`${entry.poolId}\`` : '';
   return `${what}${target}`;
 }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/blocks/ids.js';
+import type { Outbox, OutboxSender } from '../../src/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { clickInRequestsChannel, sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
@@ -88,5 +89,26 @@ describe('a course request row that cannot be read', () => {
       .where('id', '=', NULL_PENDING)
       .executeTakeFirst();
     expect(row).toEqual({ body: 'null', status: 'pending' });
+  });
+
+  it('a message queued about the unreadable request is dropped with a warning, never tried again and again', async () => {
+    const db = t.records?.db;
+    // The harness's outbox is the app's: it queues as well as sends.
+    const outbox = t.outbox as (Outbox & OutboxSender) | undefined;
+    if (!db || !outbox) throw new Error('the harness has no records');
+    const key = `request:${CUT_WAITING}:test-notice`;
+    await db
+      .transaction()
+      .execute((trx) =>
+        outbox.enqueue(trx, { kind: 'request-changed', requestId: CUT_WAITING, status: 'waitlisted' }, key),
+      );
+    await outbox.flush();
+    const row = await db.selectFrom('outbox').select(['state', 'attempts']).where('key', '=', key).executeTakeFirst();
+    expect(row?.state).toBe('sent');
+    expect(
+      t.logs.some(
+        (l) => String(l.message).includes('whose record cannot be read was dropped') && l.requestId === CUT_WAITING,
+      ),
+    ).toBe(true);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import { buildApprovalSettledMessage } from '../../blocks/requests.js';
-import type { RequestNotice } from '../../domain/requests.js';
+import { type CourseRequest, type RequestNotice, UnreadableRequestError } from '../../domain/requests.js';
 import type { DeliverySteps } from '../../services/outbox.js';
 import { type DbRequestStore, entryOfRequest } from '../../services/requests/db-store.js';
 import type { RequestEvents } from '../../services/requests/service.js';
@@ -24,7 +24,19 @@ export function createRequestDelivery(opts: {
 }): (notice: RequestNotice, steps?: DeliverySteps) => Promise<void> {
   const { store, events, notifier } = opts;
   return async (notice, steps) => {
-    const r = await store.get(notice.requestId);
+    let r: CourseRequest | undefined;
+    try {
+      r = await store.get(notice.requestId);
+    } catch (error) {
+      // Its record cannot be read (the store logged its id): nothing can be worded from it, ever, so
+      // it is dropped rather than tried again.
+      if (!(error instanceof UnreadableRequestError)) throw error;
+      opts.deps.logger.warn('a message about a course request whose record cannot be read was dropped', {
+        kind: notice.kind,
+        requestId: notice.requestId,
+      });
+      return;
+    }
     if (!r) {
       opts.deps.logger.info('a message about a course request that no longer exists was dropped', {
         kind: notice.kind,
@@ -55,7 +67,8 @@ export function createRequestDelivery(opts: {
         );
         return;
       case 'waitlist-skipped': {
-        const next = notice.next ? await store.get(notice.next) : undefined;
+        // Who is next is a courtesy: one whose record cannot be read is left unnamed.
+        const next = notice.next ? await store.get(notice.next).catch(() => undefined) : undefined;
         const entry = entryOfRequest(r);
         if (notice.approver) entry.approver = notice.approver;
         else delete entry.approver;

@@ -17,6 +17,7 @@ export const digest: Subcommand<Record<string, never>> = {
   usage: 'digest',
   summary: 'the weekly digest now, only to you: seats per course, progress, forecasts and the holders to follow up',
   need: 'viewer',
+  studentData: true,
   parse: (words) => (words.length > 0 ? extra('digest', words) : {}),
   async run(_args, ctx) {
     const { deps } = ctx;

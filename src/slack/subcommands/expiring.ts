@@ -13,6 +13,7 @@ export const expiring: NavSubcommand<'expiring'> = {
   usage: 'expiring [days]',
   summary: `active licenses ending within ${DEFAULT_EXPIRING_DAYS} days (or the days you give, 1 to ${MAX_EXPIRING_DAYS}), soonest first`,
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words.length > 1) return extra('expiring', words.slice(1));
     const [word] = words;

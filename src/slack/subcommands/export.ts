@@ -8,6 +8,7 @@ export const exportCsv: Subcommand<{ poolId?: string }> = {
   usage: 'export [poolId]',
   summary: 'every license (or one pool’s) as a CSV file, sent to you in a direct message',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words.length > 1) return extra('export', words.slice(1));
     if (words[0] === undefined) return {};

@@ -12,6 +12,7 @@ export const find: Subcommand<FindTarget> = {
   usage: 'find <email | @user>',
   summary: 'a student’s licenses and course progress',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words[0] === undefined)
       return problem('Please say whom to find, as in `/licenses find alberto.rossi@contoso.com`.');

@@ -70,6 +70,7 @@ export const history: NavSubcommand<'history'> = {
   usage: 'history <email | @user | licenseId | poolId> [days]',
   summary: 'what was done about a student, member, license or pool (the audit trail), newest first',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words[0] === undefined) return problem(`Please say whose history to show, ${EXAMPLES}.`);
     if (words.length > 2) return extra('history', words.slice(2));

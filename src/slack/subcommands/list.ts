@@ -11,6 +11,7 @@ export const list: NavSubcommand<'list'> = {
   usage: 'list [all]',
   summary: 'every license, 10 a page',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     const wantsAll = words[words.length - 1]?.toLowerCase() === 'all';
     const more = words.slice(0, wantsAll ? -1 : undefined);

@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { authorize, authorizeRequester, mayAskForCourse, nothingForYouText, roleNeedOf } from '../gate.js';
 import { createReplier } from '../reply.js';
 import type { Surface } from '../state.js';
+import { auditRefusedCommand } from './change-refusal.js';
 import { helpMessage, requesterHelpMessage, resolveCommand } from './index.js';
 import { isProblem } from './types.js';
 
@@ -65,8 +66,11 @@ export function createLicensesCommandHandler({ deps, state }: Surface) {
       await reply.send(
         buildLockedMessage(`${verdict.text}${await requestHint(deps, client, command.user_id, verdict)}`),
       );
-      if (verdict.reason === 'admins-only' && !isProblem(resolved)) {
-        await resolved.refused?.({ deps, userId: command.user_id, audit: state.audit });
+      // Recorded like a refused click: a change, or a read of student data (change-refusal.ts).
+      if (!isProblem(resolved)) {
+        const detail =
+          verdict.reason === 'admins-only' ? 'not a license admin (command)' : 'no access to License Desk (command)';
+        await auditRefusedCommand(resolved, { deps, userId: command.user_id, audit: state.audit, detail });
       }
       return;
     }

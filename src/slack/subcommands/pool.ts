@@ -12,6 +12,7 @@ export const pool: NavSubcommand<'pool'> = {
   usage: 'pool <poolId> [all]',
   summary: 'a pool and its licenses, 10 a page (`all` includes inactive ones)',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     const wantsAll = words.length > 1 && words[words.length - 1]?.toLowerCase() === 'all';
     const more = words.slice(1, wantsAll ? -1 : undefined);

@@ -12,6 +12,7 @@ export const show: NavSubcommand<'show'> = {
   usage: 'show <licenseId>',
   summary: 'one license in full',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words.length > 1) return extra('show', words.slice(1));
     const licenseId = parseId(words[0], 'license', '`/licenses show <licenseId>`');

@@ -11,6 +11,7 @@ export const students: NavSubcommand<'students'> = {
   usage: 'students [page]',
   summary: 'students and their courses',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words.length > 1) return extra('students', words.slice(1));
     const page = parsePage(words[0]);

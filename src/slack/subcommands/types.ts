@@ -46,6 +46,8 @@ export interface RefusalContext {
   deps: AppDeps;
   userId: string;
   audit: AuditLog;
+  /** Why, for the entry's detail: "not a license admin (command)" or "no access to License Desk (command)". */
+  detail: string;
 }
 
 export interface Subcommand<A> {
@@ -61,7 +63,16 @@ export interface Subcommand<A> {
   /** The words after the name; pure and total. */
   parse(words: string[]): A | Problem;
   run(args: A, ctx: CommandContext): Promise<void>;
-  /** Called when the gate refused a viewer this entry (after the refusal was sent). */
+  /**
+   * Shows student data (names, e-mails, licenses, progress, requesters): a refused attempt is
+   * audited, as a refused change is. Reads of pools, courses and the account are not.
+   */
+  studentData?: boolean;
+  /**
+   * Records the gate's refusal of this entry (after the refusal was sent) in its own words (assign,
+   * extend and revoke name the pool or license); without it, a refused change or read of student
+   * data is recorded as a refused `command`.
+   */
   refused?(args: A, ctx: RefusalContext): Promise<void>;
 }
 
@@ -72,7 +83,10 @@ export interface NavSubcommand<V extends NavView> extends Subcommand<NavTargetOf
 }
 
 /** What help, README and the manifest show of an entry, and what the gate needs. */
-export type SubcommandInfo = Pick<Subcommand<unknown>, 'name' | 'aliases' | 'usage' | 'summary' | 'need' | 'listed'>;
+export type SubcommandInfo = Pick<
+  Subcommand<unknown>,
+  'name' | 'aliases' | 'usage' | 'summary' | 'need' | 'listed' | 'studentData'
+>;
 
 /** An entry of the table, its argument type hidden: it parses words into a bound run. */
 export interface TableEntry extends SubcommandInfo {
@@ -105,12 +119,13 @@ export function bind<A>(entry: Subcommand<A>, args: A): Bound {
 
 /** A table entry: parses the words after the name and binds the entry to them, or says what was wrong. */
 export function tableEntry<A>(entry: Subcommand<A>): TableEntry {
-  const { name, aliases, usage, summary, need, listed } = entry;
+  const { name, aliases, usage, summary, need, listed, studentData } = entry;
   return {
     name,
     usage,
     summary,
     need,
+    ...(studentData ? { studentData } : {}),
     ...(aliases ? { aliases } : {}),
     ...(listed === undefined ? {} : { listed }),
     parse: (words) => entry.parse(words),

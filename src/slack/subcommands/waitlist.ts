@@ -9,6 +9,7 @@ export const waitlist: Subcommand<{ poolId?: string }> = {
   summary:
     'approved requests waiting for a seat in a full pool, first come first served (admins can reorder and remove)',
   need: 'viewer',
+  studentData: true,
   parse(words) {
     if (words.length > 1) return extra('waitlist', words.slice(1));
     if (words[0] === undefined) return {};

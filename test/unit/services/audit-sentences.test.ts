@@ -48,6 +48,20 @@ const CASES: Case[] = [
     },
   ],
   [
+    'a typed command refused by the gate',
+    {
+      actor: VIEWER,
+      action: 'command',
+      outcome: 'refused',
+      command: 'bulk',
+      detail: 'not a license admin (command)',
+    },
+    {
+      post: /^<@U0VIEW0001> tried to use `\/licenses bulk`$/,
+      home: /^<@U0VIEW0001> tried to use `\/licenses bulk`$/,
+    },
+  ],
+  [
     'assign of an approved course request',
     { actor: ADMIN, action: 'assign', outcome: 'done', ...request, studentName: 'Nora Quinn', licenseId: '4002' },
     {
