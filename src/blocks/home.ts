@@ -44,6 +44,8 @@ export interface HomeInput {
   progress?: HomeProgress;
   /** The outcome of what this person just did on Home (mrkdwn, built by its builder), shown once on top. */
   result?: string;
+  /** The daily progress pass runs in this process: admins get "Run the progress pass now". */
+  progressPass?: boolean;
 }
 
 function asOf(at: Date): string {
@@ -73,7 +75,7 @@ export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECT
   return out;
 }
 
-function quickActions(canChange: boolean, canRequest: boolean): Block {
+function quickActions(canChange: boolean, canRequest: boolean, progressPass = false): Block {
   const els = [
     ...(canRequest ? [button(RequestActionId.open, 'Request a course', 'request')] : []),
     button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh'),
@@ -83,6 +85,7 @@ function quickActions(canChange: boolean, canRequest: boolean): Block {
       button(ActionId.poolAssign, 'Assign a license', undefined, 'primary'),
       button(DeskActionId.bulkOpen, 'Bulk assign', 'bulk'),
     );
+    if (progressPass) els.push(button(DeskActionId.progressRun, 'Run the progress pass now', 'progress'));
   }
   return actions(els, 'home_actions');
 }
@@ -199,7 +202,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
     ...(input.result ? [section(input.result)] : []),
-    quickActions(input.canChange, input.canRequest !== false),
+    quickActions(input.canChange, input.canRequest !== false, input.progressPass === true),
   ];
   if (!data) {
     return { type: 'home', blocks: [...top, section(':hourglass_flowing_sand: Reading your pools and licenses…')] };

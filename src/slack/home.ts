@@ -61,13 +61,15 @@ export async function showHome(
   }
   const { canChange } = verdict;
   const desk = deps.desk;
-  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'result'> = {
-    canChange,
-    canRequest,
-    now: deps.now(),
-    sandbox: deps.sandbox,
-    ...(result ? { result } : {}),
-  };
+  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'result' | 'progressPass'> =
+    {
+      canChange,
+      canRequest,
+      now: deps.now(),
+      sandbox: deps.sandbox,
+      ...(result ? { result } : {}),
+      ...(deps.progressPass ? { progressPass: true } : {}),
+    };
   if (!desk) {
     return publish(
       client,
