@@ -133,6 +133,11 @@ export interface ProgressPass {
   runNow(): PassRunNow;
   /** The requests a pass may send per window (its share of the licensing budget) and the window. */
   pace(): { allowance: number; windowMs: number };
+  /**
+   * Whether the records are as fresh as the passes make them: a complete pass is recorded, none is
+   * running here or left unfinished, and none is due. The weekly digest waits for it (docs/digest.md).
+   */
+  ready(): Promise<boolean>;
   /** What the records say of the passes. */
   state(): Promise<PassState>;
   /** The allowance: requests per window, and those spent in the current window. */
@@ -449,6 +454,12 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
       return { kind: 'started', done: run({ force: true }) };
     },
     pace: () => ({ allowance, windowMs }),
+    async ready() {
+      if (running) return false;
+      const s = await doc.read();
+      const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
+      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
+    },
     state: () => doc.read(),
     budget: () => ({ allowance, spent: spent() }),
     start() {

@@ -85,8 +85,11 @@ export interface AppDeps {
   shared?: SharedStore;
   /** What the progress views judge by (PROGRESS_NOT_STARTED_DAYS, PROGRESS_STALLED_DAYS); default 14 and 30 days. */
   progress?: { thresholds: ProgressThresholds };
-  /** The daily progress pass (absent with PROGRESS_PASS=off): App Home's "Run the progress pass now". */
-  progressPass?: Pick<ProgressPass, 'runNow' | 'pace'>;
+  /**
+   * The daily progress pass (absent with PROGRESS_PASS=off): App Home's "Run the progress pass now", and
+   * the weekly digest waits for its records to be fresh.
+   */
+  progressPass?: Pick<ProgressPass, 'runNow' | 'pace' | 'ready'>;
 }
 
 /** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */
