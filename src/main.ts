@@ -368,6 +368,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
         afterPass: async (pass) => void (await autoReturn.afterPass(pass)),
       })
     : undefined;
+  // App Home's "Run the progress pass now" (admins) runs this very pass, at the same share of the budget.
+  if (progressPass) deps.progressPass = progressPass;
   progressPass?.start();
   autoReturn.start();
   digest.start();

@@ -46,6 +46,8 @@ export interface HomeInput {
   undelivered?: { count: number; kinds: string[] };
   /** The outcome of what this person just did on Home (mrkdwn, built by its builder), shown once on top. */
   result?: string;
+  /** The daily progress pass runs in this process: admins get "Run the progress pass now". */
+  progressPass?: boolean;
 }
 
 /** What a kind of outbox notice is about, in words; an unknown kind is named as it is. */
@@ -105,7 +107,7 @@ export function sectionsOf(lines: readonly string[], perSection = LINES_PER_SECT
   return out;
 }
 
-function quickActions(canChange: boolean, canRequest: boolean): Block {
+function quickActions(canChange: boolean, canRequest: boolean, progressPass = false): Block {
   const els = [
     ...(canRequest ? [button(RequestActionId.open, 'Request a course', 'request')] : []),
     button(DeskActionId.homeRefresh, ':arrows_counterclockwise: Refresh', 'refresh'),
@@ -115,6 +117,7 @@ function quickActions(canChange: boolean, canRequest: boolean): Block {
       button(ActionId.poolAssign, 'Assign a license', undefined, 'primary'),
       button(DeskActionId.bulkOpen, 'Bulk assign', 'bulk'),
     );
+    if (progressPass) els.push(button(DeskActionId.progressRun, 'Run the progress pass now', 'progress'));
   }
   return actions(els, 'home_actions');
 }
@@ -231,7 +234,7 @@ export function buildDashboardHomeView(input: HomeInput): HomeView {
     header('License Desk'),
     ...(status.length > 0 ? [context(...status)] : []),
     ...(input.result ? [section(input.result)] : []),
-    quickActions(input.canChange, input.canRequest !== false),
+    quickActions(input.canChange, input.canRequest !== false, input.progressPass === true),
     ...undeliveredBlocks(input),
   ];
   if (!data) {

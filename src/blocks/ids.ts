@@ -76,6 +76,8 @@ export const DeskActionId = {
   returnSeat: 'home_return_seat',
   /** "Revoke now" in the confirmation "Return this seat" sent by DM: value = license id; App Home then shows the outcome. */
   returnSeatConfirm: 'home_return_confirm',
+  /** "Run the progress pass now" in an admin's App Home: value unused. */
+  progressRun: 'home_progress_run',
   /** "Show holders" on the weekly digest: value unused (the answer is computed afresh). */
   digestShowHolders: 'digest_show_holders',
 } as const;

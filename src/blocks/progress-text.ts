@@ -11,6 +11,7 @@ import {
   progressSince,
   progressStanding,
 } from '../domain/progress.js';
+import { type SlackMessage, section } from './kit.js';
 import { dayText } from './mrkdwn.js';
 import { percentText } from './percent.js';
 
@@ -57,4 +58,52 @@ export function standingCountsText(c: { notStarted: number; stalled: number; com
     c.completed > 0 ? `${c.completed} completed` : undefined,
   ].filter((s): s is string => s !== undefined);
   return parts.length > 0 ? `:bar_chart: ${parts.join(' · ')}` : undefined;
+}
+
+/** "Run the progress pass now", where it stands: what App Home's line and the DM at its end say. */
+export type ProgressRunResult =
+  | { kind: 'off' }
+  | { kind: 'busy' }
+  | { kind: 'started'; allowance: number; windowMs: number }
+  | { kind: 'not-due' }
+  | { kind: 'held' }
+  | { kind: 'done'; seen: number; added: number; changed: number; closed: number; requests: number; ms: number }
+  | { kind: 'stopped' }
+  | { kind: 'lost' }
+  | { kind: 'failed' };
+
+function duration(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 120 ? count(s, 'second') : count(Math.round(s / 60), 'minute');
+}
+
+/** One mrkdwn line about the progress pass an admin asked for (App Home's top line, the DM at its end). */
+export function progressRunLine(r: ProgressRunResult): string {
+  switch (r.kind) {
+    case 'off':
+      return ':information_source: The progress pass is off in this process (`PROGRESS_PASS=off`): nothing was run.';
+    case 'busy':
+    case 'held':
+      return ':hourglass_flowing_sand: A progress pass is already running: nothing new was started. It goes on at its share of the licensing budget; App Home shows what it recorded as it goes.';
+    case 'started': {
+      const perMinute = Math.max(1, Math.round((r.allowance * 60_000) / r.windowMs));
+      return `:arrows_counterclockwise: The progress pass is running now, like the daily one: at most ${count(perMinute, 'licensing request')} a minute (its share of the budget), about one request per 100 students. You get a DM when it is done.`;
+    }
+    case 'not-due':
+      return ':information_source: The progress pass was not due: nothing was run.';
+    case 'done':
+      return `:white_check_mark: The progress pass is done: ${count(r.seen, 'license')} read (${r.added.toLocaleString('en-US')} new, ${r.changed.toLocaleString('en-US')} changed), ${count(r.closed, 'license')} no longer held, in ${duration(r.ms)} and ${count(r.requests, 'licensing request')}.`;
+    case 'stopped':
+      return ':pause_button: The progress pass stopped because License Desk is stopping; it goes on from where it was at the next start.';
+    case 'lost':
+      return ':information_source: Another License Desk process took the progress pass over; it finishes it there.';
+    case 'failed':
+      return ":warning: The progress pass failed before its end (see License Desk's log); what it read is kept, and it goes on from there at the next try.";
+  }
+}
+
+/** The DM at the end of a pass an admin asked for: the same line as App Home's. */
+export function buildProgressRunMessage(r: ProgressRunResult): SlackMessage {
+  const line = progressRunLine(r);
+  return { text: line, blocks: [section(line)] };
 }

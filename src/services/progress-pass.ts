@@ -119,9 +119,25 @@ export interface ProgressPassOptions {
   store?: ProgressStore;
 }
 
+/** "Run the progress pass now": refused while a pass runs in this process, else started. */
+export type PassRunNow = { kind: 'busy' } | { kind: 'started'; done: Promise<PassOutcome> };
+
 export interface ProgressPass {
   /** Runs the pass now when it is due (`force`: even when not), unless another replica holds it. */
   run(opts?: { force?: boolean }): Promise<PassOutcome>;
+  /**
+   * An admin's "Run the progress pass now": a whole pass at once, due or not, within the same share of
+   * the budget as the daily pass (the same allowance); 'busy' while a pass runs here (another replica's
+   * running pass answers `held` when `done` settles).
+   */
+  runNow(): PassRunNow;
+  /** The requests a pass may send per window (its share of the licensing budget) and the window. */
+  pace(): { allowance: number; windowMs: number };
+  /**
+   * Whether the records are as fresh as the passes make them: a complete pass is recorded, none is
+   * running here or left unfinished, and none is due. The weekly digest waits for it (docs/digest.md).
+   */
+  ready(): Promise<boolean>;
   /** What the records say of the passes. */
   state(): Promise<PassState>;
   /** The allowance: requests per window, and those spent in the current window. */
@@ -433,6 +449,17 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
 
   return {
     run,
+    runNow() {
+      if (running) return { kind: 'busy' };
+      return { kind: 'started', done: run({ force: true }) };
+    },
+    pace: () => ({ allowance, windowMs }),
+    async ready() {
+      if (running) return false;
+      const s = await doc.read();
+      const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
+      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
+    },
     state: () => doc.read(),
     budget: () => ({ allowance, spent: spent() }),
     start() {

@@ -2,6 +2,7 @@
  * What every Slack listener receives from the composition root (src/main.ts -> createApp).
  * Listeners never read process.env and never build a licensing client of their own.
  */
+
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../db/open.js';
 import type { ProgressThresholds } from '../domain/progress.js';
@@ -11,6 +12,7 @@ import type { AuditLog } from '../services/audit.js';
 import type { Desk } from '../services/desk.js';
 import type { Intents, Settler } from '../services/intents.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
+import type { ProgressPass } from '../services/progress-pass.js';
 import type { Reclaim } from '../services/reclaim.js';
 import type { RequestCheck } from '../services/requests/check.js';
 import type { DbRequestStore } from '../services/requests/db-store.js';
@@ -83,6 +85,11 @@ export interface AppDeps {
   shared?: SharedStore;
   /** What the progress views judge by (PROGRESS_NOT_STARTED_DAYS, PROGRESS_STALLED_DAYS); default 14 and 30 days. */
   progress?: { thresholds: ProgressThresholds };
+  /**
+   * The daily progress pass (absent with PROGRESS_PASS=off): App Home's "Run the progress pass now", and
+   * the weekly digest waits for its records to be fresh.
+   */
+  progressPass?: Pick<ProgressPass, 'runNow' | 'pace' | 'ready'>;
 }
 
 /** What the course-request surfaces need from the composition root (src/slack/requests/start.ts builds it). */

@@ -117,14 +117,17 @@ export async function showHome(
   // A member's own requests: everyone but license admins (their Home has the waitlist).
   const mine = (view: HomeView) => (canChange ? view : withMyRequests(deps, userId, view, note));
   const desk = deps.desk;
-  const base: Pick<HomeInput, 'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered' | 'result'> =
-    {
-      canChange,
-      canRequest,
-      now: deps.now(),
-      sandbox: deps.sandbox,
-      ...(result ? { result } : {}),
-    };
+  const base: Pick<
+    HomeInput,
+    'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered' | 'result' | 'progressPass'
+  > = {
+    canChange,
+    canRequest,
+    now: deps.now(),
+    sandbox: deps.sandbox,
+    ...(result ? { result } : {}),
+    ...(deps.progressPass ? { progressPass: true } : {}),
+  };
   // Admins: the messages to people the outbox gave up lately (a read of the records; none when it fails).
   if (canChange && deps.records) {
     const since = new Date(deps.now().getTime() - UNDELIVERED_DAYS * DAY_MS);

@@ -72,7 +72,13 @@ export async function postWithCharts(
 
 const RETRY_MS = 15 * 60_000;
 
-export type DigestTick = 'off' | 'not-due' | 'claimed' | 'late' | 'enqueued' | 'failed';
+export type DigestTick = 'off' | 'not-due' | 'claimed' | 'late' | 'enqueued' | 'failed' | 'waiting';
+
+/**
+ * How long after its due time the post waits for a complete progress pass (the first after a fresh
+ * start, or the day's, running or due): then it goes out with the records as they are.
+ */
+export const PASS_WAIT_MINUTES = 6 * 60;
 
 export interface DigestFeature {
   /** Is a week due, not yet claimed? Then compute, claim and enqueue it (the outbox posts it). */
@@ -104,6 +110,8 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
   let running: Promise<DigestTick> | undefined;
   // After a failure (the licensing service or the database away), the next try waits this long.
   let retryAt = 0;
+  // The week whose post waits for the progress pass (logged once).
+  let waitingFor: string | undefined;
   const log = deps.logger;
 
   async function runTick(): Promise<DigestTick> {
@@ -113,6 +121,19 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     if ((await claims.lastWeek()) === week) return 'claimed';
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
     if (now.getTime() < retryAt) return 'failed';
+    // Counted from fresh records: while the progress pass runs, is due or never completed (a fresh
+    // start), the post waits for it, at most PASS_WAIT_MINUTES after it fell due.
+    const pass = deps.progressPass;
+    if (pass && !(await pass.ready())) {
+      if (lateMinutes < PASS_WAIT_MINUTES) {
+        if (waitingFor !== week) {
+          waitingFor = week;
+          log.info('digest: waiting for a complete progress pass before counting', { week });
+        }
+        return 'waiting';
+      }
+      log.warn('digest: no complete progress pass yet; counting the records as they are', { week, lateMinutes });
+    }
     return claimWeek(week, now, 'background');
   }
 

@@ -5,6 +5,7 @@ import type { Surface } from '../state.js';
 import { createLetItEndHandler } from './alerts.js';
 import { createShowHoldersHandler } from './digest.js';
 import { createHomeOpenedHandler, createHomeRefreshHandler } from './home.js';
+import { createProgressRunHandler } from './progress-run.js';
 import { createReturnConfirmHandler, createReturnSeatHandler } from './return-seat.js';
 
 /** Registration only: App Home (event, Refresh and Return this seat, with the sections app.ts passes) and the alerts' "Let it end". */
@@ -14,6 +15,8 @@ export function registerEvents(app: App, s: Surface, home: { sections?: HomeSect
   // "Return this seat" on a finished course: the revoke confirmation by DM, and Home told the outcome.
   app.action<BlockAction<ButtonAction>>(DeskActionId.returnSeat, createReturnSeatHandler(s, home.sections));
   app.action<BlockAction<ButtonAction>>(DeskActionId.returnSeatConfirm, createReturnConfirmHandler(s, home.sections));
+  // "Run the progress pass now" (admins): the daily pass at once, at its share of the budget.
+  app.action<BlockAction<ButtonAction>>(DeskActionId.progressRun, createProgressRunHandler(s, home.sections));
   app.action<BlockAction<ButtonAction>>(DeskActionId.alertLetEnd, createLetItEndHandler(s));
   app.action<BlockAction<ButtonAction>>(DeskActionId.digestShowHolders, createShowHoldersHandler(s));
 }
