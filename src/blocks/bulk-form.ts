@@ -10,6 +10,7 @@ import { courseLabel } from '../domain/pool-oddities.js';
 import type { Pool } from '../domain/types.js';
 import { BulkInputId, DeskCallbackId } from './ids.js';
 import { context, plain, section } from './kit.js';
+import type { LimitWait } from './limit-wait.js';
 import { buildLoadingModal, input, type ModalView, modal, option, type PlainTextInput } from './modal-kit.js';
 import { dayText, escapeTruncated } from './mrkdwn.js';
 import { buildPoolSuggestions, needsTypeAhead, poolSelectElement } from './pool-select.js';
@@ -19,8 +20,8 @@ export const LIST_BOX_CHARS = 3000;
 
 export const BULK_TITLE = 'Bulk assign';
 
-export function buildBulkLoadingModal(what = 'Reading your pools'): ModalView {
-  return buildLoadingModal(DeskCallbackId.bulkInfo, BULK_TITLE, what);
+export function buildBulkLoadingModal(what = 'Reading your pools', wait?: LimitWait): ModalView {
+  return buildLoadingModal(DeskCallbackId.bulkInfo, BULK_TITLE, what, wait);
 }
 
 /**

@@ -3,6 +3,7 @@
  * assign's outcome) and the pure rules on them. Pure: every rule takes `now`. The waitlist of approved
  * requests for full pools is src/domain/waitlist.ts (its entries name a request by id).
  */
+import { dayText } from './end-date.js';
 import { DAY_MS } from './time.js';
 
 /**
@@ -443,8 +444,8 @@ export function requestLimitProblem(
   const today = mine.filter((r) => Date.parse(r.createdAt) > since);
   if (today.length >= limits.maxPerDay) {
     const oldest = Math.min(...today.map((r) => Date.parse(r.createdAt)));
-    const again = new Date(oldest + DAY_MS).toISOString().slice(0, 16).replace('T', ' ');
-    return `You asked for ${today.length} courses in the last 24 hours, the most one person may (${limits.maxPerDay}). You can ask again after ${again} UTC.`;
+    const again = new Date(oldest + DAY_MS).toISOString();
+    return `You asked for ${today.length} courses in the last 24 hours, the most one person may (${limits.maxPerDay}). You can ask again after ${dayText(again)} at ${again.slice(11, 16)} UTC.`;
   }
   return undefined;
 }
@@ -518,10 +519,11 @@ export function neededByProblem(day: string, now: Date, poolEnd?: string): strin
   const today = now.toISOString().slice(0, 10);
   if (day < today) return 'That date has passed; pick today or a later day, or leave it empty.';
   const latest = new Date(now.getTime() + NEEDED_BY_DAYS * DAY_MS).toISOString().slice(0, 10);
-  if (day > latest) return `Pick a date within a year (by ${latest}), or leave it empty.`;
+  if (day > latest) return `Pick a date within a year (by ${dayText(`${latest}T00:00:00Z`)}), or leave it empty.`;
   const end = poolEnd && !Number.isNaN(Date.parse(poolEnd)) ? new Date(poolEnd).toISOString().slice(0, 10) : '';
   if (end && day > end) {
-    return `The pool ends on ${end}, before that date: pick ${end} or earlier, another pool, or leave it empty.`;
+    const shown = dayText(`${end}T00:00:00Z`);
+    return `The pool ends on ${shown}, before that date: pick ${shown} or earlier, another pool, or leave it empty.`;
   }
   return undefined;
 }

@@ -75,7 +75,7 @@ describe('recycle', () => {
     expect(shown).toContain(license?.student.name ?? '?');
     expect(shown).toContain(`license \`${other}\``);
     expect(shown).toContain(
-      row?.completed ? 'completed the course' : `${Math.round(row?.progress ?? -1)}% of the course done`,
+      row?.completed ? 'completed the course' : `${Math.round(row?.progress ?? -1)} % of the course done`,
     );
     // The default is named only as what was picked instead of (the sections; the picker lists everyone).
     const sections = textOf(

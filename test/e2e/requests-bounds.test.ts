@@ -223,12 +223,16 @@ describe('course requests with a requests channel', () => {
     const far = await d.submit(TIMED.id, '2002', { neededBy: '9999-12-31' });
     const errors = JSON.parse(far.body) as { response_action: string; errors: Record<string, string> };
     expect(errors.response_action).toBe('errors');
-    expect(errors.errors[RequestInputId.neededBy.block]).toMatch(/^Pick a date within a year \(by \d{4}-\d\d-\d\d\)/);
+    expect(errors.errors[RequestInputId.neededBy.block]).toMatch(
+      /^Pick a date within a year \(by [A-Z][a-z]{2} \d{1,2}, \d{4}\)/,
+    );
     // Pool 2004 ends in 21 days: a date two months out is after its end.
     const later = new Date(d.now().getTime() + 60 * DAY).toISOString().slice(0, 10);
     await d.submit(EMOJI.id, '2004', { neededBy: later });
     const shown = await d.shown(EMOJI.id, 'Needed by');
-    expect(textOf(shown.args.view)).toMatch(/The pool ends on \d{4}-\d\d-\d\d, before that date/);
+    // The pool's end as every date reads, never a raw ISO day.
+    expect(textOf(shown.args.view)).toMatch(/The pool ends on [A-Z][a-z]{2} \d{1,2}, \d{4}, before that date/);
+    expect(textOf(shown.args.view)).not.toMatch(/\d{4}-\d\d-\d\d/);
     expect(await d.store().byRequester(EMOJI.id)).toEqual([]);
   });
 

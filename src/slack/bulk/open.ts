@@ -10,6 +10,7 @@ import { buildOutcomeModal } from '../../blocks/outcome.js';
 import { listPools } from '../../services/pools.js';
 import type { AppDeps } from '../deps.js';
 import { authorize, type Refused, refusalMessage } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { tellByDm, updateView } from '../slack-io.js';
 
@@ -38,7 +39,7 @@ export async function openBulkModal(
   try {
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: withSandboxMarkerView(buildBulkLoadingModal(), deps.sandbox),
+      view: withSandboxMarkerView(buildBulkLoadingModal(undefined, limitWait(deps)), deps.sandbox),
     });
     viewId = opened.view?.id;
   } catch (error) {

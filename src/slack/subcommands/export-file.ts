@@ -21,6 +21,7 @@ import { type ExportProgress, exportLicenses, type LicenseExport } from '../../s
 import { createProgressStore } from '../../services/progress-store.js';
 import { openDm } from '../bulk-notifier.js';
 import type { AppDeps } from '../deps.js';
+import { limitWait } from '../limit-wait.js';
 import type { Replier } from '../reply.js';
 import { presentErrorTo } from '../token-alarm.js';
 
@@ -111,7 +112,7 @@ export async function runExport(
   canChange = false,
 ): Promise<void> {
   const what = poolId ? `the licenses of pool ${poolId}` : 'every license';
-  await reply.send(buildWorkingMessage(`exporting ${what}; progress in your DM with License Desk`));
+  await reply.send(buildWorkingMessage(`exporting ${what}; progress in your DM with License Desk`, limitWait(deps)));
   let channel: string;
   try {
     channel = await openDm(client, userId);

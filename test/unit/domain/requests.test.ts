@@ -83,9 +83,11 @@ describe('neededByProblem', () => {
   it('takes today up to a year ahead and refuses a date after the pool’s end', () => {
     expect(neededByProblem('2026-11-25', NOW)).toBeUndefined();
     expect(neededByProblem('2027-11-25', NOW)).toBeUndefined();
-    expect(neededByProblem('9999-12-31', NOW)).toBe('Pick a date within a year (by 2027-11-25), or leave it empty.');
+    expect(neededByProblem('9999-12-31', NOW)).toBe('Pick a date within a year (by Nov 25, 2027), or leave it empty.');
     expect(neededByProblem('2026-11-24', NOW)).toContain('has passed');
-    expect(neededByProblem('2027-01-10', NOW, '2026-12-31T23:59:59+00:00')).toContain('The pool ends on 2026-12-31');
+    expect(neededByProblem('2027-01-10', NOW, '2026-12-31T23:59:59+00:00')).toContain(
+      'The pool ends on Dec 31, 2026, before that date: pick Dec 31, 2026 or earlier',
+    );
   });
 });
 
@@ -98,7 +100,7 @@ describe('requestLimitProblem', () => {
       req(`r${String(i).padStart(12, '0')}`, { status: 'cancelled', createdAt: ago(0.5 - i / 100) }),
     );
     expect(requestLimitProblem(cancelled, DEFAULT_REQUEST_LIMITS, NOW)).toContain(
-      'You can ask again after 2026-11-26 00:',
+      'You can ask again after Nov 26, 2026 at 00:',
     );
     expect(requestLimitProblem(cancelled.slice(1), DEFAULT_REQUEST_LIMITS, NOW)).toBeUndefined();
   });

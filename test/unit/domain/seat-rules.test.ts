@@ -144,8 +144,8 @@ describe('course request rules', () => {
     const now = new Date('2026-04-01T10:00:00Z');
     expect(neededByProblem('April 3', now)).toBe('Please pick a date.');
     expect(neededByProblem('2026-03-31', now)).toMatch(/has passed/);
-    expect(neededByProblem('2027-05-01', now)).toMatch(/within a year \(by 2027-04-01\)/);
-    expect(neededByProblem('2026-09-01', now, '2026-06-30T23:59:59Z')).toMatch(/The pool ends on 2026-06-30/);
+    expect(neededByProblem('2027-05-01', now)).toMatch(/within a year \(by Apr 1, 2027\)/);
+    expect(neededByProblem('2026-09-01', now, '2026-06-30T23:59:59Z')).toMatch(/The pool ends on Jun 30, 2026/);
     expect(neededByProblem('2026-06-01', now, '2026-06-30T23:59:59Z')).toBeUndefined();
     expect(neededByProblem('2026-04-01', now, 'not a date')).toBeUndefined();
   });
