@@ -94,6 +94,8 @@ export function returnResultLine(result: RevokeCheck | RevokeOutcome): string {
       return `:point_right: Confirm the return of ${seatOf(result.license, result.pool)} in your DM with License Desk.`;
     case 'written': {
       const seat = seatOf(result.license, result.pool);
+      if (result.write.kind === 'unknown')
+        return `:warning: The return of ${seat} is not confirmed yet: see your DM with License Desk.`;
       if (result.write.kind !== 'done')
         return `:warning: The return of ${seat} did not go through: see your DM with License Desk.`;
       const where =

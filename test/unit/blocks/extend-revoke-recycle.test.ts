@@ -7,7 +7,7 @@ import {
 import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
 import { buildRecycleConfirmModal } from '../../../src/blocks/recycle-confirm.js';
-import { buildNotRevokableMessage, buildRevokeConfirmMessage } from '../../../src/blocks/revoke.js';
+import { buildNotRevokableMessage, buildRevokeConfirmMessage, returnResultLine } from '../../../src/blocks/revoke.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const hostile = makeLicense({
@@ -112,5 +112,28 @@ describe('recycle', () => {
       privateMetadata: '{}',
     });
     expect(view.submit).toBeUndefined();
+  });
+});
+
+describe("App Home's line about Return this seat", () => {
+  const license = makeLicense({ student: { id: '1', name: 'Alice <Example>', email: 'alice@contoso.com' } });
+  const transferable = makePool({ transferable: true, course: { id: 'c', title: 'Mastering DAX' } });
+  it('says where the return stands, escaped, in one line', () => {
+    expect(returnResultLine({ kind: 'revokable', license, pool: transferable })).toContain(
+      'Confirm the return of *Mastering DAX* of *Alice &lt;Example&gt;* in your DM with License Desk.',
+    );
+    const done = { kind: 'done', value: license, checked: false } as const;
+    expect(returnResultLine({ kind: 'written', license, pool: transferable, write: done })).toBe(
+      ':white_check_mark: Returned *Mastering DAX* of *Alice &lt;Example&gt;* — the seat is free again.',
+    );
+    expect(
+      returnResultLine({ kind: 'written', license, pool: transferable, write: { kind: 'unknown', stopped: false } }),
+    ).toContain('is not confirmed yet');
+    expect(returnResultLine({ kind: 'blocked', license, pool: transferable, blocker: 'inactive' })).toContain(
+      "can't be revoked: it is no longer active.",
+    );
+    const hostileLine = returnResultLine({ kind: 'written', license: hostile, pool, write: done });
+    expect(hostileLine).not.toMatch(/<!channel>|<!here>/);
+    expect(hostileLine).not.toContain('\n');
   });
 });
