@@ -112,6 +112,11 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
     const r = await t.command('bulk', { userId: TEST_USERS.viewer });
     const reply = await r.waitForResponse();
     expect(String(reply.body.text)).toContain('Only license admins');
+    // The refused attempt is in the audit trail (and its channel), as a refused click is.
+    await t.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === AUDIT_CHANNEL && allText(c.args).includes('tried to use `/licenses bulk`'),
+    );
     const form = await openForm(t);
     const text = allText(form);
     expect(text).toContain('pool 2007');
@@ -129,6 +134,9 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
   });
 
   it('the dry run reports each row, writes nothing, and the job assigns the ready ones once, in the background', async () => {
+    const postsBefore = t.slack.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT_CHANNEL,
+    ).length;
     const list = [
       'Ada One, ada.one@contoso.com',
       'not-an-email',
@@ -186,7 +194,7 @@ describe('bulk assign: every row outcome, seats, progress, audit', () => {
     const channelPosts = t.slack.calls.filter(
       (c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT_CHANNEL,
     );
-    expect(channelPosts).toHaveLength(1);
+    expect(channelPosts).toHaveLength(postsBefore + 1);
     expect(allText(summary.args)).not.toContain('<!channel>');
   });
 

@@ -15,18 +15,25 @@ import { allText } from '../unit/blocks/fixtures.js';
 const CHANNEL = 'C0REQUESTS1';
 const ADA = { id: 'U0UNRADA01', email: 'ada.unread@contoso.com' };
 const BEN = { id: 'U0UNRBEN01', email: 'ben.unread@contoso.com' };
+const CY = { id: 'U0UNRCY001', email: 'cy.unread@contoso.com' };
 const GOOD_WAITING = 'r00000000a001';
 const CUT_WAITING = 'r00000000b002';
 const GOOD_PENDING = 'r00000000c003';
 const NULL_PENDING = 'r00000000d004';
+const BEHIND = 'r00000000e005';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ admins: [TEST_USERS.admin], ...selfServiceTo(CHANNEL) });
+  t = await startTestApp({
+    admins: [TEST_USERS.admin],
+    slack: { users: [{ ...CY, name: 'cy.unread', realName: 'Cy Unread' }] },
+    ...selfServiceTo(CHANNEL),
+  });
   const at = new Date(Date.now() - 3_600_000);
   await waitingForPool2003(t, GOOD_WAITING, ADA, at);
   await waitingForPool2003(t, CUT_WAITING, BEN, at);
+  await waitingForPool2003(t, BEHIND, CY, at);
   await t.deps.requests?.store.put({ ...sampleRequest(GOOD_PENDING), courseTitle: 'Mastering DAX' });
   await t.deps.requests?.store.put({ ...sampleRequest(NULL_PENDING), poolId: '2001', courseTitle: 'Power BI' });
   // The damage, straight in the database: a body cut in the middle, and a body that is JSON `null`.
@@ -58,6 +65,14 @@ describe('a course request row that cannot be read', () => {
     expect(warned.length).toBeGreaterThan(0);
     expect(String(warned[0]?.message)).toContain('cannot be read');
     expect(JSON.stringify(warned)).not.toContain(BEN.email.split('@')[0]);
+    // The one behind the unreadable row is number 2 there, and in their own list.
+    const line = (await t.deps.waitlist?.entries('2003'))?.map((e) => [e.requestId, e.place]);
+    expect(line).toEqual([
+      [GOOD_WAITING, 1],
+      [BEHIND, 2],
+    ]);
+    const mine = await (await t.command('requests', { userId: CY.id })).waitForResponse(isFinalReply);
+    expect(allText(mine.body.blocks)).toContain('number 2 in line');
   });
 
   it("the requester's /licenses requests lists their other request", async () => {

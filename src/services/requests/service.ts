@@ -27,11 +27,15 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
     ...createWaitlistCases(k),
     mine: (userId) => k.store.byRequester(userId),
     async placesOf(requests) {
+      // Counted in the line as the waitlist shows it (a row that cannot be read takes no place), one
+      // read per pool.
       const places = new Map<string, number>();
-      for (const r of requests) {
-        if (r.status !== 'waitlisted') continue;
-        const place = await k.store.placeOf(r.id);
-        if (place !== undefined) places.set(r.id, place);
+      const pools = new Set(requests.filter((r) => r.status === 'waitlisted').map((r) => r.poolId));
+      for (const poolId of pools) {
+        const line = (await k.store.lines(poolId))[poolId] ?? [];
+        line.forEach((e, i) => {
+          if (requests.some((r) => r.id === e.requestId)) places.set(e.requestId, i + 1);
+        });
       }
       return places;
     },

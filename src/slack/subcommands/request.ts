@@ -19,7 +19,8 @@ export const request: Subcommand<{ words: string[] }> = {
 export const requests: Subcommand<Record<string, never>> = {
   name: 'requests',
   usage: 'requests',
-  summary: 'your own course requests; one not yet decided can be cancelled',
+  summary:
+    'your own course requests, a waitlisted one with its place in line; one not yet decided or on the waitlist can be cancelled',
   need: 'requester',
   parse: (words) => (words.length > 0 ? extra('requests', words) : {}),
   run: (_args, ctx) => runRequestsCommand(ctx),
