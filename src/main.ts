@@ -2,8 +2,10 @@
  * Composition root: read the configuration, start what stands in for missing services (sandbox,
  * local Slack double), build the licensing client and the app, start it, stop cleanly on SIGTERM.
  */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import { type CreatedApp, createApp, type SlackTransport } from './app.js';
 import { COMMAND } from './blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
@@ -89,8 +91,39 @@ function demoLicensingProblem(probe: Exclude<SandboxProbe, 'sandbox'>): string {
   return `${seen}, and the local demo accepts requests signed with a secret published in its source, so it runs on sandbox data only: start npm run sandbox at that URL, unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox, or set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app`;
 }
 
+/** Where the local demo on the in-process sandbox keeps its state, inside DATA_DIR. */
+export const DEMO_DATA_DIR = 'local-demo';
+/** The file that says a directory is the demo's own, so that a start may empty it. */
+const DEMO_MARK = '.license-desk-local-demo';
+
+/**
+ * The state of the local demo on the in-process sandbox: a directory of its own in DATA_DIR, emptied
+ * at each start, since the sandbox is seeded afresh at each start too. Its records (history, waitlist,
+ * messages, progress) then never speak of licenses the sandbox no longer has, and a deployment's own
+ * records and files in DATA_DIR are never read or changed by the demo (docs/console.md).
+ */
+function freshDemoDir(dataDir: string): string {
+  const dir = join(dataDir, DEMO_DATA_DIR);
+  if (existsSync(dir) && !existsSync(join(dir, DEMO_MARK))) {
+    throw new Error(
+      `${resolve(dir)} is not the local demo's directory (it has no ${DEMO_MARK} file), and the demo empties its directory at each start: move it away, or set DATA_DIR to another directory`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, DEMO_MARK),
+    'The local demo on the in-process sandbox keeps its records here; they are emptied at each of its starts.\n',
+  );
+  return dir;
+}
+
 async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
+  // The local demo on the in-process sandbox starts afresh, records and sandbox alike; everything else
+  // (a deployment, or the demo on a sandbox of npm run sandbox, which keeps its data) keeps DATA_DIR's.
+  const dataDir =
+    config.slack.mode === 'demo' && lic.mode === 'sandbox' ? freshDemoDir(config.dataDir) : config.dataDir;
   // The local demo's signing secret is public: a licensing service given by URL (on loopback, config.ts
   // made sure) must prove to be a sandbox before anything is built or served.
   let provenSandbox = false;
@@ -127,7 +160,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
     rateLimit: { limit: lic.rateLimitPerMinute, ...(redis ? { redis } : {}) },
     cacheTtlMs: lic.cacheTtlMs,
-    dataDir: config.dataDir,
+    dataDir,
     logger: logger.child({ component: 'licensing' }),
   });
   // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
@@ -166,7 +199,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The records (docs/records.md): a damaged or unreachable database stops the start here, before any
   // listener could answer over lost records.
   const records = await openRecords({
-    dataDir: config.dataDir,
+    dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   });
   let retention: AuditRetention | undefined;
@@ -184,7 +217,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     () => new Date(),
   );
   // The audit file of an older version goes into the audit table once (a bad line stops the start here).
-  await importAuditFiles({ records, dataDir: config.dataDir, logger: logger.child({ component: 'audit' }) });
+  await importAuditFiles({ records, dataDir, logger: logger.child({ component: 'audit' }) });
   if (config.auditRetentionDays !== undefined) {
     retention = startAuditRetention({
       records,
@@ -211,7 +244,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   stopper.watch(work);
   // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
   // come into the database once; a file that cannot be read stops the start here, with its sentence.
-  await importRequestFiles({ records, intents, dataDir: config.dataDir, logger, now });
+  await importRequestFiles({ records, intents, dataDir, logger, now });
   // A course request whose row cannot be read (its JSON cut short, `null`) is reported here, not
   // refused: every view leaves it out and an action on it says it cannot be read (docs/records.md).
   const unreadable = await unreadableRequests(records.db);
@@ -257,7 +290,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     records,
     logger: logger.child({ component: 'desk' }),
     now: deps.now,
-    dataDir: config.dataDir,
+    dataDir,
     rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,

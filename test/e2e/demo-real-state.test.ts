@@ -12,7 +12,7 @@ import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { DEMO_SIGNING_SECRET } from '../../local/slack/demo.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
-import { type MainProcess, runMain } from '../support/run-main.js';
+import { type MainProcess, type RunMainOptions, runMain } from '../support/run-main.js';
 
 const LISTENING = /app listens on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/;
 const SLACK_FIX = 'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app';
@@ -58,8 +58,8 @@ async function startRealApi(): Promise<{
   return { url: `http://127.0.0.1:${(realApi.address() as AddressInfo).port}`, seen };
 }
 
-async function refused(env: Record<string, string>): Promise<string> {
-  main = runMain({ PORT: '0', ...env });
+async function refused(env: Record<string, string>, options: RunMainOptions = {}): Promise<string> {
+  main = runMain({ PORT: '0', ...env }, options);
   expect(await main.exited).toBe(1);
   const { stdout, stderr } = main.output();
   expect(stdout).not.toContain('License Desk started');
@@ -118,8 +118,12 @@ describe('the local demo refuses real state', () => {
     async () => {
       const url = new URL(await freshPostgresDatabase());
       url.password = 'S3KR1Tpgpw';
-      for (const extra of [{}, { CONSOLE: '1' }]) {
-        const stderr = await refused({ DATABASE_URL: url.toString(), ...extra });
+      // As production starts it (npm start), and with the console asked for.
+      for (const [extra, options] of [
+        [{}, { npmStart: true }],
+        [{ CONSOLE: '1' }, {}],
+      ] as const) {
+        const stderr = await refused({ DATABASE_URL: url.toString(), ...extra }, options);
         expect(stderr).toContain('License Desk cannot start: 1 configuration problem.');
         expect(stderr).toContain(
           'DATABASE_URL cannot be used by the local demo: with no SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET the app is the local demo, which accepts requests signed with a secret published in its source, so anyone on this machine could read and change the records in that database',
