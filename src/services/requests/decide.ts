@@ -10,6 +10,7 @@ import {
   cutReason,
   type DecideOutcome,
   type RequestAssignOutcome,
+  UnreadableRequestError,
 } from '../../domain/requests.js';
 import type { RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';
@@ -210,6 +211,8 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
       try {
         begun = await begin(id, approver);
       } catch (error) {
+        // A request whose record cannot be read is said as such by the listener, not as a database away.
+        if (error instanceof UnreadableRequestError) throw error;
         // Before the write: nothing was recorded and nothing was sent (the database did not answer).
         opts.logger.warn('an approval could not be recorded; nothing was sent', { request: id, error: String(error) });
         return { kind: 'not-recorded' };
@@ -222,6 +225,7 @@ export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve
       try {
         return await deny(id, approver, reason);
       } catch (error) {
+        if (error instanceof UnreadableRequestError) throw error;
         opts.logger.warn('a denial could not be recorded; nothing changed', { request: id, error: String(error) });
         return { kind: 'not-recorded' };
       }
