@@ -81,7 +81,8 @@ export interface CourseRequest {
   lastProblem?: string;
 }
 
-const STATUSES: readonly RequestStatus[] = [
+/** Every status a stored request may have. */
+export const REQUEST_STATUSES: readonly RequestStatus[] = [
   'pending',
   'approved',
   'assigning',
@@ -110,7 +111,7 @@ export function readStoredRequest(body: string): CourseRequest | undefined {
   const ok =
     ['id', 'requester', 'requesterEmail', 'poolId', 'createdAt'].every(text) &&
     typeof r.courseTitle === 'string' &&
-    STATUSES.includes(r.status as RequestStatus) &&
+    REQUEST_STATUSES.includes(r.status as RequestStatus) &&
     Array.isArray(r.cards);
   return ok ? (value as CourseRequest) : undefined;
 }

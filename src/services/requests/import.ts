@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Records } from '../../db/open.js';
-import type { CourseRequest, RequestStatus } from '../../domain/requests.js';
+import { type CourseRequest, REQUEST_STATUSES, type RequestStatus } from '../../domain/requests.js';
 import type { Logger } from '../../licensing/types.js';
 import type { Intents } from '../intents.js';
 import { createDbRequestStore } from './db-store.js';
@@ -25,16 +25,6 @@ export class ImportProblem extends Error {
   override readonly name = 'ImportProblem';
 }
 
-const STATUSES: readonly RequestStatus[] = [
-  'pending',
-  'approved',
-  'assigning',
-  'waitlisted',
-  'assigned',
-  'denied',
-  'expired',
-  'cancelled',
-];
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -82,7 +72,7 @@ function requestsOf(path: string, raw: unknown): CourseRequest[] {
       isText(r.poolId) &&
       isText(r.createdAt) &&
       typeof r.requesterEmail === 'string' &&
-      STATUSES.includes(r.status as RequestStatus);
+      REQUEST_STATUSES.includes(r.status as RequestStatus);
     if (!ok) throw problem(path, `holds a request that is not complete (entry "${id.slice(0, 40)}")`);
     out.push({ ...(r as CourseRequest), cards: Array.isArray(r.cards) ? r.cards : [] });
   }
