@@ -25,7 +25,6 @@ export class ImportProblem extends Error {
   override readonly name = 'ImportProblem';
 }
 
-
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 function problem(path: string, what: string): ImportProblem {
