@@ -117,6 +117,28 @@ describe('audit sentences', () => {
     expect(ACTION_WORDS['auto-returned']).toBe('finished seat returned automatically');
   });
 
+  it('say a refused typed command by its subcommand and what it named, never the words typed after it', () => {
+    const typed = (over: Partial<AuditEntry>): AuditEntry => {
+      const { licenseId: _, ...rest } = entry({ actor: 'U0VIEWER01', action: 'command', outcome: 'refused' });
+      return { ...rest, ...over };
+    };
+    expect(auditSentence(typed({ command: 'show', licenseId: '4001' }), CHANNEL)).toMatch(
+      /^<@U0VIEWER01> tried to use `\/licenses show` on license `4001`/,
+    );
+    expect(auditSentence(typed({ command: 'reclaim', poolId: '2003' }), CHANNEL)).toBe(
+      '<@U0VIEWER01> tried to use `/licenses reclaim` on pool `2003`',
+    );
+    expect(auditSentence(typed({ command: 'bulk' }), CHANNEL)).toBe('<@U0VIEWER01> tried to use `/licenses bulk`');
+    // Something that is no subcommand's name is left out rather than echoed into the trail.
+    expect(auditSentence(typed({ command: 'show *everything* <!channel>' }), CHANNEL)).toBe(
+      '<@U0VIEWER01> tried to use `/licenses`',
+    );
+    expect(auditSentence(typed({ command: 'bulk', outcome: 'done' }), CHANNEL)).toBe(
+      '<@U0VIEWER01> used `/licenses bulk`',
+    );
+    expect(ACTION_WORDS.command).toBe('typed command');
+  });
+
   it('say the waitlist steps and expiries that did not go through', () => {
     const request = { requester: 'U0REQUEST1', courseTitle: 'Power BI' };
     expect(auditSentence(entry({ action: 'waitlist-moved', outcome: 'failed', ...request }), CHANNEL)).toMatch(
