@@ -8,13 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf, viewOf } from '../support/change-flow.js';
+import { selfServiceTo } from '../support/requests.js';
 import { allText } from '../unit/blocks/fixtures.js';
 
 const WAIT_WORDS = /Waiting for the licensing API's limit of 25 requests a minute: about (a minute|\d+ seconds)\./;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ licensing: { rateLimit: { limit: 25, windowMs: 60_000, marginMs: 1_000 } } });
+  t = await startTestApp({
+    licensing: { rateLimit: { limit: 25, windowMs: 60_000, marginMs: 1_000 } },
+    ...selfServiceTo('C0REQUESTS'),
+  });
   // The minute's budget, spent: each read holds its slot for a minute after its answer.
   await Promise.all(Array.from({ length: 25 }, () => t.licensing.licenses.get('4001')));
 });
@@ -35,6 +39,15 @@ describe('a wait for the licensing limit', () => {
     const open = await t.slack.waitForCall('views.open', (c) => t.slack.calls.indexOf(c) >= from);
     const text = textOf(viewOf(open).blocks);
     expect(text).toContain('Reading the license…');
+    expect(text).toMatch(WAIT_WORDS);
+  });
+
+  it('the loading view of the course request form names it too, instead of a bare "Reading the courses…"', async () => {
+    const from = t.slack.calls.length;
+    await t.command('request', { userId: TEST_USERS.nobody });
+    const open = await t.slack.waitForCall('views.open', (c) => t.slack.calls.indexOf(c) >= from);
+    const text = textOf(viewOf(open).blocks);
+    expect(text).toContain('Reading the courses…');
     expect(text).toMatch(WAIT_WORDS);
   });
 });

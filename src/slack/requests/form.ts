@@ -4,15 +4,17 @@
  * the request is created by the service and the modal shows what happens next.
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
-import { RequestInputId } from '../../blocks/ids.js';
+import { RequestCallbackId, RequestInputId } from '../../blocks/ids.js';
+import { buildLoadingModal } from '../../blocks/modal-kit.js';
 import { escapeMrkdwn, escapeTruncated } from '../../blocks/mrkdwn.js';
 import { createRefusalText } from '../../blocks/request-outcome.js';
-import { buildRequestFormModal, buildRequestInfoModal } from '../../blocks/requests.js';
+import { buildRequestFormModal, buildRequestInfoModal, REQUEST_TITLE } from '../../blocks/requests.js';
 import { isId } from '../../domain/ids.js';
 import { neededByProblem, type RequestSource, reasonProblem } from '../../domain/requests.js';
 import type { Pool } from '../../domain/types.js';
 import type { AppDeps } from '../deps.js';
 import { authorizeRequester } from '../gate.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { resolveUserEmail } from '../resolve-user.js';
 import { markedAck, openView, updateView } from '../slack-io.js';
@@ -56,7 +58,7 @@ export async function openRequestModal(
     deps,
     client,
     triggerId,
-    buildRequestInfoModal(':hourglass_flowing_sand: Reading the courses…'),
+    buildLoadingModal(RequestCallbackId.info, REQUEST_TITLE, 'Reading the courses', limitWait(deps)),
   );
   if (!viewId) return false;
   try {
