@@ -18,6 +18,7 @@ beforeAll(async () => {
   t = await startTestApp({
     licensing: { rateLimit: { limit: 25, windowMs: 60_000, marginMs: 1_000 } },
     ...selfServiceTo('C0REQUESTS'),
+    reclaim: {},
   });
   // The minute's budget, spent: each read holds its slot for a minute after its answer.
   await Promise.all(Array.from({ length: 25 }, () => t.licensing.licenses.get('4001')));
@@ -49,5 +50,17 @@ describe('a wait for the licensing limit', () => {
     const text = textOf(viewOf(open).blocks);
     expect(text).toContain('Reading the courses…');
     expect(text).toMatch(WAIT_WORDS);
+  });
+
+  it('the first replies of `/licenses digest` and `/licenses reclaim` name it too', async () => {
+    for (const [command, working] of [
+      ['digest', 'Working on it: counting seats and progress…'],
+      ['reclaim 2001', 'Working on it: finding who stalled or never started…'],
+    ] as const) {
+      const r = await t.command(command, { userId: TEST_USERS.admin });
+      const text = allText((await r.waitForResponse(() => true)).body);
+      expect(text).toContain(working);
+      expect(text).toMatch(WAIT_WORDS);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { buildErrorMessage, buildNoticeMessage, buildWorkingMessage } from '../.
 import { buildDigestMessage, withoutCharts } from '../../blocks/digest.js';
 import { computeDigest } from '../../services/digest.js';
 import { createProgressStore } from '../../services/progress-store.js';
+import { limitWait } from '../limit-wait.js';
 import { presentErrorTo } from '../token-alarm.js';
 import type { Subcommand } from './types.js';
 import { extra } from './words.js';
@@ -29,7 +30,7 @@ export const digest: Subcommand<Record<string, never>> = {
       );
       return;
     }
-    await ctx.reply.send(buildWorkingMessage('counting seats and progress'));
+    await ctx.reply.send(buildWorkingMessage('counting seats and progress', limitWait(ctx.deps)));
     let message: ReturnType<typeof buildDigestMessage>;
     try {
       const d = await computeDigest(

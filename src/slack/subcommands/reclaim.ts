@@ -5,6 +5,7 @@
  */
 import { buildErrorMessage, buildNoticeMessage, buildWorkingMessage } from '../../blocks/common.js';
 import { buildReclaimPreviewMessage, RECLAIM_OFF } from '../../blocks/reclaim.js';
+import { limitWait } from '../limit-wait.js';
 import { presentError } from '../present.js';
 import { slackUserByEmail } from '../resolve-user.js';
 import type { Subcommand } from './types.js';
@@ -24,7 +25,7 @@ export const reclaim: Subcommand<{ poolId?: string }> = {
   async run(args, ctx) {
     const service = ctx.deps.reclaim?.service;
     if (!service) return ctx.reply.send(buildNoticeMessage(RECLAIM_OFF));
-    await ctx.reply.send(buildWorkingMessage('finding who stalled or never started'));
+    await ctx.reply.send(buildWorkingMessage('finding who stalled or never started', limitWait(ctx.deps)));
     try {
       const preview = await service.preview(args.poolId, (email) => slackUserByEmail(ctx.client, email));
       await ctx.reply.send(buildReclaimPreviewMessage(preview));
