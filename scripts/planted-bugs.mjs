@@ -68,6 +68,14 @@ const BUGS = [
     replace: ".set({ state: 'pending', sent_at: iso() })",
     tests: ['test/integration/services/intents-outbox.test.ts'],
   },
+  {
+    name: 'told at last: a DM Slack refused is swallowed (the outbox marks it sent, nobody is told)',
+    file: 'src/slack/requests/notify.ts',
+    find: 'const res = await client.chat.postMessage({ channel, ...marked(message) });',
+    replace:
+      'const res = await client.chat.postMessage({ channel, ...marked(message) }).catch(() => ({ ts: undefined }));',
+    tests: ['test/e2e/notice-retries.test.ts'],
+  },
 ];
 
 const only = process.argv[2];
