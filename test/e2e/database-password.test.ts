@@ -5,46 +5,16 @@
  * The real process (src/main.ts) on a private PostgreSQL that trusts every local user: the password is
  * there only to be kept out of what is printed.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
-import type { RunningSandbox } from '../../local/sandbox/types.js';
+import { describe, expect, it } from 'vitest';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
+import { mainRig } from '../support/main-rig.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
-import { localAppEnv, logLinesOf, type MainProcess, runMain } from '../support/run-main.js';
+import { logLinesOf, type MainProcess } from '../support/run-main.js';
 
-const SECRET = 'dbpw0signing0secret0for0tests';
 const PASSWORD = 'S3cr3tPgPw';
 
-let slack: FakeSlack;
-let sandbox: RunningSandbox;
-let main: MainProcess | undefined;
-
-beforeAll(async () => {
-  slack = await startFakeSlack({ botToken: TEST_BOT_TOKEN });
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: buildDemoData(new Date()), rateLimit: false });
-});
-afterEach(async () => {
-  main?.child.kill('SIGKILL');
-  await main?.exited;
-  main = undefined;
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await slack?.close();
-});
-
-const env = (databaseUrl: string) =>
-  localAppEnv(
-    {
-      slackApiUrl: slack.apiUrl,
-      sandboxUrl: sandbox.url,
-      sandboxToken: sandbox.adminToken,
-      botToken: TEST_BOT_TOKEN,
-      signingSecret: SECRET,
-    },
-    { DATABASE_URL: databaseUrl },
-  );
+const rig = mainRig({ name: 'database-password', secret: 'dbpw0signing0secret0for0tests', botToken: TEST_BOT_TOKEN });
+const startOn = (databaseUrl: string) => rig.start({ DATABASE_URL: databaseUrl });
 
 /** Everything the process printed: its log (stdout) and its refusals (stderr). */
 const printed = (m: MainProcess) => `${m.output().stdout}\n${m.output().stderr}`;
@@ -55,7 +25,7 @@ describe('the database password is never printed', () => {
     async () => {
       const url = new URL(await freshPostgresDatabase());
       url.search = `?application_name=license-desk&password=${PASSWORD}`;
-      main = runMain(env(url.toString()));
+      const main = startOn(url.toString());
       await main.waitFor(/"message":"License Desk started"/, 30_000);
       const opened = logLinesOf(main).find((l) => l.message === 'records opened');
       expect(opened?.database).toBe('postgres');
@@ -70,7 +40,7 @@ describe('the database password is never printed', () => {
   );
 
   it('an unencoded @ in the password: the refusal of an unreachable database names it without the password', async () => {
-    main = runMain(env(`postgres://desk:${PASSWORD}@x@127.0.0.1:9/license_desk`));
+    const main = startOn(`postgres://desk:${PASSWORD}@x@127.0.0.1:9/license_desk`);
     expect(await main.exited).toBe(1);
     expect(main.output().stderr).toContain(
       'License Desk could not start: The database at postgres://desk:***@127.0.0.1:9/license_desk could not be reached',
@@ -80,7 +50,7 @@ describe('the database password is never printed', () => {
 
   it('an unencoded / in the password: refused at once, saying to percent-encode it, without repeating the URL', async () => {
     // Read by a URL parser, "desk:1234" is a host and a port, and the rest of the password a path.
-    main = runMain(env(`postgres://desk:1234/${PASSWORD}@127.0.0.1:9/license_desk`));
+    const main = startOn(`postgres://desk:1234/${PASSWORD}@127.0.0.1:9/license_desk`);
     expect(await main.exited).toBe(1);
     const { stderr } = main.output();
     expect(stderr).toContain('License Desk cannot start: 1 configuration problem.');

@@ -9,36 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
-import type { RunningSandbox } from '../../local/sandbox/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTimers } from '../../src/domain/requests.js';
 import { startTestApp, TEST_BOT_TOKEN, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
+import { mainRig } from '../support/main-rig.js';
 import { requestFormView, sampleRequest } from '../support/requests.js';
-import { localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { textOf } from './change-support.js';
 
 const PRELOAD = fileURLToPath(new URL('../support/sqlite-disk-full.ts', import.meta.url));
 const DISK_FULL = 'The disk is full: the database file';
 
 describe('at start, the process says the disk is full', () => {
-  let slack: FakeSlack;
-  let sandbox: RunningSandbox;
-  let main: MainProcess | undefined;
-  beforeAll(async () => {
-    slack = await startFakeSlack({ botToken: TEST_BOT_TOKEN });
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: buildDemoData(new Date()), rateLimit: false });
-  });
-  afterEach(async () => {
-    main?.child.kill('SIGKILL');
-    await main?.exited;
-    main = undefined;
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await slack?.close();
-  });
+  const rig = mainRig({ name: 'disk-full', secret: 'diskfull0signing0secret0tests', botToken: TEST_BOT_TOKEN });
 
   it.each([
     ['its schema cannot be written', 'grow'],
@@ -46,19 +28,7 @@ describe('at start, the process says the disk is full', () => {
   ])(
     '%s: refused with "the disk is full" and what to do, not as a damaged database',
     async (_what, mode) => {
-      main = runMain(
-        {
-          ...localAppEnv({
-            slackApiUrl: slack.apiUrl,
-            sandboxUrl: sandbox.url,
-            sandboxToken: sandbox.adminToken,
-            botToken: TEST_BOT_TOKEN,
-            signingSecret: 'diskfull0signing0secret0tests',
-          }),
-          LICENSE_DESK_TEST_DISK_FULL: mode,
-        },
-        { nodeArgs: ['--import', PRELOAD] },
-      );
+      const main = rig.start({ LICENSE_DESK_TEST_DISK_FULL: mode }, { nodeArgs: ['--import', PRELOAD] });
       expect(await main.exited).toBe(1);
       const { stderr } = main.output();
       expect(stderr).toContain(`License Desk could not start: ${DISK_FULL}`);
