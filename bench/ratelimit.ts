@@ -4,9 +4,10 @@
  * 200 requests (GET /v1/licenses, uncached) through the licensing client against the sandbox with time
  * scaled 20x (25 per 3 s stands for 25 per minute), once per server algorithm and once with two
  * processes sharing the budget through Redis (REDIS_URL, else REDIS_TEST_URL, else a private
- * redis-server). All requests are submitted at once after idle. Targets: 0 × 429 everywhere,
- * makespan ≤ 1.10 × the minimum for the sliding log with 1 process and with 2, the first 25 requests
- * sent within 100 ms. The workers stop only once all are done, as replicas stay up.
+ * redis-server). All requests are submitted at once after idle. Goals, judged in every run (each
+ * server algorithm, and the two processes sharing Redis): 0 × 429 and makespan ≤ 1.03 × the minimum
+ * (docs/performance.md); and the first 25 requests sent within 100 ms. The workers stop only once all
+ * are done, as replicas stay up.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +24,8 @@ const WINDOW_MS = 3_000;
 const MARGIN_MS = 50;
 /** The last of ceil(N/L) full batches cannot start before (ceil(N/L) − 1) windows after the first. */
 const MINIMUM_MS = (Math.ceil(REQUESTS / LIMIT) - 1) * WINDOW_MS;
+/** The goal for every run's makespan, as a multiple of MINIMUM_MS (docs/performance.md). */
+const GOAL_RATIO = 1.03;
 const WORKER = fileURLToPath(new URL('./ratelimit-worker.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 
@@ -207,20 +210,20 @@ async function main(): Promise<void> {
   }
 
   console.log('');
-  const sliding = all.find((f) => f.run === 'sliding-log');
-  const shared = all.find((f) => f.run.startsWith('2 processes'));
-  const ratio = (f: Figures | undefined) =>
-    f === undefined ? 'skipped' : `${(f.makespanMs / MINIMUM_MS).toFixed(3)} × min`;
+  const ratio = (f: Figures) => f.makespanMs / MINIMUM_MS;
+  const ratios = all.map(ratio);
   console.log(
-    `Makespan against the sliding log: 1 process ${ratio(sliding)}, 2 processes sharing Redis ${ratio(shared)}`,
+    `Makespan ÷ minimum, per run: ${all.map((f) => `${f.run} ${ratio(f).toFixed(3)}`).join(', ')}; range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`,
   );
   const checks = [
-    ['0 × 429 everywhere', all.every((f) => f.rejected === 0 && f.failed === 0)],
-    ['makespan ≤ 1.10 × minimum (sliding log)', sliding !== undefined && sliding.makespanMs <= 1.1 * MINIMUM_MS],
-    ['makespan ≤ 1.10 × minimum (2 processes, if run)', shared === undefined || shared.makespanMs <= 1.1 * MINIMUM_MS],
-    [`first ${LIMIT} sent within 100 ms`, all.every((f) => f.first25SentMs <= 100)],
+    ['0 × 429 (and no failed request) in every run', all.every((f) => f.rejected === 0 && f.failed === 0)],
+    [`makespan ≤ ${GOAL_RATIO} × minimum in every run`, all.every((f) => ratio(f) <= GOAL_RATIO)],
+    [`first ${LIMIT} sent within 100 ms in every run`, all.every((f) => f.first25SentMs <= 100)],
   ] as const;
   for (const [name, ok] of checks) console.log(`${ok ? 'met    ' : 'MISSED '} ${name}`);
+  for (const f of all.filter((f) => ratio(f) > GOAL_RATIO || f.rejected > 0 || f.failed > 0)) {
+    console.log(`        missed by: ${f.run} (${ratio(f).toFixed(3)} × min, ${f.rejected} × 429, ${f.failed} failed)`);
+  }
 }
 
 main().then(

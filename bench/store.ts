@@ -4,8 +4,10 @@
  *
  *   1. The time one course request approval spends in the database, p50/p99 over 300 approvals
  *      (after 20 not counted), on SQLite in a temporary DATA_DIR (WAL; the intent's commit synced, as the app
- *      opens it) and on PostgreSQL when PG_BENCH_URL is set (a scratch database: the bench leaves its
- *      requests, intents, outbox messages and audit entries there), else said to be skipped. The real
+ *      opens it) and on PostgreSQL when PG_BENCH_URL is set, else said to be skipped. PG_BENCH_URL names
+ *      a server and a user that may create databases: each run creates an empty database of its own
+ *      there (ld_bench_<random>), so it starts from empty tables as the SQLite run does, and drops it
+ *      afterwards; nothing else on that server is read or written. The real
  *      request service (createRequestService over the database's request store, intents, outbox and
  *      audit trail) approves real pending requests; the licensing client talks to the in-process sandbox
  *      with a generous rate limit. Only database time is counted: Kysely's `log` hook (openRecords'
@@ -14,7 +16,8 @@
  *      intent) to the outcome recorded, the intent closed and the messages enqueued (the second
  *      transaction). The audit entry the service writes after that is shown on its own line. The
  *      outbox is not started: the messages wait in the table, as they do until the committed kick.
- *      Goal: p99 <= 5 ms on SQLite.
+ *      Goal: p99 <= 5 ms on SQLite in every run (docs/performance.md); PostgreSQL's figures are shown
+ *      beside it, with no goal of their own.
  *   2. App Home's recent changes with 1,000,000 audit rows and the database's size per 100,000 audit
  *      entries are bench/audit-store.ts's (npm run bench:audit-store). With --audit this script runs it
  *      after its own figures; without, it says where to find them.
@@ -24,6 +27,7 @@
  *      npm ci there), and compare the two ratios (each against the bare Bolt app of the same run).
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +35,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogEvent } from 'kysely';
 import { buildDemoData, startSandbox } from '../local/sandbox/index.js';
 import { openRecords, type Records } from '../src/db/open.js';
+import { redactDatabaseUrl } from '../src/db/url.js';
 import { requestTimers } from '../src/domain/requests.js';
 import { createLicensingClient } from '../src/licensing/index.js';
 import { createAuditLog } from '../src/services/audit.js';
@@ -46,10 +51,18 @@ const WARMUP = 20;
 const POOL = '2002';
 const APPROVER = 'U0ADMIN001';
 const GOAL_P99_MS = 5;
+/** Each run's p99 of the database time, by label, for the verdict at the end. */
+const p99s = new Map<string, number>();
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
+
+const p99 = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    99,
+  );
 
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -159,10 +172,16 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('state', '=', 'pending')
       .executeTakeFirst();
+    p99s.set(label, p99(db));
+    const goal =
+      records.dialect === 'sqlite'
+        ? `goal p99 <= ${GOAL_P99_MS} ms`
+        : `no goal of its own (SQLite's: p99 <= ${GOAL_P99_MS} ms)`;
     console.log(
-      `${label}: database time of an approval (decision to outcome recorded and messages enqueued, ${Math.round(queries / APPROVALS)} statements with BEGIN/COMMIT): ${summary(db)} — goal p99 <= ${GOAL_P99_MS} ms on SQLite`,
+      `${label}: database time of an approval (decision to outcome recorded and messages enqueued, ${Math.round(queries / APPROVALS)} statements with BEGIN/COMMIT): ${summary(db)} — ${goal}`,
     );
-    console.log(`${label}:   of which the two COMMITs (the sync to disk on SQLite): ${summary(commits)}`);
+    const commitNote = records.dialect === 'sqlite' ? ' (the sync to disk on SQLite)' : '';
+    console.log(`${label}:   of which the two COMMITs${commitNote}: ${summary(commits)}`);
     console.log(`${label}:   with the audit entry written after it: ${summary(withAudit)}`);
     console.log(
       `${label}:   whole approve() for comparison, the sandbox's HTTP round trip included: ${summary(wall)} (${APPROVALS} approvals after ${WARMUP} not counted; ${Number(pending?.n ?? 0)} messages enqueued)`,
@@ -172,6 +191,38 @@ async function approvals(label: string, open: (log: (event: LogEvent) => void) =
     await licensing.close();
     await sandbox.close();
   }
+}
+
+/**
+ * An empty database of its own on the server PG_BENCH_URL names, so that a run never starts on an
+ * earlier run's rows; `drop()` removes it. Its URL is PG_BENCH_URL's with the database name replaced.
+ */
+async function emptyPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ld_bench_${randomBytes(6).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`create database ${name}`);
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new Error(
+      `PostgreSQL: could not create an empty database for the run on ${redactDatabaseUrl(serverUrl)} (${why}); PG_BENCH_URL's user needs the CREATEDB privilege`,
+    );
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
 }
 
 async function main(): Promise<void> {
@@ -186,12 +237,27 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-  const pgUrl = process.env.PG_BENCH_URL;
+  const pgUrl = process.env.PG_BENCH_URL?.trim();
   if (pgUrl) {
-    await approvals('PostgreSQL', (log) => openRecords({ dataDir, databaseUrl: pgUrl, heartbeatMs: 0, log }));
+    const pgDataDir = await mkdtemp(join(tmpdir(), 'bench-store-pg-'));
+    const database = await emptyPostgresDatabase(pgUrl);
+    try {
+      await approvals('PostgreSQL', (log) =>
+        openRecords({ dataDir: pgDataDir, databaseUrl: database.url, heartbeatMs: 0, log }),
+      );
+    } finally {
+      await database.drop();
+      await rm(pgDataDir, { recursive: true, force: true });
+    }
   } else {
-    console.log('PostgreSQL: skipped (set PG_BENCH_URL to a scratch database to measure it).');
+    console.log(
+      'PostgreSQL: skipped (set PG_BENCH_URL to a server where its user may create databases: each run makes an empty one and drops it).',
+    );
   }
+  const sqliteP99 = p99s.get('SQLite') ?? Number.NaN;
+  console.log(
+    `${sqliteP99 <= GOAL_P99_MS ? 'met    ' : 'MISSED '} an approval's database time on SQLite, p99 ${sqliteP99.toFixed(2)} ms <= ${GOAL_P99_MS} ms`,
+  );
   if (args.includes('--audit')) {
     console.log('App Home and the audit table at 1,000,000 rows (bench/audit-store.ts):');
     const root = fileURLToPath(new URL('../', import.meta.url));
