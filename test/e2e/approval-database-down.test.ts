@@ -13,9 +13,8 @@ import { RequestActionId } from '../../src/blocks/ids.js';
 import { openRecords, type Records } from '../../src/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
-import { clickInRequestsChannel, requestFormView, selfServiceTo } from '../support/requests.js';
+import { clickInRequestsChannel, requestedThroughForm, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
@@ -65,18 +64,8 @@ describe.skipIf(skip !== undefined)('an approval while PostgreSQL is down', () =
     t.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/pool/${POOL}/license`));
 
   /** `user` asks for pool 2005 with the signed form; the card reaches the channel: the request id. */
-  async function requested(user: string): Promise<string> {
-    await t.viewSubmission({ view: requestFormView(`VDBDOWN${user}`, POOL) }, { userId: user });
-    const card = await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === CHANNEL && textOf(c.args.blocks).includes(`<@${user}>`),
-    );
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('was received'),
-    );
-    return String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-  }
+  const requested = (user: string) =>
+    requestedThroughForm(t, { channel: CHANNEL, user, poolId: POOL, viewId: `VDBDOWN${user}` });
 
   const approve = (id: string) =>
     clickInRequestsChannel(

@@ -14,13 +14,12 @@ import { retryPauseMs } from '../../src/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import {
   clickInRequestsChannel,
-  requestFormView,
+  requestedThroughForm,
   selfServiceTo,
   submitDenyReason,
   waitingForPool2003,
 } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { buttons } from '../unit/blocks/fixtures.js';
 import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
@@ -67,18 +66,8 @@ async function nextTry(tries: number): Promise<void> {
 }
 
 /** A request by `user` for `poolId`, its card posted and its "received" DM sent: the request id. */
-async function requested(user: string, poolId: string): Promise<string> {
-  await t.viewSubmission({ view: requestFormView(`VREQ${user}`, poolId) }, { userId: user });
-  const card = await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === CHANNEL && textOf(c.args.blocks).includes(`<@${user}>`),
-  );
-  await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('was received'),
-  );
-  return String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-}
+const requested = (user: string, poolId: string) =>
+  requestedThroughForm(t, { channel: CHANNEL, user, poolId, viewId: `VREQ${user}` });
 
 describe('a message to a person after a Slack error', () => {
   it('the requester’s "the seat is yours" DM answered internal_error once arrives on the retry, exactly once', async () => {

@@ -1,9 +1,11 @@
 /** Course-request fixtures shared by the request tests: a request record, and self-service in a directory. */
 import { expect } from 'vitest';
-import { RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
+import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
 import type { CourseRequest } from '../../src/domain/requests.js';
 import { requestTimers } from '../../src/domain/requests.js';
+import { buttons } from '../unit/blocks/fixtures.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
+import { textOf } from './change-flow.js';
 import { TEST_USERS } from './fake-slack.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
@@ -72,6 +74,26 @@ export function poolOnlyRequestView(viewId: string, poolId: string, source?: 'co
       },
     },
   };
+}
+
+/**
+ * `user` asks for `poolId` with the signed request form (view `viewId`); once the card reached the requests
+ * channel `channel` and the requester's "was received" DM went out: the request id on the card's Approve.
+ */
+export async function requestedThroughForm(
+  t: TestApp,
+  o: { channel: string; user: string; poolId: string; viewId: string },
+): Promise<string> {
+  await t.viewSubmission({ view: requestFormView(o.viewId, o.poolId) }, { userId: o.user });
+  const card = await t.slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.args.channel === o.channel && textOf(c.args.blocks).includes(`<@${o.user}>`),
+  );
+  await t.slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.args.channel === `D${o.user.slice(1)}` && textOf(c.args.blocks).includes('was received'),
+  );
+  return String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
 }
 
 /** A click by `userId` on a button of a message (`ts`) in the requests channel `channel`, signed as Slack sends it. */
