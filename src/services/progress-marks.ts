@@ -52,12 +52,13 @@ export function withProgressMarks(
       ...licensing.pools,
       async assign(id, body, opts) {
         // `recycle: true` on a full pool ends its oldest running license (the API's rule): which one, as
-        // the records know the pool, is found before the write changes it (the pool read comes from the
-        // client's cache, which the recycle's own checks just filled).
+        // the records know the pool, is found before the write changes it. The pool read usually comes
+        // from the client's cache, which the recycle's own checks just filled; when it does not, it goes
+        // at the write's own priority, so a person's assign never waits behind background work for it.
         const recycled =
           body.recycle === true
             ? await licensing.pools
-                .get(id, { priority: 'background' })
+                .get(id, { priority: opts?.priority ?? 'interactive' })
                 .then(async (pool) =>
                   isFull(pool) ? oldestHeld(await store.holders({ poolId: id }), now()) : undefined,
                 )
