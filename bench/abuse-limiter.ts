@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../local/sandbox/index.js';
-import { createLicensingClient, type LicensingClient } from '../src/licensing/index.js';
+import { createLicensingClient, type LicensingClient } from '../src/kernel/licensing/index.js';
 
 const LIMIT = 25;
 const WINDOW_MS = 3_000;

@@ -13,10 +13,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { appendAuditMany, countAudit, deleteAuditBefore, newestAudit } from '../src/db/audit.js';
-import { openRecords, SQLITE_FILE } from '../src/db/open.js';
-import type { AuditEntry } from '../src/domain/audit-entry.js';
-import { RECENT_CHANGES } from '../src/services/dashboard.js';
+import { RECENT_CHANGES } from '../src/digest/services/dashboard.js';
+import { appendAuditMany, countAudit, deleteAuditBefore, newestAudit } from '../src/kernel/db/audit.js';
+import { openRecords, SQLITE_FILE } from '../src/kernel/db/open.js';
+import type { AuditEntry } from '../src/kernel/domain/audit-entry.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const PER_TRANSACTION = 20_000;

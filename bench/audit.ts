@@ -9,9 +9,9 @@
  *     11: ten changes and one folded burst), and the smallest gap between two posts' starts over the
  *     pace (target ≥ 1.0).
  */
-import { maskEmailsIn } from '../src/domain/email.js';
-import type { AuditEntry } from '../src/services/audit.js';
-import { createAuditLog } from '../src/services/audit.js';
+import { maskEmailsIn } from '../src/kernel/domain/email.js';
+import type { AuditEntry } from '../src/kernel/services/audit.js';
+import { createAuditLog } from '../src/kernel/services/audit.js';
 
 function timeOf(run: () => void, repeat = 5): number {
   let best = Number.POSITIVE_INFINITY;

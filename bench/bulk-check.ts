@@ -10,8 +10,8 @@
 
 import { startSandbox } from '../local/sandbox/index.js';
 import type { SandboxData } from '../local/sandbox/types.js';
-import { createLicensingClient } from '../src/licensing/index.js';
-import { dryRunBulk } from '../src/services/bulk.js';
+import { dryRunBulk } from '../src/bulk/services/bulk.js';
+import { createLicensingClient } from '../src/kernel/licensing/index.js';
 
 const DAY = 86_400_000;
 const iso = (days: number) => new Date(Date.now() + days * DAY).toISOString().replace(/\.\d+Z$/, '+00:00');

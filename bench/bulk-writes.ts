@@ -9,10 +9,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRecords } from '../src/db/open.js';
-import type { LicensingClient } from '../src/licensing/types.js';
-import { type BulkJob, type BulkJobStore, createBulkJobStore } from '../src/services/bulk-jobs.js';
-import { createBulkRunner } from '../src/services/bulk-runner.js';
+import { type BulkJob, type BulkJobStore, createBulkJobStore } from '../src/bulk/services/bulk-jobs.js';
+import { createBulkRunner } from '../src/bulk/services/bulk-runner.js';
+import { openRecords } from '../src/kernel/db/open.js';
+import type { LicensingClient } from '../src/kernel/licensing/types.js';
 
 const ROWS = 500;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };

@@ -15,11 +15,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDemoData, startSandbox } from '../local/sandbox/index.js';
-import { openRecords } from '../src/db/open.js';
-import { createLicensingClient } from '../src/licensing/index.js';
-import type { BulkJob } from '../src/services/bulk-jobs.js';
-import { createBulkJobStore } from '../src/services/bulk-jobs.js';
-import { createBulkRunner } from '../src/services/bulk-runner.js';
+import type { BulkJob } from '../src/bulk/services/bulk-jobs.js';
+import { createBulkJobStore } from '../src/bulk/services/bulk-jobs.js';
+import { createBulkRunner } from '../src/bulk/services/bulk-runner.js';
+import { openRecords } from '../src/kernel/db/open.js';
+import { createLicensingClient } from '../src/kernel/licensing/index.js';
 
 const L = 25;
 const W = 3000;

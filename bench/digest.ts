@@ -13,11 +13,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRecords } from '../src/db/open.js';
-import { DEFAULT_PROGRESS_THRESHOLDS } from '../src/domain/progress.js';
-import type { Pool } from '../src/domain/types.js';
-import { assembleDigest, computeDigest, nameLists } from '../src/services/digest.js';
-import { createProgressStore } from '../src/services/progress-store.js';
+import { assembleDigest, computeDigest, nameLists } from '../src/digest/services/digest.js';
+import { openRecords } from '../src/kernel/db/open.js';
+import type { Pool } from '../src/kernel/domain/types.js';
+import { DEFAULT_PROGRESS_THRESHOLDS } from '../src/progress/domain/progress.js';
+import { createProgressStore } from '../src/progress/services/progress-store.js';
 
 const LICENSES = Number(process.argv[2] ?? 50_000);
 const POOLS = Number(process.argv[3] ?? 500);

@@ -15,11 +15,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { auditRow } from '../src/db/audit.js';
-import { openRecords, SQLITE_FILE } from '../src/db/open.js';
-import type { AuditEntry } from '../src/domain/audit-entry.js';
-import type { HistorySubject } from '../src/domain/history.js';
-import { readHistoryPage, sinceOf } from '../src/services/history.js';
+import { readHistoryPage, sinceOf } from '../src/history/services/history.js';
+import { auditRow } from '../src/kernel/db/audit.js';
+import { openRecords, SQLITE_FILE } from '../src/kernel/db/open.js';
+import type { AuditEntry } from '../src/kernel/domain/audit-entry.js';
+import type { HistorySubject } from '../src/kernel/domain/history.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const PER_TRANSACTION = 50_000;

@@ -21,11 +21,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { openRecords } from '../src/db/open.js';
-import type { ProgressObservation } from '../src/domain/progress.js';
-import { createLicensingClient } from '../src/licensing/index.js';
-import { createProgressPass } from '../src/services/progress-pass.js';
-import { createProgressStore } from '../src/services/progress-store.js';
+import { openRecords } from '../src/kernel/db/open.js';
+import { createLicensingClient } from '../src/kernel/licensing/index.js';
+import type { ProgressObservation } from '../src/progress/domain/progress.js';
+import { createProgressPass } from '../src/progress/services/progress-pass.js';
+import { createProgressStore } from '../src/progress/services/progress-store.js';
 
 const LIMIT = 25;
 const WINDOW_MS = 1_000;

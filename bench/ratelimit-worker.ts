@@ -6,9 +6,9 @@
  * so several processes start together, and for another before it stops, so none stops while another still sends.
  *   node --import tsx bench/ratelimit-worker.ts '<config as JSON>'
  */
-import { createLicensingClient, type RateLimiter } from '../src/licensing/index.js';
-import { createBottleneckLimiter } from '../src/licensing/limiter-bottleneck.js';
-import { createRedisConnections } from '../src/services/redis.js';
+import { createLicensingClient, type RateLimiter } from '../src/kernel/licensing/index.js';
+import { createBottleneckLimiter } from '../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import { createRedisConnections } from '../src/kernel/services/redis.js';
 
 export interface BenchWorkerConfig {
   sandboxUrl: string;

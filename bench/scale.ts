@@ -19,10 +19,10 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { RunningSandbox } from '../local/sandbox/index.js';
-import { findAlerts } from '../src/domain/alerts.js';
-import type { License, Pool } from '../src/domain/types.js';
-import { createLicensingClient } from '../src/licensing/index.js';
-import { exportLicenses } from '../src/services/export.js';
+import { findAlerts } from '../src/alerts/domain/alerts.js';
+import { exportLicenses } from '../src/export/services/export.js';
+import type { License, Pool } from '../src/kernel/domain/types.js';
+import { createLicensingClient } from '../src/kernel/licensing/index.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../test/support/app-harness.js';
 
 const LIMIT = 25;

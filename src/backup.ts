@@ -9,11 +9,11 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatProblems, readStorageConfig } from './config.js';
-import { isDiskFull } from './db/disk-full.js';
-import { SQLITE_FILE } from './db/open.js';
-import { redactDatabaseUrl } from './db/url.js';
-import { loadEnvFile } from './env-file.js';
+import { formatProblems, readStorageConfig } from './kernel/config/config.js';
+import { loadEnvFile } from './kernel/config/env-file.js';
+import { isDiskFull } from './kernel/db/disk-full.js';
+import { SQLITE_FILE } from './kernel/db/open.js';
+import { redactDatabaseUrl } from './kernel/db/url.js';
 
 export interface BackupResult {
   /** 0: done (or the pg_dump command printed); 1: nothing could be backed up. */

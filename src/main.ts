@@ -6,43 +6,43 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type CreatedApp, createApp, type SlackTransport } from './app.js';
-import { COMMAND } from './blocks/ids.js';
-import { type Config, formatProblems, readConfig, secretsOf } from './config.js';
-import { openRecords } from './db/open.js';
-import { AUTO_RETURN_NOTICE_KINDS } from './domain/auto-return.js';
-import { RECLAIM_NOTICE_KINDS } from './domain/reclaim.js';
-import { REQUEST_NOTICE_KINDS, requestTimers } from './domain/requests.js';
-import { describeEnvFile, type EnvFileResult, loadEnvFile } from './env-file.js';
-import { createLicensingClient, DEFAULT_RATE_LIMIT } from './licensing/index.js';
-import { probeSandbox, type SandboxProbe } from './licensing/sandbox-probe.js';
-import { installProcessErrorPolicy } from './process-errors.js';
-import { importAuditFiles } from './services/audit-import.js';
-import { type AuditRetention, startAuditRetention } from './services/audit-retention.js';
-import { createDesk } from './services/desk.js';
-import { DIGEST_NOTICE_KIND } from './services/digest-schedule.js';
-import { createIntents, createSettler } from './services/intents.js';
-import { createOutbox } from './services/outbox.js';
-import { withProgressMarks } from './services/progress-marks.js';
-import { createProgressPass } from './services/progress-pass.js';
-import { createProgressStore } from './services/progress-store.js';
-import { unreadableRequests } from './services/requests/db-store.js';
-import { importRequestFiles } from './services/requests/import.js';
-import { createWorkTracker } from './services/work-tracker.js';
-import { createWriteLedger } from './services/write-ledger.js';
-import { createStopper, type Stopper } from './shutdown.js';
-import { composeAutoReturn } from './slack/auto-return.js';
-import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './slack/demo-credentials.js';
-import type { AppDeps } from './slack/deps.js';
-import { startDesk } from './slack/events/desk.js';
-import { createDigestFeature } from './slack/events/digest.js';
-import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './slack/logger.js';
-import { createNotices } from './slack/notices.js';
-import { composeReclaim } from './slack/reclaim/start.js';
-import { composeRequests } from './slack/requests/start.js';
-import { createRoleResolver } from './slack/roles.js';
-import { usageHint } from './slack/subcommands/index.js';
-import { registerWriteSettling } from './slack/write-settling.js';
+import { type CreatedApp, createApp, type SlackTransport } from './app/app.js';
+import { usageHint } from './app/commands/index.js';
+import { DIGEST_NOTICE_KIND } from './digest/services/digest-schedule.js';
+import { createDigestFeature } from './digest/slack/digest.js';
+import { importAuditFiles } from './history/services/audit-import.js';
+import { type AuditRetention, startAuditRetention } from './history/services/audit-retention.js';
+import { createDesk } from './home/services/desk.js';
+import { startDesk } from './home/slack/desk.js';
+import { COMMAND } from './kernel/blocks/ids.js';
+import { type Config, formatProblems, readConfig, secretsOf } from './kernel/config/config.js';
+import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './kernel/config/demo-credentials.js';
+import { describeEnvFile, type EnvFileResult, loadEnvFile } from './kernel/config/env-file.js';
+import { installProcessErrorPolicy } from './kernel/config/process-errors.js';
+import { createStopper, type Stopper } from './kernel/config/shutdown.js';
+import { openRecords } from './kernel/db/open.js';
+import { createLicensingClient, DEFAULT_RATE_LIMIT } from './kernel/licensing/index.js';
+import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
+import { createIntents, createSettler } from './kernel/services/intents.js';
+import { createOutbox } from './kernel/services/outbox.js';
+import { createWorkTracker } from './kernel/services/work-tracker.js';
+import { createWriteLedger } from './kernel/services/write-ledger.js';
+import type { AppDeps } from './kernel/slack/deps.js';
+import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
+import { createNotices } from './kernel/slack/notices.js';
+import { createRoleResolver } from './kernel/slack/roles.js';
+import { registerWriteSettling } from './kernel/slack/write-settling.js';
+import { AUTO_RETURN_NOTICE_KINDS } from './progress/domain/auto-return.js';
+import { withProgressMarks } from './progress/services/progress-marks.js';
+import { createProgressPass } from './progress/services/progress-pass.js';
+import { createProgressStore } from './progress/services/progress-store.js';
+import { composeAutoReturn } from './progress/slack/auto-return.js';
+import { RECLAIM_NOTICE_KINDS } from './reclaim/domain/reclaim.js';
+import { composeReclaim } from './reclaim/slack/start.js';
+import { REQUEST_NOTICE_KINDS, requestTimers } from './requests/domain/requests.js';
+import { unreadableRequests } from './requests/services/db-store.js';
+import { importRequestFiles } from './requests/services/import.js';
+import { composeRequests } from './requests/slack/start.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -144,8 +144,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     );
   }
   // With REDIS_URL: the one Redis factory (services/redis.ts), keys prefixed per licensing account;
-  // closed after what uses it (src/shutdown.ts STOP_ORDER).
-  const redisModule = config.redisUrl ? await import('./services/redis.js') : undefined;
+  // closed after what uses it (src/kernel/config/shutdown.ts STOP_ORDER).
+  const redisModule = config.redisUrl ? await import('./kernel/services/redis.js') : undefined;
   const redis =
     config.redisUrl && redisModule
       ? redisModule.createRedisConnections(
@@ -239,7 +239,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
   const intents = createIntents(records, now);
 
-  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/shutdown.ts).
+  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/kernel/config/shutdown.ts).
   const work = createWorkTracker();
   stopper.watch(work);
   // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
@@ -416,7 +416,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
       digest.stop(),
     ]);
   });
-  // Once the drained work has told its outcome (src/shutdown.ts): the messages it queued go out before
+  // Once the drained work has told its outcome (src/kernel/config/shutdown.ts): the messages it queued go out before
   // Slack's side closes (bounded by the stop); the rest wait in the records for the next start.
   stopper.add('outbox', async () => {
     await outbox.flush().catch(() => 0);
@@ -464,7 +464,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
 }
 
 /**
- * Drains the work in flight, closes every part by name (src/shutdown.ts), then exits. The handlers stay
+ * Drains the work in flight, closes every part by name (src/kernel/config/shutdown.ts), then exits. The handlers stay
  * installed for the whole stop: under `npm start` a signal to the process group (systemd's default
  * KillMode, Ctrl+C in a terminal) reaches this process twice, once directly and once forwarded by npm,
  * and Node's default action for a signal nobody listens to would end the drain at once. A signal

@@ -3,9 +3,10 @@
  * the configuration gives each), and the channels shown (where commands are typed, the audit trail,
  * the alerts).
  */
-import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
-import type { AlertsConfig } from '../../src/domain/alerts.js';
-import type { Logger } from '../../src/licensing/types.js';
+
+import type { AlertsConfig } from '../../src/alerts/domain/alerts.js';
+import { CallbackId, RequestCallbackId } from '../../src/kernel/blocks/ids.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
 import { DEMO_HOLDERS, DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { LOCAL_BOT, LOCAL_TEAM, type LocalSlackUser } from '../slack/local-slack.js';
 import type { ConsoleOptions, ConsoleShortcut } from './server.js';
@@ -13,7 +14,7 @@ import type { ConsoleChannel } from './world.js';
 
 export const CONSOLE_OPS_CHANNEL = 'C0DEMOOPS1';
 
-/** The settings the console shows (src/config.ts's Config has them; passed in, never read here). */
+/** The settings the console shows (src/kernel/config/config.ts's Config has them; passed in, never read here). */
 export interface ConsoleSettings {
   admins: string[];
   viewers: string[] | '*';

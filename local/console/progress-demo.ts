@@ -17,11 +17,11 @@
  *
  * Sandbox data only; never with real data.
  */
-import type { Records } from '../../src/db/open.js';
-import type { ProgressObservation } from '../../src/domain/progress.js';
-import type { LicensingClient, Logger } from '../../src/licensing/types.js';
-import { observationsOf } from '../../src/services/progress-pass.js';
-import { createProgressStore } from '../../src/services/progress-store.js';
+import type { Records } from '../../src/kernel/db/open.js';
+import type { LicensingClient, Logger } from '../../src/kernel/licensing/types.js';
+import type { ProgressObservation } from '../../src/progress/domain/progress.js';
+import { observationsOf } from '../../src/progress/services/progress-pass.js';
+import { createProgressStore } from '../../src/progress/services/progress-store.js';
 
 const DAY = 86_400_000;
 

@@ -3,7 +3,7 @@
  * and the two browser libraries it imports, streams the console's Slack state to the page as
  * Server-Sent Events, and turns what the person does in the page (a command, a click, a submission, a
  * close, opening App Home) into the signed HTTP request Slack would send to /slack/events.
- * Mounted as Bolt custom routes on the app's own port, and only in the local demo (src/config.ts).
+ * Mounted as Bolt custom routes on the app's own port, and only in the local demo (src/kernel/config/config.ts).
  */
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CustomRoute } from '@slack/bolt';
-import type { Logger } from '../../src/licensing/types.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
 import type { LocalSlack, LocalSlackUser, SlackCall } from '../slack/local-slack.js';
 import { type ConsoleChannel, type ConsoleView, createWorld, type World } from './world.js';
 

@@ -6,7 +6,7 @@
  * ids that are unknown, used or older than 3 s, views.update with a stale hash, a fourth pushed view.
  * Every refusal also becomes a visible notice. docs/console.md describes the rules it follows.
  */
-import { checkBlockKitLimits, checkModalLimits } from '../../src/blocks/limits.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import type { LocalSlackUser, ResponseUrlPost, SlackCall, SlackUpload } from '../slack/local-slack.js';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../src/domain/time.js';
+import { DAY_MS } from '../../src/kernel/domain/time.js';
 /**
  * Date helpers of the sandbox. Every date-time it emits has the shape of the contract's examples,
  * `2024-04-17T15:23:08+00:00` (UTC, whole seconds, explicit offset; licensing-api-extras.md "Other facts").

@@ -2,7 +2,7 @@
  * The endpoints of licensing-api.md and licensing-api-extras.md, all under /v1. A handler gets the
  * parsed request and returns the JSON to send with 200; refusals are thrown as ApiError.
  */
-import type { License } from '../../src/domain/types.js';
+import type { License } from '../../src/kernel/domain/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { assignLicense, changeLicenseEnd, revokeLicense } from './rules.js';
 import { asJsonNumber, byId, findStudentByEmail, isActive, type Store, storeIndex } from './store.js';

@@ -2,7 +2,7 @@
  * The programmatic face of the licensing sandbox (local/sandbox/index.ts exports startSandbox).
  * Tests start it on 127.0.0.1 with port 0; `npm run sandbox` starts it alone.
  */
-import type { License, Me, Pool, Student } from '../../src/domain/types.js';
+import type { License, Me, Pool, Student } from '../../src/kernel/domain/types.js';
 
 export type RateLimitAlgorithm = 'fixed-window' | 'sliding-log' | 'token-bucket';
 

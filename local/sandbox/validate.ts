@@ -3,7 +3,7 @@
  * Each failure is a 400 with a message that names the field (licensing-api.md, Errors: 400 "Details
  * are in the response body").
  */
-import type { AssignRequest } from '../../src/domain/types.js';
+import type { AssignRequest } from '../../src/kernel/domain/types.js';
 import { parseCalendarDay } from './dates.js';
 import { badRequest } from './errors.js';
 

@@ -2,7 +2,7 @@
  * What the API answers with, built from the store on every read: pool counters are derived from the
  * licenses, never stored, so they cannot drift.
  */
-import type { Course, License, Me, Pool, PoolSummary, Student, StudentCourse } from '../../src/domain/types.js';
+import type { Course, License, Me, Pool, PoolSummary, Student, StudentCourse } from '../../src/kernel/domain/types.js';
 import {
   asJsonNumber,
   byId,

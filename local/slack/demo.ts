@@ -1,13 +1,13 @@
 /**
  * The local demo (npm start with no Slack settings): the app runs in HTTP mode on loopback against
  * the local Slack double, so a newcomer can try every command with `npm run try -- pools`.
- * Its signing secret and bot token (src/slack/demo-credentials.ts, re-exported here) are public on
+ * Its signing secret and bot token (src/kernel/config/demo-credentials.ts, re-exported here) are public on
  * purpose: demo mode only listens on 127.0.0.1, and reaches nothing real (no licensing API but a
- * sandbox, no REDIS_URL; src/config.ts refuses the rest).
+ * sandbox, no REDIS_URL; src/kernel/config/config.ts refuses the rest).
  */
 import type { LocalSlackUser } from './local-slack.js';
 
-export { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from '../../src/slack/demo-credentials.js';
+export { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from '../../src/kernel/config/demo-credentials.js';
 
 export const DEMO_USERS = {
   /** A workspace admin: an admin of License Desk while LICENSE_ADMINS is unset. */
@@ -16,7 +16,7 @@ export const DEMO_USERS = {
   member: 'U0DEMOMEM1',
   /** Has the e-mail of a sandbox demo student: try `find <@U0DEMOSTU1>`. */
   student: 'U0DEMOSTU1',
-  /** A license viewer while the local console is on and LICENSE_VIEWERS is unset (src/config.ts). */
+  /** A license viewer while the local console is on and LICENSE_VIEWERS is unset (src/kernel/config/config.ts). */
   viewer: 'U0DEMOVWR1',
   /** A guest account: never let in, whatever LICENSE_VIEWERS says. */
   guest: 'U0DEMOGST1',
@@ -58,7 +58,7 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
 
 /**
  * Where licensing data comes from: the in-process sandbox, or a sandbox given by URL. Never the real
- * API: the demo's secret is public, so the demo refuses to start against it (src/config.ts, src/main.ts).
+ * API: the demo's secret is public, so the demo refuses to start against it (src/kernel/config/config.ts, src/main.ts).
  */
 export type LicensingSource = 'in-process sandbox' | 'sandbox by URL';
 

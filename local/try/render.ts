@@ -8,8 +8,8 @@
 import { format } from 'date-fns/format';
 import { formatDistanceToNowStrict } from 'date-fns/formatDistanceToNowStrict';
 import { gemoji } from 'gemoji';
-import { ActionId } from '../../src/blocks/ids.js';
-import { decodeNav, type NavTarget } from '../../src/blocks/nav.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
+import { decodeNav, type NavTarget } from '../../src/kernel/blocks/nav.js';
 
 type Json = Record<string, unknown>;
 

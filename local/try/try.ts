@@ -15,8 +15,8 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { formatProblems, readConfig } from '../../src/config.js';
-import { loadEnvFile } from '../../src/env-file.js';
+import { formatProblems, readConfig } from '../../src/kernel/config/config.js';
+import { loadEnvFile } from '../../src/kernel/config/env-file.js';
 import { DEMO_SIGNING_SECRET, DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { escapeLikeSlack, isInProgress, messageToText, viewToText } from './render.js';
 

@@ -3,7 +3,7 @@
  * the change buttons' placeholder, and the role check on every click.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId } from '../../src/blocks/ids.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

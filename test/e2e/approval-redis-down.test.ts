@@ -7,7 +7,7 @@
  * went wrong"), the requester (the license DM, once) and the request card (assigned, no Approve).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';

@@ -4,7 +4,7 @@
  * API's own refusals and an unclear answer are told plainly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
+import { ActionId, CallbackId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {

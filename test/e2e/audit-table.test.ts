@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CallbackId } from '../../src/blocks/ids.js';
+import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type SlackCall, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';

@@ -5,8 +5,8 @@
  * test/e2e/audit-table.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId } from '../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit } from './change-support.js';
 

@@ -9,15 +9,15 @@
  * 2003 (transferable and full, course 302).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
-import { auditSentence } from '../../src/domain/audit-sentence.js';
-import { DAY_MS } from '../../src/domain/time.js';
-import type { License } from '../../src/domain/types.js';
-import type { AutoReturnRun } from '../../src/services/auto-return.js';
-import { createIntents } from '../../src/services/intents.js';
-import type { Outbox, OutboxSender } from '../../src/services/outbox.js';
-import { createProgressReturns } from '../../src/services/progress-returns.js';
-import { registerWriteSettlers } from '../../src/services/settle-writes.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { auditSentence } from '../../src/kernel/domain/audit-sentence.js';
+import { DAY_MS } from '../../src/kernel/domain/time.js';
+import type { License } from '../../src/kernel/domain/types.js';
+import { createIntents } from '../../src/kernel/services/intents.js';
+import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
+import { registerWriteSettlers } from '../../src/kernel/services/settle-writes.js';
+import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
+import { createProgressReturns } from '../../src/progress/services/progress-returns.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { progressPassOn } from '../support/progress.js';

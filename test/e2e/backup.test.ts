@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBackup } from '../../src/backup.js';
-import { openRecords } from '../../src/db/open.js';
+import { openRecords } from '../../src/kernel/db/open.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');

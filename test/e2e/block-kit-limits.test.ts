@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
-import { ActionId } from '../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply, type ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons, mrkdwnText } from '../unit/blocks/fixtures.js';

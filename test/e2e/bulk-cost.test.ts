@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
-import { BulkInputId, DeskCallbackId } from '../../src/blocks/ids.js';
+import { BulkInputId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { allText } from '../unit/blocks/fixtures.js';
 

@@ -4,7 +4,7 @@
  * now using its fresh read; buttons that fail out loud.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/blocks/ids.js';
+import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {

@@ -5,7 +5,7 @@
  * pools, courses and the account are not recorded. Signed slash commands in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/domain/audit-entry.js';
+import type { AuditEntry } from '../../src/kernel/domain/audit-entry.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../unit/blocks/fixtures.js';

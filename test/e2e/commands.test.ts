@@ -3,7 +3,7 @@
  * what the user would see in the response_url posts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId } from '../../src/blocks/ids.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { allText, buttons, mrkdwnText } from '../unit/blocks/fixtures.js';

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageHint } from '../../src/slack/subcommands/index.js';
+import { usageHint } from '../../src/app/commands/index.js';
 import {
   chromiumSkipReason,
   lastMessageIn,

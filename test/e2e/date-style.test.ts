@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mrkdwnToText } from '../../local/try/render.js';
-import { CallbackId } from '../../src/blocks/ids.js';
+import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText } from '../unit/blocks/fixtures.js';

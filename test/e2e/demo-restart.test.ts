@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIGNING_SECRET, DEMO_USERS } from '../../local/slack/demo.js';
-import { CallbackId } from '../../src/blocks/ids.js';
+import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { assignState } from '../support/change-flow.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestTimers } from '../../src/domain/requests.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_BOT_TOKEN, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { mainRig } from '../support/main-rig.js';
 import { requestFormView, sampleRequest } from '../support/requests.js';

@@ -1,12 +1,12 @@
 /**
- * While License Desk is stopping (the stop in src/shutdown.ts has set the tracker to draining), every
+ * While License Desk is stopping (the stop in src/kernel/config/shutdown.ts has set the tracker to draining), every
  * surface that reaches it says "License Desk is restarting; try again in a minute" where the person
  * looks, runs no listener, sends nothing to the licensing service, and loses nothing typed.
  * src/main.ts's SIGTERM path is covered in shutdown.test.ts; here the same middleware is driven
  * through the harness, one surface at a time.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
+import { CallbackId, DeskActionId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { until } from '../support/until.js';
 import { extendState, shortcut, textOf } from './change-support.js';

@@ -5,7 +5,7 @@
  * 2004 end with it in 21 days and 4012 (pool 2001) in 40.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId } from '../../src/blocks/ids.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

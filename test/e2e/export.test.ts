@@ -3,7 +3,7 @@
  * three files.uploadV2 steps; its content matches the sandbox, is RFC 4180, and keeps formulas inert.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_HEADER } from '../../src/services/export.js';
+import { EXPORT_HEADER } from '../../src/export/services/export.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';

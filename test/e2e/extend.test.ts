@@ -4,8 +4,8 @@
  * refusal and an unclear PATCH are told plainly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, InputId } from '../../src/blocks/ids.js';
-import { dayText } from '../../src/domain/end-date.js';
+import { ActionId, CallbackId, InputId } from '../../src/kernel/blocks/ids.js';
+import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
   dayFromToday,

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
-import { dayText } from '../../src/domain/end-date.js';
+import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { callSandbox } from '../support/sandbox.js';
 import {

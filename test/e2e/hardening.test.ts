@@ -12,7 +12,7 @@ import {
   SMALL_BODIES_AT_ONCE,
   SMALL_BODY_BYTES,
   TIMESTAMP_WINDOW_SECONDS,
-} from '../../src/slack/http-receiver.js';
+} from '../../src/kernel/slack/http-receiver.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { commandBody, FORM, interactionBody, slackHeaders } from '../support/slack-signing.js';
 

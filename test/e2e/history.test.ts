@@ -6,11 +6,11 @@
  * history as a CSV to the clicker's DM whose rows are the entries shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
-import { decodeNav } from '../../src/blocks/nav.js';
-import { dayText } from '../../src/domain/end-date.js';
-import { HISTORY_CSV_HEADER } from '../../src/services/history.js';
+import { HISTORY_CSV_HEADER } from '../../src/history/services/history.js';
+import { ActionId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
+import { decodeNav } from '../../src/kernel/blocks/nav.js';
+import { dayText } from '../../src/kernel/domain/end-date.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';

@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeActionId } from '../../src/blocks/ids.js';
-import { SQLITE_FILE } from '../../src/db/open.js';
+import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { SQLITE_FILE } from '../../src/kernel/db/open.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
 import { auditTableIn } from '../support/run-main.js';

@@ -6,7 +6,7 @@
  * the DMs the requester got (the license is theirs, once), and the card (no Approve once assigned).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { buildDist, eventsUrlOf } from '../support/run-main.js';

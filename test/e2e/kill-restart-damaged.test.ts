@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BulkJob } from '../../src/domain/bulk-job.js';
-import type { WaitlistLines } from '../../src/domain/waitlist.js';
+import type { BulkJob } from '../../src/bulk/domain/bulk-job.js';
+import type { WaitlistLines } from '../../src/requests/domain/waitlist.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { sampleRequest } from '../support/requests.js';

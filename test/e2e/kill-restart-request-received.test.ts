@@ -6,7 +6,7 @@
  * "received" DM once, and nothing said twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, slackFields, startKilledDesk } from '../support/kill-restart.js';
 import { requestFormView } from '../support/requests.js';

@@ -6,7 +6,7 @@
  * the licensing service (never two), the DMs they got (the seat is theirs, once), the card.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeActionId, RequestActionId } from '../../src/blocks/ids.js';
+import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { until } from '../support/until.js';

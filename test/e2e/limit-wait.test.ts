@@ -5,7 +5,7 @@
  * by 25 reads of its own (as other people's clicks would).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId } from '../../src/blocks/ids.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf, viewOf } from '../support/change-flow.js';
 import { selfServiceTo } from '../support/requests.js';

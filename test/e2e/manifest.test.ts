@@ -10,8 +10,8 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONSOLE_SHORTCUTS } from '../../local/console/demo.js';
-import { CallbackId, RequestCallbackId } from '../../src/blocks/ids.js';
-import { SUBCOMMANDS, USAGE_HINT_MAX, usageHint } from '../../src/slack/subcommands/index.js';
+import { SUBCOMMANDS, USAGE_HINT_MAX, usageHint } from '../../src/app/commands/index.js';
+import { CallbackId, RequestCallbackId } from '../../src/kernel/blocks/ids.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as {

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, RequestActionId } from '../../src/blocks/ids.js';
-import { retryPauseMs } from '../../src/services/outbox.js';
+import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { retryPauseMs } from '../../src/kernel/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import {
   clickInRequestsChannel,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
-import { ActionId } from '../../src/blocks/ids.js';
+import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
-import { BulkInputId, DeskCallbackId, InputId } from '../../src/blocks/ids.js';
+import { BulkInputId, DeskCallbackId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit, textOf } from './change-support.js';
 

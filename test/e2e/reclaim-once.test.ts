@@ -6,11 +6,11 @@
  * holder's late answer to a closed round says so and records nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReclaimActionId } from '../../src/blocks/ids.js';
-import { encodeReclaimStart } from '../../src/blocks/reclaim.js';
-import { observationOf } from '../../src/domain/progress.js';
-import type { License } from '../../src/domain/types.js';
-import { createProgressStore } from '../../src/services/progress-store.js';
+import { ReclaimActionId } from '../../src/kernel/blocks/ids.js';
+import type { License } from '../../src/kernel/domain/types.js';
+import { observationOf } from '../../src/progress/domain/progress.js';
+import { createProgressStore } from '../../src/progress/services/progress-store.js';
+import { encodeReclaimStart } from '../../src/reclaim/blocks/reclaim.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { holderInSlack } from '../support/fake-slack.js';
 import { testDatabases } from '../support/records.js';

@@ -5,7 +5,7 @@
  * things stand and offers Retry assign.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, ChangeActionId, InputId } from '../../src/blocks/ids.js';
+import { CallbackId, ChangeActionId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import {
   modalProblems,

@@ -3,7 +3,7 @@
  * budget cannot be reached) instead of "Something went wrong", and nothing reaches the licensing API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisConnections } from '../../src/services/redis.js';
+import { createRedisConnections } from '../../src/kernel/services/redis.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { freePort } from '../support/redis.js';

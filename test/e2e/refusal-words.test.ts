@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeskActionId, RequestActionId } from '../../src/blocks/ids.js';
+import { DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
 import { selfServiceTo } from '../support/requests.js';

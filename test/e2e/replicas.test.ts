@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
-import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/blocks/ids.js';
+import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';

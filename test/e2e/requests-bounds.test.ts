@@ -11,10 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
-import { openRecords } from '../../src/db/open.js';
-import { dayText } from '../../src/domain/end-date.js';
-import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
+import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/kernel/blocks/ids.js';
+import { openRecords } from '../../src/kernel/db/open.js';
+import { dayText } from '../../src/kernel/domain/end-date.js';
+import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
 import {

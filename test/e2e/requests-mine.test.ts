@@ -5,8 +5,8 @@
  * lists their open requests with their place in line and Cancel. Signed requests in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
 import { sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';

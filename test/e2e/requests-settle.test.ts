@@ -5,13 +5,13 @@
  * assigned, or back to pending (an approval) or in line (the waitlist), and each person is told once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildRequestDecisionMessage } from '../../src/blocks/requests.js';
-import type { Records } from '../../src/db/open.js';
-import type { CourseRequest } from '../../src/domain/requests.js';
-import { requestTimers } from '../../src/domain/requests.js';
-import { createIntents } from '../../src/services/intents.js';
-import { createDbRequestStore } from '../../src/services/requests/db-store.js';
-import { REQUEST_ASSIGN_INTENT } from '../../src/services/requests/service.js';
+import type { Records } from '../../src/kernel/db/open.js';
+import { createIntents } from '../../src/kernel/services/intents.js';
+import { buildRequestDecisionMessage } from '../../src/requests/blocks/requests.js';
+import type { CourseRequest } from '../../src/requests/domain/requests.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
+import { createDbRequestStore } from '../../src/requests/services/db-store.js';
+import { REQUEST_ASSIGN_INTENT } from '../../src/requests/services/service.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { testDatabases } from '../support/records.js';

@@ -5,8 +5,8 @@
  * it says plainly that it cannot be read, never that it "no longer exists". Signed requests in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
-import type { Outbox, OutboxSender } from '../../src/services/outbox.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
+import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { clickInRequestsChannel, sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';

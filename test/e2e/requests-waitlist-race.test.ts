@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
-import { CallbackId, InputId, RequestActionId } from '../../src/blocks/ids.js';
+import { CallbackId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackId, RequestActionId, RequestCallbackId } from '../../src/blocks/ids.js';
-import { checkModalLimits } from '../../src/blocks/limits.js';
-import { requestTimers } from '../../src/domain/requests.js';
+import { CallbackId, RequestActionId, RequestCallbackId } from '../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import {

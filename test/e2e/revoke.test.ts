@@ -3,8 +3,8 @@
  * course and pool and what follows; the confirmed message loses its buttons and shows the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, ChangeActionId } from '../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../src/blocks/limits.js';
+import { ActionId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { until } from '../support/until.js';

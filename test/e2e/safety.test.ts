@@ -4,7 +4,7 @@
  * private_metadata fails; every refused attempt is audited.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, ChangeActionId } from '../../src/blocks/ids.js';
+import { ActionId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { until } from '../support/until.js';

@@ -5,8 +5,8 @@
  * off, none of them shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_MARKER } from '../../src/blocks/common.js';
-import { CallbackId } from '../../src/blocks/ids.js';
+import { SANDBOX_MARKER } from '../../src/kernel/blocks/common.js';
+import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { assignState, modalProblems, openedViewId, settledView, submit, textOf, viewOf } from './change-support.js';
 

@@ -5,7 +5,7 @@
  * process exits, once. The approver reads "They were told" only because they were.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestActionId } from '../../src/blocks/ids.js';
+import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { logLinesOf } from '../support/run-main.js';

@@ -6,7 +6,7 @@
  * signals during the drain are logged and do not cut it short.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId } from '../../src/blocks/ids.js';
+import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, buildDist, eventsUrlOf, logLinesOf } from '../support/run-main.js';

@@ -7,9 +7,9 @@
  * process exits 0.
  */
 import { describe, expect, it } from 'vitest';
-import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/blocks/ids.js';
-import { openRecords } from '../../src/db/open.js';
-import { type BulkJob, createBulkJobStore } from '../../src/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore } from '../../src/bulk/services/bulk-jobs.js';
+import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
+import { openRecords } from '../../src/kernel/db/open.js';
 import { type ResponseUrlPost, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, eventsUrlOf, logLinesOf } from '../support/run-main.js';

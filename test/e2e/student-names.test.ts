@@ -6,7 +6,7 @@
  * requests in; the name is read back from the licensing sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, InputId, RequestActionId } from '../../src/blocks/ids.js';
+import { ChangeActionId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

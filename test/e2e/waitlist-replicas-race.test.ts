@@ -5,8 +5,8 @@
  * race, nothing failed: the audit trail has A's one "assigned", and no "assign failed" row from B.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
-import type { Waitlist } from '../../src/services/waitlist.js';
+import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
+import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { testDatabases } from '../support/records.js';

@@ -4,8 +4,8 @@
  * its requester told once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CourseRequest, requestTimers } from '../../src/domain/requests.js';
-import type { Waitlist } from '../../src/services/waitlist.js';
+import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
+import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { testDatabases } from '../support/records.js';
 import { callSandbox } from '../support/sandbox.js';

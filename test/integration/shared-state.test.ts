@@ -3,12 +3,12 @@
  * two connections, as two replicas would build it, and what one does the other sees.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/licensing/types.js';
-import { createDashboard } from '../../src/services/dashboard.js';
-import { createSharedOnceGuard } from '../../src/services/once.js';
-import { createRedisConnections, redisPrefix } from '../../src/services/redis.js';
-import type { SharedStore } from '../../src/services/shared-store.js';
-import { createRedisStore } from '../../src/services/shared-store-redis.js';
+import { createDashboard } from '../../src/digest/services/dashboard.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
+import { createSharedOnceGuard } from '../../src/kernel/services/once.js';
+import { createRedisConnections, redisPrefix } from '../../src/kernel/services/redis.js';
+import type { SharedStore } from '../../src/kernel/services/shared-store.js';
+import { createRedisStore } from '../../src/kernel/services/shared-store-redis.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
 import { makeLicense, makePool, NOW } from '../unit/blocks/fixtures.js';
 import { createFakeLicensing } from '../unit/services/fake-licensing.js';

@@ -2,8 +2,9 @@
  * Bulk assign as the bulk tests drive it: the form's values as Slack sends them back, and jobs as the
  * tests store them (a running job of pool 101 and its pending rows).
  */
-import { BulkInputId } from '../../src/blocks/ids.js';
-import type { BulkJob } from '../../src/domain/bulk-job.js';
+
+import type { BulkJob } from '../../src/bulk/domain/bulk-job.js';
+import { BulkInputId } from '../../src/kernel/blocks/ids.js';
 import { NOW } from '../unit/blocks/fixtures.js';
 
 /** Pending rows for `emails`, numbered from line 1 as the uploaded file's lines. */

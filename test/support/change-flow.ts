@@ -5,8 +5,8 @@
  */
 
 import { expect } from 'vitest';
-import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/blocks/ids.js';
-import { checkModalLimits } from '../../src/blocks/limits.js';
+import { alertLicenseBlockId, CallbackId, DeskActionId, InputId } from '../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import type { TestApp } from './app-harness.js';
 import type { SlackCall } from './fake-slack.js';
 import { interactionBody } from './slack-signing.js';

@@ -4,7 +4,7 @@
  * wait with `waitForCall(method, predicate)` / `waitForResponse(id, predicate)`.
  */
 import { type LocalSlack, type LocalSlackUser, startLocalSlack } from '../../local/slack/local-slack.js';
-import type { License } from '../../src/domain/types.js';
+import type { License } from '../../src/kernel/domain/types.js';
 
 export type { LocalSlackUser, ResponseUrlPost, SlackAnswer, SlackCall } from '../../local/slack/local-slack.js';
 export type FakeSlack = LocalSlack;

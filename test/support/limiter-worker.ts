@@ -11,9 +11,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
-import type { Priority, RateLimiter } from '../../src/licensing/limiter.js';
-import { createBottleneckLimiter } from '../../src/licensing/limiter-bottleneck.js';
-import { createRedisConnections } from '../../src/services/redis.js';
+import { createBottleneckLimiter } from '../../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import type { Priority, RateLimiter } from '../../src/kernel/licensing/limiter.js';
+import { createRedisConnections } from '../../src/kernel/services/redis.js';
 
 export interface SendOptions {
   /** Sandbox base URL (without /v1). */

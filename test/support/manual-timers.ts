@@ -2,7 +2,7 @@
  * A clock and timers that move only when a test says so, for code that takes injected timers (the
  * audit post queue). `advance(ms)` runs every timer that falls due, in order, with the clock at its time.
  */
-import type { QueueTimers } from '../../src/services/audit-queue.js';
+import type { QueueTimers } from '../../src/kernel/services/audit-queue.js';
 
 export interface ManualTimers {
   timers: QueueTimers;

@@ -1,5 +1,9 @@
 /** The daily progress pass as the end-to-end tests run it by hand, over a test app's licensing and records. */
-import { createProgressPass, type ProgressPass, type ProgressPassOptions } from '../../src/services/progress-pass.js';
+import {
+  createProgressPass,
+  type ProgressPass,
+  type ProgressPassOptions,
+} from '../../src/progress/services/progress-pass.js';
 import { allText } from '../unit/blocks/fixtures.js';
 import type { TestApp } from './app-harness.js';
 import type { SlackCall } from './fake-slack.js';

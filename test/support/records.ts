@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { openRecords, type Records } from '../../src/db/open.js';
+import { openRecords, type Records } from '../../src/kernel/db/open.js';
 import { freshPostgresDatabase, postgresSkipReason } from './postgres.js';
 
 export interface TestDatabase {

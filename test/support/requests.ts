@@ -1,8 +1,8 @@
 /** Course-request fixtures shared by the request tests: a request record, and self-service in a directory. */
 import { expect } from 'vitest';
-import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/blocks/ids.js';
-import type { CourseRequest } from '../../src/domain/requests.js';
-import { requestTimers } from '../../src/domain/requests.js';
+import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/kernel/blocks/ids.js';
+import type { CourseRequest } from '../../src/requests/domain/requests.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
 import { buttons } from '../unit/blocks/fixtures.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
 import { textOf } from './change-flow.js';

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { SETTING_NAMES } from '../../src/config.js';
-import { SQLITE_FILE } from '../../src/db/open.js';
+import { SETTING_NAMES } from '../../src/kernel/config/config.js';
+import { SQLITE_FILE } from '../../src/kernel/db/open.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,5 +1,5 @@
 /** A logger that records its lines and lets a test wait for one (the event, not a sleep). */
-import type { Logger } from '../../src/licensing/types.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
 
 export interface LogLine {
   level: string;

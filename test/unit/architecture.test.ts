@@ -41,16 +41,54 @@ function target(from: string, spec: string): string | undefined {
   return existsSync(abs) ? file : `${file} (missing)`;
 }
 
-const layerOf = (file: string) => file.split('/')[1] ?? '';
+/** The features: every folder of src/ but the kernel (what all of them share) and app (the composition root). */
+const FEATURES = readdirSync(join(root, 'src'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !['kernel', 'app'].includes(e.name))
+  .map((e) => e.name);
+/** The layers inside the kernel and inside each feature: `src/<unit>/<layer>/…`. */
+const LAYERS = ['config', 'domain', 'db', 'licensing', 'services', 'blocks', 'slack'] as const;
+const unitOf = (file: string) => file.split('/')[1] ?? '';
+const layerOf = (file: string) => (file.split('/').length > 3 ? (file.split('/')[2] ?? '') : '');
+const inLayer = (layer: (typeof LAYERS)[number]) => sources('src').filter((f) => layerOf(f) === layer);
 
-function violations(dirs: string[], allowed: (file: string, spec: string, to: string | undefined) => boolean) {
-  return dirs
-    .flatMap((d) => sources(d))
-    .flatMap((f) =>
-      importsOf(f)
-        .filter((spec) => !allowed(f, spec, target(f, spec)))
-        .map((spec) => `${f} imports ${spec}`),
-    );
+/** Whether every import of `spec` in `file` is `import type` (erased: it loads nothing). */
+function isTypeImport(file: string, spec: string): boolean {
+  const lines = [...code(file).matchAll(/(import|export)\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]/g)];
+  const of = lines.filter((m) => m[3] === spec);
+  return of.length > 0 && of.every((m) => m[2] !== undefined);
+}
+
+/**
+ * The files an import reaches: the file it names, or, for a feature's face (index.ts), the files that
+ * hold the names it takes, so the layer rules judge what is really used.
+ */
+function reached(file: string, spec: string): (string | undefined)[] {
+  const to = target(file, spec);
+  if (!to || !/^src\/[^/]+\/index\.ts$/.test(to) || unitOf(to) === unitOf(file)) return [to];
+  const names = [...code(file).matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)]
+    .filter((m) => m[2] === spec)
+    .flatMap((m) => (m[1] ?? '').split(','))
+    .map(
+      (n) =>
+        n
+          .replace(/^\s*type\s+/, '')
+          .split(' as ')[0]
+          ?.trim() ?? '',
+    )
+    .filter(Boolean);
+  const exports = [...code(to).matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)];
+  return names.map((name) => {
+    const from = exports.find((m) => (m[1] ?? '').split(',').some((n) => n.trim() === name));
+    return from ? target(to, from[2] ?? '') : `${to} (no export ${name})`;
+  });
+}
+
+function violations(files: string[], allowed: (file: string, spec: string, to: string | undefined) => boolean) {
+  return files.flatMap((f) =>
+    importsOf(f)
+      .filter((spec) => reached(f, spec).some((to) => !allowed(f, spec, to)))
+      .map((spec) => `${f} imports ${spec}`),
+  );
 }
 
 /** Strongly connected components of more than one node (Tarjan), each sorted: the cycles of a graph. */
@@ -96,21 +134,28 @@ function fileGraph(): Map<string, Set<string>> {
   for (const f of sources('src')) {
     const edges = new Set<string>();
     for (const spec of importsOf(f)) {
-      const to = target(f, spec);
-      if (to && to !== f) edges.add(to);
+      for (const to of reached(f, spec)) if (to && to !== f) edges.add(to);
     }
     graph.set(f, edges);
   }
   return graph;
 }
 
-/** Folder to folder (src/slack/actions -> src/slack/views ...), each folder's own files only. */
+/**
+ * Place to place, where a place is one layer of one unit (src/changes/slack with its subfolders,
+ * src/kernel/licensing with the limiter), a feature's face, or the top of src/.
+ */
+function placeOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 3 ? parts.slice(0, 3).join('/') : dirname(file);
+}
+
 function folderGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const [file, edges] of fileGraph()) {
-    const from = dirname(file);
+    const from = placeOf(file);
     const set = graph.get(from) ?? new Set<string>();
-    for (const to of edges) if (dirname(to) !== from) set.add(dirname(to));
+    for (const to of edges) if (placeOf(to) !== from) set.add(placeOf(to));
     graph.set(from, set);
   }
   return graph;
@@ -120,10 +165,10 @@ describe('architecture (docs/architecture.md)', () => {
   it('finds the sources and imports it checks', () => {
     expect(sources('src').length).toBeGreaterThan(10);
     expect(sources('local').length).toBeGreaterThan(10);
-    expect(importsOf('src/app.ts')).toContain('@slack/bolt');
+    expect(importsOf('src/app/app.ts')).toContain('@slack/bolt');
     // It tells a dynamic import from a static one (the rule between src/ and local/ rests on it).
     expect(importsWithKind('src/main.ts')).toContainEqual({ spec: '../local/sandbox/index.js', dynamic: true });
-    expect(importsWithKind('src/main.ts')).toContainEqual({ spec: './config.js', dynamic: false });
+    expect(importsWithKind('src/main.ts')).toContainEqual({ spec: './kernel/config/config.js', dynamic: false });
     // The checker itself finds a cycle where there is one.
     const planted = new Map([
       ['a', new Set(['b'])],
@@ -149,65 +194,122 @@ describe('architecture (docs/architecture.md)', () => {
     expect(cycles(folderGraph())).toEqual([]);
   });
 
-  it('src/domain imports only date-fns, zod and other domain files', () => {
+  it('every feature is a folder of layers with one public face, and the kernel holds no feature', () => {
+    expect(FEATURES.length).toBeGreaterThanOrEqual(10);
+    const strays = sources('src').filter((f) => {
+      const parts = f.split('/');
+      if (parts.length === 2) return !['src/main.ts', 'src/backup.ts'].includes(f);
+      if (unitOf(f) === 'app') return false;
+      if (parts.length === 3) return !(FEATURES.includes(unitOf(f)) && parts[2] === 'index.ts');
+      return !(LAYERS as readonly string[]).includes(layerOf(f));
+    });
+    expect(strays).toEqual([]);
+  });
+
+  it('domain files import only date-fns, zod and other domain files', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? layerOf(to) === 'domain' : /^(date-fns|zod)(\/|$)/.test(spec);
-    expect(violations(['src/domain'], allowed)).toEqual([]);
+    expect(violations(inLayer('domain'), allowed)).toEqual([]);
   });
 
-  it('src/licensing imports only domain and itself, and no Slack package', () => {
+  it('the licensing client imports only domain and itself, and no Slack package', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? ['domain', 'licensing'].includes(layerOf(to)) : !/^@slack\//.test(spec);
-    expect(violations(['src/licensing'], allowed)).toEqual([]);
+    expect(violations(inLayer('licensing'), allowed)).toEqual([]);
   });
 
-  it('src/db imports domain and itself, with no Slack, HTTP or Redis package', () => {
+  it('db files import domain and db, with no Slack, HTTP or Redis package', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? ['domain', 'db'].includes(layerOf(to)) : /^(node:[a-z/]+|(kysely|better-sqlite3|pg)(\/.*)?)$/.test(spec);
-    expect(violations(['src/db'], allowed)).toEqual([]);
+    expect(violations(inLayer('db'), allowed)).toEqual([]);
   });
 
-  it('src/services imports domain, db, licensing and itself, with no Slack types and no HTTP client', () => {
+  it('use cases (services) import domain, db, licensing and services, with no Slack types and no HTTP client', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to
         ? ['domain', 'db', 'licensing', 'services'].includes(layerOf(to))
         : !/^(@slack\/|undici|bottleneck)/.test(spec);
-    expect(violations(['src/services'], allowed)).toEqual([]);
+    expect(violations(inLayer('services'), allowed)).toEqual([]);
   });
 
-  it('src/services builds no mrkdwn: no escaping helper, no code span, mention, date token or Block Kit text', () => {
-    // Use cases return typed outcomes; words for Slack are built in src/blocks. The audit trail's own
-    // channel post and log line (services/audit.ts, audit-queue.ts) are the known exceptions.
-    const exceptions = new Set(['src/services/audit.ts', 'src/services/audit-queue.ts']);
+  it('use cases build no mrkdwn: no escaping helper, no code span, mention, date token or Block Kit text', () => {
+    // Use cases return typed outcomes; words for Slack are built in the blocks layers. The audit trail's
+    // own channel post and log line (kernel/services/audit.ts, audit-queue.ts) are the known exceptions.
+    const exceptions = new Set(['src/kernel/services/audit.ts', 'src/kernel/services/audit-queue.ts']);
     const MRKDWN = [/\\`/, /<@/, /<!date/, /<!subteam/, /<#[CG]/, /'mrkdwn'/];
-    const found = sources('src/services')
+    const found = inLayer('services')
       .filter((f) => !exceptions.has(f))
       .flatMap((f) => {
         const text = code(f);
-        const helpers = importsOf(f).filter((spec) => /(^|\/)(blocks\/|mrkdwn\.js$)/.test(spec));
+        const helpers = importsOf(f)
+          .map((spec) => ({ spec, to: target(f, spec) }))
+          .filter(({ spec, to }) => (to && layerOf(to) === 'blocks') || /(^|\/)mrkdwn\.js$/.test(spec));
         const literals = MRKDWN.filter((re) => re.test(text)).map((re) => `${f} holds ${re.source}`);
-        return [...helpers.map((spec) => `${f} imports ${spec}`), ...literals];
+        return [...helpers.map(({ spec }) => `${f} imports ${spec}`), ...literals];
       });
     expect(found).toEqual([]);
   });
 
-  it('src/blocks imports only blocks, domain and zod: builders stay pure', () => {
+  it('Block Kit builders import only blocks, domain and zod: they stay pure', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? ['blocks', 'domain'].includes(layerOf(to)) : /^zod(\/|$)/.test(spec);
-    expect(violations(['src/blocks'], allowed)).toEqual([]);
+    expect(violations(inLayer('blocks'), allowed)).toEqual([]);
   });
 
-  it('src/slack imports the layers below it, never the composition root, undici, bottleneck or ioredis', () => {
+  it('Slack listeners import the layers below them, never the composition root, undici, bottleneck or ioredis', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to
-        ? ['domain', 'db', 'licensing', 'services', 'blocks', 'slack'].includes(layerOf(to))
+        ? ['domain', 'db', 'licensing', 'services', 'blocks', 'slack', 'config'].includes(layerOf(to))
         : !/^(undici|bottleneck|ioredis)(\/|$)/.test(spec);
-    expect(violations(['src/slack'], allowed)).toEqual([]);
+    expect(violations(inLayer('slack'), allowed)).toEqual([]);
   });
 
-  it('process.env is read only in src/config.ts, src/env-file.ts (.env) and the sandbox cli of local/', () => {
+  it('a feature reaches another feature only through its public face (index.ts)', () => {
+    const found = sources('src')
+      .filter((f) => FEATURES.includes(unitOf(f)))
+      .flatMap((f) =>
+        importsOf(f)
+          .map((spec) => ({ spec, to: target(f, spec) }))
+          .filter(({ to }) => to && FEATURES.includes(unitOf(to)) && unitOf(to) !== unitOf(f))
+          .filter(({ to }) => to !== `src/${unitOf(to ?? '')}/index.ts`)
+          .map(({ spec }) => `${f} imports ${spec}`),
+      );
+    expect(found).toEqual([]);
+  });
+
+  it("a feature's face re-exports only its own files", () => {
+    const found = FEATURES.filter((u) => existsSync(join(root, 'src', u, 'index.ts'))).flatMap((u) =>
+      importsOf(`src/${u}/index.ts`)
+        .filter((spec) => unitOf(target(`src/${u}/index.ts`, spec) ?? '') !== u)
+        .map((spec) => `src/${u}/index.ts re-exports ${spec}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('the kernel imports no feature and not the composition root', () => {
+    // Two known reaches, both without running a feature's code: the configuration parses every
+    // feature's settings (their domain rules), and the listeners' dependency bag (kernel/slack/deps.ts,
+    // state.ts) names the feature services it carries, by type only.
+    const typeOnly = new Set(['src/kernel/slack/deps.ts', 'src/kernel/slack/state.ts']);
+    const found = sources('src/kernel').flatMap((f) =>
+      importsWithKind(f)
+        .map(({ spec }) => ({ spec, to: target(f, spec), type: isTypeImport(f, spec) }))
+        .filter(({ to }) => to && unitOf(to) !== 'kernel')
+        .filter(({ to }) => !(f === 'src/kernel/config/config.ts' && to && layerOf(to) === 'domain'))
+        .filter(({ type }) => !(typeOnly.has(f) && type))
+        .map(({ spec }) => `${f} imports ${spec}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('process.env is read only in src/kernel/config/config.ts, src/kernel/config/env-file.ts (.env) and the sandbox cli of local/', () => {
     const readers = [...sources('src'), ...sources('local')].filter((f) => /\bprocess\.env\b/.test(code(f)));
-    const allowed = new Set(['src/config.ts', 'src/env-file.ts', 'local/sandbox/cli.ts', 'local/sandbox/cli-env.ts']);
+    const allowed = new Set([
+      'src/kernel/config/config.ts',
+      'src/kernel/config/env-file.ts',
+      'local/sandbox/cli.ts',
+      'local/sandbox/cli-env.ts',
+    ]);
     expect(readers.filter((f) => !allowed.has(f))).toEqual([]);
   });
 
@@ -232,13 +334,13 @@ describe('architecture (docs/architecture.md)', () => {
     const dev = Object.keys(pkg.devDependencies);
     expect(dev).toEqual(expect.arrayContaining(['gemoji', 'slack-message-parser']));
     const isDev = (spec: string) => dev.some((name) => spec === name || spec.startsWith(`${name}/`));
-    expect(violations(['src'], (_f, spec, to) => to !== undefined || !isDev(spec))).toEqual([]);
+    expect(violations(sources('src'), (_f, spec, to) => to !== undefined || !isDev(spec))).toEqual([]);
   });
 
   it('local/ imports src/ (it drives the product) and itself, never test/', () => {
     const allowed = (_f: string, spec: string, to: string | undefined) =>
       to ? /^(src|local)\//.test(to) : !/(^|\/)test\//.test(spec);
-    expect(violations(['local'], allowed)).toEqual([]);
+    expect(violations(sources('local'), allowed)).toEqual([]);
   });
 
   it('a start of src/main.ts loads nothing of local/, no Redis store and no date-fns barrel', () => {
@@ -263,6 +365,6 @@ describe('architecture (docs/architecture.md)', () => {
   });
 
   it('src never imports from test/', () => {
-    expect(violations(['src'], (_f, spec) => !/(^|\/)test\//.test(spec))).toEqual([]);
+    expect(violations(sources('src'), (_f, spec) => !/(^|\/)test\//.test(spec))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblems, parseConfig, secretsOf } from '../../src/config.js';
+import { formatProblems, parseConfig, secretsOf } from '../../src/kernel/config/config.js';
 
 const BOT = 'xoxb-S3KR1Tbt';
 const SIGNING = 'f00dfeedS3KR1Tsigning0123456789';

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SETTING_NAMES } from '../../src/config.js';
-import { SUBCOMMANDS } from '../../src/slack/subcommands/index.js';
+import { SUBCOMMANDS } from '../../src/app/commands/index.js';
+import { SETTING_NAMES } from '../../src/kernel/config/config.js';
 
-/** The settings src/config.ts reads: the keys of its schema over the environment. */
+/** The settings src/kernel/config/config.ts reads: the keys of its schema over the environment. */
 function configVariables(): string[] {
   return [...SETTING_NAMES];
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeEnvFile, loadEnvFile } from '../../src/env-file.js';
+import { describeEnvFile, loadEnvFile } from '../../src/kernel/config/env-file.js';
 
 const dirs: string[] = [];
 function envFile(text: string): string {

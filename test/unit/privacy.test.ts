@@ -4,10 +4,10 @@
  * quotes the address.
  */
 import { describe, expect, it } from 'vitest';
-import { maskEmailsIn } from '../../src/domain/email.js';
-import { BadRequestError } from '../../src/licensing/errors.js';
-import { createAuditLog } from '../../src/services/audit.js';
-import { createLogger } from '../../src/slack/logger.js';
+import { maskEmailsIn } from '../../src/kernel/domain/email.js';
+import { BadRequestError } from '../../src/kernel/licensing/errors.js';
+import { createAuditLog } from '../../src/kernel/services/audit.js';
+import { createLogger } from '../../src/kernel/slack/logger.js';
 
 const REFUSAL = 'ada.lovelace@contoso.com is already enrolled in Mastering DAX (license 4001).';
 

@@ -1,8 +1,8 @@
-/** The stop's order (src/shutdown.ts): by name, after the work in flight, each close bounded. */
+/** The stop's order (src/kernel/config/shutdown.ts): by name, after the work in flight, each close bounded. */
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/licensing/types.js';
-import { createWorkTracker } from '../../src/services/work-tracker.js';
-import { createStopper, type Part } from '../../src/shutdown.js';
+import { createStopper, type Part } from '../../src/kernel/config/shutdown.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
+import { createWorkTracker } from '../../src/kernel/services/work-tracker.js';
 
 function recordingLogger() {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];

@@ -8,9 +8,9 @@ import {
   mrkdwnToText,
   viewToText,
 } from '../../local/try/render.js';
-import { withSandboxMarker } from '../../src/blocks/common.js';
-import { buildPoolsMessage } from '../../src/blocks/pools.js';
-import { helpMessage } from '../../src/slack/subcommands/index.js';
+import { helpMessage } from '../../src/app/commands/index.js';
+import { buildPoolsMessage } from '../../src/browse/blocks/pools.js';
+import { withSandboxMarker } from '../../src/kernel/blocks/common.js';
 import { makePool, NOW } from './blocks/fixtures.js';
 
 describe('mrkdwn made readable', () => {

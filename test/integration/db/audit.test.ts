@@ -8,12 +8,12 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countAudit, deleteAuditBefore, newestAudit } from '../../../src/db/audit.js';
-import { DatabaseProblem, openRecords } from '../../../src/db/open.js';
-import type { AuditEntry } from '../../../src/domain/audit-entry.js';
-import { createAuditLog } from '../../../src/services/audit.js';
-import { auditFileAt, importAuditFiles } from '../../../src/services/audit-import.js';
-import { startAuditRetention } from '../../../src/services/audit-retention.js';
+import { auditFileAt, importAuditFiles } from '../../../src/history/services/audit-import.js';
+import { startAuditRetention } from '../../../src/history/services/audit-retention.js';
+import { countAudit, deleteAuditBefore, newestAudit } from '../../../src/kernel/db/audit.js';
+import { DatabaseProblem, openRecords } from '../../../src/kernel/db/open.js';
+import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
+import { createAuditLog } from '../../../src/kernel/services/audit.js';
 import { testDatabases } from '../../support/records.js';
 import { watchingLogger } from '../../support/watching-logger.js';
 

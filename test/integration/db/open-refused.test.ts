@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { DatabaseProblem, openRecords, type Records, SQLITE_FILE, sqliteOpenProblem } from '../../../src/db/open.js';
+import {
+  DatabaseProblem,
+  openRecords,
+  type Records,
+  SQLITE_FILE,
+  sqliteOpenProblem,
+} from '../../../src/kernel/db/open.js';
 import { until } from '../../support/until.js';
 
 const cleanups: (() => Promise<void>)[] = [];

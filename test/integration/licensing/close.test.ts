@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../../local/sandbox/types.js';
-import { createLicensingClient, StoppedError } from '../../../src/licensing/index.js';
-import type { LicensingClient } from '../../../src/licensing/types.js';
+import { createLicensingClient, StoppedError } from '../../../src/kernel/licensing/index.js';
+import type { LicensingClient } from '../../../src/kernel/licensing/types.js';
 import { until } from '../../support/until.js';
 import { caught } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../../local/sandbox/types.js';
-import { createLicensingClient, type LicensingClient } from '../../../src/licensing/index.js';
+import { createLicensingClient, type LicensingClient } from '../../../src/kernel/licensing/index.js';
 
 // The default construction path: no `limiter` given, so the client builds the bottleneck limiter from
 // `rateLimit`. The limiter's own guarantees are tested beside it; this checks the wiring.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../../src/licensing/index.js';
+import { NotFoundError } from '../../../src/kernel/licensing/index.js';
 import { type Harness, startHarness } from './helpers.js';
 
 let h: Harness;

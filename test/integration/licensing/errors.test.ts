@@ -13,7 +13,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../../../src/licensing/index.js';
+} from '../../../src/kernel/licensing/index.js';
 import { caught, type Harness, startHarness } from './helpers.js';
 
 let h: Harness;

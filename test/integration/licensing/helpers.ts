@@ -2,8 +2,8 @@
 
 import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../../local/sandbox/types.js';
-import { createLicensingClient, createUnlimitedLimiter } from '../../../src/licensing/index.js';
-import type { LicensingClient, LicensingClientOptions } from '../../../src/licensing/types.js';
+import { createLicensingClient, createUnlimitedLimiter } from '../../../src/kernel/licensing/index.js';
+import type { LicensingClient, LicensingClientOptions } from '../../../src/kernel/licensing/types.js';
 
 export interface Harness {
   sandbox: RunningSandbox;

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../local/sandbox/index.js';
-import { createLicensingClient, type LicensingClient, SENDS_FILE } from '../../../src/licensing/index.js';
-import type { LicensingClientOptions } from '../../../src/licensing/types.js';
+import { createLicensingClient, type LicensingClient, SENDS_FILE } from '../../../src/kernel/licensing/index.js';
+import type { LicensingClientOptions } from '../../../src/kernel/licensing/types.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
 import { watchingLogger } from '../../support/watching-logger.js';
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, type SandboxRateLimit, startSandbox } from '../../../local/sandbox/index.js';
-import { createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
-import type { Logger } from '../../../src/licensing/types.js';
+import { createBottleneckLimiter } from '../../../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { sendThroughLimiter } from '../../support/limiter-worker.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
 

@@ -6,9 +6,12 @@
  */
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RateBudgetUnavailableError } from '../../../src/licensing/errors.js';
-import { type BottleneckLimiterOptions, createBottleneckLimiter } from '../../../src/licensing/limiter-bottleneck.js';
-import { createRedisConnections } from '../../../src/services/redis.js';
+import { RateBudgetUnavailableError } from '../../../src/kernel/licensing/errors.js';
+import {
+  type BottleneckLimiterOptions,
+  createBottleneckLimiter,
+} from '../../../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import { createRedisConnections } from '../../../src/kernel/services/redis.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../../support/redis.js';
 import { type LogLine, watchingLogger } from '../../support/watching-logger.js';
 

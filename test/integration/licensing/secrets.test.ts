@@ -9,7 +9,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../../../src/licensing/index.js';
+} from '../../../src/kernel/licensing/index.js';
 import { createRecordingLogger, everythingAbout } from '../../unit/licensing/fakes.js';
 import { caught, type Harness, startHarness } from './helpers.js';
 

@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, InvalidResponseError, ServerError, TimeoutError } from '../../../src/licensing/index.js';
+import {
+  ConnectionError,
+  InvalidResponseError,
+  ServerError,
+  TimeoutError,
+} from '../../../src/kernel/licensing/index.js';
 import { caught, type Harness, startHarness } from './helpers.js';
 
 let h: Harness;

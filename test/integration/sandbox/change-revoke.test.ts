@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../../local/sandbox/types.js';
-import type { License, Pool, Student } from '../../../src/domain/types.js';
+import type { License, Pool, Student } from '../../../src/kernel/domain/types.js';
 import { callSandbox } from '../../support/sandbox.js';
 
 const START = new Date('2025-03-10T12:00:00Z');

@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openRecords, type Records } from '../../../src/db/open.js';
-import { importBulkFiles } from '../../../src/services/bulk-import.js';
-import { type BulkJob, createBulkJobStore } from '../../../src/services/bulk-jobs.js';
-import { createBulkRunner } from '../../../src/services/bulk-runner.js';
+import { importBulkFiles } from '../../../src/bulk/services/bulk-import.js';
+import { type BulkJob, createBulkJobStore } from '../../../src/bulk/services/bulk-jobs.js';
+import { createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
+import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
 import { createFakeLicensing } from '../../unit/services/fake-licensing.js';

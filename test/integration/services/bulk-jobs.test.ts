@@ -6,16 +6,16 @@
  * the job over, reading back the row that was in flight.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRecords, type Records } from '../../../src/db/open.js';
-import { NotFoundError } from '../../../src/licensing/errors.js';
 import {
   type BulkJob,
   type BulkJobStore,
   createBulkJobStore,
   JobTakenOverError,
   KEEP_FINISHED_MS,
-} from '../../../src/services/bulk-jobs.js';
-import { type BulkNotifier, createBulkRunner } from '../../../src/services/bulk-runner.js';
+} from '../../../src/bulk/services/bulk-jobs.js';
+import { type BulkNotifier, createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
+import { openRecords, type Records } from '../../../src/kernel/db/open.js';
+import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
 import { testDatabases } from '../../support/records.js';
 import { until } from '../../support/until.js';

@@ -7,13 +7,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../../local/sandbox/types.js';
-import type { License } from '../../../src/domain/types.js';
-import { createLicensingClient } from '../../../src/licensing/index.js';
-import type { LicensingClient, Logger } from '../../../src/licensing/types.js';
-import { type AuditLog, createAuditLog } from '../../../src/services/audit.js';
-import type { ChangeContext } from '../../../src/services/change-context.js';
-import { changeLicenseEndDate } from '../../../src/services/change-end-date.js';
-import { revoke } from '../../../src/services/revoke.js';
+import type { ChangeContext } from '../../../src/changes/services/change-context.js';
+import { changeLicenseEndDate } from '../../../src/changes/services/change-end-date.js';
+import { revoke } from '../../../src/changes/services/revoke.js';
+import type { License } from '../../../src/kernel/domain/types.js';
+import { createLicensingClient } from '../../../src/kernel/licensing/index.js';
+import type { LicensingClient, Logger } from '../../../src/kernel/licensing/types.js';
+import { type AuditLog, createAuditLog } from '../../../src/kernel/services/audit.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet } as unknown as Logger;

@@ -4,9 +4,14 @@
  * the week); a later week is claimed again; an earlier one never. And when each week falls due.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { Digest } from '../../../src/domain/digest.js';
-import { DIGEST_NOTICE_KIND, type DigestNotice, digestClaims, dueWeek } from '../../../src/services/digest-schedule.js';
-import { createOutbox } from '../../../src/services/outbox.js';
+import type { Digest } from '../../../src/digest/domain/digest.js';
+import {
+  DIGEST_NOTICE_KIND,
+  type DigestNotice,
+  digestClaims,
+  dueWeek,
+} from '../../../src/digest/services/digest-schedule.js';
+import { createOutbox } from '../../../src/kernel/services/outbox.js';
 import { testDatabases } from '../../support/records.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -5,16 +5,21 @@
  * say what the rules say when applied to every holder one by one.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DIGEST_LISTED, type DigestHolder, type ProgressSpread, spreadBucket } from '../../../src/domain/digest.js';
+import {
+  DIGEST_LISTED,
+  type DigestHolder,
+  type ProgressSpread,
+  spreadBucket,
+} from '../../../src/digest/domain/digest.js';
+import { computeDigest, type DigestSources } from '../../../src/digest/services/digest.js';
+import type { Pool } from '../../../src/kernel/domain/types.js';
 import {
   DEFAULT_PROGRESS_THRESHOLDS,
   type LicenseProgress,
   type ProgressObservation,
   progressStanding,
-} from '../../../src/domain/progress.js';
-import type { Pool } from '../../../src/domain/types.js';
-import { computeDigest, type DigestSources } from '../../../src/services/digest.js';
-import { createProgressStore, type ProgressStore } from '../../../src/services/progress-store.js';
+} from '../../../src/progress/domain/progress.js';
+import { createProgressStore, type ProgressStore } from '../../../src/progress/services/progress-store.js';
 import { testDatabases } from '../../support/records.js';
 
 const DAY = 86_400_000;

@@ -5,9 +5,9 @@
  * order, and is tried again after a failure.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Records } from '../../../src/db/open.js';
-import { createIntents, createSettler, type Intent } from '../../../src/services/intents.js';
-import { createOutbox, Undeliverable } from '../../../src/services/outbox.js';
+import type { Records } from '../../../src/kernel/db/open.js';
+import { createIntents, createSettler, type Intent } from '../../../src/kernel/services/intents.js';
+import { createOutbox, Undeliverable } from '../../../src/kernel/services/outbox.js';
 import { testDatabases } from '../../support/records.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };

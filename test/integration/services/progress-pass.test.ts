@@ -4,14 +4,14 @@
  * the seats to give back are the completed licenses of transferable pools, most recent first.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { Records } from '../../../src/db/open.js';
-import { spreadBucket } from '../../../src/domain/digest.js';
-import { countStandings, DEFAULT_PROGRESS_THRESHOLDS } from '../../../src/domain/progress.js';
-import type { Student } from '../../../src/domain/types.js';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createProgressPass } from '../../../src/services/progress-pass.js';
-import { createProgressStore } from '../../../src/services/progress-store.js';
-import { returnableSeats } from '../../../src/services/progress-views.js';
+import { spreadBucket } from '../../../src/digest/domain/digest.js';
+import type { Records } from '../../../src/kernel/db/open.js';
+import type { Student } from '../../../src/kernel/domain/types.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { countStandings, DEFAULT_PROGRESS_THRESHOLDS } from '../../../src/progress/domain/progress.js';
+import { createProgressPass } from '../../../src/progress/services/progress-pass.js';
+import { createProgressStore } from '../../../src/progress/services/progress-store.js';
+import { returnableSeats } from '../../../src/progress/services/progress-views.js';
 import { testDatabases } from '../../support/records.js';
 import { inDays, makePool, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
 import { createFakeLicensing } from '../../unit/services/fake-licensing.js';

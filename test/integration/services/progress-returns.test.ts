@@ -5,9 +5,9 @@
  * asks, taken over once when a killed process left it, ended once.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ProgressObservation } from '../../../src/domain/progress.js';
-import { createProgressReturns, type ReturnCandidate } from '../../../src/services/progress-returns.js';
-import { createProgressStore } from '../../../src/services/progress-store.js';
+import type { ProgressObservation } from '../../../src/progress/domain/progress.js';
+import { createProgressReturns, type ReturnCandidate } from '../../../src/progress/services/progress-returns.js';
+import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { testDatabases } from '../../support/records.js';
 
 function seen(

@@ -5,14 +5,14 @@
  * it finished by the next tick without asking twice.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { openRecords, type Records } from '../../../src/db/open.js';
-import { reclaimSettings } from '../../../src/domain/reclaim.js';
-import type { Pool } from '../../../src/domain/types.js';
-import type { LicensingClient } from '../../../src/licensing/types.js';
-import type { ChangeContext } from '../../../src/services/change-context.js';
-import { createOutbox } from '../../../src/services/outbox.js';
-import { createProgressStore } from '../../../src/services/progress-store.js';
-import { createReclaim } from '../../../src/services/reclaim.js';
+import type { ChangeContext } from '../../../src/changes/services/change-context.js';
+import { openRecords, type Records } from '../../../src/kernel/db/open.js';
+import type { Pool } from '../../../src/kernel/domain/types.js';
+import type { LicensingClient } from '../../../src/kernel/licensing/types.js';
+import { createOutbox } from '../../../src/kernel/services/outbox.js';
+import { createProgressStore } from '../../../src/progress/services/progress-store.js';
+import { reclaimSettings } from '../../../src/reclaim/domain/reclaim.js';
+import { createReclaim } from '../../../src/reclaim/services/reclaim.js';
 import { testDatabases } from '../../support/records.js';
 
 const DAY = 86_400_000;

@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CourseRequest } from '../../../src/domain/requests.js';
-import { createIntents } from '../../../src/services/intents.js';
-import { createDbRequestStore } from '../../../src/services/requests/db-store.js';
-import { ImportProblem, importRequestFiles } from '../../../src/services/requests/import.js';
+import { createIntents } from '../../../src/kernel/services/intents.js';
+import type { CourseRequest } from '../../../src/requests/domain/requests.js';
+import { createDbRequestStore } from '../../../src/requests/services/db-store.js';
+import { ImportProblem, importRequestFiles } from '../../../src/requests/services/import.js';
 import { testDatabases } from '../../support/records.js';
 import { sampleRequest } from '../../support/requests.js';
 

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../local/sandbox/index.js';
-import { createLicensingClient } from '../../../src/licensing/index.js';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createAuditLog } from '../../../src/services/audit.js';
-import { revoke } from '../../../src/services/revoke.js';
+import { revoke } from '../../../src/changes/services/revoke.js';
+import { createLicensingClient } from '../../../src/kernel/licensing/index.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createAuditLog } from '../../../src/kernel/services/audit.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet } as unknown as Logger;
 const ADMIN = 'U0ADMIN001';

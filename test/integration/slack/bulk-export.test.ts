@@ -11,8 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeskCallbackId, InputId, RequestActionId } from '../../../src/blocks/ids.js';
-import { checkModalLimits } from '../../../src/blocks/limits.js';
+import { DeskCallbackId, InputId, RequestActionId } from '../../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { bulkFormValues } from '../../support/bulk.js';
 import {

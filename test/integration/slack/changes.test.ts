@@ -6,8 +6,8 @@
  * writes. The signed-HTTP versions are in test/e2e (revoke, extend, assign).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, CallbackId, ChangeActionId } from '../../../src/blocks/ids.js';
-import { checkModalLimits } from '../../../src/blocks/limits.js';
+import { ActionId, CallbackId, ChangeActionId } from '../../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import {
   dayFromToday,

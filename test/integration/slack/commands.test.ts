@@ -4,7 +4,7 @@
  * answer took. test/e2e/commands.test.ts sends the same over signed HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId } from '../../../src/blocks/ids.js';
+import { ActionId } from '../../../src/kernel/blocks/ids.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 

@@ -8,8 +8,8 @@
  * test/e2e (requests, waitlist, waitlist-requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../src/blocks/ids.js';
-import { checkModalLimits } from '../../../src/blocks/limits.js';
+import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { textOf, writes } from '../../support/change-flow.js';
 import type { SlackCall } from '../../support/fake-slack.js';

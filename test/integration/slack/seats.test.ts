@@ -12,12 +12,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, ChangeActionId, DeskActionId, ReclaimActionId, RequestActionId } from '../../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { observationOf } from '../../../src/domain/progress.js';
-import type { License } from '../../../src/domain/types.js';
-import { HISTORY_CSV_HEADER } from '../../../src/services/history.js';
-import { createProgressStore } from '../../../src/services/progress-store.js';
+import { HISTORY_CSV_HEADER } from '../../../src/history/services/history.js';
+import {
+  ActionId,
+  ChangeActionId,
+  DeskActionId,
+  ReclaimActionId,
+  RequestActionId,
+} from '../../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
+import type { License } from '../../../src/kernel/domain/types.js';
+import { observationOf } from '../../../src/progress/domain/progress.js';
+import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import type { RespondedRequest, TestApp } from '../../support/app-harness.js';
 import { parseCsv } from '../../support/csv.js';
 import { holderInSlack, isFinalReply, type SlackCall } from '../../support/fake-slack.js';

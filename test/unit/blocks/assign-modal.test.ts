@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildAssignModal, buildAssignPoolSuggestions } from '../../../src/blocks/assign-modal.js';
-import { CallbackId, InputId } from '../../../src/blocks/ids.js';
-import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import { buildOutcomeMessage, buildOutcomeModal, buildWorkingModal } from '../../../src/blocks/outcome.js';
+import { buildAssignModal, buildAssignPoolSuggestions } from '../../../src/changes/blocks/assign-modal.js';
+import { CallbackId, InputId } from '../../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
+import { buildOutcomeMessage, buildOutcomeModal, buildWorkingModal } from '../../../src/kernel/blocks/outcome.js';
 import { inDays, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const HOSTILE = '<!channel> & <@U0BOSS0001> ';

@@ -4,9 +4,9 @@
  * however many pools there are, and escapes what came from the API.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../../../src/blocks/auto-return.js';
-import { RequestActionId } from '../../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
+import { RequestActionId } from '../../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
+import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../../../src/progress/blocks/auto-return.js';
 import { allText, buttons } from './fixtures.js';
 
 describe('the automatic return of finished seats in Block Kit', () => {

@@ -4,13 +4,13 @@ import {
   buildDigestMessage,
   forecastWords,
   withoutCharts,
-} from '../../../src/blocks/digest.js';
-import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import { DIGEST_LISTED, type Digest, type DigestList, spreadBucket } from '../../../src/domain/digest.js';
-import { type LicenseProgress, progressStanding } from '../../../src/domain/progress.js';
-import type { Pool } from '../../../src/domain/types.js';
-import { assembleDigest } from '../../../src/services/digest.js';
-import type { PoolStandingCounts } from '../../../src/services/progress-store.js';
+} from '../../../src/digest/blocks/digest.js';
+import { DIGEST_LISTED, type Digest, type DigestList, spreadBucket } from '../../../src/digest/domain/digest.js';
+import { assembleDigest } from '../../../src/digest/services/digest.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
+import type { Pool } from '../../../src/kernel/domain/types.js';
+import { type LicenseProgress, progressStanding } from '../../../src/progress/domain/progress.js';
+import type { PoolStandingCounts } from '../../../src/progress/services/progress-store.js';
 
 const now = new Date('2026-11-30T09:00:00Z');
 const DAY = 86_400_000;

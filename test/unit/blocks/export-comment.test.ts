@@ -1,6 +1,6 @@
 /** The export file's comment is mrkdwn: a course title from the licensing service is escaped. */
 import { describe, expect, it } from 'vitest';
-import { buildExportComment } from '../../../src/blocks/export-comment.js';
+import { buildExportComment } from '../../../src/export/blocks/export-comment.js';
 
 describe('export comment', () => {
   it('escapes the course title, so <!channel> in a title pings nobody', () => {

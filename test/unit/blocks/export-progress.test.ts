@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildExportProgressMessage } from '../../../src/blocks/export-progress.js';
+import { buildExportProgressMessage } from '../../../src/export/blocks/export-progress.js';
 
 describe('buildExportProgressMessage', () => {
   it('says the page, the estimated total and the time left in words', () => {

@@ -3,11 +3,15 @@ import {
   buildExtendBlockedModal,
   buildExtendModal,
   buildPastDateConfirmView,
-} from '../../../src/blocks/extend-modal.js';
-import { CallbackId, ChangeActionId, InputId } from '../../../src/blocks/ids.js';
-import { checkBlockKitLimits, checkModalLimits } from '../../../src/blocks/limits.js';
-import { buildRecycleConfirmModal } from '../../../src/blocks/recycle-confirm.js';
-import { buildNotRevokableMessage, buildRevokeConfirmMessage, returnResultLine } from '../../../src/blocks/revoke.js';
+} from '../../../src/changes/blocks/extend-modal.js';
+import { buildRecycleConfirmModal } from '../../../src/changes/blocks/recycle-confirm.js';
+import {
+  buildNotRevokableMessage,
+  buildRevokeConfirmMessage,
+  returnResultLine,
+} from '../../../src/changes/blocks/revoke.js';
+import { CallbackId, ChangeActionId, InputId } from '../../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
 
 const hostile = makeLicense({

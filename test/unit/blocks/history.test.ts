@@ -5,12 +5,12 @@
  * limits.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHistoryMessage } from '../../../src/blocks/history.js';
-import { ActionId } from '../../../src/blocks/ids.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { decodeNav } from '../../../src/blocks/nav.js';
-import type { AuditEntry } from '../../../src/domain/audit-entry.js';
-import type { HistoryPage } from '../../../src/domain/history.js';
+import { buildHistoryMessage } from '../../../src/history/blocks/history.js';
+import { ActionId } from '../../../src/kernel/blocks/ids.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
+import { decodeNav } from '../../../src/kernel/blocks/nav.js';
+import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
+import type { HistoryPage } from '../../../src/kernel/domain/history.js';
 import { allText, buttons } from './fixtures.js';
 
 const extend: AuditEntry = {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildAlertMessage } from '../../../src/blocks/alerts.js';
-import { buildDashboardHomeView, buildRefusalHomeView } from '../../../src/blocks/home.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { findAlerts } from '../../../src/domain/alerts.js';
-import { groupAlerts } from '../../../src/services/alerts.js';
+import { buildAlertMessage } from '../../../src/alerts/blocks/alerts.js';
+import { findAlerts } from '../../../src/alerts/domain/alerts.js';
+import { groupAlerts } from '../../../src/alerts/services/alerts.js';
+import { buildDashboardHomeView, buildRefusalHomeView } from '../../../src/home/blocks/home.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
 
 const HOSTILE = `<!channel> & ${'Ω'.repeat(300)} <@U0ALL>`;

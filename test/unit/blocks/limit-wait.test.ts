@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboutDuration, limitWaitText } from '../../../src/blocks/limit-wait.js';
+import { aboutDuration, limitWaitText } from '../../../src/kernel/blocks/limit-wait.js';
 
 describe('the words of a wait for the licensing limit', () => {
   it.each([

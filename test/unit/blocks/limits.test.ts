@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertWithinLimits, checkBlockKitLimits } from '../../../src/blocks/limits.js';
+import { assertWithinLimits, checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const btn = (action_id: string, text = 'Go', value?: string) => ({

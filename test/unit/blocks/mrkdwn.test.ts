@@ -6,7 +6,7 @@ import {
   escapeTruncated,
   slackMoment,
   truncate,
-} from '../../../src/blocks/mrkdwn.js';
+} from '../../../src/kernel/blocks/mrkdwn.js';
 
 describe('escapeMrkdwn', () => {
   it.each([

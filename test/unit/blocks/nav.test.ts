@@ -1,6 +1,6 @@
 /** The navigation codec: readable targets in code, the wire format of buttons already in Slack unchanged. */
 import { describe, expect, it } from 'vitest';
-import { decodeNav, encodeNav, type NavTarget } from '../../../src/blocks/nav.js';
+import { decodeNav, encodeNav, type NavTarget } from '../../../src/kernel/blocks/nav.js';
 
 /** Values exactly as the buttons posted before the codec carry them, and the target each means. */
 const WIRE: [string, NavTarget][] = [

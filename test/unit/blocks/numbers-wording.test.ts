@@ -4,15 +4,15 @@
  * a page past the end says so.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCoursesMessage } from '../../../src/blocks/courses.js';
-import { ActionId } from '../../../src/blocks/ids.js';
-import { buildLicenseListMessage } from '../../../src/blocks/license-list.js';
-import { buildPoolLicensesMessage } from '../../../src/blocks/pool-licenses.js';
-import { buildPoolsMessage } from '../../../src/blocks/pools.js';
-import { buildStudentMessage } from '../../../src/blocks/student.js';
-import { buildStudentsMessage } from '../../../src/blocks/students.js';
-import { reportFromStudent } from '../../../src/services/find-student.js';
-import { helpMessage } from '../../../src/slack/subcommands/index.js';
+import { helpMessage } from '../../../src/app/commands/index.js';
+import { buildCoursesMessage } from '../../../src/browse/blocks/courses.js';
+import { buildLicenseListMessage } from '../../../src/browse/blocks/license-list.js';
+import { buildPoolLicensesMessage } from '../../../src/browse/blocks/pool-licenses.js';
+import { buildPoolsMessage } from '../../../src/browse/blocks/pools.js';
+import { buildStudentMessage } from '../../../src/browse/blocks/student.js';
+import { buildStudentsMessage } from '../../../src/browse/blocks/students.js';
+import { reportFromStudent } from '../../../src/browse/services/find-student.js';
+import { ActionId } from '../../../src/kernel/blocks/ids.js';
 import {
   allText,
   buttons,

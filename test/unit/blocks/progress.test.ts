@@ -4,11 +4,11 @@
  * within a Home tab's limits, the Return buttons for admins only.
  */
 import { describe, expect, it } from 'vitest';
-import { buildDashboardHomeView } from '../../../src/blocks/home.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { progressLine } from '../../../src/blocks/progress-text.js';
-import type { LicenseProgress } from '../../../src/domain/progress.js';
-import type { HomeProgress } from '../../../src/domain/progress-views.js';
+import { buildDashboardHomeView } from '../../../src/home/blocks/home.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
+import { progressLine } from '../../../src/progress/blocks/progress-text.js';
+import type { LicenseProgress } from '../../../src/progress/domain/progress.js';
+import type { HomeProgress } from '../../../src/progress/domain/progress-views.js';
 import { allText, inDays, makePool, NOW } from './fixtures.js';
 
 function holder(over: Partial<LicenseProgress>): LicenseProgress {

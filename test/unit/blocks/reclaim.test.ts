@@ -1,7 +1,7 @@
 /** The reclaim messages stay within Slack's limits at any size, and say what a person needs to read. */
 import { describe, expect, it } from 'vitest';
-import { withSandboxMarker } from '../../../src/blocks/common.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
+import { withSandboxMarker } from '../../../src/kernel/blocks/common.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import {
   buildReclaimAnswerMessage,
   buildReclaimPreviewMessage,
@@ -10,8 +10,8 @@ import {
   buildReclaimStartedMessage,
   decodeReclaimStart,
   encodeReclaimStart,
-} from '../../../src/blocks/reclaim.js';
-import { DEFAULT_RECLAIM_SETTINGS, type ReclaimCandidate } from '../../../src/domain/reclaim.js';
+} from '../../../src/reclaim/blocks/reclaim.js';
+import { DEFAULT_RECLAIM_SETTINGS, type ReclaimCandidate } from '../../../src/reclaim/domain/reclaim.js';
 
 const candidate = (i: number): ReclaimCandidate => ({
   licenseId: String(400000 + i),

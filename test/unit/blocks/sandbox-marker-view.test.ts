@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildAssignModal } from '../../../src/blocks/assign-modal.js';
-import { buildBulkReportModal } from '../../../src/blocks/bulk-report.js';
-import { SANDBOX_MARKER, withSandboxMarkerView } from '../../../src/blocks/common.js';
-import { section } from '../../../src/blocks/kit.js';
-import { checkModalLimits, LIMITS } from '../../../src/blocks/limits.js';
-import { modal } from '../../../src/blocks/modal-kit.js';
-import { buildWorkingModal } from '../../../src/blocks/outcome.js';
-import { parseBulkList } from '../../../src/domain/bulk-list.js';
-import { planBulk } from '../../../src/domain/bulk-plan.js';
+import { buildBulkReportModal } from '../../../src/bulk/blocks/bulk-report.js';
+import { parseBulkList } from '../../../src/bulk/domain/bulk-list.js';
+import { planBulk } from '../../../src/bulk/domain/bulk-plan.js';
+import { buildAssignModal } from '../../../src/changes/blocks/assign-modal.js';
+import { SANDBOX_MARKER, withSandboxMarkerView } from '../../../src/kernel/blocks/common.js';
+import { section } from '../../../src/kernel/blocks/kit.js';
+import { checkModalLimits, LIMITS } from '../../../src/kernel/blocks/limits.js';
+import { modal } from '../../../src/kernel/blocks/modal-kit.js';
+import { buildWorkingModal } from '../../../src/kernel/blocks/outcome.js';
 import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
 
 const HOSTILE = `<!channel> ${'Ж'.repeat(200)}`;

@@ -10,7 +10,7 @@ import {
   idValue,
   pastEndDateMeta,
   pendingAssignMeta,
-} from '../../../src/blocks/values.js';
+} from '../../../src/kernel/blocks/values.js';
 
 describe('private_metadata keeps its wire format', () => {
   it('a recycle confirmation opened before a deploy decodes, and encoding gives back the same string', () => {

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { helpMessage } from '../../../src/app/commands/index.js';
+import { buildCoursesMessage } from '../../../src/browse/blocks/courses.js';
+import { buildLicenseMessage } from '../../../src/browse/blocks/license.js';
+import { buildLicenseListMessage } from '../../../src/browse/blocks/license-list.js';
+import { buildMeMessage } from '../../../src/browse/blocks/me.js';
+import { buildPoolLicensesMessage } from '../../../src/browse/blocks/pool-licenses.js';
+import { buildPoolsMessage } from '../../../src/browse/blocks/pools.js';
+import { buildStudentMessage } from '../../../src/browse/blocks/student.js';
+import { buildStudentsMessage } from '../../../src/browse/blocks/students.js';
+import { reportFromStudent } from '../../../src/browse/services/find-student.js';
 import {
   buildErrorMessage,
   buildLockedMessage,
   SANDBOX_MARKER,
   withSandboxMarker,
-} from '../../../src/blocks/common.js';
-import { buildCoursesMessage } from '../../../src/blocks/courses.js';
-import { ActionId } from '../../../src/blocks/ids.js';
-import type { SlackMessage } from '../../../src/blocks/kit.js';
-import { buildLicenseMessage } from '../../../src/blocks/license.js';
-import { buildLicenseListMessage } from '../../../src/blocks/license-list.js';
-import { checkBlockKitLimits } from '../../../src/blocks/limits.js';
-import { buildMeMessage } from '../../../src/blocks/me.js';
-import { buildPoolLicensesMessage } from '../../../src/blocks/pool-licenses.js';
-import { buildPoolsMessage } from '../../../src/blocks/pools.js';
-import { buildStudentMessage } from '../../../src/blocks/student.js';
-import { buildStudentsMessage } from '../../../src/blocks/students.js';
-import { reportFromStudent } from '../../../src/services/find-student.js';
-import { helpMessage } from '../../../src/slack/subcommands/index.js';
+} from '../../../src/kernel/blocks/common.js';
+import { ActionId } from '../../../src/kernel/blocks/ids.js';
+import type { SlackMessage } from '../../../src/kernel/blocks/kit.js';
+import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import {
   allText,
   buttons,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { alertKeys, alertsFromScan, findAlerts, newLicenseScan, scanLicenses } from '../../../src/domain/alerts.js';
+import {
+  alertKeys,
+  alertsFromScan,
+  findAlerts,
+  newLicenseScan,
+  scanLicenses,
+} from '../../../src/alerts/domain/alerts.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 const none = () => false;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { activeEnrollment, needsRecycle, poolBlocker, validateAssignment } from '../../../src/domain/assignment.js';
+import {
+  activeEnrollment,
+  needsRecycle,
+  poolBlocker,
+  validateAssignment,
+} from '../../../src/changes/domain/assignment.js';
 import { inDays, makePool, makeStudentCourse, NOW } from '../blocks/fixtures.js';
 
 describe('poolBlocker and needsRecycle', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BULK_MAX_ROWS, parseBulkLine, parseBulkList } from '../../../src/domain/bulk-list.js';
-import { chooseEnrolmentRead, endDateProblem, planBulk } from '../../../src/domain/bulk-plan.js';
-import { recycleCandidates } from '../../../src/domain/recycle.js';
+import { BULK_MAX_ROWS, parseBulkLine, parseBulkList } from '../../../src/bulk/domain/bulk-list.js';
+import { chooseEnrolmentRead, endDateProblem, planBulk } from '../../../src/bulk/domain/bulk-plan.js';
+import { recycleCandidates } from '../../../src/changes/domain/recycle.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('parseBulkList', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, csvCell, toCsv } from '../../../src/domain/csv.js';
+import { CSV_BOM, csvCell, toCsv } from '../../../src/kernel/domain/csv.js';
 import { parseCsv } from '../../support/csv.js';
 
 describe('CSV (RFC 4180, formula injection)', () => {

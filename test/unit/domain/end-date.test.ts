@@ -7,7 +7,7 @@ import {
   parseDay,
   quickChoices,
   today,
-} from '../../../src/domain/end-date.js';
+} from '../../../src/kernel/domain/end-date.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('days', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysLeft, expiringWithin } from '../../../src/domain/expiring.js';
+import { daysLeft, expiringWithin } from '../../../src/browse/domain/expiring.js';
 import { makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 // NOW is 2026-03-01T12:00:00Z.

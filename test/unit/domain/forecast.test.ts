@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignedOn, forecastPool, type UsageDay, usageLines } from '../../../src/domain/forecast.js';
+import { assignedOn, forecastPool, type UsageDay, usageLines } from '../../../src/digest/domain/forecast.js';
 
 const now = new Date('2026-11-30T09:00:00Z');
 const day = (offset: number) =>

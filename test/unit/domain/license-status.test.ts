@@ -5,7 +5,7 @@ import {
   canRevoke,
   endsWithPool,
   licenseStatus,
-} from '../../../src/domain/license-status.js';
+} from '../../../src/kernel/domain/license-status.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('licenseStatus', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchPools } from '../../../src/domain/pool-search.js';
+import { searchPools } from '../../../src/kernel/domain/pool-search.js';
 
 const pool = (id: string, title: string) => ({ id, course: { id: `c${id}`, title } });
 const POOLS = [

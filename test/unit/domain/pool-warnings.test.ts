@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poolWarnings } from '../../../src/domain/pool-warnings.js';
+import { poolWarnings } from '../../../src/kernel/domain/pool-warnings.js';
 import { inDays, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('poolWarnings', () => {

@@ -7,7 +7,7 @@ import {
   progressChanged,
   progressSince,
   progressStanding,
-} from '../../../src/domain/progress.js';
+} from '../../../src/progress/domain/progress.js';
 
 const NOW = new Date('2026-04-01T12:00:00Z');
 const base = { progress: 0, completed: null, start: '2026-03-01', changedAt: '2026-03-20T03:00:00.000Z' };

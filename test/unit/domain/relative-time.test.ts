@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { daysLeft } from '../../../src/domain/expiring.js';
-import { relativeHint } from '../../../src/domain/relative-time.js';
-import { calendarDaysUntil } from '../../../src/domain/time.js';
+import { daysLeft } from '../../../src/browse/domain/expiring.js';
+import { relativeHint } from '../../../src/kernel/domain/relative-time.js';
+import { calendarDaysUntil } from '../../../src/kernel/domain/time.js';
 import { inDays, NOW } from '../blocks/fixtures.js';
 
 describe('relativeHint', () => {

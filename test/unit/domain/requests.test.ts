@@ -11,7 +11,7 @@ import {
   requestLimitProblem,
   requestTimers,
   visibleLength,
-} from '../../../src/domain/requests.js';
+} from '../../../src/requests/domain/requests.js';
 import { sampleRequest } from '../../support/requests.js';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');

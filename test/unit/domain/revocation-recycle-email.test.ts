@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, isDomainAllowed, maskEmail, parseEmail } from '../../../src/domain/email.js';
-import { defaultRecycleCandidate, recycleCandidates, recycleProblem } from '../../../src/domain/recycle.js';
-import { revokeBlocker, seatReturns } from '../../../src/domain/revocation.js';
+import { defaultRecycleCandidate, recycleCandidates, recycleProblem } from '../../../src/changes/domain/recycle.js';
+import { revokeBlocker, seatReturns } from '../../../src/changes/domain/revocation.js';
+import { emailDomain, isDomainAllowed, maskEmail, parseEmail } from '../../../src/kernel/domain/email.js';
 import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
 
 describe('revocation', () => {

@@ -5,17 +5,17 @@
  * did not go through.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../src/domain/audit-entry.js';
-import { ACTION_WORDS, auditSentence } from '../../../src/domain/audit-sentence.js';
-import { type Digest, emptySpread, spreadBucket, withoutNames } from '../../../src/domain/digest.js';
+import { type Digest, emptySpread, spreadBucket, withoutNames } from '../../../src/digest/domain/digest.js';
+import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
+import { ACTION_WORDS, auditSentence } from '../../../src/kernel/domain/audit-sentence.js';
 import {
   askStanding,
   DEFAULT_RECLAIM_SETTINGS,
   isReclaimPolicy,
   reclaimSettings,
   roundTimes,
-} from '../../../src/domain/reclaim.js';
-import { isFinal, isRequestNotice, isUndecided, neededByProblem } from '../../../src/domain/requests.js';
+} from '../../../src/reclaim/domain/reclaim.js';
+import { isFinal, isRequestNotice, isUndecided, neededByProblem } from '../../../src/requests/domain/requests.js';
 
 describe("the digest's spread", () => {
   it('puts 0 %, 1–49 %, 50–99 % and completed holders in their buckets', () => {

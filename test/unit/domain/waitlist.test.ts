@@ -7,7 +7,7 @@ import {
   parseLines,
   removeEntry,
   type WaitlistLines,
-} from '../../../src/domain/waitlist.js';
+} from '../../../src/requests/domain/waitlist.js';
 
 const at = new Date('2026-03-10T12:00:00Z');
 const req = (id: string, poolId = '2003') => entryOf({ id, poolId, requester: `U0${id}`, decidedBy: 'U0MGR00001' }, at);

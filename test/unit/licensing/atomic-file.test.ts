@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/licensing/atomic-file.js';
+import { writeFileAtomic } from '../../../src/kernel/licensing/atomic-file.js';
 
 let dir: string;
 beforeEach(async () => {

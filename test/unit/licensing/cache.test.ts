@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReadCache } from '../../../src/licensing/cache.js';
-import { invalidateForWrite, withInvalidation } from '../../../src/licensing/cache-keys.js';
+import { createReadCache } from '../../../src/kernel/licensing/cache.js';
+import { invalidateForWrite, withInvalidation } from '../../../src/kernel/licensing/cache-keys.js';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

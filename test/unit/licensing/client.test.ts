@@ -12,7 +12,7 @@ import {
   RateLimitedError,
   ServerError,
   UnauthorizedError,
-} from '../../../src/licensing/index.js';
+} from '../../../src/kernel/licensing/index.js';
 import { createRecordingLimiter, createRecordingLogger, everythingAbout, type RecordingLimiter } from './fakes.js';
 
 const ORIGIN = 'http://licensing.test';

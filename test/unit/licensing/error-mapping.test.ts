@@ -1,6 +1,6 @@
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { errorFromStatus, errorFromTransport, serverMessageOf } from '../../../src/licensing/error-mapping.js';
+import { errorFromStatus, errorFromTransport, serverMessageOf } from '../../../src/kernel/licensing/error-mapping.js';
 import {
   BadRequestError,
   ConnectionError,
@@ -9,7 +9,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../../../src/licensing/errors.js';
+} from '../../../src/kernel/licensing/errors.js';
 
 const read = { endpoint: 'GET /v1/pool/{id}', write: false };
 const write = { endpoint: 'POST /v1/pool/{id}/license', write: true };

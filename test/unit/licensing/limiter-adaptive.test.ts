@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAdaptiveLimit, PROBE_AFTER_WINDOWS } from '../../../src/licensing/limiter-adaptive.js';
+import { createAdaptiveLimit, PROBE_AFTER_WINDOWS } from '../../../src/kernel/licensing/limiter/limiter-adaptive.js';
 
 function setup(configured = 25, windowMs = 1_000) {
   let t = 10_000;

@@ -1,6 +1,10 @@
 /** The 429 policy on an injected clock: what one 429 costs, and when 429s escalate. */
 import { describe, expect, it } from 'vitest';
-import { createBackoffPolicy, LOWER_FROM_COUNT, LOWER_WITHIN_WINDOWS } from '../../../src/licensing/limiter-backoff.js';
+import {
+  createBackoffPolicy,
+  LOWER_FROM_COUNT,
+  LOWER_WITHIN_WINDOWS,
+} from '../../../src/kernel/licensing/limiter/limiter-backoff.js';
 
 /** A minute window, as in production: the first pause is 3 s. */
 const W = 60_000;

@@ -1,10 +1,10 @@
 /**
- * A fake clock for the limiter's parts (src/licensing/limiter-clock.ts): time moves only when a test
+ * A fake clock for the limiter's parts (src/kernel/licensing/limiter/limiter-clock.ts): time moves only when a test
  * says so, and timers fire in order of their due time, each at that time. Plus `drive`, which runs a
  * composed limiter on it: wait until bottleneck has nothing left to move (on real turns of the event
  * loop), then jump to the next timer, until the awaited promise settles.
  */
-import type { Clock, ClockTimer } from '../../../src/licensing/limiter-clock.js';
+import type { Clock, ClockTimer } from '../../../src/kernel/licensing/limiter/limiter-clock.js';
 
 export interface FakeClock extends Clock {
   /** Sleeps `ms` on this clock. */

@@ -1,8 +1,8 @@
 /** The 429 gate (limiter-gate.ts) over the real backoff policy, on a fake clock. */
 import { describe, expect, it } from 'vitest';
-import type { Priority } from '../../../src/licensing/limiter.js';
-import { createBackoffPolicy } from '../../../src/licensing/limiter-backoff.js';
-import { createPauseGate } from '../../../src/licensing/limiter-gate.js';
+import { createBackoffPolicy } from '../../../src/kernel/licensing/limiter/limiter-backoff.js';
+import { createPauseGate } from '../../../src/kernel/licensing/limiter/limiter-gate.js';
+import type { Priority } from '../../../src/kernel/licensing/limiter.js';
 import { createFakeClock } from './limiter-fake-clock.js';
 
 interface Job {

@@ -1,8 +1,8 @@
 /** Shedding and wait estimates (limiter-queue.ts). */
 import { describe, expect, it } from 'vitest';
-import { QueueFullError } from '../../../src/licensing/errors.js';
-import type { Priority } from '../../../src/licensing/limiter.js';
-import { createWaitQueue } from '../../../src/licensing/limiter-queue.js';
+import { QueueFullError } from '../../../src/kernel/licensing/errors.js';
+import { createWaitQueue } from '../../../src/kernel/licensing/limiter/limiter-queue.js';
+import type { Priority } from '../../../src/kernel/licensing/limiter.js';
 
 const queueOf = (maxQueue: number, limit = 5) =>
   createWaitQueue<{ priority: Priority }>({

@@ -1,6 +1,6 @@
 /** Redis readiness (limiter-readiness.ts) on a fake clock. */
 import { describe, expect, it } from 'vitest';
-import { createReadiness } from '../../../src/licensing/limiter-readiness.js';
+import { createReadiness } from '../../../src/kernel/licensing/limiter/limiter-readiness.js';
 import { createFakeClock, turn } from './limiter-fake-clock.js';
 
 function readiness(setup: Promise<void> | undefined, down = false) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeScriptError, patchScriptErrors } from '../../../src/licensing/limiter-redis.js';
+import { normalizeScriptError, patchScriptErrors } from '../../../src/kernel/licensing/limiter/limiter-redis.js';
 
 describe('the Redis 7 error-prefix fix for bottleneck', () => {
   it("strips Redis 7's ERR prefix from bottleneck's own script errors only", () => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSendLog } from '../../../src/licensing/limiter-sends.js';
+import { createSendLog } from '../../../src/kernel/licensing/limiter/limiter-sends.js';
 import { createRecordingLogger } from './fakes.js';
 
 const dirs: string[] = [];

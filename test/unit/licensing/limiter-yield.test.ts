@@ -8,14 +8,14 @@ import {
   checkYieldHook,
   PATCHED_BOTTLENECK_VERSION,
   yieldWithSetImmediate,
-} from '../../../src/licensing/limiter-yield.js';
+} from '../../../src/kernel/licensing/limiter/limiter-yield.js';
 
 describe('the yield patch of bottleneck', () => {
   it('still fits the installed bottleneck (private _store.yieldLoop, same version)', () => {
     const problem = checkYieldHook(new Bottleneck({ maxConcurrent: 1 }));
     expect(
       problem,
-      `bottleneck changed under src/licensing/limiter-yield.ts (${problem}); bursts would start slower. Re-check the patch.`,
+      `bottleneck changed under src/kernel/licensing/limiter/limiter-yield.ts (${problem}); bursts would start slower. Re-check the patch.`,
     ).toBeUndefined();
   });
 
@@ -32,7 +32,7 @@ describe('the yield patch of bottleneck', () => {
     await expect(limiter.schedule(async () => 'done')).resolves.toBe('done');
     expect(
       calls,
-      `bottleneck ${PATCHED_BOTTLENECK_VERSION} no longer calls _store.yieldLoop: the patch in src/licensing/limiter-yield.ts does nothing`,
+      `bottleneck ${PATCHED_BOTTLENECK_VERSION} no longer calls _store.yieldLoop: the patch in src/kernel/licensing/limiter/limiter-yield.ts does nothing`,
     ).toBeGreaterThan(0);
     await limiter.stop();
   });

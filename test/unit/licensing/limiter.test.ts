@@ -5,13 +5,13 @@
  * it moves the clock. fn is a tiny counting stub that records when each job started, in fake ms.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { QueueFullError } from '../../../src/licensing/errors.js';
+import { QueueFullError } from '../../../src/kernel/licensing/errors.js';
 import {
   type BottleneckLimiterOptions,
   type BottleneckRateLimiter,
   createBottleneckLimiter,
-} from '../../../src/licensing/limiter-bottleneck.js';
-import type { Logger } from '../../../src/licensing/types.js';
+} from '../../../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
 import { createFakeClock, drive, elapse, type FakeClock } from './limiter-fake-clock.js';
 

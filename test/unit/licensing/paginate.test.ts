@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../../src/licensing/errors.js';
-import { createPaginator } from '../../../src/licensing/paginate.js';
+import { BadRequestError } from '../../../src/kernel/licensing/errors.js';
+import { createPaginator } from '../../../src/kernel/licensing/paginate.js';
 
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i + 1) }));
 

@@ -6,14 +6,14 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
-} from '../../../src/licensing/errors.js';
+} from '../../../src/kernel/licensing/errors.js';
 import {
   backoffDelay,
   isRetryable,
   parseRetryAfter,
   planRetry,
   type RetryPolicy,
-} from '../../../src/licensing/retry.js';
+} from '../../../src/kernel/licensing/retry.js';
 
 const policy: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 };
 const endpoint = 'GET /v1/pools';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError } from '../../../src/licensing/errors.js';
+import { InvalidResponseError } from '../../../src/kernel/licensing/errors.js';
 import {
   courseSchema,
   formatPath,
@@ -9,7 +9,7 @@ import {
   parsePayload,
   poolSchema,
   studentSchema,
-} from '../../../src/licensing/schemas.js';
+} from '../../../src/kernel/licensing/schemas.js';
 
 const license = (over: Record<string, unknown> = {}) => ({
   id: 11,

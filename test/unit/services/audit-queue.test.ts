@@ -4,13 +4,13 @@
  * timers that never keep the process alive.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../src/services/audit.js';
+import type { AuditEntry } from '../../../src/kernel/services/audit.js';
 import {
   createAuditPostQueue,
   PostRateLimitedError,
   type QueuedPost,
   realTimers,
-} from '../../../src/services/audit-queue.js';
+} from '../../../src/kernel/services/audit-queue.js';
 import { manualTimers } from '../../support/manual-timers.js';
 
 function setup(post: (item: QueuedPost) => Promise<void>, options = {}) {

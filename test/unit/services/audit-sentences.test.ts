@@ -4,10 +4,10 @@
  * Slack id, no internal id (a course request's, a bulk job's), no e-mail on Home.
  */
 import { describe, expect, it } from 'vitest';
-import { homeRecentLine } from '../../../src/blocks/home-recent.js';
-import type { AuditEntry } from '../../../src/domain/audit-entry.js';
-import { auditMessage } from '../../../src/services/audit.js';
-import { triedOf } from '../../../src/services/audit-queue.js';
+import { homeRecentLine } from '../../../src/home/blocks/home-recent.js';
+import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
+import { auditMessage } from '../../../src/kernel/services/audit.js';
+import { triedOf } from '../../../src/kernel/services/audit-queue.js';
 
 const AT = '2026-11-25T09:30:00.000Z';
 const ADMIN = 'U0MGR00001';

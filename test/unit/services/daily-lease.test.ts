@@ -4,9 +4,9 @@
  * two replicas share Redis. The failure cases written down in scheduler.ts, one by one.
  */
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createDailyScheduler, sharedDayLock } from '../../../src/services/scheduler.js';
-import { createMemoryStore } from '../../../src/services/shared-store.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createDailyScheduler, sharedDayLock } from '../../../src/kernel/services/scheduler.js';
+import { createMemoryStore } from '../../../src/kernel/services/shared-store.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const LEASE = 5 * 60_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createDashboard } from '../../../src/services/dashboard.js';
+import { createDashboard } from '../../../src/digest/services/dashboard.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { turnCounter } from '../../support/event-loop.js';
 import { inDays, makeLicense, makePool } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';

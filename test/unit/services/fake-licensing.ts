@@ -1,8 +1,8 @@
 /** An in-memory LicensingClient for service tests: behaves (pages, 404s) and records what was asked. */
-import type { License, Pool, Student } from '../../../src/domain/types.js';
-import { type LicensingError, NotFoundError } from '../../../src/licensing/errors.js';
-import { createUnlimitedLimiter } from '../../../src/licensing/limiter.js';
-import type { CallOptions, LicensingClient } from '../../../src/licensing/types.js';
+import type { License, Pool, Student } from '../../../src/kernel/domain/types.js';
+import { type LicensingError, NotFoundError } from '../../../src/kernel/licensing/errors.js';
+import { createUnlimitedLimiter } from '../../../src/kernel/licensing/limiter.js';
+import type { CallOptions, LicensingClient } from '../../../src/kernel/licensing/types.js';
 import { ME } from '../blocks/fixtures.js';
 
 export interface FakeData {

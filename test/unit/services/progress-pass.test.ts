@@ -8,17 +8,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { openRecords, type Records } from '../../../src/db/open.js';
-import type { Student } from '../../../src/domain/types.js';
-import { ServerError } from '../../../src/licensing/errors.js';
-import type { Logger } from '../../../src/licensing/types.js';
+import { openRecords, type Records } from '../../../src/kernel/db/open.js';
+import type { Student } from '../../../src/kernel/domain/types.js';
+import { ServerError } from '../../../src/kernel/licensing/errors.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { stateDocument } from '../../../src/kernel/services/state-records.js';
 import {
   createProgressPass,
   PROGRESS_PASS_KEY,
   type ProgressPassOptions,
-} from '../../../src/services/progress-pass.js';
-import { createProgressStore } from '../../../src/services/progress-store.js';
-import { stateDocument } from '../../../src/services/state-records.js';
+} from '../../../src/progress/services/progress-pass.js';
+import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { makePool, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing, type FakeLicensing } from './fake-licensing.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redisPrefix } from '../../../src/services/redis.js';
+import { redisPrefix } from '../../../src/kernel/services/redis.js';
 
 describe('redisPrefix: one key prefix per deployment (licensing API URL and token)', () => {
   const url = 'https://www.sqlbi.com/api/licensing';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createDailyScheduler, localClock } from '../../../src/services/scheduler.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createDailyScheduler, localClock } from '../../../src/kernel/services/scheduler.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError, ServerError } from '../../../src/licensing/errors.js';
-import { getStudentsPage } from '../../../src/services/account.js';
-import { assignLicense, readBackAssign } from '../../../src/services/assign.js';
-import { exportLicenses } from '../../../src/services/export.js';
-import { findStudent } from '../../../src/services/find-student.js';
-import { getLicenseDetails } from '../../../src/services/licenses.js';
-import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/services/pools.js';
+import { getStudentsPage } from '../../../src/browse/services/account.js';
+import { findStudent } from '../../../src/browse/services/find-student.js';
+import { getLicenseDetails } from '../../../src/browse/services/licenses.js';
+import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/browse/services/pools.js';
+import { assignLicense } from '../../../src/changes/services/assign.js';
+import { exportLicenses } from '../../../src/export/services/export.js';
+import { BadRequestError, NotFoundError, ServerError } from '../../../src/kernel/licensing/errors.js';
+import { readBackAssign } from '../../../src/kernel/services/read-back.js';
 import { makeLicense, makePool, makeStudent, makeStudentCourse } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 

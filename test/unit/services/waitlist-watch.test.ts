@@ -5,7 +5,7 @@
  * work would wait long for a slot.
  */
 import { describe, expect, it } from 'vitest';
-import { createWaitlistWatch } from '../../../src/services/waitlist-watch.js';
+import { createWaitlistWatch } from '../../../src/requests/services/waitlist-watch.js';
 import { makePool } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 

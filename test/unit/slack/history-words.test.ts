@@ -3,8 +3,8 @@
  * days, or one sentence with examples; and its navigation value, which a forged button cannot bend.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeNav, encodeNav, type NavTarget } from '../../../src/blocks/nav.js';
-import { history } from '../../../src/slack/subcommands/history.js';
+import { history } from '../../../src/history/slack/history-command.js';
+import { decodeNav, encodeNav, type NavTarget } from '../../../src/kernel/blocks/nav.js';
 
 describe('history words', () => {
   const ok = (words: string[]) => history.parse(words) as NavTarget;

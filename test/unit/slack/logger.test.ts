@@ -1,6 +1,6 @@
 /** A log line's own fields (time, level, message, component) are never overwritten by a caller's. */
 import { describe, expect, it } from 'vitest';
-import { createLogger, toBoltLogger } from '../../../src/slack/logger.js';
+import { createLogger, toBoltLogger } from '../../../src/kernel/slack/logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

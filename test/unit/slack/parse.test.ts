@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NavTarget } from '../../../src/blocks/nav.js';
-import { parseCommand } from '../../../src/slack/subcommands/index.js';
+import { parseCommand } from '../../../src/app/commands/index.js';
+import type { NavTarget } from '../../../src/kernel/blocks/nav.js';
 
 type Parsed = ReturnType<typeof parseCommand>;
 const view = (target: NavTarget): Parsed => ({ name: target.view, args: target });

@@ -10,8 +10,8 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../../../src/licensing/errors.js';
-import { presentError } from '../../../src/slack/present.js';
+} from '../../../src/kernel/licensing/errors.js';
+import { presentError } from '../../../src/kernel/slack/present.js';
 
 const init = { endpoint: 'GET /v1/pools' };
 

@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/licensing/types.js';
-import { createRoleResolver, type RoleResolverOptions, SlackBusyError } from '../../../src/slack/roles.js';
+import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createRoleResolver, type RoleResolverOptions, SlackBusyError } from '../../../src/kernel/slack/roles.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS as U } from '../../support/fake-slack.js';
 
 describe('createRoleResolver against the fake Slack Web API', () => {
@@ -97,7 +97,7 @@ describe('createRoleResolver against the fake Slack Web API', () => {
   });
 
   it('a 429 is no answer: SlackBusyError with the Retry-After, never "none", and nothing cached', async () => {
-    // As src/app.ts builds it: a 429 surfaces at once.
+    // As src/app/app.ts builds it: a 429 surfaces at once.
     const app = new webApi.WebClient('xoxb-roles', {
       slackApiUrl: slack.apiUrl,
       retryConfig: { retries: 0 },

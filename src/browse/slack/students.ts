@@ -1,0 +1,27 @@
+/** `/licenses students [page]`: students and their courses, ten a page. */
+
+import type { NavSubcommand } from '../../kernel/slack/command-types.js';
+import { extra, parsePage } from '../../kernel/slack/command-words.js';
+import { buildStudentsMessage } from '../blocks/students.js';
+import { getStudentsPage } from '../services/account.js';
+import { answerRead } from './read.js';
+
+export const students: NavSubcommand<'students'> = {
+  name: 'students',
+  view: 'students',
+  usage: 'students [page]',
+  summary: 'students and their courses',
+  need: 'viewer',
+  studentData: true,
+  parse(words) {
+    if (words.length > 1) return extra('students', words.slice(1));
+    const page = parsePage(words[0]);
+    return typeof page === 'number' ? { view: 'students', page } : page;
+  },
+  run: (args, ctx) =>
+    answerRead(ctx, 'students', {
+      working: 'reading students',
+      subject: 'other',
+      answer: async () => buildStudentsMessage(await getStudentsPage(ctx.deps.licensing, args.page)),
+    }),
+};

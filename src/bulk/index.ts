@@ -1,0 +1,12 @@
+/**
+ * The public face of this feature: all another feature may use of it. Everything else in this folder
+ * is the feature's own (docs/architecture.md, "Features and the kernel").
+ */
+
+export type { DraftStore } from './services/bulk.js';
+export { createDraftStore } from './services/bulk.js';
+export { importBulkFiles } from './services/bulk-import.js';
+export { createBulkJobStore, DEFAULT_TAKEOVER_MS } from './services/bulk-jobs.js';
+export type { BulkRunner } from './services/bulk-runner.js';
+export { createBulkRunner } from './services/bulk-runner.js';
+export { createBulkNotifier } from './slack/notifier.js';

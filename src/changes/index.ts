@@ -1,0 +1,16 @@
+/**
+ * The public face of this feature: all another feature may use of it. Everything else in this folder
+ * is the feature's own (docs/architecture.md, "Features and the kernel").
+ */
+export { buildAssignPoolSuggestions } from './blocks/assign-modal.js';
+export { buildRevokeOutcomeMessage, returnResultLine } from './blocks/revoke.js';
+export { isFull, needsRecycle, poolBlocker } from './domain/assignment.js';
+export { defaultRecycleCandidate, recycleOrder } from './domain/recycle.js';
+export type { AssignParams } from './services/assign.js';
+export { assign, newcomerProblem } from './services/assign.js';
+export type { ChangeContext } from './services/change-context.js';
+export type { RecycleChosenOutcome, RecycleDefaultOutcome, RetryOutcome } from './services/recycle.js';
+export { recycleChosenSeat, recycleDefaultSeat, retryAssign } from './services/recycle.js';
+export { checkRevoke, revoke } from './services/revoke.js';
+export { openAssignModal } from './slack/open-modal.js';
+export { revokeConfirmationOf } from './slack/revoke-check.js';

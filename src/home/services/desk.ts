@@ -1,0 +1,143 @@
+/**
+ * The services behind App Home, alerts and bulk assignment, built once by the composition
+ * root (src/main.ts, and the end-to-end harness): the alert memory (the database's `state` table; the
+ * in-process sandbox's, fresh at each start, under a key of its own) and the bulk jobs (`records`,
+ * bulk-jobs.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
+ * replicas share through Redis what must be shared within a second (docs/deployment.md): the daily
+ * check's lease, the App Home snapshot, and the repeat guard (`shared`, handed
+ * to the Slack side by the composition root).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ALERT_MEMORY_KEY,
+  type AlertService,
+  alertMemory,
+  createAlertService,
+  importAlertFile,
+  SANDBOX_ALERT_MEMORY_KEY,
+} from '../../alerts/index.js';
+import {
+  type BulkRunner,
+  createBulkJobStore,
+  createBulkRunner,
+  createDraftStore,
+  DEFAULT_TAKEOVER_MS,
+  type DraftStore,
+  importBulkFiles,
+} from '../../bulk/index.js';
+import { createDashboard, type Dashboard } from '../../digest/index.js';
+import type { Records } from '../../kernel/db/open.js';
+import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
+import type { AuditLog } from '../../kernel/services/audit.js';
+import type { RedisConnections } from '../../kernel/services/redis.js';
+import { type DayLock, sharedDayLock } from '../../kernel/services/scheduler.js';
+import { createMemoryStore, type SharedStore } from '../../kernel/services/shared-store.js';
+import { dropStateDocument } from '../../kernel/services/state-records.js';
+import type { WorkTracker } from '../../kernel/services/work-tracker.js';
+
+export interface Desk {
+  dataDir: string;
+  dashboard: Dashboard;
+  alerts: AlertService;
+  runner: BulkRunner;
+  drafts: DraftStore;
+  /** The state the replicas share (Redis), or this process's own (memory) without REDIS_URL. */
+  shared: SharedStore;
+  /** With REDIS_URL: the daily alert check runs in one replica a day. */
+  alertLock?: DayLock;
+  /** Closes the Redis connections (after the runner and scheduler stopped). */
+  close(): Promise<void>;
+}
+
+export interface DeskOptions {
+  licensing: LicensingClient;
+  logger: Logger;
+  now: () => Date;
+  dataDir: string;
+  /** The database the alert memory (`state`) and the bulk jobs live in (SQLite: one process; PostgreSQL: shared by the replicas). */
+  records: Records;
+  /** The licensing budget the dashboard takes its share of. */
+  rateLimit: { limit: number; windowMs: number };
+  homeBudgetShare: number;
+  /** Read at each use: the app may build the audit log after the desk. */
+  audit?: () => AuditLog | undefined;
+  /** The app's work in flight: a running bulk job is part of it (docs/shutdown.md). */
+  work?: WorkTracker;
+  /** REDIS_URL: the app's Redis connections (redis.ts), which the shared store takes its own from. */
+  redis?: RedisConnections;
+  /** How long a bulk job's lease lasts unless renewed: a job whose process died waits this long
+   *  before another replica (or, on PostgreSQL, a restart) takes it over; default 30 s. */
+  bulkTakeoverMs?: number;
+  /**
+   * The licensing data is the in-process sandbox's, seeded afresh at each start: its alert memory is a
+   * document of its own, emptied here on SQLite (one process), so a demo on fresh data starts with fresh
+   * memory and a real deployment's memory (or an alerts.json still to import) is never touched.
+   */
+  sandboxRun?: boolean;
+}
+
+export async function createDesk(opts: DeskOptions): Promise<Desk> {
+  await mkdir(opts.dataDir, { recursive: true });
+  const logger = opts.logger;
+  const audit: Pick<AuditLog, 'record' | 'recent'> = {
+    record: async (entry) => {
+      await opts.audit?.()?.record(entry);
+    },
+    recent: async (limit) => (await opts.audit?.()?.recent(limit)) ?? [],
+  };
+  const bulkStore = createBulkJobStore(opts.records, {
+    leaseMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+    now: opts.now,
+  });
+  // Job files of an earlier version (DATA_DIR/bulk) move into the database once; one that cannot be
+  // read stops the start with a sentence that names it.
+  await importBulkFiles(opts.dataDir, bulkStore, logger, opts.now);
+  // Redis is loaded only with REDIS_URL: a single process starts without it.
+  const shared = opts.redis
+    ? (await import('../../kernel/services/shared-store-redis.js')).createRedisStore(opts.redis, logger)
+    : createMemoryStore();
+  // The alert memory: once in the records, an alerts.json of an earlier version is imported (then moved aside).
+  const memory = alertMemory(opts.records, opts.sandboxRun ? SANDBOX_ALERT_MEMORY_KEY : ALERT_MEMORY_KEY);
+  if (opts.sandboxRun) {
+    if (opts.records.dialect === 'sqlite') await dropStateDocument(opts.records, SANDBOX_ALERT_MEMORY_KEY);
+  } else {
+    await importAlertFile(memory, join(opts.dataDir, 'alerts.json'), logger, opts.now);
+  }
+  return {
+    dataDir: opts.dataDir,
+    shared,
+    ...(shared.shared ? { alertLock: sharedDayLock(shared, 'alerts:daily', randomBytes(8).toString('hex')) } : {}),
+    async close() {
+      await shared.close();
+    },
+    dashboard: createDashboard({
+      licensing: opts.licensing,
+      audit,
+      now: opts.now,
+      logger,
+      limit: opts.rateLimit.limit,
+      windowMs: opts.rateLimit.windowMs,
+      share: opts.homeBudgetShare,
+      ...(shared.shared ? { shared } : {}),
+    }),
+    alerts: createAlertService({
+      licensing: opts.licensing,
+      file: memory,
+      now: opts.now,
+      logger,
+    }),
+    runner: createBulkRunner({
+      licensing: opts.licensing,
+      store: bulkStore,
+      takeoverMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
+      soleProcess: opts.records.dialect === 'sqlite',
+      audit,
+      logger,
+      now: opts.now,
+      work: opts.work,
+    }),
+    drafts: createDraftStore(() => opts.now().getTime()),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Publishing App Home for one person (the Home tab's event, its Refresh button, a waitlist click made
+ * there): ask the gate (viewers and admins), publish the dashboard from the last snapshot at once (or
+ * a loading view), then refresh at background priority within the dashboard's budget share and
+ * publish again. views.publish needs no scope. A surface that adds a section under the dashboard
+ * (the waitlist) passes it as `sections`; this module imports no surface.
+ */
+import type { webApi } from '@slack/bolt';
+import type { RefreshResult } from '../../digest/index.js';
+import { type Block, divider } from '../../kernel/blocks/kit.js';
+import { LIMITS } from '../../kernel/blocks/limits.js';
+import { DAY_MS } from '../../kernel/domain/time.js';
+import { givenUpSince } from '../../kernel/services/outbox.js';
+import type { AppDeps } from '../../kernel/slack/deps.js';
+import { authorize, mayAskForCourse } from '../../kernel/slack/gate.js';
+import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
+import { DEFAULT_PROGRESS_THRESHOLDS, type HomeProgress, homeProgress } from '../../progress/index.js';
+import { type ReclaimRoundSummary, recentRounds } from '../../reclaim/index.js';
+import { buildMyRequestsHomeSection, HOME_MAX_MY_REQUESTS } from '../../requests/index.js';
+import {
+  buildDashboardHomeView,
+  buildNoticeHomeView,
+  buildRefusalHomeView,
+  type HomeInput,
+  type HomeView,
+} from '../blocks/home.js';
+
+/** More of the Home view for this person; `canChange` from the gate's verdict (the waitlist section shows to license admins). */
+export type HomeSections = (deps: AppDeps, canChange: boolean, view: HomeView) => Promise<HomeView>;
+
+export interface ShowHomeOptions {
+  /** Refresh even when the snapshot is fresh (the Refresh button). */
+  force?: boolean;
+  sections?: HomeSections | undefined;
+  /** What the person's last click here did (mrkdwn), shown on top of "Your requests" (e.g. a Cancel). */
+  note?: string | undefined;
+  /** A line on top about what this person just did on Home (e.g. "Return this seat"), shown this once. */
+  result?: string | undefined;
+}
+
+/**
+ * "Your requests" for someone who is not a license admin (admins have the waitlist section): their
+ * open course requests and places in line, with Cancel, under the Home's quick actions; never past
+ * Slack's 100 blocks of a view (fewer requests shown, the rest counted).
+ */
+async function withMyRequests(deps: AppDeps, userId: string, view: HomeView, note?: string): Promise<HomeView> {
+  const service = deps.requests?.service;
+  if (!service) return view;
+  let section: Block[];
+  try {
+    const mine = await service.mine(userId);
+    // Room for the divider, the header, the note and the "more" line besides the requests.
+    const room = LIMITS.viewBlocks - view.blocks.length - 4;
+    if (room < 1) return view;
+    section = buildMyRequestsHomeSection({
+      requests: mine,
+      places: await service.placesOf(mine),
+      ...(note ? { note } : {}),
+      max: Math.min(HOME_MAX_MY_REQUESTS, room),
+    });
+  } catch (error) {
+    deps.logger.warn('could not read the member’s course requests for the Home tab', { error: String(error) });
+    return view;
+  }
+  if (section.length === 0) return view;
+  const blocks = [...view.blocks];
+  const at = blocks.findIndex((b) => (b as { block_id?: string }).block_id === 'home_actions');
+  blocks.splice(at < 0 ? blocks.length : at + 1, 0, divider(), ...section);
+  return { ...view, blocks };
+}
+
+/** How far back App Home looks for messages given up. */
+const UNDELIVERED_DAYS = 7;
+
+const SKIPPED: Record<Exclude<RefreshResult, { refreshed: true }>['reason'], string | undefined> = {
+  fresh: undefined,
+  budget: 'Shown from the last reading: the dashboard has used its share of the licensing rate budget for now.',
+  busy: 'Shown from the last reading: background work (a bulk job) is using the licensing budget; Refresh later.',
+};
+
+/** A guest (single- or multi-channel) cannot be given a role or ask for a course; unknown: not a guest. */
+async function isGuest(deps: AppDeps, client: webApi.WebClient, userId: string): Promise<boolean> {
+  try {
+    const { user } = await client.users.info({ user: userId });
+    return user?.is_restricted === true || user?.is_ultra_restricted === true;
+  } catch (error) {
+    deps.logger.debug('users.info for the Home tab failed', { userId, error: String(error) });
+    return false;
+  }
+}
+
+async function publish(client: webApi.WebClient, userId: string, view: HomeView, deps: AppDeps): Promise<void> {
+  try {
+    await client.views.publish({ user_id: userId, view });
+  } catch (error) {
+    deps.logger.warn('views.publish failed', { userId, error: String(error) });
+  }
+}
+
+export async function showHome(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  userId: string,
+  { force = false, sections, note, result }: ShowHomeOptions = {},
+): Promise<void> {
+  const verdict = await authorize(deps, client, userId, 'viewer');
+  // Slack rate-limited the role check: say so (and offer Refresh), never "you don't have access".
+  if (!verdict.allowed && verdict.reason === 'slack-busy')
+    return publish(client, userId, buildNoticeHomeView(verdict.text, deps.sandbox), deps);
+  // "Request a course" only for someone who may ask for one (never a guest's dead end).
+  const canRequest = await mayAskForCourse(deps, client, userId);
+  if (!verdict.allowed) {
+    const guest = !canRequest && (await isGuest(deps, client, userId));
+    const refusal = buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest, guest);
+    return publish(client, userId, await withMyRequests(deps, userId, refusal, note), deps);
+  }
+  const { canChange } = verdict;
+  // A member's own requests: everyone but license admins (their Home has the waitlist).
+  const mine = (view: HomeView) => (canChange ? view : withMyRequests(deps, userId, view, note));
+  const desk = deps.desk;
+  const base: Pick<
+    HomeInput,
+    'canChange' | 'canRequest' | 'now' | 'sandbox' | 'progress' | 'undelivered' | 'result' | 'progressPass'
+  > = {
+    canChange,
+    canRequest,
+    now: deps.now(),
+    sandbox: deps.sandbox,
+    ...(result ? { result } : {}),
+    ...(deps.progressPass ? { progressPass: true } : {}),
+  };
+  // Admins: the messages to people the outbox gave up lately (a read of the records; none when it fails).
+  if (canChange && deps.records) {
+    const since = new Date(deps.now().getTime() - UNDELIVERED_DAYS * DAY_MS);
+    const undelivered = await givenUpSince(deps.records, since).catch(() => undefined);
+    if (undelivered) base.undelivered = undelivered;
+  }
+  if (!desk) {
+    return publish(
+      client,
+      userId,
+      await mine(
+        buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+      ),
+      deps,
+    );
+  }
+  const cached = desk.dashboard.current();
+  // What the daily progress pass recorded: counts per pool and, for admins, seats to give back.
+  const progress = await readHomeProgress(deps);
+  if (progress) Object.assign(base, { progress });
+  const rounds = await readRecentRounds(deps);
+  if (rounds) Object.assign(base, { rounds });
+  await publish(client, userId, await mine(buildDashboardHomeView({ ...base, data: cached, refreshing: true })), deps);
+  let view: HomeView;
+  try {
+    const result = await desk.dashboard.refresh({ force });
+    const note = result.refreshed ? undefined : SKIPPED[result.reason];
+    view = buildDashboardHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
+  } catch (error) {
+    deps.logger.warn('dashboard refresh failed', { error: String(error) });
+    view = buildDashboardHomeView({
+      ...base,
+      data: cached,
+      note: await presentErrorTo(deps, client, canChange, error),
+    });
+  }
+  await publish(client, userId, await mine(sections ? await sections(deps, canChange, view) : view), deps);
+}
+
+/** App Home's progress (counts per pool, seats to return); undefined without records or when they do not answer. */
+export async function readHomeProgress(deps: AppDeps): Promise<HomeProgress | undefined> {
+  if (!deps.records) return undefined;
+  try {
+    return await homeProgress(deps.records, deps.now(), deps.progress?.thresholds ?? DEFAULT_PROGRESS_THRESHOLDS);
+  } catch (error) {
+    deps.logger.warn('could not read the recorded progress for App Home', { error: String(error) });
+    return undefined;
+  }
+}
+
+/** The reclaim rounds open or closed lately, for admins; undefined without records or when they do not answer. */
+async function readRecentRounds(deps: AppDeps): Promise<ReclaimRoundSummary[] | undefined> {
+  if (!deps.records) return undefined;
+  try {
+    return await recentRounds(deps.records, deps.now());
+  } catch (error) {
+    deps.logger.warn('could not read the reclaim rounds for App Home', { error: String(error) });
+    return undefined;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Every Slack identifier License Desk uses, once. Builders put them on buttons, listeners register on
+ * them, the change buttons (assign, end date, revoke) included.
+ */
+
+export const COMMAND = '/licenses' as const;
+
+export const ActionId = {
+  /** Navigation buttons: each carries a NavTarget (src/kernel/blocks/nav.ts) as JSON in its value. */
+  navPrevious: 'nav_previous',
+  navNext: 'nav_next',
+  navToggleInactive: 'nav_toggle_inactive',
+  /** "Licenses" on a pool: value is a NavTarget for the pool's first page. */
+  poolLicenses: 'pool_licenses',
+  /** "Details" on a license row: value is a NavTarget for the license. */
+  licenseDetails: 'license_details',
+  /** Change buttons. Assign: value = pool id; the other two: value = license id. */
+  poolAssign: 'pool_assign',
+  licenseChangeEndDate: 'license_change_end_date',
+  licenseRevoke: 'license_revoke',
+  /** "Export" under `/licenses history`: value is the history's NavTarget (its first page); the CSV goes to a DM. */
+  historyExport: 'history_export',
+} as const;
+
+export type ActionIdValue = (typeof ActionId)[keyof typeof ActionId];
+
+/** The navigation action ids, registered with one listener. */
+export const NAV_ACTION_IDS = [
+  ActionId.navPrevious,
+  ActionId.navNext,
+  ActionId.navToggleInactive,
+  ActionId.poolLicenses,
+  ActionId.licenseDetails,
+] as const;
+
+/** Modals and message buttons of the change flows. */
+export const CallbackId = {
+  assignShortcut: 'assign_license_shortcut',
+  assignForm: 'assign_license_modal',
+  recycleConfirm: 'recycle_confirm_modal',
+  extendForm: 'extend_license_modal',
+  extendPastConfirm: 'extend_past_confirm_modal',
+  /** Loading, working and result views: nothing to submit. */
+  changeInfo: 'change_info_modal',
+} as const;
+
+/** Input blocks of the change modals: inline errors are keyed by these (platform.md section 3). */
+export const InputId = {
+  assignPool: { block: 'assign_pool', action: 'assign_pool_select' },
+  assignEmail: { block: 'assign_email', action: 'assign_email_input' },
+  assignUser: { block: 'assign_user', action: 'assign_user_select' },
+  assignName: { block: 'assign_name', action: 'assign_name_input' },
+  assignEndDate: { block: 'assign_end_date', action: 'assign_end_date_pick' },
+  assignRecycle: { block: 'assign_recycle', action: 'assign_recycle_check' },
+  recycleChoice: { block: 'recycle_choice', action: 'recycle_choice_select' },
+  extendQuick: { block: 'extend_quick', action: 'extend_quick_choice' },
+  extendDate: { block: 'extend_date', action: 'extend_date_pick' },
+} as const;
+
+export const ChangeActionId = {
+  /** Revoke confirmation message: value = license id. */
+  revokeConfirm: 'revoke_confirm',
+  revokeCancel: 'revoke_cancel',
+  /** "Retry assign" in the result view after a recycle whose assign failed (parameters in private_metadata). */
+  retryAssign: 'retry_assign',
+} as const;
+
+/** App Home, alerts and bulk assignment. */
+export const DeskActionId = {
+  homeRefresh: 'home_refresh',
+  /** Opens the bulk-assign modal (Home tab); value unused. */
+  bulkOpen: 'bulk_open',
+  /** "Let it end" on a license-ending alert: value = license id. */
+  alertLetEnd: 'alert_let_end',
+  /** "Return this seat" on a completed license in App Home: value = license id; opens the revoke confirmation. */
+  returnSeat: 'home_return_seat',
+  /** "Revoke now" in the confirmation "Return this seat" sent by DM: value = license id; App Home then shows the outcome. */
+  returnSeatConfirm: 'home_return_confirm',
+  /** "Run the progress pass now" in an admin's App Home: value unused. */
+  progressRun: 'home_progress_run',
+  /** "Show holders" on the weekly digest: value unused (the answer is computed afresh). */
+  digestShowHolders: 'digest_show_holders',
+} as const;
+
+export const DeskCallbackId = {
+  bulkForm: 'bulk_assign_form',
+  bulkConfirm: 'bulk_assign_confirm',
+  /** Loading and started views: nothing to submit. */
+  bulkInfo: 'bulk_assign_info',
+} as const;
+
+export const BulkInputId = {
+  pool: { block: 'bulk_pool', action: 'bulk_pool_select' },
+  endDate: { block: 'bulk_end_date', action: 'bulk_end_date_pick' },
+  /** One box per 3,000 characters: block ids bulk_list_1 … bulk_list_5. */
+  list: (n: number) => ({ block: `bulk_list_${n}`, action: `bulk_list_input_${n}` }),
+  recycle: { block: 'bulk_recycle', action: 'bulk_recycle_confirm' },
+} as const;
+
+/** Block id of a license-ending alert's buttons: value = license id. */
+export const alertLicenseBlockId = (licenseId: string) => `alert_license_${licenseId}`;
+
+/**
+ * The waitlist (App Home section and `/licenses waitlist`): each button's value is a WaitlistButton
+ * (src/requests/domain/waitlist.ts) as JSON: the request id and the pool whose line is shown.
+ */
+export const WaitlistActionId = {
+  moveUp: 'waitlist_move_up',
+  moveDown: 'waitlist_move_down',
+  /** Behind Slack's confirmation dialog. */
+  remove: 'waitlist_remove',
+} as const;
+
+/** Block id of one waiting request's buttons. */
+export const waitlistEntryBlockId = (requestId: string) => `waitlist_entry_${requestId}`;
+
+/** Self-service course requests: the form, the approvers' card, the requester's list, the Workflow Builder step. */
+export const RequestActionId = {
+  /** On the card: value = request id. */
+  approve: 'request_approve',
+  deny: 'request_deny',
+  /** After approving for a full pool: value = request id. */
+  waitlist: 'request_waitlist',
+  recycle: 'request_recycle',
+  /** In `/licenses requests`: value = request id. */
+  cancel: 'request_cancel',
+  /** "Request a course" on the Home tab; value unused. */
+  open: 'request_open',
+  /** "Ask for it again" after a reclaim release: value = pool id (the form opens with that pool). */
+  openFor: 'request_open_pool',
+} as const;
+
+/** Reclaim rounds (docs/reclaim.md). */
+export const ReclaimActionId = {
+  /** In the preview, one per no-answer policy: value = blocks/reclaim.ts `encodeReclaimStart` (pool and policy). */
+  startRelease: 'reclaim_start_release',
+  startList: 'reclaim_start_list',
+  /** In the holder's DM: value = the ask's id. */
+  keep: 'reclaim_keep',
+  release: 'reclaim_release',
+} as const;
+
+export const RequestCallbackId = {
+  /** The global shortcut "Request a course license" (manifest.yml). */
+  shortcut: 'request_course_shortcut',
+  form: 'request_course_modal',
+  /** Deny's optional reason: private_metadata = request id. */
+  denyForm: 'request_deny_modal',
+  /** Loading, working and result views: nothing to submit. */
+  info: 'request_info_modal',
+  /** The Workflow Builder step (manifest.yml functions). */
+  workflowStep: 'request_course_license',
+} as const;
+
+export const RequestInputId = {
+  pool: { block: 'request_pool', action: 'request_pool_select' },
+  reason: { block: 'request_reason', action: 'request_reason_input' },
+  neededBy: { block: 'request_needed_by', action: 'request_needed_by_pick' },
+  denyReason: { block: 'request_deny_reason', action: 'request_deny_reason_input' },
+} as const;

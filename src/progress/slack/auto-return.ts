@@ -1,0 +1,118 @@
+/**
+ * The automatic return of finished seats composed (docs/progress.md): the use case on the records
+ * (services/auto-return.ts), the renderers of its outbox notices, and its read-back of returns a
+ * killed process left claimed (soon after start, then every 30 seconds). The daily pass calls
+ * `afterPass` once it is complete.
+ */
+
+import { withSandboxMarker } from '../../kernel/blocks/common.js';
+import { createIntents } from '../../kernel/services/intents.js';
+import { createWriteLedger } from '../../kernel/services/write-ledger.js';
+import type { AppDeps } from '../../kernel/slack/deps.js';
+import { openDm } from '../../kernel/slack/dm.js';
+import { type NoticeFeatureOptions, noticeOf } from '../../kernel/slack/notices.js';
+import { slackUserByEmail } from '../../kernel/slack/resolve-user.js';
+import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../blocks/auto-return.js';
+import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnNotice, type AutoReturnSettings } from '../domain/auto-return.js';
+import { type AutoReturn, type AutoReturnRun, createAutoReturn } from '../services/auto-return.js';
+
+/** The read-back of returns left claimed: a quick read of the claims when there are none (see docs/progress.md). */
+export const AUTO_RETURN_RESUME_EVERY_MS = 30_000;
+
+export interface AutoReturnFeature {
+  service: AutoReturn;
+  /** For the progress pass: the returns after a complete pass (nothing when the setting is off). */
+  afterPass(pass: { startedAt: string }): Promise<AutoReturnRun | undefined>;
+  /** Sends one outbox notice of this feature's kinds; false for any other kind. */
+  deliver(body: unknown): Promise<boolean>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export const isAutoReturnNotice = noticeOf<AutoReturnNotice>(AUTO_RETURN_NOTICE_KINDS);
+
+export function composeAutoReturn(
+  deps: AppDeps,
+  opts: NoticeFeatureOptions<AutoReturnSettings> & {
+    /** The alert channel (ALERT_CHANNEL, else AUDIT_CHANNEL); unset: no channel post. */
+    channel?: string | undefined;
+  },
+): AutoReturnFeature {
+  const logger = deps.logger;
+  // A return is a licensing write: recorded as an intent before it is sent, like an admin's revoke.
+  const writes = deps.writes ?? createWriteLedger(opts.records, createIntents(opts.records, deps.now));
+  const service = createAutoReturn({
+    records: opts.records,
+    licensing: deps.licensing,
+    outbox: opts.outbox,
+    change: () => {
+      const audit = opts.audit();
+      if (!audit) throw new Error('the audit trail is not ready yet');
+      return { licensing: deps.licensing, audit, now: deps.now, work: deps.work, seats: deps.waitlist, writes };
+    },
+    now: deps.now,
+    settings: opts.settings,
+    channel: opts.channel,
+    logger,
+    // A return whose process died mid-DELETE: its intent is read back at once, not at the settler's next minute.
+    settle: async () => deps.settler?.runOnce(),
+  });
+
+  async function deliver(notice: AutoReturnNotice): Promise<void> {
+    const client = opts.client();
+    if (notice.kind === 'progress-returns') {
+      const message = withSandboxMarker(buildSeatsReturnedPost(notice), deps.sandbox);
+      await client.chat.postMessage({ channel: notice.channel, text: message.text, blocks: message.blocks });
+      return;
+    }
+    // The holder, found by e-mail now; not in Slack: nobody to tell (the return is in the audit trail).
+    const user = await slackUserByEmail(client, notice.email);
+    if (!user) {
+      logger.info('automatic return: the holder has no Slack account; nobody to tell', {
+        licenseId: notice.licenseId,
+      });
+      return;
+    }
+    const message = withSandboxMarker(buildSeatReturnedMessage(notice), deps.sandbox);
+    const channel = await openDm(client, user);
+    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  function resume(): void {
+    running ??= service
+      .resume()
+      .catch((error: unknown) =>
+        logger.warn('automatic return: the read-back failed; trying again later', { error: String(error) }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    service,
+    afterPass: (pass) => service.afterPass(pass),
+    async deliver(body) {
+      if (!isAutoReturnNotice(body)) return false;
+      await deliver(body);
+      return true;
+    },
+    start() {
+      // After the settler's first round (it reads back the revokes' intents first).
+      first = setTimeout(resume, 20_000);
+      first.unref();
+      timer = setInterval(resume, opts.everyMs ?? AUTO_RETURN_RESUME_EVERY_MS);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      if (first) clearTimeout(first);
+      timer = undefined;
+      first = undefined;
+      await running;
+    },
+  };
+}

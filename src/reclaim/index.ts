@@ -1,0 +1,8 @@
+/**
+ * The public face of this feature: all another feature may use of it. Everything else in this folder
+ * is the feature's own (docs/architecture.md, "Features and the kernel").
+ */
+export { roundWords } from './blocks/reclaim.js';
+export type { AskState, ReclaimRoundSummary } from './domain/reclaim.js';
+export { roundFigures } from './domain/reclaim.js';
+export { recentRounds } from './services/recent-rounds.js';

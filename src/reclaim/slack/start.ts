@@ -1,0 +1,156 @@
+/**
+ * Reclaim rounds composed (docs/reclaim.md): the use case on the records, the renderers of its outbox
+ * notices and its scheduler (every few minutes, and at start). Built before createApp, like the
+ * course requests; its Slack client arrives once the app exists.
+ */
+
+import type { ChangeContext } from '../../changes/index.js';
+import { withSandboxMarker } from '../../kernel/blocks/common.js';
+import type { SlackMessage } from '../../kernel/blocks/kit.js';
+import type { AuditLog } from '../../kernel/services/audit.js';
+import { createIntents } from '../../kernel/services/intents.js';
+import { createWriteLedger } from '../../kernel/services/write-ledger.js';
+import type { AppDeps } from '../../kernel/slack/deps.js';
+import { openDm } from '../../kernel/slack/dm.js';
+import { type NoticeFeatureOptions, noticeOf } from '../../kernel/slack/notices.js';
+import { createProgressStore } from '../../progress/index.js';
+import {
+  buildReclaimAskMessage,
+  buildReclaimReleasedMessage,
+  buildReclaimReminderMessage,
+  buildReclaimRoundMessage,
+} from '../blocks/reclaim.js';
+import { RECLAIM_NOTICE_KINDS, type ReclaimNotice, type ReclaimSettings } from '../domain/reclaim.js';
+import { createReclaim, type Reclaim } from '../services/reclaim.js';
+
+export const RECLAIM_EVERY_MS = 5 * 60_000;
+
+export interface ReclaimFeature {
+  service: Reclaim;
+  /** Sends one outbox notice of a reclaim kind; false for any other kind. */
+  deliver(body: unknown): Promise<boolean>;
+  /** The scheduler's work once (tests call it after moving the clock). */
+  tick(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export const isReclaimNotice = noticeOf<ReclaimNotice>(RECLAIM_NOTICE_KINDS);
+
+export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<ReclaimSettings>): ReclaimFeature {
+  const logger = deps.logger;
+  // A release is a licensing write: recorded as an intent before it is sent, like an admin's revoke.
+  const writes = deps.writes ?? createWriteLedger(opts.records, createIntents(opts.records, deps.now));
+  const changeOf = (audit: AuditLog): ChangeContext => ({
+    licensing: deps.licensing,
+    audit,
+    now: deps.now,
+    work: deps.work,
+    seats: deps.waitlist,
+    writes,
+  });
+  const service = createReclaim({
+    records: opts.records,
+    progress: createProgressStore(opts.records),
+    licensing: deps.licensing,
+    outbox: opts.outbox,
+    change: () => {
+      const audit = opts.audit();
+      if (!audit) throw new Error('the audit trail is not ready yet');
+      return changeOf(audit);
+    },
+    audit: opts.audit,
+    waiting: async (poolId) => (deps.waitlist ? (await deps.waitlist.entries(poolId)).length : 0),
+    now: deps.now,
+    settings: opts.settings,
+    logger,
+  });
+
+  async function send(user: string, message: SlackMessage) {
+    const client = opts.client();
+    const channel = await openDm(client, user);
+    const body = withSandboxMarker(message, deps.sandbox);
+    return client.chat.postMessage({ channel, text: body.text, blocks: body.blocks });
+  }
+
+  async function deliver(notice: ReclaimNotice): Promise<void> {
+    switch (notice.kind) {
+      case 'reclaim-ask':
+        await send(notice.user, buildReclaimAskMessage(notice.ask));
+        return;
+      case 'reclaim-reminder':
+        await send(notice.user, buildReclaimReminderMessage(notice.asks));
+        return;
+      case 'reclaim-released':
+        await send(notice.user, buildReclaimReleasedMessage(notice.ask, notice.by));
+        return;
+      case 'reclaim-round': {
+        const round = await service.roundView(notice.roundId);
+        if (!round) return;
+        const message = withSandboxMarker(buildReclaimRoundMessage(round.view), deps.sandbox);
+        const client = opts.client();
+        if (round.channel && round.ts) {
+          await client.chat.update({
+            channel: round.channel,
+            ts: round.ts,
+            text: message.text,
+            blocks: message.blocks,
+          });
+          return;
+        }
+        const channel = await openDm(client, round.view.admin);
+        const posted = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+        if (!posted.channel || !posted.ts) return;
+        if (await service.setMessage(notice.roundId, posted.channel, posted.ts)) return;
+        // Another replica posted the round's message first: one message only, the first one.
+        await client.chat.delete({ channel: posted.channel, ts: posted.ts }).catch(() => undefined);
+        const first = await service.roundView(notice.roundId);
+        if (first?.channel && first.ts)
+          await client.chat.update({
+            channel: first.channel,
+            ts: first.ts,
+            text: message.text,
+            blocks: message.blocks,
+          });
+        return;
+      }
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  function tick(): Promise<void> {
+    running ??= service
+      .tick()
+      .then((r) => {
+        if (r.reminded + r.closed > 0) logger.info('reclaim rounds: reminders and deadlines', { ...r });
+      })
+      .catch((error: unknown) =>
+        logger.warn('reclaim rounds: the check failed; trying again later', { error: String(error) }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  return {
+    service,
+    async deliver(body) {
+      if (!isReclaimNotice(body)) return false;
+      await deliver(body);
+      return true;
+    },
+    tick,
+    start() {
+      void tick();
+      timer = setInterval(() => void tick(), opts.everyMs ?? RECLAIM_EVERY_MS);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Course requests and their waitlist, composed as one feature (src/main.ts and the test harness both
+ * call composeRequests): the request service over the requests in the database, the waitlist (the
+ * waitlisted requests in rank order), whose freed seats go through the request service's assign, the
+ * delivery of what the outbox holds for them, the settle of their writes in flight, the reminder and
+ * expiry check and the waitlist's background check. Composed once createApp has run: it takes the
+ * app's bot client and audit trail as they are, and the caller puts the result into deps before the app
+ * listens (the listeners read deps.requests and deps.waitlist when a request comes).
+ */
+import type { webApi } from '@slack/bolt';
+import type { Records } from '../../kernel/db/open.js';
+import type { AuditLog } from '../../kernel/services/audit.js';
+import type { Intent, Intents } from '../../kernel/services/intents.js';
+import type { DeliverySteps, Outbox } from '../../kernel/services/outbox.js';
+import type { AppDeps } from '../../kernel/slack/deps.js';
+import { isRequestNotice, type RequestLimits, type RequestTimers } from '../domain/requests.js';
+import { createRequestCheck } from '../services/check.js';
+import { createDbRequestStore, type DbRequestStore } from '../services/db-store.js';
+import { createRequestService, REQUEST_ASSIGN_INTENT } from '../services/service.js';
+import { createWaitlist, type Waitlist } from '../services/waitlist.js';
+import { createWaitlistWatch, type WaitlistWatch } from '../services/waitlist-watch.js';
+import { createRequestDelivery } from './deliver.js';
+import type { RequestsDeps } from './deps.js';
+import { createRequestEvents } from './notify.js';
+import { createRequesterName, createRequesterPresence } from './presence.js';
+import { createSlackWaitlistNotifier } from './waitlist/notifier.js';
+
+export interface WaitlistSetup {
+  /** The licensing budget the background check takes its share of (HOME_BUDGET_SHARE). */
+  rateLimit: { limit: number; windowMs: number };
+  share: number;
+  /** Least time between two background checks; default 15 minutes. */
+  intervalMs?: number;
+}
+
+export interface RequestsOptions {
+  /** The app's bot client (createApp built it). */
+  client: webApi.WebClient;
+  /** The app's audit trail (createApp built it). */
+  audit: AuditLog;
+  records: Records;
+  intents: Intents;
+  outbox: Outbox;
+  /** REQUESTS_CHANNEL: where the cards go; unset: each license admin (LICENSE_ADMINS user ids) by DM. */
+  channel?: string | undefined;
+  timers: RequestTimers;
+  /** Without it, approving for a full pool offers only a recycle (transferable pools). */
+  waitlist?: WaitlistSetup | undefined;
+  /** How often the reminder and expiry check runs once started; default 5 minutes. */
+  checkEveryMs?: number;
+  /** REQUEST_MAX_OPEN and REQUEST_MAX_PER_DAY; default 3 and 10. */
+  limits?: RequestLimits | undefined;
+}
+
+export interface RequestsFeature {
+  requests: RequestsDeps;
+  store: DbRequestStore;
+  waitlist: Waitlist | undefined;
+  /** The background check for seats freed outside License Desk (tests call tick()). */
+  watch: WaitlistWatch | undefined;
+  /** The intent kind and its settle, for the Settler. */
+  intentKind: string;
+  settle(intent: Intent): Promise<void>;
+  /** Sends one outbox message if it is one of this feature's notices: false when it is not. */
+  deliver(body: unknown, steps?: DeliverySteps): Promise<boolean>;
+  /** Starts the timers of the reminder and expiry check and of the background check. */
+  start(): void;
+  /** Ends both checks, waits briefly for seats being given; before the licensing client closes. */
+  stop(): Promise<void>;
+}
+
+/** `deps` is the AppDeps the result goes into (its logger, roles, sandbox marker and clock are read live). */
+export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsFeature {
+  const { logger } = deps;
+  const { audit } = opts;
+  const store = createDbRequestStore({
+    db: opts.records.db,
+    dialect: opts.records.dialect,
+    now: deps.now,
+    durably: (fn) => opts.records.durably(fn),
+    logger,
+  });
+  const cards = { store, channel: opts.channel, timers: opts.timers };
+  const setup = opts.waitlist;
+  const events = createRequestEvents(opts.client, deps, cards);
+  // A request back in line after a write that did not happen: its pool is looked at again.
+  const pending = { waitlist: undefined as Waitlist | undefined };
+  const service = createRequestService({
+    store,
+    intents: opts.intents,
+    outbox: opts.outbox,
+    licensing: deps.licensing,
+    audit,
+    now: deps.now,
+    logger,
+    timers: opts.timers,
+    waitlist: setup !== undefined,
+    seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
+    presence: createRequesterPresence(opts.client, deps.roles),
+    nameOf: createRequesterName(opts.client),
+    limits: opts.limits,
+    work: deps.work,
+    // A write whose outcome the database did not take: read back as soon as the database answers again.
+    settleLater: (intentId) => deps.settler?.adopt(intentId),
+  });
+  const waitlist = setup
+    ? createWaitlist({
+        store: store.waitlistStore(),
+        licensing: deps.licensing,
+        assignWaitlisted: (entry) => service.assignWaitlisted(entry),
+        audit,
+        now: deps.now,
+        logger,
+      })
+    : undefined;
+  pending.waitlist = waitlist;
+  const check = createRequestCheck(service, logger, opts.checkEveryMs);
+  const watch =
+    setup && waitlist
+      ? createWaitlistWatch({
+          waitlist,
+          licensing: deps.licensing,
+          now: deps.now,
+          logger,
+          limit: setup.rateLimit.limit,
+          windowMs: setup.rateLimit.windowMs,
+          share: setup.share,
+          ...(setup.intervalMs ? { intervalMs: setup.intervalMs } : {}),
+        })
+      : undefined;
+  const deliver = createRequestDelivery({
+    store,
+    events,
+    notifier: createSlackWaitlistNotifier(opts.client, deps),
+    client: opts.client,
+    deps,
+  });
+  return {
+    requests: { ...cards, service, check },
+    store,
+    waitlist,
+    watch,
+    intentKind: REQUEST_ASSIGN_INTENT,
+    settle: (intent) => service.settle(intent),
+    async deliver(body, steps) {
+      if (!isRequestNotice(body)) return false;
+      await deliver(body, steps);
+      return true;
+    },
+    start() {
+      check.start();
+      watch?.start();
+    },
+    async stop() {
+      await check.stop();
+      await watch?.stop();
+      await waitlist?.stop(3000);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Telling people what the waitlist did, by DM (conversations.open, im:write; chat:write): the
+ * requester, and the admin who approved the request (or, when unknown, every user listed in
+ * LICENSE_ADMINS). Sent by the outbox: every DM is tried, each one once across tries (`steps`), and a
+ * failed one throws after the others, so the outbox tries it again later.
+ */
+import type { webApi } from '@slack/bolt';
+import type { SlackMessage } from '../../../kernel/blocks/kit.js';
+import type { AppDeps } from '../../../kernel/slack/deps.js';
+import { noticeParts } from '../../../kernel/slack/notices.js';
+import { sendDm } from '../../../kernel/slack/slack-io.js';
+import { buildWaitlistSeatMessage, buildWaitlistSkippedMessage } from '../../blocks/waitlist.js';
+import type { WaitlistEntry, WaitlistNotifier } from '../../services/waitlist.js';
+
+function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
+  const approvers = entry.approver ? [entry.approver] : [...(deps.roles.adminUsers?.() ?? [])];
+  return approvers.filter((u) => u !== entry.requester);
+}
+
+export function createSlackWaitlistNotifier(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
+  return {
+    async assigned(entry, outcome, steps) {
+      const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };
+      const parts = noticeParts(steps);
+      const dm = (user: string, message: SlackMessage) =>
+        parts.send(`dm:${user}`, async () => void (await sendDm(deps, client, user, message)));
+      await dm(entry.requester, buildWaitlistSeatMessage({ ...facts, to: 'requester' }));
+      for (const admin of approversOf(deps, entry)) {
+        await dm(admin, buildWaitlistSeatMessage({ ...facts, to: 'approver' }));
+      }
+      parts.settle();
+    },
+    async skipped(entry, reason, next, poolEnded, steps) {
+      const facts = { entry, reason, next, ...(poolEnded ? { poolEnded } : {}) };
+      const parts = noticeParts(steps);
+      const dm = (user: string, message: SlackMessage) =>
+        parts.send(`dm:${user}`, async () => void (await sendDm(deps, client, user, message)));
+      await dm(entry.requester, buildWaitlistSkippedMessage({ ...facts, to: 'requester' }));
+      for (const admin of approversOf(deps, entry)) {
+        await dm(admin, buildWaitlistSkippedMessage({ ...facts, to: 'approver' }));
+      }
+      parts.settle();
+    },
+  };
+}
