@@ -12,6 +12,10 @@ function configVariables(): string[] {
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const envExample = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+/** Every setting, one row each: README names the common ones and points here. */
+const configuration = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+/** Each command and surface as people meet them: README summarises and points here. */
+const guide = readFileSync(new URL('../../docs/guide.md', import.meta.url), 'utf8');
 
 describe('the docs stay true to the configuration', () => {
   const variables = configVariables();
@@ -25,8 +29,17 @@ describe('the docs stay true to the configuration', () => {
     expect(envExample).toMatch(new RegExp(`^${name}=`, 'm'));
   });
 
-  it.each(variables)("README's configuration table documents %s", (name) => {
-    expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+  it.each(variables)("docs/configuration.md's table documents %s", (name) => {
+    expect(configuration).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+  });
+
+  it('README points at docs/configuration.md and names only real settings in its short table', () => {
+    expect(readme).toContain('](docs/configuration.md)');
+    const named = [...readme.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) =>
+      [...(m[1] ?? '').matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((name) => !variables.includes(name ?? ''))).toEqual([]);
   });
 
   it('.env.example holds no values that look like real secrets', () => {
@@ -82,18 +95,18 @@ describe('the docs stay true to the configuration', () => {
   });
 });
 
-/** The first cell of every table row under README's "The `/licenses` command", unescaped (`\|` -> `|`). */
-function readmeCommandCells(): string[] {
-  const start = readme.indexOf('## The `/licenses` command');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+/** The first cell of every table row under docs/guide.md's "The `/licenses` command", unescaped (`\|` -> `|`). */
+function guideCommandCells(): string[] {
+  const start = guide.indexOf('## The `/licenses` command');
+  const section = guide.slice(start, guide.indexOf('\n## ', start + 1));
   return section
     .split('\n')
     .filter((line) => line.startsWith('| ') && !/^\|[-| ]+\|$/.test(line))
     .map((line) => (line.split(/(?<!\\)\|/)[1] ?? '').replace(/\\\|/g, '|').trim());
 }
 
-describe("README's command table stays true to the table of subcommands", () => {
-  const cells = readmeCommandCells();
+describe("docs/guide.md's command table stays true to the table of subcommands", () => {
+  const cells = guideCommandCells();
   const documented = cells.flatMap((cell) => [...cell.matchAll(/`\/licenses ([^`]+)`/g)].map((m) => m[1] ?? ''));
 
   it('finds the command rows (guards the parsing above)', () => {
@@ -102,11 +115,14 @@ describe("README's command table stays true to the table of subcommands", () => 
     expect(documented).toContain('find <email | @user>');
   });
 
-  it.each(SUBCOMMANDS.map((s) => [s.name, s.usage]))('%s: README has a row for `/licenses %s`', (_name, usage) => {
-    expect(documented).toContain(usage);
-  });
+  it.each(SUBCOMMANDS.map((s) => [s.name, s.usage]))(
+    '%s: docs/guide.md has a row for `/licenses %s`',
+    (_name, usage) => {
+      expect(documented).toContain(usage);
+    },
+  );
 
-  it('every /licenses command README documents is one of the table', () => {
+  it('every /licenses command docs/guide.md documents is one of the table', () => {
     expect(documented.filter((usage) => !SUBCOMMANDS.some((s) => s.usage === usage))).toEqual([]);
   });
 });
