@@ -158,8 +158,11 @@ async function openPostgres(
   const where = redactDatabaseUrl(url);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
-  // A connection that fails later (the server restarts) is reported by the query that needed it.
+  // A connection that fails later (the server restarts) is reported by the query that needed it:
+  // an idle one through the pool, and one checked out (a transaction between two statements) through
+  // its own client, which would otherwise throw the error into the process and stop it.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     const client = await pool.connect();
     client.release();
