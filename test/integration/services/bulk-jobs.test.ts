@@ -12,7 +12,7 @@ import {
   createBulkJobStore,
   JobTakenOverError,
   KEEP_FINISHED_MS,
-} from '../../../src/bulk/services/bulk-jobs.js';
+} from '../../../src/bulk/db/store.js';
 import { type BulkNotifier, createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
