@@ -3,10 +3,10 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 
+export { createBulkJobStore, DEFAULT_TAKEOVER_MS } from './db/store.js';
 export type { DraftStore } from './services/bulk.js';
 export { createDraftStore } from './services/bulk.js';
 export { importBulkFiles } from './services/bulk-import.js';
-export { createBulkJobStore, DEFAULT_TAKEOVER_MS } from './services/bulk-jobs.js';
 export type { BulkRunner } from './services/bulk-runner.js';
 export { createBulkRunner } from './services/bulk-runner.js';
 export { createBulkNotifier } from './slack/notifier.js';

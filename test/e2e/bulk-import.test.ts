@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BulkJob } from '../../src/bulk/services/bulk-jobs.js';
+import type { BulkJob } from '../../src/bulk/db/store.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';

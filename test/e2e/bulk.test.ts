@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, type RunningSandbox, startSandbox } from '../../local/sandbox/index.js';
-import { type BulkJob, createBulkJobStore, type JobRow } from '../../src/bulk/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore, type JobRow } from '../../src/bulk/db/store.js';
 import { BulkInputId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { openRecords } from '../../src/kernel/db/open.js';

@@ -7,7 +7,7 @@
  * process exits 0.
  */
 import { describe, expect, it } from 'vitest';
-import { type BulkJob, createBulkJobStore } from '../../src/bulk/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore } from '../../src/bulk/db/store.js';
 import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { openRecords } from '../../src/kernel/db/open.js';
 import { type ResponseUrlPost, TEST_USERS } from '../support/fake-slack.js';

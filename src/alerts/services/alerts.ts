@@ -8,7 +8,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import type { Records } from '../../kernel/db/open.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
-import type { License } from '../../kernel/domain/types.js';
+import type { License, Pool } from '../../kernel/domain/types.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import type { JsonFile } from '../../kernel/services/state-records.js';
@@ -168,6 +168,35 @@ export function groupAlerts(alerts: readonly Alert[]): AlertGroup[] {
   return groups;
 }
 
+/** The alerts due at `at` that were not announced yet. */
+async function dueAlerts(licenses: License[], pools: Pool[], at: Date, state: AlertState): Promise<Alert[]> {
+  // The same rule as findAlerts, a slice of licenses per turn: at 50,000 licenses one pass held
+  // the event loop for over 50 ms.
+  const scan = newLicenseScan();
+  await inSlices(licenses.length, (from, to) => scanLicenses(scan, licenses, from, to, at));
+  await yieldToLoop();
+  return alertsFromScan(scan, { pools, now: at, sent: (key) => key in state.sent });
+}
+
+/** A group posted: its alerts announced, and a license message remembered where it was posted. */
+function rememberPosted(s: AlertState, group: AlertGroup, where: PostedAt | undefined, at: Date): void {
+  const stamp = at.toISOString();
+  for (const a of group.alerts) for (const key of [a.key, ...a.covers]) s.sent[key] = stamp;
+  if (where && group.kind === 'license-ending') {
+    s.messages ??= {};
+    s.messages[`${where.channel}:${where.ts}`] = { at: stamp, licenses: group.alerts.map((a) => a.license.id) };
+  }
+}
+
+/** Forgets announcements and messages older than FORGET_AFTER_MS. */
+function forgetOld(s: AlertState, at: Date): void {
+  const cutoff = at.getTime() - FORGET_AFTER_MS;
+  for (const [key, when] of Object.entries(s.sent)) if (Date.parse(when) < cutoff) delete s.sent[key];
+  for (const [key, m] of Object.entries(s.messages ?? {})) {
+    if (Date.parse(m.at) < cutoff) delete s.messages?.[key];
+  }
+}
+
 export interface AlertServiceOptions {
   licensing: LicensingClient;
   file: JsonFile<AlertState>;
@@ -187,32 +216,14 @@ export function createAlertService({ licensing, file, now, logger }: AlertServic
       const licenses = await licensing.licenses.all({}, BACKGROUND);
       const state = await file.read();
       const at = now();
-      // The same rule as findAlerts, a slice of licenses per turn: at 50,000 licenses one pass held
-      // the event loop for over 50 ms.
-      const scan = newLicenseScan();
-      await inSlices(licenses.length, (from, to) => scanLicenses(scan, licenses, from, to, at));
-      await yieldToLoop();
-      const alerts = alertsFromScan(scan, { pools, now: at, sent: (key) => key in state.sent });
+      const alerts = await dueAlerts(licenses, pools, at, state);
       let posted = 0;
       for (const group of groupAlerts(alerts)) {
         const where = await post(group);
         posted++;
-        await file.update((s) => {
-          const stamp = at.toISOString();
-          for (const a of group.alerts) for (const key of [a.key, ...a.covers]) s.sent[key] = stamp;
-          if (where && group.kind === 'license-ending') {
-            s.messages ??= {};
-            s.messages[`${where.channel}:${where.ts}`] = { at: stamp, licenses: group.alerts.map((a) => a.license.id) };
-          }
-        });
+        await file.update((s) => rememberPosted(s, group, where, at));
       }
-      await file.update((s) => {
-        const cutoff = at.getTime() - FORGET_AFTER_MS;
-        for (const [key, when] of Object.entries(s.sent)) if (Date.parse(when) < cutoff) delete s.sent[key];
-        for (const [key, m] of Object.entries(s.messages ?? {})) {
-          if (Date.parse(m.at) < cutoff) delete s.messages?.[key];
-        }
-      });
+      await file.update((s) => forgetOld(s, at));
       logger.info('alert check done', { found: alerts.length, messages: posted });
       return posted;
     },

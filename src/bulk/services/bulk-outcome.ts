@@ -4,7 +4,7 @@
  * happened and that nothing was changed, like present.ts does for a single command.
  */
 import { BadRequestError, isLicensingError } from '../../kernel/licensing/errors.js';
-import type { JobRow } from './bulk-jobs.js';
+import type { JobRow } from '../db/store.js';
 
 export function rowFailure(error: unknown): Pick<JobRow, 'outcome' | 'detail'> {
   if (error instanceof BadRequestError) {

@@ -11,10 +11,10 @@ import type { License, Pool } from '../../kernel/domain/types.js';
 import { NotFoundError } from '../../kernel/licensing/errors.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
+import { type BulkJob, newJobId } from '../db/store.js';
 import type { BulkLine } from '../domain/bulk-list.js';
 import type { BulkDraft } from '../domain/bulk-plan.js';
 import { type BulkPlan, chooseEnrolmentRead, type EnrolmentRead, planBulk } from '../domain/bulk-plan.js';
-import { type BulkJob, newJobId } from './bulk-jobs.js';
 
 export type { BulkDraft };
 

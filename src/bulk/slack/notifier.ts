@@ -8,7 +8,7 @@ import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { openDm } from '../../kernel/slack/dm.js';
 import { buildBulkProgressMessage, buildBulkResultMessages } from '../blocks/bulk-progress.js';
-import type { BulkJob } from '../services/bulk-jobs.js';
+import type { BulkJob } from '../db/store.js';
 import type { BulkNotifier } from '../services/bulk-runner.js';
 
 export function createBulkNotifier(client: webApi.WebClient, deps: AppDeps, userId: string): BulkNotifier {

@@ -98,8 +98,30 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
       ]),
     });
   }
+  const blocks = compactView([
+    note ? section(note) : undefined,
+    poolInput(listed, prefill.poolId),
+    hidden > 0
+      ? context(`${hidden} pool${hidden === 1 ? ' is' : 's are'} not listed: ended, or full and not transferable.`)
+      : undefined,
+    ...studentInputs(prefill),
+    endDateInput(prefill.endDate, now),
+    listed.some(needsRecycle) ? recycleInput() : undefined,
+  ]);
+  return modal({
+    callbackId: CallbackId.assignForm,
+    title: ASSIGN_TITLE,
+    blocks,
+    submit: 'Assign',
+    close: 'Cancel',
+    privateMetadata,
+  });
+}
+
+/** The pool menu: a static list, or a type-ahead past 100 pools. */
+function poolInput(listed: Pool[], initialId: string | undefined): InputBlock {
   const typeAhead = needsTypeAhead(listed.length);
-  const poolSelect: InputBlock = input(
+  return input(
     InputId.assignPool.block,
     'Pool',
     poolSelectElement({
@@ -107,16 +129,15 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
       placeholder: typeAhead ? 'Type a course, pool or id' : 'Pick a course pool',
       pools: listed,
       label: poolOption,
-      initialId: prefill.poolId,
+      initialId,
     }),
     typeAhead ? { hint: `${listed.length} pools: type part of a course title or a pool id to narrow the list.` } : {},
   );
-  const blocks = compactView([
-    note ? section(note) : undefined,
-    poolSelect,
-    hidden > 0
-      ? context(`${hidden} pool${hidden === 1 ? ' is' : 's are'} not listed: ended, or full and not transferable.`)
-      : undefined,
+}
+
+/** Who the seat is for: an e-mail or a Slack member, and the name for a student new to the service. */
+function studentInputs(prefill: AssignPrefill): InputBlock[] {
+  return [
     input(
       InputId.assignEmail.block,
       'Student e-mail',
@@ -154,42 +175,39 @@ export function buildAssignModal({ pools, prefill, privateMetadata, now }: Assig
         hint: 'Used only when the student is new to the licensing service. Empty: the Slack name of the member picked, or of the member with that e-mail; needed when no Slack member has it.',
       },
     ),
-    input(
-      InputId.assignEndDate.block,
-      'End date',
-      {
-        type: 'datepicker',
-        action_id: InputId.assignEndDate.action,
-        placeholder: { type: 'plain_text', text: 'The pool end' },
-        ...(prefill.endDate ? { initial_date: prefill.endDate } : {}),
-      },
-      { optional: true, hint: `Empty: the pool end. Never after the pool end, never before ${dayText(today(now))}.` },
-    ),
-    listed.some(needsRecycle)
-      ? input(
-          InputId.assignRecycle.block,
-          'If the pool is full',
-          {
-            type: 'checkboxes',
-            action_id: InputId.assignRecycle.action,
-            options: [
-              option(
-                'Free a seat by ending another license',
-                'recycle',
-                'You will see and confirm which license ends first.',
-              ),
-            ],
-          },
-          { optional: true },
-        )
-      : undefined,
-  ]);
-  return modal({
-    callbackId: CallbackId.assignForm,
-    title: ASSIGN_TITLE,
-    blocks,
-    submit: 'Assign',
-    close: 'Cancel',
-    privateMetadata,
-  });
+  ];
+}
+
+function endDateInput(endDate: string | undefined, now: Date): InputBlock {
+  return input(
+    InputId.assignEndDate.block,
+    'End date',
+    {
+      type: 'datepicker',
+      action_id: InputId.assignEndDate.action,
+      placeholder: { type: 'plain_text', text: 'The pool end' },
+      ...(endDate ? { initial_date: endDate } : {}),
+    },
+    { optional: true, hint: `Empty: the pool end. Never after the pool end, never before ${dayText(today(now))}.` },
+  );
+}
+
+/** The offer to free a seat, shown when a listed pool is full but transferable. */
+function recycleInput(): InputBlock {
+  return input(
+    InputId.assignRecycle.block,
+    'If the pool is full',
+    {
+      type: 'checkboxes',
+      action_id: InputId.assignRecycle.action,
+      options: [
+        option(
+          'Free a seat by ending another license',
+          'recycle',
+          'You will see and confirm which license ends first.',
+        ),
+      ],
+    },
+    { optional: true },
+  );
 }

@@ -65,6 +65,18 @@ export interface EndDateRequest {
   endDate: string;
 }
 
+/** The write's intent (docs/records.md, "Writes in flight"): what is sent, and what its audit entry needs. */
+function endDateIntent(req: EndDateRequest, checked: Awaited<ReturnType<typeof checkEndDateChange>>, past: boolean) {
+  const body = {
+    licenseId: req.licenseId,
+    endDate: req.endDate,
+    past,
+    license: checked.license,
+    ...(checked.pool ? { courseTitle: checked.pool.course.title } : {}),
+  };
+  return { kind: 'end-date', owner: req.actor, subject: req.licenseId, poolId: checked.license.poolId, body } as const;
+}
+
 /**
  * Changes a license's end date, audited. The license id and the day came back from a form (hints,
  * never authority): the rules run on a fresh read first (checkEndDateChange), then the PATCH, the
@@ -102,20 +114,7 @@ export async function changeLicenseEndDate(ctx: ChangeContext, req: EndDateReque
     return { kind: 'refused', refusal: checked.refusal, license: checked.license };
   }
   const past = day < today(now);
-  const body = {
-    licenseId: req.licenseId,
-    endDate: day,
-    past,
-    license: checked.license,
-    ...(checked.pool ? { courseTitle: checked.pool.course.title } : {}),
-  };
-  const intent = {
-    kind: 'end-date',
-    owner: req.actor,
-    subject: req.licenseId,
-    poolId: checked.license.poolId,
-    body,
-  } as const;
+  const intent = endDateIntent(req, checked, past);
   const { write, open } = await tracked(ctx.work, 'write', `extend license ${req.licenseId}`, () =>
     recordedWrite(ctx.writes, intent, () => changeEndDate(ctx.licensing, req.licenseId, day, now)),
   );

@@ -78,63 +78,80 @@ function decodeSnapshot(raw: string | undefined): DashboardData | undefined {
   return Array.isArray(v.pools) && !Number.isNaN(asOf.getTime()) ? { ...v, asOf } : undefined;
 }
 
-export function createDashboard(opts: DashboardOptions): Dashboard {
+/** The requests refreshes spent in the rolling window, against their allowance. */
+function budgetWindow(opts: DashboardOptions, clock: () => number) {
   const allowance = Math.max(1, Math.floor(opts.limit * opts.share));
-  const minAgeMs = opts.minAgeMs ?? opts.windowMs / 6;
-  const maxWaitMs = opts.maxWaitMs ?? opts.windowMs / 2;
   const spentAt: number[] = [];
-  let snapshot: DashboardData | undefined;
-  let inflight: Promise<RefreshResult> | undefined;
-
-  const clock = () => opts.now().getTime();
   const spent = () => {
     const since = clock() - opts.windowMs;
     while (spentAt.length > 0 && (spentAt[0] ?? 0) <= since) spentAt.shift();
     return spentAt.length;
   };
-  const spend = (n: number) => {
-    for (let i = 0; i < n; i++) spentAt.push(clock());
+  return {
+    allowance,
+    spent,
+    left: () => allowance - spent(),
+    spend(n: number) {
+      for (let i = 0; i < n; i++) spentAt.push(clock());
+    },
   };
+}
 
-  async function recent(): Promise<AuditEntry[]> {
-    try {
-      return (await opts.audit?.recent(RECENT_CHANGES)) ?? [];
-    } catch (error) {
-      opts.logger.warn('dashboard: could not read the audit log', { error: String(error) });
-      return [];
+/** Active licenses ending within ENDING_WITHIN_DAYS of `t`, soonest first: one scan of every active license. */
+async function scanEnding(licensing: LicensingClient, t: number): Promise<License[]> {
+  // Before `soon` is at most ENDING_WITHIN_DAYS calendar days away (`calendarDaysUntil`).
+  const soon = endOfDaysAhead(new Date(t), ENDING_WITHIN_DAYS);
+  const licenses = await licensing.licenses.all({}, BACKGROUND);
+  const found: License[] = [];
+  // A slice per turn of the event loop: a big budget share can let the scan read 50,000 licenses.
+  await inSlices(licenses.length, (from, to) => {
+    for (let i = from; i < to; i += 1) {
+      const l = licenses[i] as License;
+      const end = Date.parse(l.end);
+      if (l.active && end > t && end < soon) found.push(l);
     }
+  });
+  return found.sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+}
+
+/** The recent audit entries; none when the audit cannot be read (logged). */
+async function recentChanges(opts: DashboardOptions): Promise<AuditEntry[]> {
+  try {
+    return (await opts.audit?.recent(RECENT_CHANGES)) ?? [];
+  } catch (error) {
+    opts.logger.warn('dashboard: could not read the audit log', { error: String(error) });
+    return [];
   }
+}
+
+export function createDashboard(opts: DashboardOptions): Dashboard {
+  const minAgeMs = opts.minAgeMs ?? opts.windowMs / 6;
+  const maxWaitMs = opts.maxWaitMs ?? opts.windowMs / 2;
+  const clock = () => opts.now().getTime();
+  const budget = budgetWindow(opts, clock);
+  let snapshot: DashboardData | undefined;
+  let inflight: Promise<RefreshResult> | undefined;
 
   async function load(): Promise<RefreshResult> {
     // pools.list may come from the client's cache and cost nothing; it is counted as one anyway.
-    spend(1);
+    budget.spend(1);
     const pools = await opts.licensing.pools.list(BACKGROUND);
     const active = pools.reduce((n, p) => n + Math.max(0, p.assignedLicenses), 0);
     // The walk stops on a short page: an exact multiple of the page size costs one more (empty) page.
     const pages = Math.floor(active / opts.licensing.pageSize()) + 1;
     let ending: License[] | undefined;
-    if (pages <= allowance - spent()) {
-      spend(pages);
-      const t = clock();
-      // Before `soon` is at most ENDING_WITHIN_DAYS calendar days away (`calendarDaysUntil`).
-      const soon = endOfDaysAhead(new Date(t), ENDING_WITHIN_DAYS);
-      const licenses = await opts.licensing.licenses.all({}, BACKGROUND);
-      const found: License[] = [];
-      // A slice per turn of the event loop: a big budget share can let the scan read 50,000 licenses.
-      await inSlices(licenses.length, (from, to) => {
-        for (let i = from; i < to; i += 1) {
-          const l = licenses[i] as License;
-          const end = Date.parse(l.end);
-          if (l.active && end > t && end < soon) found.push(l);
-        }
-      });
-      ending = found.sort((a, b) => a.end.localeCompare(b.end) || a.id.localeCompare(b.id));
+    if (pages <= budget.left()) {
+      budget.spend(pages);
+      ending = await scanEnding(opts.licensing, clock());
     } else {
       // The window is spent for now: keep the previous scan (the view says "as of") rather than nothing.
       ending = snapshot?.ending;
-      opts.logger.info('dashboard: license scan over the budget share, pools only', { pages, allowance });
+      opts.logger.info('dashboard: license scan over the budget share, pools only', {
+        pages,
+        allowance: budget.allowance,
+      });
     }
-    snapshot = { pools, ending, recent: await recent(), asOf: opts.now() };
+    snapshot = { pools, ending, recent: await recentChanges(opts), asOf: opts.now() };
     await opts.shared?.set(SNAPSHOT_KEY, encodeSnapshot(snapshot)).catch((error: unknown) => {
       opts.logger.warn('dashboard: could not share the snapshot', { error: String(error) });
     });
@@ -151,33 +168,26 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     }
   }
 
+  function refresh({ force = false }: { force?: boolean }): Promise<RefreshResult> {
+    if (inflight) return inflight;
+    const skip = (reason: 'budget' | 'busy' | 'fresh') =>
+      Promise.resolve<RefreshResult>({ refreshed: false, reason, data: snapshot });
+    if (snapshot && !force && clock() - snapshot.asOf.getTime() < minAgeMs) return skip('fresh');
+    if (snapshot && budget.spent() + 1 > budget.allowance) return skip('budget');
+    // Without any snapshot there is nothing to show instead, so the first refresh waits its turn.
+    if (snapshot && opts.licensing.limiter.estimateWaitMs('background') > maxWaitMs) return skip('busy');
+    inflight = load().finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  }
+
   return {
     current: () => snapshot,
-    budget: () => ({ spent: spent(), allowance }),
+    budget: () => ({ spent: budget.spent(), allowance: budget.allowance }),
     refresh(args = {}) {
       if (!opts.shared || inflight) return refresh(args);
       return adoptShared().then(() => refresh(args));
     },
   };
-
-  function refresh({ force = false }: { force?: boolean }): Promise<RefreshResult> {
-    {
-      if (inflight) return inflight;
-      if (snapshot && !force && clock() - snapshot.asOf.getTime() < minAgeMs) {
-        return Promise.resolve({ refreshed: false, reason: 'fresh', data: snapshot });
-      }
-      if (snapshot && spent() + 1 > allowance) {
-        return Promise.resolve({ refreshed: false, reason: 'budget', data: snapshot });
-      }
-      // Without any snapshot there is nothing to show instead, so the first refresh waits its turn.
-      if (snapshot && opts.licensing.limiter.estimateWaitMs('background') > maxWaitMs) {
-        return Promise.resolve({ refreshed: false, reason: 'busy', data: snapshot });
-      }
-      const run = load().finally(() => {
-        inflight = undefined;
-      });
-      inflight = run;
-      return run;
-    }
-  }
 }

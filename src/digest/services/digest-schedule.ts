@@ -4,14 +4,16 @@
  * A week is named by the local day its post falls due (DIGEST_DAY at DIGEST_TIME in DIGEST_TZ), e.g.
  * `2026-11-30`. A tick (every minute) asks which week's post fell due most recently; if that week is not
  * claimed yet and the due moment is at most CATCH_UP_DAYS behind, the digest is computed, then in ONE
- * transaction the week is claimed in the `state` table (key `digest`, a conditional write: only if the
- * document still says what was read) and the post is enqueued in the outbox under the key
- * `digest:<week>`. Two replicas that both compute it: one claim wins, the other writes nothing. A crash
- * before the commit leaves nothing (the next tick does it again); after it, the outbox sends it once.
+ * transaction the week is claimed in the `state` table (key `digest`, through its one writer,
+ * stateDocument's locked read-modify-write: only if no later or equal week is claimed) and the post is
+ * enqueued in the outbox under the key `digest:<week>`. Two replicas that both compute it: one claim
+ * wins, the other writes nothing. A crash before the commit leaves nothing (the next tick does it
+ * again); after it, the outbox sends it once.
  */
 import type { Records } from '../../kernel/db/open.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
 import { localClock, minutesOf } from '../../kernel/services/scheduler.js';
+import { stateDocument } from '../../kernel/services/state-records.js';
 import type { Digest } from '../domain/digest.js';
 
 export const DIGEST_STATE_KEY = 'digest';
@@ -59,14 +61,11 @@ interface DigestState {
   at?: string;
 }
 
-function parseState(raw: string | undefined): DigestState {
-  try {
-    const v = JSON.parse(raw ?? '') as Partial<DigestState>;
-    if (v && v.version === 1) return { version: 1, ...(v.week ? { week: v.week } : {}), ...(v.at ? { at: v.at } : {}) };
-  } catch {
-    // An unreadable document reads as empty: at worst one week's digest is posted again.
-  }
-  return { version: 1 };
+/** The document as stored; anything else reads as empty (at worst one week's digest is posted again). */
+function parseState(v: unknown): DigestState | undefined {
+  const d = v as Partial<DigestState> | null;
+  if (d?.version !== 1) return undefined;
+  return { version: 1, ...(d.week ? { week: d.week } : {}), ...(d.at ? { at: d.at } : {}) };
 }
 
 export interface DigestClaims {
@@ -80,37 +79,24 @@ export interface DigestClaims {
 }
 
 export function digestClaims(records: Records, outbox: Pick<Outbox, 'enqueue'>): DigestClaims {
-  const read = async () =>
-    (await records.db.selectFrom('state').select('value').where('key', '=', DIGEST_STATE_KEY).executeTakeFirst())
-      ?.value;
+  const doc = stateDocument<DigestState>(records, DIGEST_STATE_KEY, {
+    empty: () => ({ version: 1 }),
+    parse: parseState,
+  });
   return {
     async lastWeek() {
-      return parseState(await read()).week;
+      return (await doc.read()).week;
     },
-    async claimAndEnqueue(week, notice, now) {
-      await records.db
-        .insertInto('state')
-        .values({ key: DIGEST_STATE_KEY, value: JSON.stringify({ version: 1 }), updated_at: now.toISOString() })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      return records.db.transaction().execute(async (trx) => {
-        let q = trx.selectFrom('state').select('value').where('key', '=', DIGEST_STATE_KEY);
-        if (records.dialect === 'postgres') q = q.forUpdate();
-        const old = (await q.executeTakeFirst())?.value;
-        const state = parseState(old);
-        if (state.week !== undefined && state.week >= week) return false;
-        const next: DigestState = { version: 1, week, at: now.toISOString() };
-        // Conditional: only if the document is still what was read (another replica may have claimed it).
-        const updated = await trx
-          .updateTable('state')
-          .set({ value: JSON.stringify(next), updated_at: now.toISOString() })
-          .where('key', '=', DIGEST_STATE_KEY)
-          .where('value', '=', old ?? '')
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) return false;
-        await outbox.enqueue(trx, notice, `digest:${week}`);
-        return true;
-      });
+    claimAndEnqueue(week, notice, now) {
+      return doc.updateIf(
+        (state) => {
+          if (state.week !== undefined && state.week >= week) return false;
+          state.week = week;
+          state.at = now.toISOString();
+          return true;
+        },
+        (trx) => outbox.enqueue(trx, notice, `digest:${week}`),
+      );
     },
   };
 }

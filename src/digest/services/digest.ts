@@ -181,91 +181,20 @@ export function assembleDigest(input: DigestInput): Digest {
     const end = Date.parse(p.end);
     return Number.isNaN(end) || end > nowMs;
   });
-  const usageByPool = new Map<string, UsageDay[]>();
-  for (const u of input.usage) {
-    const list = usageByPool.get(u.poolId) ?? [];
-    if (list.length === 0) usageByPool.set(u.poolId, list);
-    list.push({ day: u.day, assigned: u.assigned, licenses: u.licenses });
-  }
-  const countsByPool = new Map(input.counts.map((c) => [c.poolId, c]));
-  const completedByPool = new Map<string, number>();
-  for (const c of input.completions) completedByPool.set(c.poolId, (completedByPool.get(c.poolId) ?? 0) + 1);
-
+  const read = byPool(input);
   const courses = new Map<string, CourseDigest>();
   const poolDigests: PoolDigest[] = [];
   for (const pool of running) {
-    const used = Math.max(0, pool.assignedLicenses);
-    const licenses = Math.max(0, pool.licenses);
-    const forecastInput = {
-      usage: usageByPool.get(pool.id) ?? [],
-      assigned: used,
-      licenses,
-      end: pool.end,
-      start: pool.start,
-      now,
-    };
-    const forecast = forecastPool(forecastInput);
-    const endsInDays = calendarDaysUntil(pool.end, now) ?? null;
-    const counted = countsByPool.get(pool.id);
-    const spread: ProgressSpread = counted
-      ? { zero: counted.zero, low: counted.low, high: counted.high, completed: counted.completed }
-      : emptySpread();
-    const pd: PoolDigest = {
-      poolId: pool.id,
-      courseId: pool.course.id,
-      licenses,
-      used,
-      free: Math.max(0, pool.availableLicenses),
-      transferable: pool.transferable,
-      end: pool.end,
-      endsInDays,
-      forecast,
-      lines: usageLines(forecastInput, forecast),
-      spread,
-    };
+    const pd = poolDigest(pool, read, now);
     poolDigests.push(pd);
-    let course = courses.get(pool.course.id);
-    if (!course) {
-      course = {
-        courseId: pool.course.id,
-        title: pool.course.title,
-        pools: [],
-        licenses: 0,
-        used: 0,
-        free: 0,
-        spread: emptySpread(),
-        completedThisWeek: 0,
-        stalled: 0,
-        notStarted: 0,
-        completedTransferable: 0,
-      };
-      courses.set(pool.course.id, course);
-    }
-    course.pools.push(pd);
-    course.licenses += licenses;
-    course.used += used;
-    course.free += pd.free;
-    course.completedThisWeek += completedByPool.get(pool.id) ?? 0;
-    for (const k of SPREAD_BUCKETS) course.spread[k] += spread[k];
-    course.stalled += counted?.stalled ?? 0;
-    course.notStarted += counted?.notStarted ?? 0;
-    if (pool.transferable) course.completedTransferable += spread.completed;
+    addToCourse(courses, pool, pd, read);
   }
   const courseList = [...courses.values()].sort((a, b) => b.used - a.used || a.title.localeCompare(b.title));
   for (const c of courseList) c.pools.sort((a, b) => b.used - a.used || a.poolId.localeCompare(b.poolId));
   const endingSoon = poolDigests
     .filter((p) => p.endsInDays !== null && p.endsInDays <= ENDING_WITHIN_DAYS)
     .sort((a, b) => (a.endsInDays ?? 0) - (b.endsInDays ?? 0) || a.poolId.localeCompare(b.poolId));
-  const filling = poolDigests
-    .filter((p) => p.forecast.kind === 'fills')
-    .sort(
-      (a, b) =>
-        (a.forecast.kind === 'fills' ? a.forecast.daysToFull : 0) -
-          (b.forecast.kind === 'fills' ? b.forecast.daysToFull : 0) || a.poolId.localeCompare(b.poolId),
-    );
-  const busiest = [...poolDigests].sort((a, b) => b.used - a.used || a.poolId.localeCompare(b.poolId));
-  const chartPool = filling[0] ?? busiest[0];
-  const sum = (f: (c: CourseDigest) => number) => courseList.reduce((n, c) => n + f(c), 0);
+  const chartPool = chartPoolOf(poolDigests);
   const digest: Digest = {
     at: now.toISOString(),
     weekFrom: new Date(nowMs - WEEK_MS).toISOString(),
@@ -273,19 +202,115 @@ export function assembleDigest(input: DigestInput): Digest {
     thresholds: { ...thresholds },
     endingWithinDays: ENDING_WITHIN_DAYS,
     courses: courseList,
-    totals: {
-      pools: poolDigests.length,
-      licenses: sum((c) => c.licenses),
-      used: sum((c) => c.used),
-      free: sum((c) => c.free),
-      holders: sum((c) => c.spread.zero + c.spread.low + c.spread.high + c.spread.completed),
-      completedThisWeek: sum((c) => c.completedThisWeek),
-      stalled: sum((c) => c.stalled),
-      notStarted: sum((c) => c.notStarted),
-      completedTransferable: sum((c) => c.completedTransferable),
-    },
+    totals: { pools: poolDigests.length, ...courseTotals(courseList) },
     endingSoon,
   };
   if (chartPool) digest.chartPoolId = chartPool.poolId;
   return digest;
+}
+
+/** What was read, by pool: usage days, standing counts, completions this week. */
+interface ByPool {
+  usage: Map<string, UsageDay[]>;
+  counts: Map<string, PoolStandingCounts>;
+  completed: Map<string, number>;
+}
+
+function byPool(input: DigestInput): ByPool {
+  const usage = new Map<string, UsageDay[]>();
+  for (const u of input.usage) {
+    const list = usage.get(u.poolId) ?? [];
+    if (list.length === 0) usage.set(u.poolId, list);
+    list.push({ day: u.day, assigned: u.assigned, licenses: u.licenses });
+  }
+  const completed = new Map<string, number>();
+  for (const c of input.completions) completed.set(c.poolId, (completed.get(c.poolId) ?? 0) + 1);
+  return { usage, counts: new Map(input.counts.map((c) => [c.poolId, c])), completed };
+}
+
+/** One running pool's line of the digest: seats, forecast and its chart's lines, progress spread. */
+function poolDigest(pool: Pool, read: ByPool, now: Date): PoolDigest {
+  const used = Math.max(0, pool.assignedLicenses);
+  const licenses = Math.max(0, pool.licenses);
+  const forecastInput = {
+    usage: read.usage.get(pool.id) ?? [],
+    assigned: used,
+    licenses,
+    end: pool.end,
+    start: pool.start,
+    now,
+  };
+  const forecast = forecastPool(forecastInput);
+  const counted = read.counts.get(pool.id);
+  const spread: ProgressSpread = counted
+    ? { zero: counted.zero, low: counted.low, high: counted.high, completed: counted.completed }
+    : emptySpread();
+  return {
+    poolId: pool.id,
+    courseId: pool.course.id,
+    licenses,
+    used,
+    free: Math.max(0, pool.availableLicenses),
+    transferable: pool.transferable,
+    end: pool.end,
+    endsInDays: calendarDaysUntil(pool.end, now) ?? null,
+    forecast,
+    lines: usageLines(forecastInput, forecast),
+    spread,
+  };
+}
+
+/** Adds a pool's line to its course's (made on its first pool). */
+function addToCourse(courses: Map<string, CourseDigest>, pool: Pool, pd: PoolDigest, read: ByPool): void {
+  let course = courses.get(pool.course.id);
+  if (!course) {
+    course = {
+      courseId: pool.course.id,
+      title: pool.course.title,
+      pools: [],
+      licenses: 0,
+      used: 0,
+      free: 0,
+      spread: emptySpread(),
+      completedThisWeek: 0,
+      stalled: 0,
+      notStarted: 0,
+      completedTransferable: 0,
+    };
+    courses.set(pool.course.id, course);
+  }
+  const counted = read.counts.get(pool.id);
+  course.pools.push(pd);
+  course.licenses += pd.licenses;
+  course.used += pd.used;
+  course.free += pd.free;
+  course.completedThisWeek += read.completed.get(pool.id) ?? 0;
+  for (const k of SPREAD_BUCKETS) course.spread[k] += pd.spread[k];
+  course.stalled += counted?.stalled ?? 0;
+  course.notStarted += counted?.notStarted ?? 0;
+  if (pool.transferable) course.completedTransferable += pd.spread.completed;
+}
+
+/** The pool the chart shows: the one that fills first, else the busiest. */
+function chartPoolOf(poolDigests: readonly PoolDigest[]): PoolDigest | undefined {
+  const daysToFull = (p: PoolDigest) => (p.forecast.kind === 'fills' ? p.forecast.daysToFull : 0);
+  const filling = poolDigests
+    .filter((p) => p.forecast.kind === 'fills')
+    .sort((a, b) => daysToFull(a) - daysToFull(b) || a.poolId.localeCompare(b.poolId));
+  const busiest = [...poolDigests].sort((a, b) => b.used - a.used || a.poolId.localeCompare(b.poolId));
+  return filling[0] ?? busiest[0];
+}
+
+function courseTotals(courseList: readonly CourseDigest[]): Omit<Digest['totals'], 'pools'> {
+  const sum = (f: (c: CourseDigest) => number) => courseList.reduce((n, c) => n + f(c), 0);
+  return {
+    licenses: sum((c) => c.licenses),
+    used: sum((c) => c.used),
+    free: sum((c) => c.free),
+    holders: sum((c) => c.spread.zero + c.spread.low + c.spread.high + c.spread.completed),
+    completedThisWeek: sum((c) => c.completedThisWeek),
+    stalled: sum((c) => c.stalled),
+    notStarted: sum((c) => c.notStarted),
+    completedTransferable: sum((c) => c.completedTransferable),
+  };
 }

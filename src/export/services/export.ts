@@ -216,42 +216,57 @@ const startOf = (iso: string) => {
   return Number.isNaN(ms) ? 0 : ms;
 };
 
-export async function exportLicenses(licensing: LicensingClient, opts: ExportOptions): Promise<LicenseExport> {
-  let pageSize = licensing.pageSize();
-  let requests = 0;
-  let pagesDone = 0;
-  let pagesTotal = 1;
-  const started = Date.now();
-  const tick = () => {
-    pagesDone += 1;
-    requests += 1;
-    pagesTotal = Math.max(pagesTotal, pagesDone);
-    const perPage = (Date.now() - started) / pagesDone;
-    opts.onProgress?.({
-      pagesDone,
-      pagesTotal,
-      msLeft: pagesDone >= 2 ? perPage * (pagesTotal - pagesDone) : undefined,
+/**
+ * The requests of one export: the page size in use, the pages read and expected (its progress), and
+ * the walk of a paged list.
+ */
+class Walker {
+  pageSize: number;
+  requests = 0;
+  pagesDone = 0;
+  /** An estimate until the walks end: set by each step, and raised when a walk runs longer. */
+  pagesTotal = 1;
+  private readonly started = Date.now();
+
+  constructor(
+    licensing: LicensingClient,
+    private readonly onProgress: ExportOptions['onProgress'],
+  ) {
+    this.pageSize = licensing.pageSize();
+  }
+
+  /** One request made: counted, and the progress told. */
+  tick(): void {
+    this.pagesDone += 1;
+    this.requests += 1;
+    this.pagesTotal = Math.max(this.pagesTotal, this.pagesDone);
+    const perPage = (Date.now() - this.started) / this.pagesDone;
+    this.onProgress?.({
+      pagesDone: this.pagesDone,
+      pagesTotal: this.pagesTotal,
+      msLeft: this.pagesDone >= 2 ? perPage * (this.pagesTotal - this.pagesDone) : undefined,
     });
-  };
+  }
+
   /**
    * Every page of a list, one request at a time, handing each page on as it comes. Like the client's
    * own walk (licensing/paginate.ts) it ends on a short page, stops if the server sends the same page
    * again (a server that ignores `page`), and if the first page's size is refused with a 400, walks
    * at the API's default of 10 instead.
    */
-  async function walk<T extends { id: string }>(
+  async walk<T extends { id: string }>(
     fetchPage: (page: number) => Promise<T[]>,
     each: (items: T[]) => Promise<void> | void,
-  ) {
+  ): Promise<void> {
     let previousFirst: string | undefined;
     for (let page = 1; page <= MAX_PAGES; page += 1) {
       let items: T[];
       try {
         items = await fetchPage(page);
       } catch (error) {
-        if (page === 1 && error instanceof BadRequestError && pageSize > DEFAULT_PAGE_SIZE) {
-          pageSize = DEFAULT_PAGE_SIZE;
-          tick();
+        if (page === 1 && error instanceof BadRequestError && this.pageSize > DEFAULT_PAGE_SIZE) {
+          this.pageSize = DEFAULT_PAGE_SIZE;
+          this.tick();
           page = 0;
           continue;
         }
@@ -260,117 +275,75 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
       if (items.length > 0 && items[0]?.id === previousFirst) return;
       previousFirst = items[0]?.id;
       // A page that reached its size means there may be one more: count it before it is read.
-      if (items.length >= pageSize) pagesTotal = Math.max(pagesTotal, pagesDone + 2);
-      tick();
+      if (items.length >= this.pageSize) this.pagesTotal = Math.max(this.pagesTotal, this.pagesDone + 2);
+      this.tick();
       await each(items);
-      if (items.length < pageSize) return;
+      if (items.length < this.pageSize) return;
     }
   }
+}
 
+/** The CSV file being written, waiting for the stream to drain when it must. */
+function csvFile(file: string) {
+  const out = createWriteStream(file, { encoding: 'utf8' });
+  let bytes = 0;
+  return {
+    bytes: () => bytes,
+    async write(text: string): Promise<void> {
+      bytes += Buffer.byteLength(text);
+      if (!out.write(text)) await once(out, 'drain');
+    },
+    async end(): Promise<void> {
+      out.end();
+      await once(out, 'finish');
+    },
+    destroy: () => out.destroy(),
+  };
+}
+
+/** What every step of one export shares. */
+interface ExportRun {
+  licensing: LicensingClient;
+  opts: ExportOptions;
+  walker: Walker;
+  pools: Map<string, Pool>;
+  progress: ProgressBook;
+  /** The temporary folder (the parked lines go there too). */
+  dir: string;
+  write: (text: string) => Promise<void>;
+  /** The pages of a walk of every student, estimated from the seats assigned across the account. */
+  walkPagesEstimate: number;
+}
+
+export async function exportLicenses(licensing: LicensingClient, opts: ExportOptions): Promise<LicenseExport> {
+  const walker = new Walker(licensing, opts.onProgress);
   const poolList = await licensing.pools.list(BACKGROUND);
-  requests += 1;
+  walker.requests += 1;
   const pools = new Map(poolList.map((p) => [p.id, p]));
   const pool = opts.poolId === undefined ? undefined : pools.get(opts.poolId);
   if (opts.poolId !== undefined && !pool) throw new NotFoundError({ endpoint: 'GET /v1/pool/{id}' });
   const assigned = poolList.reduce((n, p) => n + Math.max(0, p.assignedLicenses), 0);
-  const walkPagesEstimate = Math.max(1, Math.ceil(assigned / pageSize));
+  const walkPagesEstimate = Math.max(1, Math.ceil(assigned / walker.pageSize));
 
   const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'license-desk-export-'));
   const file = join(dir, 'export.csv');
   const discard = () => rm(dir, { recursive: true, force: true }).catch(() => undefined);
-  const out = createWriteStream(file, { encoding: 'utf8' });
-  let bytes = 0;
-  const write = async (text: string) => {
-    bytes += Buffer.byteLength(text);
-    if (!out.write(text)) await once(out, 'drain');
+  const out = csvFile(file);
+  const run: ExportRun = {
+    licensing,
+    opts,
+    walker,
+    pools,
+    progress: new ProgressBook(),
+    dir,
+    write: out.write,
+    walkPagesEstimate,
   };
-  const progress = new ProgressBook();
-  let rows = 0;
-  let path: ExportPath = 'account';
+  let done: { rows: number; path: ExportPath };
   try {
-    await write(`${CSV_BOM}${csvLine(EXPORT_HEADER)}`);
-    if (pool) {
-      pagesTotal = Math.max(1, Math.ceil(Math.max(0, pool.assignedLicenses) / pageSize));
-      const licenses: License[] = [];
-      await walk(
-        (page) => licensing.pools.licenses(pool.id, { page, pageSize, includeInactive: true }, BACKGROUND),
-        (items) => {
-          licenses.push(...items);
-        },
-      );
-      const emails = [...new Set(licenses.map((l) => l.student.email))];
-      if (licenses.length > 0 && emails.length <= walkPagesEstimate) {
-        path = 'pool-per-student';
-        pagesTotal = pagesDone + emails.length;
-        for (const email of emails) {
-          try {
-            progress.keep([await licensing.students.find({ email }, { ...BACKGROUND, includeInactive: true })]);
-          } catch (error) {
-            // A student the service cannot find by e-mail just has no progress in the file.
-            if (!(error instanceof NotFoundError)) throw error;
-          }
-          tick();
-        }
-      } else if (licenses.length > 0) {
-        path = 'pool-students-walk';
-        pagesTotal = pagesDone + walkPagesEstimate;
-        await walk(
-          (page) => licensing.students.list({ page, pageSize, includeInactive: true }, BACKGROUND),
-          (items) => progress.keep(items),
-        );
-      }
-      const lines = licenses.map((l, seq) => ({ start: startOf(l.start), seq, l }));
-      lines.sort((a, b) => a.start - b.start || a.seq - b.seq);
-      for (let i = 0; i < lines.length; i += CHUNK) {
-        const chunk = lines.slice(i, i + CHUNK);
-        const last = await lastChanges(
-          opts.progressStore,
-          chunk.map(({ l }) => l),
-        );
-        const text = chunk.map(({ l }) => csvLine(rowOf(l, pools, progress, opts.now, last))).join('');
-        await write(text);
-        rows += Math.min(CHUNK, lines.length - i);
-        await yieldToLoop();
-      }
-    } else {
-      // Students first (their pages carry each license's progress), then the licenses: about as many
-      // pages each, estimated from the seats assigned.
-      pagesTotal = 2 * walkPagesEstimate;
-      await walk(
-        (page) => licensing.students.list({ page, pageSize, includeInactive: true }, BACKGROUND),
-        (items) => progress.keep(items),
-      );
-      pagesTotal = Math.max(pagesTotal, pagesDone + walkPagesEstimate);
-      const parking = createParking(dir, [...pools.keys()].sort(collator().compare));
-      let seq = 0;
-      await walk(
-        (page) => licensing.licenses.list({ page, pageSize, includeInactive: true }, BACKGROUND),
-        async (items) => {
-          const last = await lastChanges(opts.progressStore, items);
-          for (const l of items) {
-            await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, opts.now, last)));
-          }
-          await yieldToLoop();
-        },
-      );
-      progress.clear();
-      await parking.flush();
-      let batch: string[] = [];
-      for (const group of parking.groups()) {
-        for (const line of await parking.take(group)) {
-          batch.push(line);
-          rows += 1;
-          if (batch.length >= CHUNK) {
-            await write(batch.join(''));
-            batch = [];
-            await yieldToLoop();
-          }
-        }
-      }
-      if (batch.length > 0) await write(batch.join(''));
-    }
-    out.end();
-    await once(out, 'finish');
+    await out.write(`${CSV_BOM}${csvLine(EXPORT_HEADER)}`);
+    done = pool ? await exportPool(run, pool) : { rows: await exportAccount(run), path: 'account' };
+    await out.end();
   } catch (error) {
     out.destroy();
     await discard();
@@ -379,12 +352,110 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
   const stamp = opts.now.toISOString().slice(0, 10);
   return {
     file,
-    bytes,
-    rows,
+    bytes: out.bytes(),
+    rows: done.rows,
     filename: pool ? `licenses-pool-${pool.id.replace(/[^\w-]/g, '_')}-${stamp}.csv` : `licenses-${stamp}.csv`,
     ...(pool ? { pool } : {}),
-    path,
-    requests,
+    path: done.path,
+    requests: walker.requests,
     discard,
   };
+}
+
+/** One pool: its own pages, the cheaper way to its students' progress, then its lines by start. */
+async function exportPool(run: ExportRun, pool: Pool): Promise<{ rows: number; path: ExportPath }> {
+  const { walker, licensing } = run;
+  walker.pagesTotal = Math.max(1, Math.ceil(Math.max(0, pool.assignedLicenses) / walker.pageSize));
+  const licenses: License[] = [];
+  await walker.walk(
+    (page) => licensing.pools.licenses(pool.id, { page, pageSize: walker.pageSize, includeInactive: true }, BACKGROUND),
+    (items) => {
+      licenses.push(...items);
+    },
+  );
+  const path = await readPoolProgress(run, licenses);
+  const lines = licenses.map((l, seq) => ({ start: startOf(l.start), seq, l }));
+  lines.sort((a, b) => a.start - b.start || a.seq - b.seq);
+  let rows = 0;
+  for (let i = 0; i < lines.length; i += CHUNK) {
+    const chunk = lines.slice(i, i + CHUNK);
+    const last = await lastChanges(
+      run.opts.progressStore,
+      chunk.map(({ l }) => l),
+    );
+    await run.write(chunk.map(({ l }) => csvLine(rowOf(l, run.pools, run.progress, run.opts.now, last))).join(''));
+    rows += Math.min(CHUNK, lines.length - i);
+    await yieldToLoop();
+  }
+  return { rows, path };
+}
+
+/** The progress of a pool's students: one read per student, or the walk of every student, whichever costs less. */
+async function readPoolProgress(run: ExportRun, licenses: readonly License[]): Promise<ExportPath> {
+  const { walker, licensing, progress } = run;
+  const emails = [...new Set(licenses.map((l) => l.student.email))];
+  if (licenses.length > 0 && emails.length <= run.walkPagesEstimate) {
+    walker.pagesTotal = walker.pagesDone + emails.length;
+    for (const email of emails) {
+      try {
+        progress.keep([await licensing.students.find({ email }, { ...BACKGROUND, includeInactive: true })]);
+      } catch (error) {
+        // A student the service cannot find by e-mail just has no progress in the file.
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      walker.tick();
+    }
+    return 'pool-per-student';
+  }
+  if (licenses.length > 0) {
+    walker.pagesTotal = walker.pagesDone + run.walkPagesEstimate;
+    await walker.walk(
+      (page) => licensing.students.list({ page, pageSize: walker.pageSize, includeInactive: true }, BACKGROUND),
+      (items) => progress.keep(items),
+    );
+    return 'pool-students-walk';
+  }
+  return 'account';
+}
+
+/** The whole account: the students' walk, the licenses' walk parked on disk, then the parked lines in order. */
+async function exportAccount(run: ExportRun): Promise<number> {
+  const { walker, licensing, progress, pools } = run;
+  // Students first (their pages carry each license's progress), then the licenses: about as many
+  // pages each, estimated from the seats assigned.
+  walker.pagesTotal = 2 * run.walkPagesEstimate;
+  await walker.walk(
+    (page) => licensing.students.list({ page, pageSize: walker.pageSize, includeInactive: true }, BACKGROUND),
+    (items) => progress.keep(items),
+  );
+  walker.pagesTotal = Math.max(walker.pagesTotal, walker.pagesDone + run.walkPagesEstimate);
+  const parking = createParking(run.dir, [...pools.keys()].sort(collator().compare));
+  let seq = 0;
+  await walker.walk(
+    (page) => licensing.licenses.list({ page, pageSize: walker.pageSize, includeInactive: true }, BACKGROUND),
+    async (items) => {
+      const last = await lastChanges(run.opts.progressStore, items);
+      for (const l of items) {
+        await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, run.opts.now, last)));
+      }
+      await yieldToLoop();
+    },
+  );
+  progress.clear();
+  await parking.flush();
+  let rows = 0;
+  let batch: string[] = [];
+  for (const group of parking.groups()) {
+    for (const line of await parking.take(group)) {
+      batch.push(line);
+      rows += 1;
+      if (batch.length >= CHUNK) {
+        await run.write(batch.join(''));
+        batch = [];
+        await yieldToLoop();
+      }
+    }
+  }
+  if (batch.length > 0) await run.write(batch.join(''));
+  return rows;
 }

@@ -1,14 +1,13 @@
 /**
  * `/licenses history`: the audit entries about a student's e-mail, a Slack member, a license or a pool,
  * newest first, a page at a time, and the whole of it as a CSV file (docs/history.md). Reads only the
- * audit table (src/kernel/db/audit.ts `searchAudit`, through its indexes); no licensing call.
+ * audit table (src/history/db/store.ts `searchAudit`, through its indexes); no licensing call.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { type AuditMatch, searchAudit } from '../../kernel/db/audit.js';
 import type { Database } from '../../kernel/db/schema.js';
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
 import { ACTION_WORDS, OUTCOME_WORDS } from '../../kernel/domain/audit-sentence.js';
@@ -19,6 +18,7 @@ import {
   type HistoryQuery,
   type HistorySubject,
 } from '../../kernel/domain/history.js';
+import { type AuditMatch, searchAudit } from '../db/store.js';
 
 /** The columns a subject is looked for in. */
 export function matchesOf(subject: HistorySubject): AuditMatch[] {

@@ -2,7 +2,7 @@
  * The services behind App Home, alerts and bulk assignment, built once by the composition
  * root (src/main.ts, and the end-to-end harness): the alert memory (the database's `state` table; the
  * in-process sandbox's, fresh at each start, under a key of its own) and the bulk jobs (`records`,
- * bulk-jobs.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
+ * bulk/db/store.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
  * replicas share through Redis what must be shared within a second (docs/deployment.md): the daily
  * check's lease, the App Home snapshot, and the repeat guard (`shared`, handed
  * to the Slack side by the composition root).

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { searchAudit } from '../../../src/history/db/store.js';
 import { exportHistory, HISTORY_CSV_HEADER, readHistoryPage } from '../../../src/history/services/history.js';
-import { appendAuditMany, searchAudit } from '../../../src/kernel/db/audit.js';
+import { appendAuditMany } from '../../../src/kernel/db/audit.js';
 import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
 import { parseCsv } from '../../support/csv.js';
 import { testDatabases } from '../../support/records.js';

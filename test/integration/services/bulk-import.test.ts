@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BulkJob, createBulkJobStore } from '../../../src/bulk/db/store.js';
 import { importBulkFiles } from '../../../src/bulk/services/bulk-import.js';
-import { type BulkJob, createBulkJobStore } from '../../../src/bulk/services/bulk-jobs.js';
 import { createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';

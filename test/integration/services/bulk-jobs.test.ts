@@ -12,7 +12,7 @@ import {
   createBulkJobStore,
   JobTakenOverError,
   KEEP_FINISHED_MS,
-} from '../../../src/bulk/services/bulk-jobs.js';
+} from '../../../src/bulk/db/store.js';
 import { type BulkNotifier, createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
@@ -224,6 +224,25 @@ describe.each(testDatabases())('bulk jobs on $dialect', ({ dialect, skip, open }
         'pending',
         'pending',
       ]);
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'adopt (the import of job files) adds a job nobody holds, once: a job already there is left as it is',
+    async () => {
+      const t = await db();
+      const importer = createBulkJobStore(t.records, { owner: 'importer', now: () => NOW });
+      const j = job('ja', 3);
+      expect(await importer.adopt(j)).toBe(true);
+      expect(await importer.load('ja')).toEqual(j);
+      // Nobody holds it: a runner may take it at once, and the importer may not write it.
+      const runner = createBulkJobStore(t.records, { owner: 'runner', now: () => NOW });
+      expect(await runner.free()).toEqual(['ja']);
+      await expect(importer.save(j)).rejects.toThrow(JobTakenOverError);
+      expect(await importer.adopt(job('ja', 1, { poolId: 'other' }))).toBe(false);
+      expect(await runner.load('ja')).toEqual(j);
+      expect(await runner.claim('ja')).toBe(true);
+      expect(await runner.free()).toEqual([]);
     },
   );
 

@@ -38,6 +38,23 @@ for (const database of testDatabases()) {
       const rows = await opened.records.db.selectFrom('outbox').select(['key']).orderBy('id').execute();
       expect(rows.map((r) => r.key)).toEqual(['digest:2026-11-30', 'digest:2026-12-07']);
     });
+
+    it('a post that cannot be enqueued leaves the week unclaimed, so the next tick tries again', async () => {
+      const opened = await database.open();
+      onTestFinished(() => opened.close());
+      const now = new Date('2026-11-30T09:01:00Z');
+      const broken = digestClaims(opened.records, {
+        enqueue: async () => {
+          throw new Error('the outbox cannot be written');
+        },
+      });
+      await expect(broken.claimAndEnqueue('2026-11-30', notice('2026-11-30'), now)).rejects.toThrow('outbox');
+      expect(await broken.lastWeek()).toBeUndefined();
+      const outbox = createOutbox({ records: opened.records, logger, now: () => now, deliver: async () => undefined });
+      expect(await digestClaims(opened.records, outbox).claimAndEnqueue('2026-11-30', notice('2026-11-30'), now)).toBe(
+        true,
+      );
+    });
   });
 }
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildBulkFormModal } from '../../../src/bulk/blocks/bulk-form.js';
 import { buildBulkProgressMessage, buildBulkResultMessages } from '../../../src/bulk/blocks/bulk-progress.js';
 import { buildBulkReportModal } from '../../../src/bulk/blocks/bulk-report.js';
+import type { BulkJob } from '../../../src/bulk/db/store.js';
 import { parseBulkList } from '../../../src/bulk/domain/bulk-list.js';
 import { planBulk } from '../../../src/bulk/domain/bulk-plan.js';
-import type { BulkJob } from '../../../src/bulk/services/bulk-jobs.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BulkJob, createBulkJobStore } from '../../../src/bulk/services/bulk-jobs.js';
+import { type BulkJob, createBulkJobStore } from '../../../src/bulk/db/store.js';
 import { createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { AssignRequest, Student } from '../../../src/kernel/domain/types.js';
