@@ -4,9 +4,9 @@
  * licenses of transferable pools whose completion it first saw at least PROGRESS_RETURN_AFTER_DAYS ago,
  * the oldest completion first, at most PROGRESS_RETURN_MAX a pass, on its own authority.
  *
- * - **Once per license.** Each return is claimed in `progress_returns` (db/returns.ts)
- *   before anything is sent; a license claimed before, by this pass, an earlier one or another
- *   replica, is never picked again.
+ * - **Once per license.** Each return is claimed in `progress_returns` (db/returns.ts) before
+ *   anything is sent; a license claimed before, by this pass, an earlier one or another replica, is
+ *   never picked again. Each return from its claim to its end: auto-return-claims.ts.
  * - **The revoke use case.** Each return is the ordinary revoke (services/revoke.ts): an intent
  *   recorded before the DELETE, audited as License Desk's `auto-returned` ("License Desk returned …
  *   (completed on …, automatic return)"), the freed seat handed to the first waiting request.
