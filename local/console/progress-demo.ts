@@ -19,9 +19,9 @@
  */
 import type { Records } from '../../src/kernel/db/open.js';
 import type { LicensingClient, Logger } from '../../src/kernel/licensing/types.js';
+import { createProgressStore } from '../../src/progress/db/store.js';
 import type { ProgressObservation } from '../../src/progress/domain/progress.js';
 import { observationsOf } from '../../src/progress/services/progress-pass.js';
-import { createProgressStore } from '../../src/progress/services/progress-store.js';
 
 const DAY = 86_400_000;
 

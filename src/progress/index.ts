@@ -3,16 +3,16 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 export { PROGRESS_NOT_READ, progressLine, standingCountsText } from './blocks/progress-text.js';
-export type { LicenseProgress, ProgressStanding, ProgressThresholds } from './domain/progress.js';
-export { DEFAULT_PROGRESS_THRESHOLDS, daysSince, progressSince, progressStanding } from './domain/progress.js';
-export type { HomeProgress } from './domain/progress-views.js';
 export type {
   ListedStanding,
   PoolStandingCounts,
   PoolUsageDay,
   ProgressChange,
   ProgressStore,
-} from './services/progress-store.js';
-export { createProgressStore } from './services/progress-store.js';
+} from './db/store.js';
+export { createProgressStore } from './db/store.js';
+export type { LicenseProgress, ProgressStanding, ProgressThresholds } from './domain/progress.js';
+export { DEFAULT_PROGRESS_THRESHOLDS, daysSince, progressSince, progressStanding } from './domain/progress.js';
+export type { HomeProgress } from './domain/progress-views.js';
 export { homeProgress } from './services/progress-views.js';
 export { readProgress } from './slack/progress.js';

@@ -5,4 +5,4 @@
 export { roundWords } from './blocks/reclaim.js';
 export type { AskState, ReclaimRoundSummary } from './domain/reclaim.js';
 export { roundFigures } from './domain/reclaim.js';
-export { recentRounds } from './services/recent-rounds.js';
+export { recentRounds } from './services/round-views.js';

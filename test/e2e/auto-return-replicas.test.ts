@@ -15,7 +15,7 @@ import type { License } from '../../src/kernel/domain/types.js';
 import { createIntents } from '../../src/kernel/services/intents.js';
 import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
 import { registerWriteSettlers } from '../../src/kernel/services/settle-writes.js';
-import { createProgressReturns } from '../../src/progress/services/progress-returns.js';
+import { createProgressReturns } from '../../src/progress/db/returns.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { holderInSlack } from '../support/fake-slack.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
-import { createProgressStore } from '../../src/progress/services/progress-store.js';
+import { createProgressStore } from '../../src/progress/db/store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { openHome, progressPassOn } from '../support/progress.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';

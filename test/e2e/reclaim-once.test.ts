@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReclaimActionId } from '../../src/kernel/blocks/ids.js';
 import type { License } from '../../src/kernel/domain/types.js';
+import { createProgressStore } from '../../src/progress/db/store.js';
 import { observationOf } from '../../src/progress/domain/progress.js';
-import { createProgressStore } from '../../src/progress/services/progress-store.js';
 import { encodeReclaimStart } from '../../src/reclaim/blocks/reclaim.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { holderInSlack } from '../support/fake-slack.js';

@@ -2,7 +2,7 @@
  * Learning progress over time (docs/progress.md). The licensing service tells each license's progress
  * now and keeps no history; License Desk records what each daily pass saw, and from that alone can
  * tell who has not started, who has stalled and who finished. Pure rules here; the records are in
- * services/progress-store.ts.
+ * db/ (db/store.ts).
  */
 import type { License } from '../../kernel/domain/types.js';
 

@@ -13,8 +13,8 @@
 import { defaultRecycleCandidate, isFull } from '../../changes/index.js';
 import type { License } from '../../kernel/domain/types.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
+import type { ProgressStore } from '../db/store.js';
 import type { LicenseProgress } from '../domain/progress.js';
-import type { ProgressStore } from './progress-store.js';
 
 export type ProgressMarksStore = Pick<ProgressStore, 'markEnded' | 'noteLicense' | 'holders'>;
 

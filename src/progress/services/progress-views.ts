@@ -4,10 +4,10 @@
  */
 import type { Records } from '../../kernel/db/open.js';
 import { stateDocument } from '../../kernel/services/state-records.js';
+import { createProgressStore, type ProgressStore } from '../db/store.js';
 import type { LicenseProgress, ProgressThresholds } from '../domain/progress.js';
 import type { HomeProgress, ReturnableSeat } from '../domain/progress-views.js';
 import { type PassState, PROGRESS_PASS_KEY } from './progress-pass.js';
-import { createProgressStore, type ProgressStore } from './progress-store.js';
 
 export type { HomeProgress, ReturnableSeat };
 

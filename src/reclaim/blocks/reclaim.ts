@@ -24,9 +24,11 @@ import type {
   ReclaimAskNotice,
   ReclaimOpenRound,
   ReclaimPolicy,
+  ReclaimPoolPreview,
   ReclaimPreview,
   ReclaimRoundSummary,
   ReclaimRoundView,
+  ReclaimSettings,
 } from '../domain/reclaim.js';
 
 export const RECLAIM_OFF =
@@ -77,19 +79,7 @@ function lines(items: string[], budget = 2400): string {
 }
 
 export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
-  if (p.kind === 'no-records') {
-    const t =
-      'No progress has been recorded yet (the daily progress pass has not run), so nobody can be judged stalled or not started. Nothing was started; try again after the next pass.';
-    return { text: t, blocks: [section(`:hourglass_flowing_sand: ${t}`)] };
-  }
-  if (p.kind === 'untransferable') {
-    const t = `Pool \`${escapeTruncated(p.poolId, 64)}\` (*${escapeTruncated(p.courseTitle, 80)}*) is untransferable: a revoke there gives no seat back, so it has no reclaim round.`;
-    return { text: t, blocks: [section(`:no_entry_sign: ${t}`)] };
-  }
-  if (p.kind === 'unknown-pool') {
-    const t = `There is no pool \`${escapeTruncated(p.poolId, 64)}\`. Try \`/licenses pools\`.`;
-    return { text: t, blocks: [section(`:x: ${t}`)] };
-  }
+  if (p.kind !== 'preview') return noPreviewMessage(p);
   const s = p.settings;
   const asked = p.pools.reduce((n, x) => n + x.ask.length, 0);
   const notInSlack = p.pools.reduce((n, x) => n + x.notInSlack.length, 0);
@@ -107,34 +97,7 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
   ];
   const shownPools = p.pools.slice(0, MAX_POOLS);
   const budget = Math.min(2400, Math.floor(PREVIEW_BUDGET / Math.max(1, 2 * shownPools.length)));
-  for (const pool of shownPools) {
-    if (pool.openRound) {
-      blocks.push(
-        section(
-          `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${openRoundWords(pool.openRound)}: nobody else is asked here before it closes.`,
-        ),
-      );
-      continue;
-    }
-    const head = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`): ${count(pool.waiting, 'request')} waiting for a seat`;
-    const ask = pool.ask.map(
-      (c) =>
-        `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}, held ${count(c.daysHeld, 'day')}`,
-    );
-    const cannot = pool.notInSlack.map(
-      (c) => `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}`,
-    );
-    const left = [
-      ...(pool.keptRecently > 0 ? [`${pool.keptRecently} chose Keep within ${count(s.keepDays, 'day')}`] : []),
-      ...(pool.alreadyAsked > 0 ? [`${pool.alreadyAsked} already asked in an open round`] : []),
-    ];
-    blocks.push(
-      section(`${head}\n${ask.length > 0 ? `Would be asked:\n${lines(ask, budget)}` : 'Nobody to ask here.'}`),
-    );
-    if (cannot.length > 0)
-      blocks.push(section(`Cannot be asked (no Slack account for the e-mail):\n${lines(cannot, budget)}`));
-    if (left.length > 0) blocks.push(context(`Left out: ${left.join('; ')}.`));
-  }
+  for (const pool of shownPools) blocks.push(...poolPreviewBlocks(pool, s, budget));
   if (p.pools.length > MAX_POOLS)
     blocks.push(
       context(`…and ${p.pools.length - MAX_POOLS} more pools: \`/licenses reclaim <poolId>\` shows one pool in full.`),
@@ -148,12 +111,59 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
     section(
       `${summary}\nThey get a DM with *Keep my seat* and *Release it*, a reminder on day ${s.reminderDay}, and ${count(s.deadlineDays, 'day')} to answer. Choose what happens to the seats of those who do not answer:`,
     ),
+    startActions(p.poolId, asked, s),
   );
+  return { text: `Reclaim preview: ${summary}`, blocks };
+}
+
+/** The preview when there is nothing to preview: no records yet, an untransferable or unknown pool. */
+function noPreviewMessage(p: Exclude<ReclaimPreview, { kind: 'preview' }>): SlackMessage {
+  if (p.kind === 'no-records') {
+    const t =
+      'No progress has been recorded yet (the daily progress pass has not run), so nobody can be judged stalled or not started. Nothing was started; try again after the next pass.';
+    return { text: t, blocks: [section(`:hourglass_flowing_sand: ${t}`)] };
+  }
+  if (p.kind === 'untransferable') {
+    const t = `Pool \`${escapeTruncated(p.poolId, 64)}\` (*${escapeTruncated(p.courseTitle, 80)}*) is untransferable: a revoke there gives no seat back, so it has no reclaim round.`;
+    return { text: t, blocks: [section(`:no_entry_sign: ${t}`)] };
+  }
+  const t = `There is no pool \`${escapeTruncated(p.poolId, 64)}\`. Try \`/licenses pools\`.`;
+  return { text: t, blocks: [section(`:x: ${t}`)] };
+}
+
+/** One pool of the preview: who would be asked, who cannot be, who is left out; or its open round. */
+function poolPreviewBlocks(pool: ReclaimPoolPreview, s: ReclaimSettings, budget: number): Block[] {
+  const where = `*${escapeTruncated(pool.courseTitle, 80)}* (pool \`${escapeTruncated(pool.poolId, 64)}\`)`;
+  if (pool.openRound)
+    return [section(`${where}: ${openRoundWords(pool.openRound)}: nobody else is asked here before it closes.`)];
+  const head = `${where}: ${count(pool.waiting, 'request')} waiting for a seat`;
+  const ask = pool.ask.map(
+    (c) =>
+      `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}, held ${count(c.daysHeld, 'day')}`,
+  );
+  const cannot = pool.notInSlack.map(
+    (c) => `• ${escapeTruncated(c.studentName, 60)} (${escapeTruncated(c.studentEmail, 80)}): ${standingText(c)}`,
+  );
+  const left = [
+    ...(pool.keptRecently > 0 ? [`${pool.keptRecently} chose Keep within ${count(s.keepDays, 'day')}`] : []),
+    ...(pool.alreadyAsked > 0 ? [`${pool.alreadyAsked} already asked in an open round`] : []),
+  ];
+  return [
+    section(`${head}\n${ask.length > 0 ? `Would be asked:\n${lines(ask, budget)}` : 'Nobody to ask here.'}`),
+    ...(cannot.length > 0
+      ? [section(`Cannot be asked (no Slack account for the e-mail):\n${lines(cannot, budget)}`)]
+      : []),
+    ...(left.length > 0 ? [context(`Left out: ${left.join('; ')}.`)] : []),
+  ];
+}
+
+/** The two Start buttons: release the seats of those who do not answer (confirmed), or only list them. */
+function startActions(poolId: string | undefined, asked: number, s: ReclaimSettings): Block {
   const releaseButton: ButtonElement = {
     ...button(
       ReclaimActionId.startRelease,
       'Start: release their seats',
-      encodeReclaimStart(p.poolId, 'release'),
+      encodeReclaimStart(poolId, 'release'),
       'danger',
     ),
     confirm: {
@@ -166,21 +176,13 @@ export function buildReclaimPreviewMessage(p: ReclaimPreview): SlackMessage {
       style: 'danger',
     },
   };
-  blocks.push(
-    actions(
-      [
-        releaseButton,
-        button(
-          ReclaimActionId.startList,
-          'Start: only list them for me',
-          encodeReclaimStart(p.poolId, 'list'),
-          'primary',
-        ),
-      ],
-      'reclaim_start',
-    ),
+  const listButton = button(
+    ReclaimActionId.startList,
+    'Start: only list them for me',
+    encodeReclaimStart(poolId, 'list'),
+    'primary',
   );
-  return { text: `Reclaim preview: ${summary}`, blocks };
+  return actions([releaseButton, listButton], 'reclaim_start');
 }
 
 /** "a round is already open here, started by @admin on Nov 25, deadline Dec 2 at 10:00" */

@@ -1,7 +1,7 @@
 /**
  * Reclaim rounds ("still learning?", docs/reclaim.md): an admin asks the holders of transferable pools
  * who stalled or never started whether they still want their seat. Pure rules and the types the
- * service (services/reclaim.ts) and the builders (blocks/reclaim.ts) share.
+ * use cases (services/) and the builders (blocks/reclaim.ts) share.
  */
 import { type ProgressThresholds, progressStanding } from '../../progress/index.js';
 
@@ -168,7 +168,7 @@ export interface ReclaimAskNotice {
   deadlineAt: string;
 }
 
-/** What became of a holder's click (services/reclaim.ts `answer`). */
+/** What became of a holder's click (services/reclaim-answer.ts). */
 export type ReclaimAnswerOutcome =
   | { kind: 'kept'; ask: ReclaimAskNotice; keepDays: number }
   | { kind: 'released'; ask: ReclaimAskNotice }

@@ -13,13 +13,13 @@ import {
 } from '../../../src/digest/domain/digest.js';
 import { computeDigest, type DigestSources } from '../../../src/digest/services/digest.js';
 import type { Pool } from '../../../src/kernel/domain/types.js';
+import { createProgressStore, type ProgressStore } from '../../../src/progress/db/store.js';
 import {
   DEFAULT_PROGRESS_THRESHOLDS,
   type LicenseProgress,
   type ProgressObservation,
   progressStanding,
 } from '../../../src/progress/domain/progress.js';
-import { createProgressStore, type ProgressStore } from '../../../src/progress/services/progress-store.js';
 import { testDatabases } from '../../support/records.js';
 
 const DAY = 86_400_000;

@@ -5,9 +5,9 @@
  * asks, taken over once when a killed process left it, ended once.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createProgressReturns, type ReturnCandidate } from '../../../src/progress/db/returns.js';
+import { createProgressStore } from '../../../src/progress/db/store.js';
 import type { ProgressObservation } from '../../../src/progress/domain/progress.js';
-import { createProgressReturns, type ReturnCandidate } from '../../../src/progress/services/progress-returns.js';
-import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { testDatabases } from '../../support/records.js';
 
 function seen(
@@ -114,7 +114,7 @@ for (const database of testDatabases()) {
     });
 
     it('a claim a killed process left is taken over once, after it ran out; it ends once', async () => {
-      const { records, returns } = await open();
+      const { returns } = await open();
       const due = await returns.due(at(8), 7, 2);
       for (const c of due) expect(await returns.claim(c, at(6).toISOString(), at(8), at(8.01))).toBe(true);
       // Still someone's: nothing to take over.
@@ -125,11 +125,7 @@ for (const database of testDatabases()) {
       expect(await returns.takeOver(at(8.03), at(8.1))).toEqual([]);
       // Ended once; an ended claim is never taken over again.
       const ends = await Promise.all(
-        [1, 2].map(() =>
-          records.db
-            .transaction()
-            .execute((trx) => returns.finish(trx, 'L0', 'returned', at(8.04), { courseTitle: 'DAX' })),
-        ),
+        [1, 2].map(() => returns.transaction((tx) => tx.finish('L0', 'returned', at(8.04), { courseTitle: 'DAX' }))),
       );
       expect(ends.filter(Boolean)).toHaveLength(1);
       expect(await returns.get('L0')).toMatchObject({ state: 'returned', course_title: 'DAX' });
@@ -140,6 +136,72 @@ for (const database of testDatabases()) {
       // An ended one is never dropped.
       await returns.drop('L0');
       expect(await returns.get('L0')).toMatchObject({ state: 'returned' });
+    });
+
+    it('what a read-back needs: claims still running, one take-over, the revokes recorded, who is alive, the completion', async () => {
+      const { records, returns } = await open();
+      const [c0, c1] = await returns.due(at(8), 7, 2);
+      if (!c0 || !c1) throw new Error('two due');
+      expect(await returns.claim(c0, at(8).toISOString(), at(8), at(8.01))).toBe(true);
+      expect(await returns.claim(c1, at(8).toISOString(), at(8), at(8.01))).toBe(true);
+      expect((await returns.running(at(8.005))).map((r) => r.license_id).sort()).toEqual(['L0', 'L1']);
+      expect(await returns.running(at(8.02))).toEqual([]);
+      // Taken over once: the second taker finds the claim moved.
+      const row = (await returns.get('L0')) as NonNullable<Awaited<ReturnType<typeof returns.get>>>;
+      expect(await returns.takeOverOne(row, at(8.1))).toBe(true);
+      expect(await returns.takeOverOne(row, at(8.2))).toBe(false);
+      expect(await returns.get('L0')).toMatchObject({ claimed_until: at(8.1).toISOString() });
+
+      const intent = (id: string, instance: string, state: string, created: number, owner = 'license-desk') => ({
+        id,
+        kind: 'revoke',
+        owner,
+        subject: 'L0',
+        pool_id: 'P1',
+        instance,
+        state,
+        created_at: at(created).toISOString(),
+        settled_at: null,
+        body: '{}',
+        outcome: null,
+      });
+      await records.db
+        .insertInto('intents')
+        .values([
+          intent('i1', 'p-old', 'settled', 7),
+          intent('i2', 'p-a', 'settled', 8.001),
+          intent('i3', 'p-b', 'open', 8.002),
+          intent('i4', 'p-c', 'open', 8.003, 'U0MGR00001'),
+        ])
+        .execute();
+      expect(await returns.revokesSince('L0', row.claimed_at)).toEqual([
+        { instance: 'p-b', state: 'open' },
+        { instance: 'p-a', state: 'settled' },
+      ]);
+      expect(await returns.revokesSince('L1', row.claimed_at)).toEqual([]);
+      await records.db
+        .insertInto('instances')
+        .values([
+          { id: 'p-a', started_at: at(0).toISOString(), seen_at: at(8).toISOString() },
+          { id: 'p-b', started_at: at(0).toISOString(), seen_at: at(6).toISOString() },
+        ])
+        .execute();
+      const alive = await returns.seenSince(at(7));
+      expect([alive.has('p-a'), alive.has('p-b')]).toEqual([true, false]);
+
+      // The completion date the service gave, as the progress records keep it; none for an unknown license.
+      expect(await returns.completionOf('L0')).toBe('2026-02-20T10:00:00+00:00');
+      expect(await returns.completionOf('L3')).toBeNull();
+      expect(await returns.completionOf('nope')).toBeUndefined();
+
+      // A throw inside a transaction ends nothing.
+      await expect(
+        returns.transaction(async (tx) => {
+          expect(await tx.finish('L1', 'returned', at(8.3), {})).toBe(true);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await returns.get('L1')).toMatchObject({ state: 'returning' });
     });
   });
 }

@@ -5,8 +5,8 @@
  * changed, with the day before a window as its baseline.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createProgressStore } from '../../../src/progress/db/store.js';
 import type { ProgressObservation } from '../../../src/progress/domain/progress.js';
-import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { testDatabases } from '../../support/records.js';
 
 function seen(licenseId: string, progress: number, over: Partial<ProgressObservation> = {}): ProgressObservation {

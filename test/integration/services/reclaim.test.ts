@@ -10,7 +10,7 @@ import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { Pool } from '../../../src/kernel/domain/types.js';
 import type { LicensingClient } from '../../../src/kernel/licensing/types.js';
 import { createOutbox } from '../../../src/kernel/services/outbox.js';
-import { createProgressStore } from '../../../src/progress/services/progress-store.js';
+import { createProgressStore } from '../../../src/progress/db/store.js';
 import { reclaimSettings } from '../../../src/reclaim/domain/reclaim.js';
 import { createReclaim } from '../../../src/reclaim/services/reclaim.js';
 import { testDatabases } from '../../support/records.js';

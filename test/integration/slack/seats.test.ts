@@ -22,8 +22,8 @@ import {
 } from '../../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import type { License } from '../../../src/kernel/domain/types.js';
+import { createProgressStore } from '../../../src/progress/db/store.js';
 import { observationOf } from '../../../src/progress/domain/progress.js';
-import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import type { RespondedRequest, TestApp } from '../../support/app-harness.js';
 import { parseCsv } from '../../support/csv.js';
 import { holderInSlack, isFinalReply, type SlackCall } from '../../support/fake-slack.js';

@@ -9,8 +9,8 @@ import { DIGEST_LISTED, type Digest, type DigestList, spreadBucket } from '../..
 import { assembleDigest } from '../../../src/digest/services/digest.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import type { Pool } from '../../../src/kernel/domain/types.js';
+import type { PoolStandingCounts } from '../../../src/progress/db/store.js';
 import { type LicenseProgress, progressStanding } from '../../../src/progress/domain/progress.js';
-import type { PoolStandingCounts } from '../../../src/progress/services/progress-store.js';
 
 const now = new Date('2026-11-30T09:00:00Z');
 const DAY = 86_400_000;

@@ -13,12 +13,12 @@ import type { Student } from '../../../src/kernel/domain/types.js';
 import { ServerError } from '../../../src/kernel/licensing/errors.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { stateDocument } from '../../../src/kernel/services/state-records.js';
+import { createProgressStore } from '../../../src/progress/db/store.js';
 import {
   createProgressPass,
   PROGRESS_PASS_KEY,
   type ProgressPassOptions,
 } from '../../../src/progress/services/progress-pass.js';
-import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { makePool, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
 import { createFakeLicensing, type FakeLicensing } from './fake-licensing.js';
 

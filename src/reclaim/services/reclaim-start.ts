@@ -1,0 +1,119 @@
+/**
+ * Starting a round (docs/reclaim.md, "Start"): the preview's holders asked, the round and its asks
+ * written in one transaction with each holder's DM through the outbox (keyed), and one open round per
+ * pool held by the database whichever replica runs it.
+ */
+import type { ReclaimAskRow, ReclaimRoundRow } from '../../kernel/db/schema.js';
+import type { ReclaimStore } from '../db/store.js';
+import {
+  type ReclaimCandidate,
+  type ReclaimOpenRound,
+  type ReclaimPolicy,
+  type ReclaimPreview,
+  roundTimes,
+} from '../domain/reclaim.js';
+import { askNotice, enqueue, type LookupUser, newId, type ReclaimContext } from './reclaim-context.js';
+import { preview } from './reclaim-preview.js';
+
+export type ReclaimStartOutcome =
+  | Exclude<ReclaimPreview, { kind: 'preview' }>
+  | { kind: 'nobody' }
+  /** One open round per pool: the pool (or, for every pool, each pool that had someone to ask) has one. */
+  | { kind: 'already-open'; rounds: ReclaimOpenRound[] }
+  | { kind: 'started'; roundId: string; asked: number; notInSlack: number; deadlineAt: string };
+
+/** Thrown inside a round's transaction when another round claimed one of its pools first: rolls it back. */
+class PoolTaken extends Error {}
+
+export async function start(
+  ctx: ReclaimContext,
+  admin: string,
+  poolId: string | undefined,
+  policy: ReclaimPolicy,
+  lookup: LookupUser,
+): Promise<ReclaimStartOutcome> {
+  if (poolId !== undefined) {
+    const open = (await ctx.store.openRounds()).get(poolId);
+    if (open) return { kind: 'already-open', rounds: [open] };
+  }
+  const p = await preview(ctx, poolId, lookup);
+  if (p.kind !== 'preview') return p;
+  const ask = p.pools.flatMap((x) => x.ask);
+  const notInSlack = p.pools.reduce((n, x) => n + x.notInSlack.length, 0);
+  if (ask.length === 0) {
+    const open = p.pools.flatMap((x) => (x.openRound ? [x.openRound] : []));
+    return open.length > 0 ? { kind: 'already-open', rounds: open } : { kind: 'nobody' };
+  }
+  const round = roundRow(ctx, admin, poolId, policy, notInSlack);
+  const pools = [...new Set(ask.map((c) => c.poolId))];
+  try {
+    await ctx.store.transaction(async (tx) => {
+      // The first claim of a pool wins; a second is refused and this whole transaction rolls back.
+      if (!(await tx.claimPools(round.id, pools))) throw new PoolTaken();
+      await tx.insertRound(round);
+      for (const c of ask) await askOne(ctx, tx, round, c);
+      await enqueue(tx, ctx, { kind: 'reclaim-round', roundId: round.id }, `reclaim:${round.id}:posted`);
+    });
+  } catch (error) {
+    if (!(error instanceof PoolTaken)) throw error;
+    // Another Start (another admin, a second click, another replica) claimed a pool first.
+    const open = await ctx.store.openRounds();
+    ctx.logger.info('reclaim round not started: a round is already open for its pool', { admin, poolId });
+    return { kind: 'already-open', rounds: pools.flatMap((id) => open.get(id) ?? []) };
+  }
+  ctx.outbox.kick();
+  const asked = ask.length;
+  ctx.logger.info('reclaim round started', { roundId: round.id, admin, asked, notInSlack, policy });
+  return { kind: 'started', roundId: round.id, asked, notInSlack, deadlineAt: round.deadline_at };
+}
+
+function roundRow(
+  ctx: ReclaimContext,
+  admin: string,
+  poolId: string | undefined,
+  policy: ReclaimPolicy,
+  notInSlack: number,
+): ReclaimRoundRow {
+  const at = ctx.now();
+  const { remindAt, deadlineAt } = roundTimes(at, ctx.settings);
+  return {
+    id: newId('rr'),
+    admin,
+    pool_id: poolId ?? null,
+    policy,
+    state: 'open',
+    created_at: at.toISOString(),
+    remind_at: remindAt,
+    deadline_at: deadlineAt,
+    not_in_slack: notInSlack,
+    message_channel: null,
+    message_ts: null,
+    claimed_until: null,
+    closed_at: null,
+  };
+}
+
+/** One holder's ask, and their DM in the same transaction. */
+async function askOne(ctx: ReclaimContext, tx: ReclaimStore, round: ReclaimRoundRow, c: ReclaimCandidate) {
+  const row: ReclaimAskRow = {
+    id: newId('ra'),
+    round_id: round.id,
+    license_id: c.licenseId,
+    pool_id: c.poolId,
+    course_title: c.courseTitle,
+    slack_user: c.slackUser ?? '',
+    student_email: c.studentEmail.toLowerCase(),
+    student_name: c.studentName,
+    standing: c.standing,
+    progress: c.progress,
+    since: c.since,
+    since_watched: c.watched ? 1 : 0,
+    state: 'asked',
+    answered_at: null,
+    reminded_at: null,
+    detail: null,
+  };
+  await tx.insertAsk(row);
+  const ask = askNotice(row, round.deadline_at);
+  await enqueue(tx, ctx, { kind: 'reclaim-ask', user: row.slack_user, ask }, `reclaim:${row.id}:ask`);
+}
