@@ -1,7 +1,7 @@
 /**
  * A database an earlier version migrated opens in this one, on both engines (a store suite). The
  * databases are test/fixtures/databases: dumps of what the migrations made when they were one file
- * (src/kernel/db/migrations.ts), migrated through 0007_reclaim and through 0012_reclaim_open_pools.
+ * (src/kernel/db/migrations.ts), migrated through 0012_reclaim_open_pools.
  * They hold the names each migration is recorded under: a migration renamed, renumbered or moved out
  * of order would make the start refuse every database already in use.
  */
@@ -131,8 +131,15 @@ describe.each(testDatabases())('a database an earlier version migrated, on $dial
   it.skipIf(skip !== undefined)(
     'migrated through 0007 it migrates on: the later migrations run on its rows, the earlier stay as recorded',
     async () => {
-      // A reclaim round open at the upgrade: 0012_reclaim_open_pools claims its pool.
-      const { at, recorded } = await restore(dialect, '0007', [
+      const { at, recorded } = await restore(dialect, '0012', [
+        // Back to 0007 as an earlier version left it: what the downs of 0012 to 0009 undo.
+        'drop table reclaim_open_pools',
+        'drop index license_progress_standing',
+        'drop table progress_returns',
+        'drop index audit_requester',
+        'drop index audit_actor',
+        `delete from kysely_migration where name > '0007_reclaim'`,
+        // A reclaim round open at the upgrade: 0012_reclaim_open_pools claims its pool.
         `insert into reclaim_rounds (id, admin, policy, state, created_at, remind_at, deadline_at, not_in_slack)
           values ('rr-1', 'U0MGR00001', 'list', 'open', '2026-11-25T10:00:00.000Z', '2026-11-29T10:00:00.000Z',
           '2026-12-02T10:00:00.000Z', 0)`,
