@@ -107,13 +107,17 @@ async function schemaOf(records: Records): Promise<unknown[]> {
 
 describe.each(testDatabases())('a database an earlier version migrated, on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip !== undefined)(
-    'migrated through 0012 it opens as it is: nothing runs again, and the migrations make its schema',
+    'migrated through 0012, the last of the single file, it opens: what it recorded stays, only later migrations run',
     async () => {
       const { at, recorded } = await restore(dialect, '0012');
-      expect(recorded.map((r) => r.name)).toEqual(MIGRATION_NAMES);
+      // The names the single file recorded, in its order: the first of today's list.
+      expect(recorded.map((r) => r.name)).toEqual(MIGRATION_NAMES.slice(0, 11));
+      expect(recorded.at(-1)?.name).toBe('0012_reclaim_open_pools');
       const records = await open(at);
-      expect(await ran(records)).toEqual(recorded);
-      // The migrator itself (not only open's shortcut for an up-to-date database) finds nothing to run.
+      const now = await ran(records);
+      expect(now.map((r) => r.name)).toEqual(MIGRATION_NAMES);
+      expect(now.slice(0, recorded.length)).toEqual(recorded);
+      // The migrator itself (not only open's shortcut for an up-to-date database) finds nothing left.
       const migrator = new Migrator({
         db: anyDb(records),
         provider: { getMigrations: async () => migrations(dialect) },
@@ -121,7 +125,7 @@ describe.each(testDatabases())('a database an earlier version migrated, on $dial
       const again = await migrator.migrateToLatest();
       expect(again.error).toBeUndefined();
       expect(again.results).toEqual([]);
-      expect(await ran(records)).toEqual(recorded);
+      expect(await ran(records)).toEqual(now);
       // Run on an empty database, the migrations make exactly the schema the earlier ones made.
       const fresh = await open(await empty(dialect));
       expect(await schemaOf(fresh)).toEqual(await schemaOf(records));
