@@ -26,12 +26,12 @@ import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-prob
 import { createIntents, createSettler } from './kernel/services/intents.js';
 import { createOutbox } from './kernel/services/outbox.js';
 import { createWorkTracker } from './kernel/services/work-tracker.js';
-import { createWriteLedger } from './kernel/services/write-ledger.js';
+import { createWriteLedger } from './kernel/services/writes/ledger.js';
 import type { AppDeps } from './kernel/slack/deps.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
 import { createNotices } from './kernel/slack/notices.js';
 import { createRoleResolver } from './kernel/slack/roles.js';
-import { registerWriteSettling } from './kernel/slack/write-settling.js';
+import { registerWriteSettling } from './kernel/slack/writes/settling.js';
 import { AUTO_RETURN_NOTICE_KINDS } from './progress/domain/auto-return.js';
 import { withProgressMarks } from './progress/services/progress-marks.js';
 import { createProgressPass } from './progress/services/progress-pass.js';

@@ -9,4 +9,4 @@ export { createDraftStore } from './services/bulk.js';
 export { importBulkFiles } from './services/bulk-import.js';
 export type { BulkRunner } from './services/bulk-runner.js';
 export { createBulkRunner } from './services/bulk-runner.js';
-export { createBulkNotifier } from './slack/notifier.js';
+export { createBulkProgressNotices } from './slack/progress-notices.js';

@@ -7,8 +7,8 @@
 import type { License } from '../../kernel/domain/types.js';
 import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient } from '../../kernel/licensing/types.js';
-import { readBackAssign } from '../../kernel/services/read-back.js';
-import { runWrite, type WriteOutcome } from '../../kernel/services/write-outcome.js';
+import { runWrite, type WriteOutcome } from '../../kernel/services/writes/outcome.js';
+import { readBackAssign } from '../../kernel/services/writes/read-back.js';
 
 export interface BulkLine {
   poolId: string;

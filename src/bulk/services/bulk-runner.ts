@@ -17,8 +17,8 @@ import { count } from '../../kernel/domain/count.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
-import { readBackAssign } from '../../kernel/services/read-back.js';
 import { tracked, type WorkTracker } from '../../kernel/services/work-tracker.js';
+import { readBackAssign } from '../../kernel/services/writes/read-back.js';
 import {
   type BulkJob,
   type BulkJobStore,

@@ -3,6 +3,7 @@
  * Slack call, cached), then views.open with a loading view at once (the trigger_id lives 3 s), and
  * only then the licensing read, whose answer replaces the loading view (design.md section 2).
  */
+
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { listPools } from '../../browse/index.js';
 import { buildNoticeMessage, withSandboxMarkerView } from '../../kernel/blocks/common.js';
@@ -10,8 +11,9 @@ import { buildOutcomeModal } from '../../kernel/blocks/outcome.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { authorize, type Refused, refusalMessage } from '../../kernel/slack/gate.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
+import { tellByDm } from '../../kernel/slack/notices.js';
 import { presentError } from '../../kernel/slack/present.js';
-import { tellByDm, updateView } from '../../kernel/slack/slack-io.js';
+import { updateView } from '../../kernel/slack/slack-io.js';
 import { buildBulkFormModal, buildBulkLoadingModal, buildBulkNoticeModal } from '../blocks/bulk-form.js';
 
 export const BULK_NOT_SET_UP = 'Bulk assignment is not set up in this License Desk process.';

@@ -21,8 +21,8 @@ import { buildBulkReportModal } from '../blocks/bulk-report.js';
 import { endDateProblem } from '../domain/bulk-plan.js';
 import { dryRunBulk, jobFromDraft } from '../services/bulk.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
-import { createBulkNotifier } from './notifier.js';
 import { BULK_NOT_SET_UP } from './open.js';
+import { createBulkProgressNotices } from './progress-notices.js';
 
 /** The bulk modal behind the gate: a refusal (the gate's sentence) replaces the modal; not audited. */
 function gated(s: Surface, handler: (args: MarkedSubmitArgs, desk: Desk) => Promise<void>) {
@@ -111,7 +111,7 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
     }
     const job = jobFromDraft(draft, deps.now());
     try {
-      await desk.runner.start(job, createBulkNotifier(client, deps, userId));
+      await desk.runner.start(job, createBulkProgressNotices(client, deps, userId));
     } catch (error) {
       await once.release(key);
       deps.logger.error('bulk job could not start', { error: String(error) });

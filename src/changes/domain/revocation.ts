@@ -2,7 +2,7 @@
  * Revoking (DELETE /v1/license/{id}): when it is offered and what follows. Pure: rules take `now`.
  */
 import type { License, Pool } from '../../kernel/domain/types.js';
-import type { WriteReport } from '../../kernel/domain/write-report.js';
+import type { WriteReport } from '../../kernel/domain/writes/report.js';
 import type { SeatHandOn } from '../../requests/index.js';
 
 export type RevokeBlocker = 'not-revokable' | 'inactive' | 'expired';

@@ -9,10 +9,10 @@ import type { AssignRequest, License, Pool, Student } from '../../kernel/domain/
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { LicensingClient } from '../../kernel/licensing/types.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
-import { licenseFrom, readBackAssign } from '../../kernel/services/read-back.js';
 import { tracked } from '../../kernel/services/work-tracker.js';
-import { type AssignIntentBody, recordedWrite } from '../../kernel/services/write-ledger.js';
-import { auditOf, runWrite, type WriteOutcome } from '../../kernel/services/write-outcome.js';
+import { type AssignIntentBody, recordedWrite } from '../../kernel/services/writes/ledger.js';
+import { auditOf, runWrite, type WriteOutcome } from '../../kernel/services/writes/outcome.js';
+import { licenseFrom, readBackAssign } from '../../kernel/services/writes/read-back.js';
 import { activeEnrollment, validateAssignment } from '../domain/assignment.js';
 import type { NewcomerProblem } from '../domain/change-refusal.js';
 import type { ChangeContext } from './change-context.js';

@@ -7,7 +7,7 @@
 import type { LicensingClient } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
-import type { WriteLedger } from '../../kernel/services/write-ledger.js';
+import type { WriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { SeatHandOn } from '../../requests/index.js';
 
 export interface ChangeContext {
@@ -17,7 +17,7 @@ export interface ChangeContext {
   /** Writes run as tracked work, so a stop lets them finish (docs/shutdown.md). */
   work?: WorkTracker | undefined;
   /**
-   * Records each write before it is sent and closes it with the outcome (services/write-ledger.ts), so
+   * Records each write before it is sent and closes it with the outcome (services/writes/ledger.ts), so
    * a write in flight when the process is killed is settled at the next start; absent: not recorded.
    */
   writes?: WriteLedger | undefined;

@@ -7,8 +7,8 @@ import type { LicensingClient } from '../../kernel/licensing/types.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import { tracked } from '../../kernel/services/work-tracker.js';
-import { recordedWrite } from '../../kernel/services/write-ledger.js';
-import { auditOf, runWrite, studentFacts, type WriteOutcome } from '../../kernel/services/write-outcome.js';
+import { recordedWrite } from '../../kernel/services/writes/ledger.js';
+import { auditOf, runWrite, studentFacts, type WriteOutcome } from '../../kernel/services/writes/outcome.js';
 import type { EndDateRefusal } from '../domain/change-refusal.js';
 import type { ChangeContext } from './change-context.js';
 

@@ -16,9 +16,9 @@ import type { LicensingClient } from '../../kernel/licensing/types.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import { tracked } from '../../kernel/services/work-tracker.js';
-import { type OpenWrite, openWrite, type RecycleIntentBody } from '../../kernel/services/write-ledger.js';
-import { WriteNotRecordedError } from '../../kernel/services/write-not-recorded.js';
-import { auditOf, studentFacts, type WriteOutcome } from '../../kernel/services/write-outcome.js';
+import { type OpenWrite, openWrite, type RecycleIntentBody } from '../../kernel/services/writes/ledger.js';
+import { WriteNotRecordedError } from '../../kernel/services/writes/not-recorded.js';
+import { auditOf, studentFacts, type WriteOutcome } from '../../kernel/services/writes/outcome.js';
 import { isFull } from '../domain/assignment.js';
 import type { RecycleRefusal, RetryRefusal } from '../domain/change-refusal.js';
 import {

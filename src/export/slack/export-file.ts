@@ -9,6 +9,7 @@
  * file is written to a temporary file by the service and streamed to the upload URL with its
  * length, so the CSV is never held in memory whole.
  */
+
 import { createReadStream } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -21,8 +22,8 @@ import {
 } from '../../kernel/blocks/common.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { openDm } from '../../kernel/slack/dm.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
+import { openDm } from '../../kernel/slack/notices.js';
 import type { Replier } from '../../kernel/slack/reply.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
 import { createProgressStore } from '../../progress/index.js';

@@ -5,7 +5,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import { type AlertsConfig, createAlertPoster, tellNothingNew } from '../../alerts/index.js';
-import { createBulkNotifier } from '../../bulk/index.js';
+import { createBulkProgressNotices } from '../../bulk/index.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import { createDailyScheduler, type DailyScheduler } from '../../kernel/services/scheduler.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
@@ -68,7 +68,7 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
   } else {
     log.info('alerts off: set ALERT_CHANNEL (or AUDIT_CHANNEL) to a channel id to get the daily check');
   }
-  const resumed = await desk.runner.resumeAll((job) => createBulkNotifier(client, deps, job.requester));
+  const resumed = await desk.runner.resumeAll((job) => createBulkProgressNotices(client, deps, job.requester));
   return {
     scheduler,
     resumed,

@@ -4,7 +4,7 @@
  * `describeReport` words any write's outcome: after an unclear answer it says what reading back
  * found, and never suggests sending the same write blind.
  */
-import type { WriteReport } from '../domain/write-report.js';
+import type { WriteReport } from '../domain/writes/report.js';
 import { CallbackId, ChangeActionId } from './ids.js';
 import { actions, button, context, type SlackMessage, section } from './kit.js';
 import { type LimitWait, limitWaitText } from './limit-wait.js';

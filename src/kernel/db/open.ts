@@ -20,7 +20,7 @@ import {
   sql,
 } from 'kysely';
 import { diskFullSentence, isDiskFull } from './disk-full.js';
-import { type Dialect, migrations } from './migrations.js';
+import { type Dialect, migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { redactDatabaseUrl } from './url.js';
 

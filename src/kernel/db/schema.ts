@@ -1,7 +1,7 @@
 /**
  * The tables License Desk keeps its own records in (docs/records.md), as Kysely sees them. One schema
  * for SQLite and PostgreSQL: times are ISO-8601 text (they sort as they read), nested values are JSON
- * text, ids are text except the autoincremented ones. Migrations (migrations.ts) create exactly this.
+ * text, ids are text except the autoincremented ones. Migrations (migrations/) create exactly this.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 

@@ -19,7 +19,7 @@ import type {
   UnauthorizedError,
 } from '../licensing/errors.js';
 import { isLicensingError } from '../licensing/errors.js';
-import { NOT_RECORDED_SENTENCE, WriteNotRecordedError } from './write-not-recorded.js';
+import { NOT_RECORDED_SENTENCE, WriteNotRecordedError } from './writes/not-recorded.js';
 
 /** Every concrete licensing error: its `kind` narrows to the class, so each kind has one arm below. */
 type AnyLicensingError =

@@ -1,19 +1,18 @@
 /**
  * Settling the admin's writes left in flight by a process that is gone (docs/records.md, "Writes in
- * flight"). One handler per kind of services/write-ledger.ts, registered with the settler: it reads
+ * flight"). One handler per kind of services/writes/ledger.ts, registered with the settler: it reads
  * back from the licensing API what became of the write (never sends it again), writes the audit entry
  * with the true outcome ("settled after a restart"), closes the intent and tells the admin once,
  * through the outbox, in the same transaction as the close. A read that fails throws: the intent
  * stays open for the next round.
  */
 
-import { readBackAssign } from '../../kernel/services/read-back.js';
 import type { Records } from '../db/open.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
 import { APP_ACTOR } from '../domain/audit-entry.js';
 import { dayOf } from '../domain/end-date.js';
-import type { SettledWriteNotice } from '../domain/settled-write.js';
 import type { License } from '../domain/types.js';
+import type { SettledWriteNotice } from '../domain/writes/settled-notice.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { LicensingClient } from '../licensing/types.js';
 import type { AuditLog } from './audit.js';
@@ -25,7 +24,8 @@ import type {
   RecycleIntentBody,
   RevokeIntentBody,
   WriteKind,
-} from './write-ledger.js';
+} from './writes/ledger.js';
+import { readBackAssign } from './writes/read-back.js';
 
 export const SETTLED_DETAIL = 'settled after a restart: License Desk was stopped before the answer; read back';
 

@@ -20,7 +20,7 @@ import type { Intents, Settler } from '../services/intents.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { WorkTracker } from '../services/work-tracker.js';
-import type { WriteLedger } from '../services/write-ledger.js';
+import type { WriteLedger } from '../services/writes/ledger.js';
 import type { Notices } from './notices.js';
 
 /** admin: may change licenses; viewer: may look; none: refused, sees no student data. */

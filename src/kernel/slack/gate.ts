@@ -12,6 +12,7 @@
  * attempt is audited; the shortcut opens a small refusal modal. When Slack was too busy to tell the
  * role, the person is asked to try again and nothing is audited.
  */
+
 import type {
   AckFn,
   AllMiddlewareArgs,
@@ -30,10 +31,11 @@ import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
 import type { AppDeps, Role } from './deps.js';
+import { tellByDm } from './notices.js';
 import { slackBusyText } from './present.js';
 import { createReplier } from './reply.js';
 import { SlackBusyError } from './roles.js';
-import { markedAck, openView, tellByDm } from './slack-io.js';
+import { markedAck, openView } from './slack-io.js';
 import type { Surface } from './state.js';
 
 /** What a surface needs: looking (viewers and admins) or changing licenses (admins). */

@@ -1,10 +1,16 @@
 /**
- * What the outbox's messages say, and how they reach Slack (docs/records.md, "The outbox"). A feature
- * registers a renderer for each kind of notice it enqueues; the outbox hands every message it sends
- * to `deliver`, which finds the renderer by the notice's `kind` and gives it the bot's client.
+ * Telling a person: the one module for notices (docs/architecture.md, "Words"). What the outbox's
+ * messages say, and how they reach Slack (docs/records.md, "The outbox"): a feature registers a
+ * renderer for each kind of notice it enqueues; the outbox hands every message it sends to `deliver`,
+ * which finds the renderer by the notice's `kind` and gives it the bot's client. And the one DM
+ * sender every notice, bulk report and alarm uses: `openDm`, `sendDm`, `tellByDm`.
  */
 import type { webApi } from '@slack/bolt';
+import { withSandboxMarker } from '../blocks/common.js';
+import type { SlackMessage } from '../blocks/kit.js';
+import { buildOutcomeMessage, type Outcome } from '../blocks/outcome.js';
 import type { Records } from '../db/open.js';
+import type { Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import { type DeliverySteps, EVERY_STEP, type Outbox, type OutboxSender, Undeliverable } from '../services/outbox.js';
 
@@ -118,4 +124,47 @@ export interface NoticeFeatureOptions<Settings> {
   settings: Settings;
   /** How often its scheduled work runs (tests pass their own). */
   everyMs?: number;
+}
+
+/**
+ * The one way License Desk opens a direct message: conversations.open (scope im:write), which gives the
+ * DM's channel id; every notice, bulk report and alarm posts there.
+ */
+export async function openDm(client: webApi.WebClient, userId: string): Promise<string> {
+  const res = await client.conversations.open({ users: userId });
+  const id = res.channel?.id;
+  if (!id) throw new Error('conversations.open returned no channel');
+  return id;
+}
+
+/**
+ * A message in the person's DM with the app (conversations.open, scope im:write; then chat:write):
+ * for when neither a modal nor a response_url nor a channel reply can tell them. Never throws.
+ */
+export async function tellByDm(
+  deps: { sandbox: boolean; logger: Logger },
+  client: webApi.WebClient,
+  user: string,
+  what: Outcome | SlackMessage,
+): Promise<boolean> {
+  try {
+    await sendDm(deps, client, user, what);
+    return true;
+  } catch (error) {
+    deps.logger.error('could not tell the person by DM either', { user, error: String(error) });
+    return false;
+  }
+}
+
+/** The same DM, for a sender that retries (the outbox's notices): throws when Slack did not take it. */
+export async function sendDm(
+  deps: { sandbox: boolean },
+  client: webApi.WebClient,
+  user: string,
+  what: Outcome | SlackMessage,
+): Promise<{ channel: string; ts: string | undefined }> {
+  const message = withSandboxMarker('headline' in what ? buildOutcomeMessage(what) : what, deps.sandbox);
+  const channel = await openDm(client, user);
+  const res = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+  return { channel, ts: res.ts };
 }

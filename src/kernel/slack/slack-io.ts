@@ -5,11 +5,9 @@
  */
 import type { AckFn, ViewResponseAction, webApi } from '@slack/bolt';
 import { withSandboxMarker, withSandboxMarkerView } from '../blocks/common.js';
-import type { SlackMessage } from '../blocks/kit.js';
 import type { ModalView } from '../blocks/modal-kit.js';
 import { buildOutcomeMessage, type Outcome } from '../blocks/outcome.js';
 import type { AppDeps } from './deps.js';
-import { openDm } from './dm.js';
 
 type Client = webApi.WebClient;
 
@@ -78,36 +76,4 @@ export async function replyEphemeral(
     deps.logger.warn('could not post the ephemeral reply', { channel, error: String(error) });
     return false;
   }
-}
-
-/**
- * A message in the person's DM with the app (conversations.open, scope im:write; then chat:write):
- * for when neither a modal nor a response_url nor a channel reply can tell them. Never throws.
- */
-export async function tellByDm(
-  deps: AppDeps,
-  client: Client,
-  user: string,
-  what: Outcome | SlackMessage,
-): Promise<boolean> {
-  try {
-    await sendDm(deps, client, user, what);
-    return true;
-  } catch (error) {
-    deps.logger.error('could not tell the person by DM either', { user, error: String(error) });
-    return false;
-  }
-}
-
-/** The same DM, for a sender that retries (the outbox's notices): throws when Slack did not take it. */
-export async function sendDm(
-  deps: Pick<AppDeps, 'sandbox'>,
-  client: Client,
-  user: string,
-  what: Outcome | SlackMessage,
-): Promise<{ channel: string; ts: string | undefined }> {
-  const message = withSandboxMarker('headline' in what ? buildOutcomeMessage(what) : what, deps.sandbox);
-  const channel = await openDm(client, user);
-  const res = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
-  return { channel, ts: res.ts };
 }

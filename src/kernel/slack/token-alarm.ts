@@ -7,11 +7,12 @@
  * reached Slack, the log says it and nobody is promised that the admins know; an alarm that reached
  * nobody is tried again at the next refusal.
  */
+
 import type { webApi } from '@slack/bolt';
 import { buildErrorMessage, withSandboxMarker } from '../blocks/common.js';
 import { isLicensingError } from '../licensing/errors.js';
 import type { AppDeps } from './deps.js';
-import { openDm } from './dm.js';
+import { openDm } from './notices.js';
 import { presentError, type Subject } from './present.js';
 
 /** At most one alarm an hour: a broken token fails every request until someone fixes it. */

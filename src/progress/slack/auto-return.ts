@@ -7,10 +7,9 @@
 
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import { createIntents } from '../../kernel/services/intents.js';
-import { createWriteLedger } from '../../kernel/services/write-ledger.js';
+import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { openDm } from '../../kernel/slack/dm.js';
-import { type NoticeFeatureOptions, noticeOf } from '../../kernel/slack/notices.js';
+import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
 import { slackUserByEmail } from '../../kernel/slack/resolve-user.js';
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../blocks/auto-return.js';
 import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnNotice, type AutoReturnSettings } from '../domain/auto-return.js';

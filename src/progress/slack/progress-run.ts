@@ -10,7 +10,7 @@
 import { type HomeSections, showHome } from '../../home/index.js';
 import { DeskActionId } from '../../kernel/blocks/ids.js';
 import { onClick } from '../../kernel/slack/gate.js';
-import { tellByDm } from '../../kernel/slack/slack-io.js';
+import { tellByDm } from '../../kernel/slack/notices.js';
 import type { Surface } from '../../kernel/slack/state.js';
 import { buildProgressRunMessage, progressRunLine } from '../blocks/progress-text.js';
 

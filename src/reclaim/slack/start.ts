@@ -9,10 +9,9 @@ import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
 import { createIntents } from '../../kernel/services/intents.js';
-import { createWriteLedger } from '../../kernel/services/write-ledger.js';
+import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { openDm } from '../../kernel/slack/dm.js';
-import { type NoticeFeatureOptions, noticeOf } from '../../kernel/slack/notices.js';
+import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
 import { createProgressStore } from '../../progress/index.js';
 import {
   buildReclaimAskMessage,

@@ -5,7 +5,7 @@
  * outbox. Also what the periodic check settles: 'assigning' requests left too long, and approved
  * requests whose license came another way.
  */
-import { readBackAssign } from '../../kernel/services/read-back.js';
+import { readBackAssign } from '../../kernel/services/writes/read-back.js';
 import type { RequestKernel } from './kernel.js';
 
 export function createSettle(k: RequestKernel) {

@@ -10,7 +10,7 @@ import type { AuditLog } from '../../kernel/services/audit.js';
 import type { Intent, Intents } from '../../kernel/services/intents.js';
 import type { DeliverySteps, Outbox } from '../../kernel/services/outbox.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
-import type { WriteOutcome } from '../../kernel/services/write-outcome.js';
+import type { WriteOutcome } from '../../kernel/services/writes/outcome.js';
 import type {
   CancelOutcome,
   CourseRequest,

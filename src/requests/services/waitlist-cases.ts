@@ -3,7 +3,7 @@
  * step, only from 'approved'), the waitlist's assign of the request first in line (the same assign
  * as an approval, through 'assigning'), and a license admin taking a request out of the line.
  */
-import { readBackAssign } from '../../kernel/services/read-back.js';
+import { readBackAssign } from '../../kernel/services/writes/read-back.js';
 import { entryOfRequest } from './db-store.js';
 import { DESK, type RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';

@@ -2,13 +2,14 @@
  * Sends what the outbox holds for course requests and the waitlist: each notice (domain/requests.ts
  * `RequestNotice`) is worded here, at send time, from the request as it is now, with the builders of
  * src/blocks/. The card copies and the requester's DM (notify.ts), the waitlist's DMs
- * (waitlist/notifier.ts), the approver's DM after a settled approval. A notice about a request that no
+ * (waitlist/notices.ts), the approver's DM after a settled approval. A notice about a request that no
  * longer exists is dropped.
  */
+
 import type { webApi } from '@slack/bolt';
 import type { DeliverySteps } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { sendDm } from '../../kernel/slack/slack-io.js';
+import { sendDm } from '../../kernel/slack/notices.js';
 import { buildApprovalSettledMessage } from '../blocks/requests.js';
 import { type CourseRequest, type RequestNotice, UnreadableRequestError } from '../domain/requests.js';
 import { type DbRequestStore, entryOfRequest } from '../services/db-store.js';

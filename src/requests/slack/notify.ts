@@ -2,7 +2,7 @@
  * RequestEvents over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
  * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
- * the waitlist's DMs (src/requests/slack/waitlist/notifier.ts); here its cards and its step follow. Uses the
+ * the waitlist's DMs (src/requests/slack/waitlist/notices.ts); here its cards and its step follow. Uses the
  * app's own bot client (composeRequests runs once createApp has built it): a step's
  * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
  * may come days later. Sent by the outbox: every part (a card copy, a thread reply, a DM, the step's
@@ -13,8 +13,7 @@ import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { openDm } from '../../kernel/slack/dm.js';
-import { noticeParts } from '../../kernel/slack/notices.js';
+import { noticeParts, openDm } from '../../kernel/slack/notices.js';
 import { buildRequestCardMessage, buildRequestReminderMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
 import { type CourseRequest, type RequestCard, waitingSince } from '../domain/requests.js';
 import type { RequestEvents } from '../services/service.js';

@@ -23,7 +23,7 @@ import { createRequestDelivery } from './deliver.js';
 import type { RequestsDeps } from './deps.js';
 import { createRequestEvents } from './notify.js';
 import { createRequesterName, createRequesterPresence } from './presence.js';
-import { createSlackWaitlistNotifier } from './waitlist/notifier.js';
+import { createWaitlistNotices } from './waitlist/notices.js';
 
 export interface WaitlistSetup {
   /** The licensing budget the background check takes its share of (HOME_BUDGET_SHARE). */
@@ -131,7 +131,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
   const deliver = createRequestDelivery({
     store,
     events,
-    notifier: createSlackWaitlistNotifier(opts.client, deps),
+    notifier: createWaitlistNotices(opts.client, deps),
     client: opts.client,
     deps,
   });

@@ -4,7 +4,7 @@
  */
 import { type Kysely, Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATION_NAMES, migrations } from '../../../src/kernel/db/migrations.js';
+import { MIGRATION_NAMES, migrations } from '../../../src/kernel/db/migrations/index.js';
 import { testDatabases } from '../../support/records.js';
 
 const cleanups: (() => Promise<void>)[] = [];

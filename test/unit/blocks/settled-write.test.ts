@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSettledWriteMessage } from '../../../src/kernel/blocks/settled-write.js';
-import type { SettledWriteNotice } from '../../../src/kernel/domain/settled-write.js';
+import { buildSettledWriteMessage } from '../../../src/kernel/blocks/writes/settled-notice.js';
+import type { SettledWriteNotice } from '../../../src/kernel/domain/writes/settled-notice.js';
 
 const base = { kind: 'settled-write', to: 'U0ADMIN001' } as const;
 const text = (n: Omit<SettledWriteNotice, 'kind' | 'to'>) => buildSettledWriteMessage({ ...base, ...n }).text;

@@ -7,7 +7,7 @@ import { getLicensesPage, getPoolLicensesPage, listPools } from '../../../src/br
 import { assignLicense } from '../../../src/changes/services/assign.js';
 import { exportLicenses } from '../../../src/export/services/export.js';
 import { BadRequestError, NotFoundError, ServerError } from '../../../src/kernel/licensing/errors.js';
-import { readBackAssign } from '../../../src/kernel/services/read-back.js';
+import { readBackAssign } from '../../../src/kernel/services/writes/read-back.js';
 import { makeLicense, makePool, makeStudent, makeStudentCourse } from '../blocks/fixtures.js';
 import { createFakeLicensing } from './fake-licensing.js';
 

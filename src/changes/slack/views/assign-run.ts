@@ -3,13 +3,15 @@
  * the channel and, when neither reached the person, a DM. The use case (services/) has made the write
  * and recorded the audit entry before this runs.
  */
+
 import type { webApi } from '@slack/bolt';
 import { licenseName, studentWords } from '../../../kernel/blocks/change-words.js';
 import { dayText, escapeTruncated } from '../../../kernel/blocks/mrkdwn.js';
 import { buildOutcomeModal, type Outcome } from '../../../kernel/blocks/outcome.js';
 import type { License, Pool } from '../../../kernel/domain/types.js';
-import type { WriteOutcome } from '../../../kernel/services/write-outcome.js';
-import { replyEphemeral, tellByDm, updateView } from '../../../kernel/slack/slack-io.js';
+import type { WriteOutcome } from '../../../kernel/services/writes/outcome.js';
+import { tellByDm } from '../../../kernel/slack/notices.js';
+import { replyEphemeral, updateView } from '../../../kernel/slack/slack-io.js';
 import { changeContext, type Surface } from '../../../kernel/slack/state.js';
 import { type AssignCall, type AssignParams, assign } from '../../services/assign.js';
 import { describeWrite } from './outcome-text.js';

@@ -1,10 +1,10 @@
 /**
  * A write's outcome in words for the person (escaped mrkdwn): the use case's outcome made plain
- * (services/write-outcome.ts `reportOf`) and worded by blocks/outcome.ts.
+ * (services/writes/outcome.ts `reportOf`) and worded by blocks/outcome.ts.
  */
 import { buildOutcomeModal, describeReport, type Outcome, type WriteWords } from '../../../kernel/blocks/outcome.js';
 import type { Subject } from '../../../kernel/services/error-text.js';
-import { reportOf, type WriteOutcome } from '../../../kernel/services/write-outcome.js';
+import { reportOf, type WriteOutcome } from '../../../kernel/services/writes/outcome.js';
 
 /** A form whose private_metadata did not decode: expired, or altered on the way. */
 export const EXPIRED = buildOutcomeModal({

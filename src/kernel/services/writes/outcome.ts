@@ -5,12 +5,12 @@
  * reset or timeout after sending: `outcomeUnknown`) is never sent again; it is resolved by reading
  * back (design.md section 3): a repeated assign with `recycle` would end a second license.
  */
-import type { AuditEntry } from '../domain/audit-entry.js';
-import type { License } from '../domain/types.js';
-import type { WriteReport } from '../domain/write-report.js';
-import { isLicensingError, type LicensingError, StoppedError } from '../licensing/errors.js';
-import { errorSentence, type Subject } from './error-text.js';
-import { WriteNotRecordedError } from './write-not-recorded.js';
+import type { AuditEntry } from '../../domain/audit-entry.js';
+import type { License } from '../../domain/types.js';
+import type { WriteReport } from '../../domain/writes/report.js';
+import { isLicensingError, type LicensingError, StoppedError } from '../../licensing/errors.js';
+import { errorSentence, type Subject } from '../error-text.js';
+import { WriteNotRecordedError } from './not-recorded.js';
 
 export type WriteOutcome<T> =
   /** Done; `checked` when an unclear answer was resolved by reading back. */

@@ -3,15 +3,16 @@
  * chat.postMessage that chat.update edits in place (an ephemeral response_url message could not be
  * edited after a restart, and lives only 30 minutes), and the per-line results as thread replies.
  */
+
 import type { webApi } from '@slack/bolt';
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { openDm } from '../../kernel/slack/dm.js';
+import { openDm } from '../../kernel/slack/notices.js';
 import { buildBulkProgressMessage, buildBulkResultMessages } from '../blocks/bulk-progress.js';
 import type { BulkJob } from '../db/store.js';
 import type { BulkNotifier } from '../services/bulk-runner.js';
 
-export function createBulkNotifier(client: webApi.WebClient, deps: AppDeps, userId: string): BulkNotifier {
+export function createBulkProgressNotices(client: webApi.WebClient, deps: AppDeps, userId: string): BulkNotifier {
   const message = (job: BulkJob) => withSandboxMarker(buildBulkProgressMessage(job), deps.sandbox);
   return {
     async started(job) {

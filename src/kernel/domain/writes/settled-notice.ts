@@ -1,7 +1,7 @@
 /**
  * What the admin is told once about a write that was in flight when License Desk was killed, after
  * the next start read back what became of it (services/settle-writes.ts). Worded by
- * blocks/settled-write.ts; sent once through the outbox.
+ * blocks/writes/settled-notice.ts; sent once through the outbox.
  */
 export type SettledWriteKind = 'assign' | 'recycle' | 'end-date' | 'revoke';
 

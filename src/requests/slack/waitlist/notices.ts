@@ -7,8 +7,7 @@
 import type { webApi } from '@slack/bolt';
 import type { SlackMessage } from '../../../kernel/blocks/kit.js';
 import type { AppDeps } from '../../../kernel/slack/deps.js';
-import { noticeParts } from '../../../kernel/slack/notices.js';
-import { sendDm } from '../../../kernel/slack/slack-io.js';
+import { noticeParts, sendDm } from '../../../kernel/slack/notices.js';
 import { buildWaitlistSeatMessage, buildWaitlistSkippedMessage } from '../../blocks/waitlist.js';
 import type { WaitlistEntry, WaitlistNotifier } from '../../services/waitlist.js';
 
@@ -17,7 +16,7 @@ function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
   return approvers.filter((u) => u !== entry.requester);
 }
 
-export function createSlackWaitlistNotifier(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
+export function createWaitlistNotices(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
   return {
     async assigned(entry, outcome, steps) {
       const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };

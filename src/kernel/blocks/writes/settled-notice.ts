@@ -1,11 +1,11 @@
 /**
  * The direct message that tells an admin what became of a write that was in flight when License Desk
- * was killed, once the next start read it back (domain/settled-write.ts). One sentence, starting
+ * was killed, once the next start read it back (domain/writes/settled-notice.ts). One sentence, starting
  * "After a restart:". Pure.
  */
-import type { SettledWriteNotice } from '../domain/settled-write.js';
-import { type SlackMessage, section } from './kit.js';
-import { dayText, escapeMrkdwn, escapeTruncated } from './mrkdwn.js';
+import type { SettledWriteNotice } from '../../domain/writes/settled-notice.js';
+import { type SlackMessage, section } from '../kit.js';
+import { dayText, escapeMrkdwn, escapeTruncated } from '../mrkdwn.js';
 
 const code = (s: string) => `\`${escapeMrkdwn(s)}\``;
 const name = (s: string | undefined) => (s ? escapeTruncated(s, 100) : 'the student');

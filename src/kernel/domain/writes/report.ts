@@ -1,5 +1,5 @@
 /**
- * What became of a write, in the terms its answer is worded in: services/write-outcome.ts makes it
+ * What became of a write, in the terms its answer is worded in: services/writes/outcome.ts makes it
  * from the write's outcome (`reportOf`), blocks/outcome.ts words it (`describeReport`). Plain data:
  * the error is already a sentence, so the builders need nothing from the licensing client.
  */

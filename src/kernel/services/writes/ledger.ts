@@ -8,11 +8,11 @@
  * 'recycle' (a chosen license revoked, then the seat assigned: two writes under one intent),
  * 'end-date', 'revoke'. A course request's assign records its own intent (not these).
  */
-import type { Records } from '../db/open.js';
-import type { License } from '../domain/types.js';
-import type { IntentInput, Intents } from './intents.js';
-import { WriteNotRecordedError } from './write-not-recorded.js';
-import { auditOutcomeOf, type WriteOutcome } from './write-outcome.js';
+import type { Records } from '../../db/open.js';
+import type { License } from '../../domain/types.js';
+import type { IntentInput, Intents } from '../intents.js';
+import { WriteNotRecordedError } from './not-recorded.js';
+import { auditOutcomeOf, type WriteOutcome } from './outcome.js';
 
 export const WRITE_KINDS = ['assign', 'recycle', 'end-date', 'revoke'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];

@@ -3,10 +3,10 @@
  * took. Used by every settler of an assign left in flight (a change, a bulk line, a request, a waitlist
  * seat), so it lives in the kernel beside the write ledger.
  */
-import type { License, Student, StudentCourse } from '../domain/types.js';
-import { isEndpointMissing, isLicensingError } from '../licensing/errors.js';
-import type { Priority } from '../licensing/limiter.js';
-import type { LicensingClient } from '../licensing/types.js';
+import type { License, Student, StudentCourse } from '../../domain/types.js';
+import { isEndpointMissing, isLicensingError } from '../../licensing/errors.js';
+import type { Priority } from '../../licensing/limiter.js';
+import type { LicensingClient } from '../../licensing/types.js';
 
 export function licenseFrom(student: Student, course: StudentCourse): License {
   return {

@@ -1,0 +1,59 @@
+/**
+ * The schema's history, oldest first (../schema.ts is where it ends): one file a migration, named as
+ * the migration is recorded in every database that ran it (Kysely's `kysely_migration` table), listed
+ * here in order. Kept in code, not in files read at run time, so the build carries them. Each has its
+ * way back (`down`), tested both ways. Run at start by ../open.ts through Kysely's migrator, which holds
+ * a lock on PostgreSQL so that replicas starting together run each migration once.
+ *
+ * Never edit, rename or renumber a migration that has shipped: add the next one (docs/records.md,
+ * "Migrations"). There is no 0008: no branch ever shipped one.
+ */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_requests.js';
+import * as m0002 from './0002_intents_outbox.js';
+import * as m0003 from './0003_audit.js';
+import * as m0004 from './0004_bulk_jobs.js';
+import * as m0005 from './0005_state.js';
+import * as m0006 from './0006_progress.js';
+import * as m0007 from './0007_reclaim.js';
+import * as m0009 from './0009_audit_search.js';
+import * as m0010 from './0010_progress_returns.js';
+import * as m0011 from './0011_progress_standing.js';
+import * as m0012 from './0012_reclaim_open_pools.js';
+import type { AnyDb, Dialect } from './columns.js';
+
+export type { Dialect };
+
+/** One migration's file: its way up (on the engine it runs on) and its way back. */
+interface Step {
+  up(db: AnyDb, dialect: Dialect): Promise<void>;
+  down(db: AnyDb): Promise<void>;
+}
+
+/** Every migration by the name databases record it under, in the order they run. */
+const STEPS: readonly (readonly [name: string, step: Step])[] = [
+  ['0001_requests', m0001],
+  ['0002_intents_outbox', m0002],
+  ['0003_audit', m0003],
+  ['0004_bulk_jobs', m0004],
+  ['0005_state', m0005],
+  ['0006_progress', m0006],
+  ['0007_reclaim', m0007],
+  ['0009_audit_search', m0009],
+  ['0010_progress_returns', m0010],
+  ['0011_progress_standing', m0011],
+  ['0012_reclaim_open_pools', m0012],
+];
+
+/** The migrations as Kysely's migrator takes them, for one engine. */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(
+    STEPS.map(([name, step]) => [
+      name,
+      { up: (db: AnyDb) => step.up(db, dialect), down: (db: AnyDb) => step.down(db) },
+    ]),
+  );
+}
+
+/** The names of the migrations, in order: what a fully migrated database has run. */
+export const MIGRATION_NAMES: readonly string[] = STEPS.map(([name]) => name);
