@@ -3,7 +3,7 @@
  * pool and license views, App Home's counts, the digest's lists and the seats that can be given back.
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { Dialect } from '../../kernel/db/migrations.js';
+import type { Dialect } from '../../kernel/db/migrations/index.js';
 import type { Database, LicenseProgressRow } from '../../kernel/db/schema.js';
 import type { LicenseProgress, ProgressThresholds } from '../domain/progress.js';
 import { BATCH } from './licenses.js';

@@ -4,7 +4,7 @@
  * deadline, two replicas) never both take the same step.
  */
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../kernel/db/migrations.js';
+import type { Dialect } from '../../kernel/db/migrations/index.js';
 import type { Database, ReclaimAskRow, ReclaimRoundRow } from '../../kernel/db/schema.js';
 import type { AskState } from '../domain/reclaim.js';
 
