@@ -201,6 +201,15 @@ function describePost(item: QueuedPost) {
       : { dropped: item.count };
 }
 
+function warnNotPosted(logger: Logger, channel: string, item: QueuedPost, error: unknown): void {
+  logger.warn('could not post to the audit channel', {
+    channel,
+    error: String(error),
+    ...(item.kind === 'entry' ? { entry: describeEntry(item.entry) } : { post: item.kind }),
+    note: 'the entry is in the log and the audit table',
+  });
+}
+
 /** The posts in line, sent one at a time at the channel's pace; a 429 sends the same post again later. */
 interface PacedSender {
   /** Puts a post at the end of the line; schedule() starts sending. */
@@ -270,12 +279,7 @@ function createPacedSender(o: {
         });
       } else {
         queue.shift();
-        logger.warn('could not post to the audit channel', {
-          channel,
-          error: String(error),
-          ...(head.item.kind === 'entry' ? { entry: describeEntry(head.item.entry) } : { post: head.item.kind }),
-          note: 'the entry is in the log and the audit table',
-        });
+        warnNotPosted(logger, channel, head.item, error);
       }
     } finally {
       sending = false;
