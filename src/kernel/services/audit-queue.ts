@@ -244,6 +244,7 @@ function createPacedSender(o: {
   let posted = 0;
   let stopped = false;
   const listeners = new Set<() => void>();
+  const idle = () => queue.length === 0 && !sending;
 
   function schedule(): void {
     if (sending || paceTimer !== undefined || queue.length === 0 || stopped) return;
@@ -289,22 +290,6 @@ function createPacedSender(o: {
     schedule();
   }
 
-  function whenIdle<T>(timeoutMs: number, result: () => T): Promise<T> {
-    return new Promise((resolve) => {
-      // Kept alive: a shutdown awaiting this must not exit while a post waits for its turn.
-      const timer = timers.setTimeout(done, timeoutMs, true);
-      const check = () => {
-        if (queue.length === 0 && !sending) done();
-      };
-      function done() {
-        timers.clearTimeout(timer);
-        listeners.delete(check);
-        resolve(result());
-      }
-      listeners.add(check);
-    });
-  }
-
   return {
     push: (item) => {
       queue.push({ item, attempts: 0 });
@@ -312,8 +297,8 @@ function createPacedSender(o: {
     schedule,
     length: () => queue.length,
     posted: () => posted,
-    idle: () => queue.length === 0 && !sending,
-    whenIdle,
+    idle,
+    whenIdle: (timeoutMs, result) => whenSettled({ timers, listeners, idle, timeoutMs, result }),
     stop() {
       stopped = true;
       timers.clearTimeout(paceTimer);
@@ -321,6 +306,29 @@ function createPacedSender(o: {
       return queue.splice(0).map(({ item }) => item);
     },
   };
+}
+
+/** Resolves with `result()` when a listener call finds `idle()`, or after timeoutMs. */
+function whenSettled<T>(o: {
+  timers: QueueTimers;
+  listeners: Set<() => void>;
+  idle: () => boolean;
+  timeoutMs: number;
+  result: () => T;
+}): Promise<T> {
+  return new Promise((resolve) => {
+    // Kept alive: a shutdown awaiting this must not exit while a post waits for its turn.
+    const timer = o.timers.setTimeout(done, o.timeoutMs, true);
+    const check = () => {
+      if (o.idle()) done();
+    };
+    function done() {
+      o.timers.clearTimeout(timer);
+      o.listeners.delete(check);
+      resolve(o.result());
+    }
+    o.listeners.add(check);
+  });
 }
 
 /** Refusals by one person, folded into one post until they pause (foldQuietMs) or foldMaxMs has passed. */
