@@ -1,7 +1,7 @@
 /** `/licenses pools [page]`: every pool with its free seats, validity and warnings. */
 
 import type { NavSubcommand } from '../../kernel/slack/command-types.js';
-import { extra, parsePage } from '../../kernel/slack/command-words.js';
+import { parsePagedView } from '../../kernel/slack/command-words.js';
 import { buildPoolsMessage } from '../blocks/pools.js';
 import { listPools } from '../services/pools.js';
 import { answerRead } from './read.js';
@@ -12,11 +12,7 @@ export const pools: NavSubcommand<'pools'> = {
   usage: 'pools [page]',
   summary: 'every pool with its free seats, validity and warnings',
   need: 'viewer',
-  parse(words) {
-    if (words.length > 1) return extra('pools', words.slice(1));
-    const page = parsePage(words[0]);
-    return typeof page === 'number' ? { view: 'pools', page } : page;
-  },
+  parse: (words) => parsePagedView('pools', words),
   run: (args, ctx) =>
     answerRead(ctx, 'pools', {
       working: 'reading pools',

@@ -1,7 +1,7 @@
 /** `/licenses students [page]`: students and their courses, ten a page. */
 
 import type { NavSubcommand } from '../../kernel/slack/command-types.js';
-import { extra, parsePage } from '../../kernel/slack/command-words.js';
+import { parsePagedView } from '../../kernel/slack/command-words.js';
 import { buildStudentsMessage } from '../blocks/students.js';
 import { getStudentsPage } from '../services/account.js';
 import { answerRead } from './read.js';
@@ -13,11 +13,7 @@ export const students: NavSubcommand<'students'> = {
   summary: 'students and their courses',
   need: 'viewer',
   studentData: true,
-  parse(words) {
-    if (words.length > 1) return extra('students', words.slice(1));
-    const page = parsePage(words[0]);
-    return typeof page === 'number' ? { view: 'students', page } : page;
-  },
+  parse: (words) => parsePagedView('students', words),
   run: (args, ctx) =>
     answerRead(ctx, 'students', {
       working: 'reading students',

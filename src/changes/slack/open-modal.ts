@@ -35,18 +35,41 @@ async function failed(deps: AppDeps, client: Client, viewId: string, title: stri
   await updateView(deps, client, viewId, buildOutcomeModal({ title, tone: 'failed', headline }));
 }
 
-/** False when Slack would not open the modal (an expired trigger_id): the caller tells the person. */
-export async function openAssignModal(
+/**
+ * Opens the loading view, then fills it with `fill`; a read that fails shows the failure modal instead.
+ * False when Slack would not open the modal (an expired trigger_id): the caller tells the person.
+ */
+async function openThenFill(
+  deps: AppDeps,
+  client: Client,
+  ctx: OpenContext,
+  how: { title: string; reading: string; subject: Subject },
+  fill: (viewId: string) => Promise<void>,
+): Promise<boolean> {
+  const loading = buildLoadingModal(CallbackId.changeInfo, how.title, how.reading, limitWait(deps));
+  const viewId = await openView(deps, client, ctx.triggerId, loading);
+  if (!viewId) return false;
+  try {
+    await fill(viewId);
+  } catch (error) {
+    await failed(deps, client, viewId, how.title, error, how.subject);
+  }
+  return true;
+}
+
+export function openAssignModal(
   from: Surface,
   client: Client,
   ctx: OpenContext,
   prefill: AssignPrefill,
 ): Promise<boolean> {
   const { deps, state } = from;
-  const loading = buildLoadingModal(CallbackId.changeInfo, ASSIGN_TITLE, 'Reading your pools', limitWait(deps));
-  const viewId = await openView(deps, client, ctx.triggerId, loading);
-  if (!viewId) return false;
-  try {
+  const how = {
+    title: ASSIGN_TITLE,
+    reading: 'Reading your pools',
+    subject: prefill.poolId ? 'pool' : 'other',
+  } as const;
+  return openThenFill(deps, client, ctx, how, async (viewId) => {
     // Both reads come from the client's cache when fresh (30 s), so reopening the form is free.
     const [pools, me] = await Promise.all([listPools(deps.licensing), getMe(deps.licensing)]);
     state.snapshots.set(viewId, {
@@ -56,13 +79,10 @@ export async function openAssignModal(
     });
     const privateMetadata = assignFormMeta.encode({ channelId: ctx.channelId, requestId: ctx.requestId });
     await updateView(deps, client, viewId, buildAssignModal({ pools, prefill, privateMetadata, now: deps.now() }));
-  } catch (error) {
-    await failed(deps, client, viewId, ASSIGN_TITLE, error, prefill.poolId ? 'pool' : 'other');
-  }
-  return true;
+  });
 }
 
-export async function openExtendModal(
+export function openExtendModal(
   from: Surface,
   client: Client,
   ctx: OpenContext,
@@ -70,23 +90,18 @@ export async function openExtendModal(
   initialDate: string | undefined,
 ): Promise<boolean> {
   const { deps, state } = from;
-  const loading = buildLoadingModal(CallbackId.changeInfo, EXTEND_TITLE, 'Reading the license', limitWait(deps));
-  const viewId = await openView(deps, client, ctx.triggerId, loading);
-  if (!viewId) return false;
-  try {
+  const how = { title: EXTEND_TITLE, reading: 'Reading the license', subject: 'license' } as const;
+  return openThenFill(deps, client, ctx, how, async (viewId) => {
     const { license, pool } = await getLicenseDetails(deps.licensing, licenseId);
     const now = deps.now();
     const blocker = endDateBlocker(license, pool, now);
     if (blocker || !pool) {
       await updateView(deps, client, viewId, buildExtendBlockedModal(license, pool, blocker ?? 'pool-unknown'));
-      return true;
+      return;
     }
     state.snapshots.set(viewId, { kind: 'extend', license, pool });
     const privateMetadata = endDateFormMeta.encode({ channelId: ctx.channelId, licenseId: license.id });
     const form = buildExtendModal({ license, pool, privateMetadata, now, ...(initialDate ? { initialDate } : {}) });
     await updateView(deps, client, viewId, form);
-  } catch (error) {
-    await failed(deps, client, viewId, EXTEND_TITLE, error, 'license');
-  }
-  return true;
+  });
 }

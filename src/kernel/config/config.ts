@@ -134,6 +134,33 @@ const secret = (name: string, prefix: string | undefined, where: string) =>
   z.string().refine((v) => (prefix === undefined || v.startsWith(prefix)) && !/\s/.test(v) && v.length >= 8, {
     error: `${name} is not valid: it must ${prefix ? `start with ${prefix}, ` : ''}be 8 characters or more and contain no spaces; copy it from ${where}`,
   });
+const channelId = (name: string, unset = '') =>
+  optional(
+    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
+      error: `${name} must be a channel id such as C0123ABCD (channel details > About, at the bottom)${unset}`,
+    }),
+  );
+const timeOfDay = (name: string, what: string) =>
+  optional(
+    z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: `${name} must be a 24-hour time HH:MM, e.g. 09:00 (${what})` }),
+  );
+const timeZone = (name: string, unset = '') =>
+  optional(
+    z.string().refine(isTimeZone, {
+      error: `${name} must be an IANA time zone name such as UTC, Europe/Rome or America/New_York${unset}`,
+    }),
+  );
+const budgetShare = (name: string) => {
+  const range = `between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)`;
+  return optional(
+    z.coerce
+      .number({ error: `${name} must be a number ${range}` })
+      .min(0.05, { error: `${name} must be ${range}` })
+      .max(1, { error: `${name} must be ${range}` }),
+  );
+};
 
 const schema = z.object({
   SLACK_BOT_TOKEN: optional(secret('SLACK_BOT_TOKEN', 'xoxb-', 'OAuth & Permissions > Bot User OAuth Token')),
@@ -164,11 +191,7 @@ const schema = z.object({
         'LICENSE_VIEWERS must be * (every member) or comma-separated Slack user ids (U… or W…) or user-group ids (S…)',
     }),
   ),
-  AUDIT_CHANNEL: optional(
-    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
-      error: 'AUDIT_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
-    }),
-  ),
+  AUDIT_CHANNEL: channelId('AUDIT_CHANNEL'),
   AUDIT_RETENTION_DAYS: optional(
     int(
       'AUDIT_RETENTION_DAYS',
@@ -226,38 +249,14 @@ const schema = z.object({
       error: 'DATA_DIR must be a directory path such as ./data or /var/lib/license-desk',
     }),
   ),
-  ALERT_CHANNEL: optional(
-    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
-      error: 'ALERT_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
-    }),
-  ),
-  ALERT_TIME: optional(
-    z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
-      error: 'ALERT_TIME must be a 24-hour time HH:MM, e.g. 09:00 (the daily alert check)',
-    }),
-  ),
-  ALERT_TIMEZONE: optional(
-    z.string().refine(isTimeZone, {
-      error: 'ALERT_TIMEZONE must be an IANA time zone name such as UTC, Europe/Rome or America/New_York',
-    }),
-  ),
-  HOME_BUDGET_SHARE: optional(
-    z.coerce
-      .number({ error: 'HOME_BUDGET_SHARE must be a number between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
-      .min(0.05, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
-      .max(1, { error: 'HOME_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
-  ),
+  ALERT_CHANNEL: channelId('ALERT_CHANNEL'),
+  ALERT_TIME: timeOfDay('ALERT_TIME', 'the daily alert check'),
+  ALERT_TIMEZONE: timeZone('ALERT_TIMEZONE'),
+  HOME_BUDGET_SHARE: budgetShare('HOME_BUDGET_SHARE'),
   PROGRESS_PASS: optional(
     z.enum(['on', 'off'], { error: 'PROGRESS_PASS must be on (the daily progress pass, the default) or off' }),
   ),
-  PROGRESS_BUDGET_SHARE: optional(
-    z.coerce
-      .number({
-        error: 'PROGRESS_BUDGET_SHARE must be a number between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)',
-      })
-      .min(0.05, { error: 'PROGRESS_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' })
-      .max(1, { error: 'PROGRESS_BUDGET_SHARE must be between 0.05 and 1, e.g. 0.2 (a fifth of the rate budget)' }),
-  ),
+  PROGRESS_BUDGET_SHARE: budgetShare('PROGRESS_BUDGET_SHARE'),
   CONSOLE: optional(
     z.enum(['0', '1'], {
       error: 'CONSOLE must be 1 (serve the local console at http://localhost:PORT/) or 0 (no console)',
@@ -270,11 +269,7 @@ const schema = z.object({
         'REQUESTERS must be * (every full member, the default), comma-separated Slack user ids (U… or W…) or user-group ids (S…), or empty to turn course requests off',
     })
     .optional(),
-  REQUESTS_CHANNEL: optional(
-    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
-      error: 'REQUESTS_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom)',
-    }),
-  ),
+  REQUESTS_CHANNEL: channelId('REQUESTS_CHANNEL'),
   REQUEST_REMIND_HOURS: optional(
     int('REQUEST_REMIND_HOURS', 1, 720, 'hours before the approvers are reminded of an undecided request, default 24'),
   ),
@@ -298,12 +293,7 @@ const schema = z.object({
       "how long a stopped replica's bulk job waits before another replica takes it over (its lease), default 30",
     ),
   ),
-  DIGEST_CHANNEL: optional(
-    z.string().regex(/^[CG][A-Z0-9]{2,}$/, {
-      error:
-        'DIGEST_CHANNEL must be a channel id such as C0123ABCD (channel details > About, at the bottom); unset, the weekly digest goes to the alert channel',
-    }),
-  ),
+  DIGEST_CHANNEL: channelId('DIGEST_CHANNEL', '; unset, the weekly digest goes to the alert channel'),
   DIGEST_DAY: optional(
     z.preprocess(
       (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
@@ -312,17 +302,8 @@ const schema = z.object({
       }),
     ),
   ),
-  DIGEST_TIME: optional(
-    z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
-      error: 'DIGEST_TIME must be a 24-hour time HH:MM, e.g. 09:00 (when the weekly digest is posted)',
-    }),
-  ),
-  DIGEST_TZ: optional(
-    z.string().refine(isTimeZone, {
-      error:
-        'DIGEST_TZ must be an IANA time zone name such as UTC, Europe/Rome or America/New_York (unset: ALERT_TIMEZONE, else UTC)',
-    }),
-  ),
+  DIGEST_TIME: timeOfDay('DIGEST_TIME', 'when the weekly digest is posted'),
+  DIGEST_TZ: timeZone('DIGEST_TZ', ' (unset: ALERT_TIMEZONE, else UTC)'),
 });
 
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
@@ -354,11 +335,29 @@ const ids = (v: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
+type Settings = z.output<typeof schema>;
+/** Whether a variable is set to something other than blanks. */
+type IsSet = (name: string) => boolean;
+
 export function parseConfig(env: Env): ConfigResult {
   const parsed = schema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => i.message);
   // Cross-field rules are checked on the raw values too, so that one run lists every problem.
-  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const set: IsSet = (name) => (env[name] ?? '').trim() !== '';
+  problems.push(
+    ...pairProblems(set),
+    ...localDemoProblems(env, set),
+    ...urlShapeProblems(env, set, parsed.error),
+    ...accessProblems(env, set),
+    ...consoleProblems(env, set),
+  );
+  if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
+  return configOf(parsed.data);
+}
+
+/** Settings that only work together. */
+function pairProblems(set: IsSet): string[] {
+  const problems: string[] = [];
   if (set('SLACK_BOT_TOKEN') !== set('SLACK_SIGNING_SECRET')) {
     const missing = set('SLACK_BOT_TOKEN') ? 'SLACK_SIGNING_SECRET' : 'SLACK_BOT_TOKEN';
     problems.push(
@@ -384,40 +383,59 @@ export function parseConfig(env: Env): ConfigResult {
       'REDIS_URL is set but DATABASE_URL is not: several replicas need one database for their records, and the default SQLite file in DATA_DIR belongs to one process. Set DATABASE_URL to a PostgreSQL database every replica reaches (e.g. postgres://desk:secret@db.internal:5432/license_desk), or unset REDIS_URL to run one process',
     );
   }
-  // The local demo accepts requests signed with DEMO_SIGNING_SECRET, which anyone can read in the
-  // source: whatever the demo reaches, anyone on this machine can change. So it reaches stand-ins only
-  // (the sandbox, the local Slack double, its own DATA_DIR), never shared or real state. A licensing
-  // service given by URL must be on loopback here, and main.ts checks at start-up that it answers as
-  // a sandbox (x-licensing-sandbox: 1) before anything is served.
-  if (!set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
-    const why =
-      'with no SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET the app is the local demo, which accepts requests signed with a secret published in its source';
-    if (set('REDIS_URL')) {
-      problems.push(
-        `REDIS_URL cannot be used by the local demo: ${why}, so anyone on this machine could change the state kept in that Redis. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset REDIS_URL`,
-      );
-    }
-    // The records of a real deployment (requests, waitlist, audit trail, messages to people): the
-    // demo keeps its own, fresh at each start, in DATA_DIR/local-demo (src/main.ts).
-    if (set('DATABASE_URL')) {
-      problems.push(
-        `DATABASE_URL cannot be used by the local demo: ${why}, so anyone on this machine could read and change the records in that database. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset DATABASE_URL (the demo keeps records of its own in DATA_DIR)`,
-      );
-    }
-    // CONSOLE=1 refuses any LICENSING_API_URL below, in its own words.
-    const consoleSays = (env.CONSOLE ?? '').trim() === '1';
-    if (set('LICENSING_API_URL') && !consoleSays && !isLoopbackUrl(env.LICENSING_API_URL ?? '')) {
-      problems.push(
-        `LICENSING_API_URL cannot be used by the local demo: ${why}, so anyone could change real licenses. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox (a sandbox of npm run sandbox on 127.0.0.1 is also allowed)`,
-      );
-    }
+  return problems;
+}
+
+/**
+ * The local demo accepts requests signed with DEMO_SIGNING_SECRET, which anyone can read in the
+ * source: whatever the demo reaches, anyone on this machine can change. So it reaches stand-ins only
+ * (the sandbox, the local Slack double, its own DATA_DIR), never shared or real state. A licensing
+ * service given by URL must be on loopback here, and main.ts checks at start-up that it answers as
+ * a sandbox (x-licensing-sandbox: 1) before anything is served.
+ */
+function localDemoProblems(env: Env, set: IsSet): string[] {
+  if (set('SLACK_BOT_TOKEN') || set('SLACK_SIGNING_SECRET')) return [];
+  const problems: string[] = [];
+  const why =
+    'with no SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET the app is the local demo, which accepts requests signed with a secret published in its source';
+  if (set('REDIS_URL')) {
+    problems.push(
+      `REDIS_URL cannot be used by the local demo: ${why}, so anyone on this machine could change the state kept in that Redis. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset REDIS_URL`,
+    );
   }
-  // A URL the driver would read otherwise than its author meant (it would also show part of the password
-  // as a host or a path): refused, without repeating it. One sentence per variable.
+  // The records of a real deployment (requests, waitlist, audit trail, messages to people): the
+  // demo keeps its own, fresh at each start, in DATA_DIR/local-demo (src/main.ts).
+  if (set('DATABASE_URL')) {
+    problems.push(
+      `DATABASE_URL cannot be used by the local demo: ${why}, so anyone on this machine could read and change the records in that database. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset DATABASE_URL (the demo keeps records of its own in DATA_DIR)`,
+    );
+  }
+  // CONSOLE=1 refuses any LICENSING_API_URL below, in its own words.
+  const consoleSays = (env.CONSOLE ?? '').trim() === '1';
+  if (set('LICENSING_API_URL') && !consoleSays && !isLoopbackUrl(env.LICENSING_API_URL ?? '')) {
+    problems.push(
+      `LICENSING_API_URL cannot be used by the local demo: ${why}, so anyone could change real licenses. Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET of your Slack app, or unset LICENSING_API_URL and LICENSING_API_TOKEN for the built-in sandbox (a sandbox of npm run sandbox on 127.0.0.1 is also allowed)`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * A URL the driver would read otherwise than its author meant (it would also show part of the password
+ * as a host or a path): refused, without repeating it. One sentence per variable.
+ */
+function urlShapeProblems(env: Env, set: IsSet, error: z.ZodError | undefined): string[] {
+  const problems: string[] = [];
   for (const name of ['DATABASE_URL', 'REDIS_URL']) {
     const shape = set(name) ? databaseUrlProblem(name, env[name] ?? '') : undefined;
-    if (shape && !parsed.error?.issues.some((i) => i.path[0] === name)) problems.push(shape);
+    if (shape && !error?.issues.some((i) => i.path[0] === name)) problems.push(shape);
   }
+  return problems;
+}
+
+/** The demo's published secret, and an admin list of everyone. */
+function accessProblems(env: Env, set: IsSet): string[] {
+  const problems: string[] = [];
   if ((env.SLACK_SIGNING_SECRET ?? '').trim() === DEMO_SIGNING_SECRET) {
     problems.push(
       "SLACK_SIGNING_SECRET is the local demo's published secret: copy your Slack app's own from Basic Information > App Credentials > Signing Secret",
@@ -426,54 +444,60 @@ export function parseConfig(env: Env): ConfigResult {
   if (set('LICENSE_ADMINS') && (env.LICENSE_ADMINS ?? '').includes('*')) {
     problems.push('LICENSE_ADMINS cannot be *: list the people or user groups who may change licenses');
   }
-  if ((env.CONSOLE ?? '').trim() === '1') {
-    // The console signs requests with the demo's public secret and lets anyone on the machine act as
-    // any user: it only ever plays Slack itself, on sandbox data.
-    if (set('SLACK_BOT_TOKEN') || set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN')) {
-      problems.push(
-        'CONSOLE=1 cannot run beside a real Slack workspace: the console plays Slack itself. Unset CONSOLE, or unset the SLACK_* settings for the local demo',
-      );
-    }
-    if (set('LICENSING_API_URL') || set('LICENSING_API_TOKEN')) {
-      problems.push(
-        'CONSOLE=1 runs on the sandbox only: the console lets anyone on this machine act as a license admin. Unset CONSOLE, or unset LICENSING_API_URL and LICENSING_API_TOKEN',
-      );
-    }
-  }
-  if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
+  return problems;
+}
 
-  const e = parsed.data;
-  const port = e.PORT ?? 3000;
-  const apiUrl = e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL } : {};
-  let slack: SlackConfig;
-  if (e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET) {
-    const common = { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, ...apiUrl, port };
-    slack = e.SLACK_APP_TOKEN
-      ? { mode: 'socket', ...common, appToken: e.SLACK_APP_TOKEN }
-      : { mode: 'http', ...common };
-  } else {
-    slack = { mode: 'demo', port };
+/**
+ * The console signs requests with the demo's public secret and lets anyone on the machine act as
+ * any user: it only ever plays Slack itself, on sandbox data.
+ */
+function consoleProblems(env: Env, set: IsSet): string[] {
+  if ((env.CONSOLE ?? '').trim() !== '1') return [];
+  const problems: string[] = [];
+  if (set('SLACK_BOT_TOKEN') || set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN')) {
+    problems.push(
+      'CONSOLE=1 cannot run beside a real Slack workspace: the console plays Slack itself. Unset CONSOLE, or unset the SLACK_* settings for the local demo',
+    );
   }
-  const knobs = {
-    rateLimitPerMinute: e.LICENSING_RATE_LIMIT_PER_MINUTE ?? 25,
-    timeoutMs: e.LICENSING_TIMEOUT_MS ?? 10_000,
-    cacheTtlMs: (e.LICENSING_CACHE_TTL_SECONDS ?? 30) * 1000,
-  };
-  const licensing: LicensingConfig =
-    e.LICENSING_API_URL && e.LICENSING_API_TOKEN
-      ? { mode: 'api', url: e.LICENSING_API_URL, token: e.LICENSING_API_TOKEN, ...knobs }
-      : { mode: 'sandbox', ...knobs };
+  if (set('LICENSING_API_URL') || set('LICENSING_API_TOKEN')) {
+    problems.push(
+      'CONSOLE=1 runs on the sandbox only: the console lets anyone on this machine act as a license admin. Unset CONSOLE, or unset LICENSING_API_URL and LICENSING_API_TOKEN',
+    );
+  }
+  return problems;
+}
+
+/** The Config of settings that passed every check (the reclaim days are checked against each other here). */
+function configOf(e: Settings): ConfigResult {
+  const slack = slackOf(e);
+  const licensing = licensingOf(e);
+  const reclaim = reclaimSettings({
+    notStartedDays: e.PROGRESS_NOT_STARTED_DAYS,
+    stalledDays: e.PROGRESS_STALLED_DAYS,
+    keepDays: e.RECLAIM_KEEP_DAYS,
+    deadlineDays: e.RECLAIM_DEADLINE_DAYS,
+    reminderDay: e.RECLAIM_REMINDER_DAY,
+  });
+  if (reclaim.reminderDay >= reclaim.deadlineDays) {
+    return {
+      ok: false,
+      problems: [
+        `RECLAIM_REMINDER_DAY (${reclaim.reminderDay}) must be before the deadline, RECLAIM_DEADLINE_DAYS (${reclaim.deadlineDays})`,
+      ],
+    };
+  }
   // On by default in the local demo on sandbox data; CONSOLE=0 turns it off.
   const consoleOn = slack.mode === 'demo' && licensing.mode === 'sandbox' && e.CONSOLE !== '0';
   // The console shows the audit and alert channels, so the demo gets channels of its own.
   const auditChannel = e.AUDIT_CHANNEL ?? (consoleOn ? CONSOLE_DEMO.auditChannel : undefined);
   const alertChannel = e.ALERT_CHANNEL ?? (consoleOn && !e.AUDIT_CHANNEL ? CONSOLE_DEMO.alertChannel : auditChannel);
   const viewers = e.LICENSE_VIEWERS?.trim() === '*' ? '*' : ids(e.LICENSE_VIEWERS);
+  const digestChannel = e.DIGEST_CHANNEL ?? alertChannel;
   const config: Config = {
     slack,
     licensing,
     admins: ids(e.LICENSE_ADMINS),
-    reclaim: reclaimSettings({}),
+    reclaim,
     // The console's switcher offers a viewer: unless LICENSE_VIEWERS says otherwise, the demo has one.
     viewers: consoleOn && viewers !== '*' && viewers.length === 0 ? [...CONSOLE_DEMO.viewers] : viewers,
     logLevel: e.LOG_LEVEL ?? 'info',
@@ -484,58 +508,69 @@ export function parseConfig(env: Env): ConfigResult {
       timeZone: e.ALERT_TIMEZONE ?? 'UTC',
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
-    progress: {
-      pass: e.PROGRESS_PASS !== 'off',
-      budgetShare: e.PROGRESS_BUDGET_SHARE ?? 0.2,
-      notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
-      stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
-      autoReturn: {
-        on: e.PROGRESS_RETURN_COMPLETED === 'on',
-        afterDays: e.PROGRESS_RETURN_AFTER_DAYS ?? 7,
-        max: e.PROGRESS_RETURN_MAX ?? 25,
-      },
-    },
+    progress: progressOf(e),
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
-    requests: {
-      // Unset: every full member; set but empty: nobody (requests off).
-      requesters: e.REQUESTERS === undefined || e.REQUESTERS.trim() === '*' ? '*' : ids(e.REQUESTERS),
-      // The console shows the request cards in a channel of its own too.
-      ...(e.REQUESTS_CHANNEL || consoleOn ? { channel: e.REQUESTS_CHANNEL ?? CONSOLE_DEMO.requestsChannel } : {}),
-      remindHours: e.REQUEST_REMIND_HOURS ?? 24,
-      expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
-      maxOpen: e.REQUEST_MAX_OPEN ?? 3,
-      maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
+    requests: requestsOf(e, consoleOn),
+    digest: {
+      ...(digestChannel ? { channel: digestChannel } : {}),
+      day: e.DIGEST_DAY ?? 'mon',
+      time: e.DIGEST_TIME ?? '09:00',
+      timeZone: e.DIGEST_TZ ?? e.ALERT_TIMEZONE ?? 'UTC',
     },
-    digest: { day: 'mon', time: '09:00', timeZone: 'UTC' },
-  };
-  const digestChannel = e.DIGEST_CHANNEL ?? alertChannel;
-  config.digest = {
-    ...(digestChannel ? { channel: digestChannel } : {}),
-    day: e.DIGEST_DAY ?? 'mon',
-    time: e.DIGEST_TIME ?? '09:00',
-    timeZone: e.DIGEST_TZ ?? e.ALERT_TIMEZONE ?? 'UTC',
   };
   if (e.BULK_TAKEOVER_SECONDS !== undefined) config.bulkTakeoverMs = e.BULK_TAKEOVER_SECONDS * 1000;
   if (auditChannel) config.auditChannel = auditChannel;
   if (e.AUDIT_RETENTION_DAYS !== undefined) config.auditRetentionDays = e.AUDIT_RETENTION_DAYS;
-  config.reclaim = reclaimSettings({
-    notStartedDays: e.PROGRESS_NOT_STARTED_DAYS,
-    stalledDays: e.PROGRESS_STALLED_DAYS,
-    keepDays: e.RECLAIM_KEEP_DAYS,
-    deadlineDays: e.RECLAIM_DEADLINE_DAYS,
-    reminderDay: e.RECLAIM_REMINDER_DAY,
-  });
-  if (config.reclaim.reminderDay >= config.reclaim.deadlineDays)
-    return {
-      ok: false,
-      problems: [
-        `RECLAIM_REMINDER_DAY (${config.reclaim.reminderDay}) must be before the deadline, RECLAIM_DEADLINE_DAYS (${config.reclaim.deadlineDays})`,
-      ],
-    };
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   if (e.DATABASE_URL) config.databaseUrl = e.DATABASE_URL;
   return { ok: true, config };
+}
+
+function slackOf(e: Settings): SlackConfig {
+  const port = e.PORT ?? 3000;
+  if (!e.SLACK_BOT_TOKEN || !e.SLACK_SIGNING_SECRET) return { mode: 'demo', port };
+  const apiUrl = e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL } : {};
+  const common = { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, ...apiUrl, port };
+  return e.SLACK_APP_TOKEN ? { mode: 'socket', ...common, appToken: e.SLACK_APP_TOKEN } : { mode: 'http', ...common };
+}
+
+function licensingOf(e: Settings): LicensingConfig {
+  const knobs = {
+    rateLimitPerMinute: e.LICENSING_RATE_LIMIT_PER_MINUTE ?? 25,
+    timeoutMs: e.LICENSING_TIMEOUT_MS ?? 10_000,
+    cacheTtlMs: (e.LICENSING_CACHE_TTL_SECONDS ?? 30) * 1000,
+  };
+  return e.LICENSING_API_URL && e.LICENSING_API_TOKEN
+    ? { mode: 'api', url: e.LICENSING_API_URL, token: e.LICENSING_API_TOKEN, ...knobs }
+    : { mode: 'sandbox', ...knobs };
+}
+
+function progressOf(e: Settings): ProgressConfig {
+  return {
+    pass: e.PROGRESS_PASS !== 'off',
+    budgetShare: e.PROGRESS_BUDGET_SHARE ?? 0.2,
+    notStartedDays: e.PROGRESS_NOT_STARTED_DAYS ?? 14,
+    stalledDays: e.PROGRESS_STALLED_DAYS ?? 30,
+    autoReturn: {
+      on: e.PROGRESS_RETURN_COMPLETED === 'on',
+      afterDays: e.PROGRESS_RETURN_AFTER_DAYS ?? 7,
+      max: e.PROGRESS_RETURN_MAX ?? 25,
+    },
+  };
+}
+
+function requestsOf(e: Settings, consoleOn: boolean): RequestsConfig {
+  return {
+    // Unset: every full member; set but empty: nobody (requests off).
+    requesters: e.REQUESTERS === undefined || e.REQUESTERS.trim() === '*' ? '*' : ids(e.REQUESTERS),
+    // The console shows the request cards in a channel of its own too.
+    ...(e.REQUESTS_CHANNEL || consoleOn ? { channel: e.REQUESTS_CHANNEL ?? CONSOLE_DEMO.requestsChannel } : {}),
+    remindHours: e.REQUEST_REMIND_HOURS ?? 24,
+    expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
+    maxOpen: e.REQUEST_MAX_OPEN ?? 3,
+    maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
+  };
 }
 
 /** The one place that reads the process environment. */

@@ -1,15 +1,13 @@
 /** Licenses namespace (licensing-api.md, Endpoints: /v1/licenses, /v1/license/{id}). */
 import { withInvalidation } from './cache-keys.js';
-import type { ResourceDeps } from './resource-deps.js';
+import { pagedList, type ResourceDeps } from './resource-deps.js';
 import { anySchema, licenseListSchema, licenseSchema } from './schemas.js';
 import type { LicensingClient } from './types.js';
 
-export function createLicensesResource({ request, cache, paginator }: ResourceDeps): LicensingClient['licenses'] {
-  const list: LicensingClient['licenses']['list'] = (query, opts) =>
-    request({ method: 'GET', template: '/v1/licenses', query: { ...query }, schema: licenseListSchema }, opts);
+export function createLicensesResource(deps: ResourceDeps): LicensingClient['licenses'] {
+  const { request, cache } = deps;
   return {
-    list,
-    all: (query, opts) => paginator.all((page, pageSize) => list({ ...query, page, pageSize }, opts)),
+    ...pagedList(deps, '/v1/licenses', licenseListSchema),
     get: (id, opts) =>
       request({ method: 'GET', template: '/v1/license/{id}', params: { id }, schema: licenseSchema }, opts),
     // The PATCH answer names the pool; when it fails we do not know it, so every pool entry goes.

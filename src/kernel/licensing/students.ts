@@ -1,14 +1,12 @@
 /** Students namespace (licensing-api.md, GET /v1/students; licensing-api-extras.md, GET /v1/student). */
-import type { ResourceDeps } from './resource-deps.js';
+import { pagedList, type ResourceDeps } from './resource-deps.js';
 import { studentListSchema, studentSchema } from './schemas.js';
 import type { LicensingClient } from './types.js';
 
-export function createStudentsResource({ request, paginator }: ResourceDeps): LicensingClient['students'] {
-  const list: LicensingClient['students']['list'] = (query, opts) =>
-    request({ method: 'GET', template: '/v1/students', query: { ...query }, schema: studentListSchema }, opts);
+export function createStudentsResource(deps: ResourceDeps): LicensingClient['students'] {
+  const { request } = deps;
   return {
-    list,
-    all: (query, opts) => paginator.all((page, pageSize) => list({ ...query, page, pageSize }, opts)),
+    ...pagedList(deps, '/v1/students', studentListSchema),
     // A 404 means no such student, or a deployment without this endpoint (extras: degrade gracefully);
     // both surface as NotFoundError. The e-mail travels in the query, never in the endpoint template.
     find: (query, opts) =>

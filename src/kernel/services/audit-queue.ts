@@ -116,62 +116,135 @@ export function createAuditPostQueue(opts: {
   options?: AuditPostingOptions;
 }): AuditPostQueue {
   const o = opts.options ?? {};
-  const paceMs = o.paceMs ?? 1000;
-  const quietMs = o.foldQuietMs ?? 5000;
-  const foldMaxMs = o.foldMaxMs ?? 60_000;
   const maxWaiting = o.maxWaiting ?? 100;
-  const maxAttempts = o.maxAttempts ?? 5;
   const timers = o.timers ?? realTimers;
   const { logger, channel } = opts;
+  const waiting = () => sender.length() + folds.size();
+  const sender = createPacedSender({
+    ...{ post: opts.post, logger, channel, timers },
+    paceMs: o.paceMs ?? 1000,
+    maxAttempts: o.maxAttempts ?? 5,
+    afterPost: () => {
+      if (drops.pending() && waiting() <= maxWaiting / 2) drops.report();
+    },
+  });
+  const folds = createRefusalFolds({
+    quietMs: o.foldQuietMs ?? 5000,
+    foldMaxMs: o.foldMaxMs ?? 60_000,
+    timers,
+    release: (item) => {
+      sender.push(item);
+      sender.schedule();
+    },
+  });
+  const drops = createDrops({ logger, channel, maxWaiting, push: sender.push });
+  let closed: Promise<FlushResult> | undefined;
 
+  function flush(timeoutMs: number): Promise<FlushResult> {
+    folds.releaseAll();
+    drops.report();
+    const before = sender.posted();
+    const result = (): FlushResult => ({ posted: sender.posted() - before, unsent: sender.length() });
+    if (sender.idle()) return Promise.resolve(result());
+    sender.schedule();
+    return sender.whenIdle(timeoutMs, result);
+  }
+
+  return {
+    get waiting() {
+      return waiting();
+    },
+    add(entry) {
+      if (closed) {
+        logger.warn('audit channel: stopping, so this entry is not posted; it is in the log and the audit table', {
+          channel,
+          entry: describeEntry(entry),
+        });
+      } else if (entry.outcome === 'refused' && folds.has(entry.actor)) {
+        folds.fold(entry);
+      } else if (waiting() >= maxWaiting) {
+        drops.drop(entry);
+      } else if (entry.outcome === 'refused') {
+        folds.open(entry);
+      } else {
+        sender.push({ kind: 'entry', entry });
+        sender.schedule();
+      }
+    },
+    flush,
+    close(timeoutMs) {
+      closed ??= (async () => {
+        const result = await flush(timeoutMs);
+        const unsent = sender.stop();
+        if (unsent.length > 0) {
+          logger.warn(
+            'audit channel: posts not sent (or not confirmed) before stopping; they are in the log and the audit table',
+            { channel, unsent: unsent.map(describePost) },
+          );
+        }
+        return result;
+      })();
+      return closed;
+    },
+  };
+}
+
+function describeEntry(entry: AuditEntry) {
+  return { actor: entry.actor, action: entry.action, outcome: entry.outcome, at: entry.at };
+}
+
+function describePost(item: QueuedPost) {
+  return item.kind === 'entry'
+    ? describeEntry(item.entry)
+    : item.kind === 'burst'
+      ? { actor: item.burst.actor, refusals: item.burst.count }
+      : { dropped: item.count };
+}
+
+function warnNotPosted(logger: Logger, channel: string, item: QueuedPost, error: unknown): void {
+  logger.warn('could not post to the audit channel', {
+    channel,
+    error: String(error),
+    ...(item.kind === 'entry' ? { entry: describeEntry(item.entry) } : { post: item.kind }),
+    note: 'the entry is in the log and the audit table',
+  });
+}
+
+/** The posts in line, sent one at a time at the channel's pace; a 429 sends the same post again later. */
+interface PacedSender {
+  /** Puts a post at the end of the line; schedule() starts sending. */
+  push(item: QueuedPost): void;
+  schedule(): void;
+  length(): number;
+  /** Posts that reached the channel so far. */
+  posted(): number;
+  /** Nothing in line and nothing in flight. */
+  idle(): boolean;
+  /** Resolves with `result()` once idle, or after timeoutMs. */
+  whenIdle<T>(timeoutMs: number, result: () => T): Promise<T>;
+  /** Sends nothing more; returns what was still in line. */
+  stop(): QueuedPost[];
+}
+
+function createPacedSender(o: {
+  post: (item: QueuedPost) => Promise<void>;
+  logger: Logger;
+  channel: string;
+  paceMs: number;
+  maxAttempts: number;
+  timers: QueueTimers;
+  /** After each try, before anyone waiting for the line to empty is told. */
+  afterPost: () => void;
+}): PacedSender {
+  const { logger, channel, timers } = o;
   const queue: { item: QueuedPost; attempts: number }[] = [];
-  // `first`: the burst's only entry while it has one (posted as an ordinary entry then).
-  const bursts = new Map<
-    string,
-    { burst: RefusalBurst; openedAt: number; timer: unknown; first: AuditEntry | undefined }
-  >();
   let sending = false;
   let nextAt = 0;
   let paceTimer: unknown;
   let posted = 0;
-  let closed: Promise<FlushResult> | undefined;
   let stopped = false;
-  let dropped: { count: number; firstAt: string; lastAt: string } | undefined;
   const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const l of listeners) l();
-  };
-  const waiting = () => queue.length + bursts.size;
-
-  function describe(entry: AuditEntry) {
-    return { actor: entry.actor, action: entry.action, outcome: entry.outcome, at: entry.at };
-  }
-
-  function drop(entry: AuditEntry): void {
-    if (!dropped) {
-      dropped = { count: 0, firstAt: entry.at, lastAt: entry.at };
-      logger.warn(
-        `audit channel: ${maxWaiting} posts are waiting, so new ones are dropped until it catches up; every entry is still in the log and the audit table`,
-        { channel },
-      );
-    }
-    dropped.count += 1;
-    dropped.lastAt = entry.at;
-  }
-
-  /** Once the queue has room again (or at a flush): one log line and one post saying what was dropped. */
-  function reportDropped(): void {
-    if (!dropped) return;
-    const d = dropped;
-    dropped = undefined;
-    logger.warn('audit channel: posts were dropped while it was behind', {
-      channel,
-      dropped: d.count,
-      firstAt: d.firstAt,
-      lastAt: d.lastAt,
-    });
-    queue.push({ item: { kind: 'dropped', ...d }, attempts: 0 });
-  }
+  const idle = () => queue.length === 0 && !sending;
 
   function schedule(): void {
     if (sending || paceTimer !== undefined || queue.length === 0 || stopped) return;
@@ -190,15 +263,14 @@ export function createAuditPostQueue(opts: {
     const head = queue[0];
     if (!head) return;
     sending = true;
-    const startedAt = timers.now();
-    nextAt = startedAt + paceMs;
+    nextAt = timers.now() + o.paceMs;
     head.attempts += 1;
     try {
-      await opts.post(head.item);
+      await o.post(head.item);
       posted += 1;
       queue.shift();
     } catch (error) {
-      if (error instanceof PostRateLimitedError && head.attempts < maxAttempts) {
+      if (error instanceof PostRateLimitedError && head.attempts < o.maxAttempts) {
         // The same post goes again, first in line, once Slack's Retry-After has passed.
         nextAt = Math.max(nextAt, timers.now() + error.retryAfterMs);
         logger.info('audit channel: Slack asked to slow down; the post is retried', {
@@ -208,20 +280,80 @@ export function createAuditPostQueue(opts: {
         });
       } else {
         queue.shift();
-        logger.warn('could not post to the audit channel', {
-          channel,
-          error: String(error),
-          ...(head.item.kind === 'entry' ? { entry: describe(head.item.entry) } : { post: head.item.kind }),
-          note: 'the entry is in the log and the audit table',
-        });
+        warnNotPosted(logger, channel, head.item, error);
       }
     } finally {
       sending = false;
     }
-    if (dropped && waiting() <= maxWaiting / 2) reportDropped();
-    changed();
+    o.afterPost();
+    for (const l of listeners) l();
     schedule();
   }
+
+  return {
+    push: (item) => {
+      queue.push({ item, attempts: 0 });
+    },
+    schedule,
+    length: () => queue.length,
+    posted: () => posted,
+    idle,
+    whenIdle: (timeoutMs, result) => whenSettled({ timers, listeners, idle, timeoutMs, result }),
+    stop() {
+      stopped = true;
+      timers.clearTimeout(paceTimer);
+      paceTimer = undefined;
+      return queue.splice(0).map(({ item }) => item);
+    },
+  };
+}
+
+/** Resolves with `result()` when a listener call finds `idle()`, or after timeoutMs. */
+function whenSettled<T>(o: {
+  timers: QueueTimers;
+  listeners: Set<() => void>;
+  idle: () => boolean;
+  timeoutMs: number;
+  result: () => T;
+}): Promise<T> {
+  return new Promise((resolve) => {
+    // Kept alive: a shutdown awaiting this must not exit while a post waits for its turn.
+    const timer = o.timers.setTimeout(done, o.timeoutMs, true);
+    const check = () => {
+      if (o.idle()) done();
+    };
+    function done() {
+      o.timers.clearTimeout(timer);
+      o.listeners.delete(check);
+      resolve(o.result());
+    }
+    o.listeners.add(check);
+  });
+}
+
+/** Refusals by one person, folded into one post until they pause (foldQuietMs) or foldMaxMs has passed. */
+interface RefusalFolds {
+  has(actor: string): boolean;
+  /** Opens a burst with this refusal. */
+  open(entry: AuditEntry): void;
+  /** Adds a refusal to its actor's open burst. */
+  fold(entry: AuditEntry): void;
+  releaseAll(): void;
+  size(): number;
+}
+
+function createRefusalFolds(o: {
+  quietMs: number;
+  foldMaxMs: number;
+  timers: QueueTimers;
+  release: (item: QueuedPost) => void;
+}): RefusalFolds {
+  const { quietMs, foldMaxMs, timers } = o;
+  // `first`: the burst's only entry while it has one (posted as an ordinary entry then).
+  const bursts = new Map<
+    string,
+    { burst: RefusalBurst; openedAt: number; timer: unknown; first: AuditEntry | undefined }
+  >();
 
   function release(actor: string): void {
     const open = bursts.get(actor);
@@ -229,22 +361,16 @@ export function createAuditPostQueue(opts: {
     timers.clearTimeout(open.timer);
     bursts.delete(actor);
     const { burst } = open;
-    const item: QueuedPost =
+    o.release(
       burst.count === 1 && open.first
         ? { kind: 'entry', entry: open.first }
-        : { kind: 'burst', burst, windowMs: timers.now() - open.openedAt };
-    queue.push({ item, attempts: 0 });
-    schedule();
+        : { kind: 'burst', burst, windowMs: timers.now() - open.openedAt },
+    );
   }
 
-  function refusal(entry: AuditEntry): void {
-    const open = bursts.get(entry.actor);
-    const now = timers.now();
-    if (!open) {
-      if (waiting() >= maxWaiting) {
-        drop(entry);
-        return;
-      }
+  return {
+    has: (actor) => bursts.has(actor),
+    open(entry) {
       const burst: RefusalBurst = {
         actor: entry.actor,
         count: 1,
@@ -255,96 +381,59 @@ export function createAuditPostQueue(opts: {
         ...(entry.detail ? { lastDetail: entry.detail } : {}),
       };
       const timer = timers.setTimeout(() => release(entry.actor), Math.min(quietMs, foldMaxMs));
-      bursts.set(entry.actor, { burst, openedAt: now, timer, first: entry });
-      return;
-    }
-    const { burst } = open;
-    burst.count += 1;
-    burst.lastAt = entry.at;
-    if (entry.detail) burst.lastDetail = entry.detail;
-    const tried = triedOf(entry);
-    if (burst.tries.has(tried) || burst.tries.size < MAX_TRY_KINDS)
-      burst.tries.set(tried, (burst.tries.get(tried) ?? 0) + 1);
-    else burst.otherTries += 1;
-    open.first = undefined; // no longer a single entry
-    timers.clearTimeout(open.timer);
-    const left = open.openedAt + foldMaxMs - now;
-    open.timer = timers.setTimeout(() => release(entry.actor), Math.max(0, Math.min(quietMs, left)));
-  }
+      bursts.set(entry.actor, { burst, openedAt: timers.now(), timer, first: entry });
+    },
+    fold(entry) {
+      const open = bursts.get(entry.actor);
+      if (!open) return;
+      const { burst } = open;
+      burst.count += 1;
+      burst.lastAt = entry.at;
+      if (entry.detail) burst.lastDetail = entry.detail;
+      const tried = triedOf(entry);
+      if (burst.tries.has(tried) || burst.tries.size < MAX_TRY_KINDS)
+        burst.tries.set(tried, (burst.tries.get(tried) ?? 0) + 1);
+      else burst.otherTries += 1;
+      open.first = undefined; // no longer a single entry
+      timers.clearTimeout(open.timer);
+      const left = open.openedAt + foldMaxMs - timers.now();
+      open.timer = timers.setTimeout(() => release(entry.actor), Math.max(0, Math.min(quietMs, left)));
+    },
+    releaseAll: () => {
+      for (const actor of [...bursts.keys()]) release(actor);
+    },
+    size: () => bursts.size,
+  };
+}
 
-  function flush(timeoutMs: number): Promise<FlushResult> {
-    for (const actor of [...bursts.keys()]) release(actor);
-    reportDropped();
-    const before = posted;
-    const result = (): FlushResult => ({ posted: posted - before, unsent: queue.length });
-    if (queue.length === 0 && !sending) return Promise.resolve(result());
-    schedule();
-    return new Promise((resolve) => {
-      // Kept alive: a shutdown awaiting this must not exit while a post waits for its turn.
-      const timer = timers.setTimeout(done, timeoutMs, true);
-      const check = () => {
-        if (queue.length === 0 && !sending) done();
-      };
-      function done() {
-        timers.clearTimeout(timer);
-        listeners.delete(check);
-        resolve(result());
-      }
-      listeners.add(check);
-    });
-  }
-
+/** Posts dropped while too many wait: one warning when it starts, one post and one line once there is room. */
+function createDrops(o: { logger: Logger; channel: string; maxWaiting: number; push: (item: QueuedPost) => void }) {
+  let dropped: { count: number; firstAt: string; lastAt: string } | undefined;
   return {
-    get waiting() {
-      return waiting();
+    pending: () => dropped !== undefined,
+    drop(entry: AuditEntry): void {
+      if (!dropped) {
+        dropped = { count: 0, firstAt: entry.at, lastAt: entry.at };
+        o.logger.warn(
+          `audit channel: ${o.maxWaiting} posts are waiting, so new ones are dropped until it catches up; every entry is still in the log and the audit table`,
+          { channel: o.channel },
+        );
+      }
+      dropped.count += 1;
+      dropped.lastAt = entry.at;
     },
-    add(entry) {
-      if (closed) {
-        logger.warn('audit channel: stopping, so this entry is not posted; it is in the log and the audit table', {
-          channel,
-          entry: describe(entry),
-        });
-        return;
-      }
-      if (entry.outcome === 'refused') {
-        refusal(entry);
-        return;
-      }
-      if (waiting() >= maxWaiting) {
-        drop(entry);
-        return;
-      }
-      queue.push({ item: { kind: 'entry', entry }, attempts: 0 });
-      schedule();
-    },
-    flush,
-    close(timeoutMs) {
-      closed ??= (async () => {
-        const result = await flush(timeoutMs);
-        stopped = true;
-        timers.clearTimeout(paceTimer);
-        paceTimer = undefined;
-        if (queue.length > 0) {
-          const unsent = queue
-            .splice(0)
-            .map(({ item }) =>
-              item.kind === 'entry'
-                ? describe(item.entry)
-                : item.kind === 'burst'
-                  ? { actor: item.burst.actor, refusals: item.burst.count }
-                  : { dropped: item.count },
-            );
-          logger.warn(
-            'audit channel: posts not sent (or not confirmed) before stopping; they are in the log and the audit table',
-            {
-              channel,
-              unsent,
-            },
-          );
-        }
-        return result;
-      })();
-      return closed;
+    /** Once the queue has room again (or at a flush): one log line and one post saying what was dropped. */
+    report(): void {
+      if (!dropped) return;
+      const d = dropped;
+      dropped = undefined;
+      o.logger.warn('audit channel: posts were dropped while it was behind', {
+        channel: o.channel,
+        dropped: d.count,
+        firstAt: d.firstAt,
+        lastAt: d.lastAt,
+      });
+      o.push({ kind: 'dropped', ...d });
     },
   };
 }

@@ -52,6 +52,13 @@ export function parsePage(word: string | undefined): number | Problem {
   return problem(`${quote(word)} is not a page number.`);
 }
 
+/** `<view> [page]`, for a view that takes nothing but a page number: `{ view, page }`. */
+export function parsePagedView<V extends string>(view: V, words: string[]): { view: V; page: number } | Problem {
+  if (words.length > 1) return extra(view, words.slice(1));
+  const page = parsePage(words[0]);
+  return typeof page === 'number' ? { view, page } : page;
+}
+
 /** A person: an e-mail (auto-linked or not) or a Slack member mention. */
 export function parseFindTarget(word: string): FindTarget | Problem {
   const mention = MENTION.exec(word);

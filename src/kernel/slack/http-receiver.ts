@@ -128,89 +128,17 @@ type Refusal = 'timestamp' | 'too-large' | 'busy' | 'signature' | 'malformed';
 function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions): RequestListener {
   // Date.now, as Bolt's own check uses: signatures are about real time, not the app's injectable clock.
   const now = Date.now;
-  const small = new ByteBudget(SMALL_BODY_BUDGET_BYTES);
-  const large = new Slots(LARGE_BODIES_AT_ONCE);
-  const logRefusal = createRefusalLog(options.logger);
-
-  const refuse = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    reason: Refusal,
-    text: string,
-    fields: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-  ) => {
-    logRefusal(reason, { status, problem: text, ...fields });
-    discardThenClose(req);
-    if (res.headersSent) return;
-    // A failed signature gets Bolt's empty 401 (the reason is in the log); the others say what is wrong.
-    const body = reason === 'signature' ? '' : text;
-    res.writeHead(status, {
-      ...(body ? { 'content-type': 'text/plain; charset=utf-8' } : {}),
-      'cache-control': 'no-store',
-      ...headers,
-    });
-    res.end(body);
-  };
+  const pools: Pools = { small: new ByteBudget(SMALL_BODY_BUDGET_BYTES), large: new Slots(LARGE_BODIES_AT_ONCE) };
+  const refuse = createRefuser(createRefusalLog(options.logger));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const skew = timestampSkew(req.headers['x-slack-request-timestamp'], now());
-    if (skew !== undefined) {
-      return refuse(
-        req,
-        res,
-        401,
-        'timestamp',
-        skew.text,
-        skew.seconds === undefined ? {} : { skewSeconds: skew.seconds },
-      );
-    }
-    const declared = declaredLength(req);
-    if (declared !== undefined && declared > MAX_BODY_BYTES) {
-      return refuse(req, res, 413, 'too-large', tooLargeText(), { declaredBytes: declared });
-    }
-    const busy = (pool: 'small' | 'large') =>
-      refuse(
-        req,
-        res,
-        503,
-        'busy',
-        `Too many requests are being received at once; retry in ${BUSY_RETRY_AFTER_SECONDS} s.`,
-        { pool },
-        { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
-      );
-    const isSmall = declared !== undefined && declared <= SMALL_BODY_BYTES;
-    if (!isSmall && !large.tryTake()) return busy('large');
-    let charged = 0;
-    const charge = isSmall
-      ? (bytes: number) => {
-          if (!small.tryCharge(bytes)) return false;
-          charged += bytes;
-          return true;
-        }
-      : () => true;
-    let body: Buffer | 'too-large' | 'gone' | 'busy';
-    try {
-      body = await readBody(req, MAX_BODY_BYTES, charge);
-    } finally {
-      if (isSmall) small.give(charged);
-      else large.give();
-    }
+    const early = headerRefusal(req, now());
+    if (early !== undefined) return refuse(req, res, early);
+    const body = await readWithinBounds(req, pools);
     if (body === 'gone') return;
-    if (body === 'busy') return busy('small');
-    if (body === 'too-large') return refuse(req, res, 413, 'too-large', tooLargeText(), { declaredBytes: 'none' });
-
-    const text = body.toString();
-    const contentType = req.headers['content-type'];
-    // Slack's SSL check is unsigned; Bolt answers it and drops anything else in the body.
-    const sslCheck = contentType === FORM_CONTENT_TYPE && parseQuery(text).ssl_check === '1';
-    if (!sslCheck) {
-      const problem = signatureProblem(req, text, options.signingSecret, now());
-      if (problem !== undefined) return refuse(req, res, 401, 'signature', problem);
-      const parsed = parseInboundBody(text, contentType);
-      if (!parsed.ok) return refuse(req, res, 400, 'malformed', `Malformed Slack request: ${parsed.problem}.`);
-    }
+    if (!Buffer.isBuffer(body)) return refuse(req, res, body);
+    const late = contentRefusal(req, body.toString(), options.signingSecret, now());
+    if (late !== undefined) return refuse(req, res, late);
     // Bolt reuses a buffered body instead of reading the (now consumed) stream again.
     (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
     bolt(req, res);
@@ -227,6 +155,99 @@ function guardRequests(bolt: RequestListener, options: SlackHttpReceiverOptions)
       if (!res.headersSent) res.writeHead(500).end();
     });
   };
+}
+
+/** What the guard answers instead of Bolt, and what its log line says. */
+interface RefusalAnswer {
+  status: number;
+  reason: Refusal;
+  text: string;
+  fields?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** The buffering bounds (3 above): the small bodies' byte budget and the large bodies' reading slots. */
+interface Pools {
+  small: ByteBudget;
+  large: Slots;
+}
+
+function createRefuser(logRefusal: (reason: Refusal, fields: Record<string, unknown>) => void) {
+  return (req: IncomingMessage, res: ServerResponse, refusal: RefusalAnswer): void => {
+    const { status, reason, text } = refusal;
+    logRefusal(reason, { status, problem: text, ...refusal.fields });
+    discardThenClose(req);
+    if (res.headersSent) return;
+    // A failed signature gets Bolt's empty 401 (the reason is in the log); the others say what is wrong.
+    const body = reason === 'signature' ? '' : text;
+    res.writeHead(status, {
+      ...(body ? { 'content-type': 'text/plain; charset=utf-8' } : {}),
+      'cache-control': 'no-store',
+      ...refusal.headers,
+    });
+    res.end(body);
+  };
+}
+
+/** From the headers alone (1 and 2 above): a timestamp out of the window, a declared length too large. */
+function headerRefusal(req: IncomingMessage, nowMs: number): RefusalAnswer | undefined {
+  const skew = timestampSkew(req.headers['x-slack-request-timestamp'], nowMs);
+  if (skew !== undefined) {
+    const fields = skew.seconds === undefined ? {} : { skewSeconds: skew.seconds };
+    return { status: 401, reason: 'timestamp', text: skew.text, fields };
+  }
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > MAX_BODY_BYTES) {
+    return { status: 413, reason: 'too-large', text: tooLargeText(), fields: { declaredBytes: declared } };
+  }
+  return undefined;
+}
+
+const busy = (pool: 'small' | 'large'): RefusalAnswer => ({
+  status: 503,
+  reason: 'busy',
+  text: `Too many requests are being received at once; retry in ${BUSY_RETRY_AFTER_SECONDS} s.`,
+  fields: { pool },
+  headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+});
+
+/** Reads the body within the buffering bounds (3 and 4 above); 'gone' when the sender went away. */
+async function readWithinBounds(req: IncomingMessage, pools: Pools): Promise<Buffer | 'gone' | RefusalAnswer> {
+  const declared = declaredLength(req);
+  const isSmall = declared !== undefined && declared <= SMALL_BODY_BYTES;
+  if (!isSmall && !pools.large.tryTake()) return busy('large');
+  let charged = 0;
+  const charge = isSmall
+    ? (bytes: number) => {
+        if (!pools.small.tryCharge(bytes)) return false;
+        charged += bytes;
+        return true;
+      }
+    : () => true;
+  let body: Buffer | 'too-large' | 'gone' | 'busy';
+  try {
+    body = await readBody(req, MAX_BODY_BYTES, charge);
+  } finally {
+    if (isSmall) pools.small.give(charged);
+    else pools.large.give();
+  }
+  if (body === 'busy') return busy('small');
+  if (body === 'too-large') {
+    return { status: 413, reason: 'too-large', text: tooLargeText(), fields: { declaredBytes: 'none' } };
+  }
+  return body;
+}
+
+/** The signature, then the body's shape (5 above). */
+function contentRefusal(req: IncomingMessage, text: string, secret: string, nowMs: number): RefusalAnswer | undefined {
+  const contentType = req.headers['content-type'];
+  // Slack's SSL check is unsigned; Bolt answers it and drops anything else in the body.
+  if (contentType === FORM_CONTENT_TYPE && parseQuery(text).ssl_check === '1') return undefined;
+  const problem = signatureProblem(req, text, secret, nowMs);
+  if (problem !== undefined) return { status: 401, reason: 'signature', text: problem };
+  const parsed = parseInboundBody(text, contentType);
+  if (!parsed.ok) return { status: 400, reason: 'malformed', text: `Malformed Slack request: ${parsed.problem}.` };
+  return undefined;
 }
 
 function isEventsPost(req: IncomingMessage, endpoint: string): boolean {

@@ -62,6 +62,61 @@ export function slackRateLimit(error: unknown): { retryAfterSec: number | undefi
 }
 
 export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
+  const { user, members, listed } = createSlackLookups(options);
+  return {
+    async roleOf(client, userId) {
+      if (options.admins.length > 0) {
+        if (await listed(client, options.admins, userId)) return 'admin';
+      } else if ((await user(client, userId))?.isAdmin) {
+        return 'admin';
+      }
+      if (options.viewers === '*') return (await user(client, userId))?.isMember ? 'viewer' : 'none';
+      return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
+    },
+    async mayRequest(client, userId) {
+      const requesters = options.requesters ?? '*';
+      if (requesters !== '*' && requesters.length === 0) return 'off';
+      // Whoever asks must be a full member first, whatever the list says: guests, bots and
+      // deactivated accounts never request.
+      if (!(await user(client, userId))?.isMember) return 'not-member';
+      if (requesters === '*') return 'yes';
+      return (await listed(client, requesters, userId)) ? 'yes' : 'not-listed';
+    },
+    adminUsers() {
+      return options.admins.filter((id) => /^[UW]/.test(id));
+    },
+    adminGroups() {
+      return options.admins.filter(isGroup);
+    },
+    async adminRecipients(client) {
+      const out = new Set(options.admins.filter((id) => /^[UW]/.test(id)));
+      for (const group of options.admins.filter(isGroup)) {
+        // A group Slack cannot list now is skipped (and logged); a rate limit too: the others still hear.
+        try {
+          for (const id of await members(client, group)) out.add(id);
+        } catch {
+          options.logger?.warn('could not expand a LICENSE_ADMINS user group for a message', { group });
+        }
+      }
+      return [...out];
+    },
+    whoToAsk() {
+      // Without LICENSE_ADMINS the license admins are the workspace's admins and owners: say so.
+      if (options.admins.length === 0) return WORKSPACE_ADMINS;
+      const mentions = options.admins.slice(0, 5).map((id) => (isGroup(id) ? `<!subteam^${id}>` : `<@${id}>`));
+      if (mentions.length === 1) return mentions[0] ?? WORKSPACE_ADMINS;
+      return `${mentions.slice(0, -1).join(', ')} or ${mentions.at(-1)}`;
+    },
+  };
+}
+
+/**
+ * What Slack says about a person (users.info) and a user group's members (usergroups.users.list),
+ * cached briefly. Fail closed: if Slack cannot tell us, the person is not let in, and the log says why.
+ * A rate limit is no answer at all: it is thrown (SlackBusyError) so the person hears "try again", not
+ * "no access".
+ */
+function createSlackLookups(options: RoleResolverOptions) {
   const now = options.now ?? Date.now;
   const userTtl = options.userTtlMs ?? 30_000;
   const groupTtl = options.groupTtlMs ?? 60_000;
@@ -78,25 +133,6 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
     return value;
   }
 
-  const userInfo = (client: webApi.WebClient, userId: string) =>
-    cached(users, userId, userTtl, async () => {
-      const res = await client.users.info({ user: userId });
-      const u = res.user;
-      if (!u) return undefined;
-      return {
-        isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner) && !u.deleted,
-        isMember: !u.deleted && !u.is_bot && !u.is_restricted && !u.is_ultra_restricted,
-      };
-    });
-
-  const groupMembers = (client: webApi.WebClient, groupId: string) =>
-    cached(groups, groupId, groupTtl, async () => {
-      const res = await client.usergroups.users.list({ usergroup: groupId });
-      return new Set(res.users ?? []);
-    });
-
-  // Fail closed: if Slack cannot tell us, the person is not let in, and the log says why. A rate limit
-  // is no answer at all: it is thrown (SlackBusyError) so the person hears "try again", not "no access".
   async function safely<T>(what: string, fallback: T, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
@@ -111,66 +147,33 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
     }
   }
 
+  const user = (client: webApi.WebClient, userId: string) =>
+    safely('users.info', undefined, () =>
+      cached(users, userId, userTtl, async (): Promise<SlackUser | undefined> => {
+        const u = (await client.users.info({ user: userId })).user;
+        if (!u) return undefined;
+        return {
+          isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner) && !u.deleted,
+          isMember: !u.deleted && !u.is_bot && !u.is_restricted && !u.is_ultra_restricted,
+        };
+      }),
+    );
+
+  const members = (client: webApi.WebClient, groupId: string) =>
+    safely(`usergroups.users.list ${groupId}`, new Set<string>(), () =>
+      cached(groups, groupId, groupTtl, async () => {
+        const res = await client.usergroups.users.list({ usergroup: groupId });
+        return new Set(res.users ?? []);
+      }),
+    );
+
   async function listed(client: webApi.WebClient, ids: string[], userId: string): Promise<boolean> {
     if (ids.includes(userId)) return true;
     for (const id of ids.filter(isGroup)) {
-      const members = await safely(`usergroups.users.list ${id}`, new Set<string>(), () => groupMembers(client, id));
-      if (members.has(userId)) return true;
+      if ((await members(client, id)).has(userId)) return true;
     }
     return false;
   }
 
-  return {
-    async roleOf(client, userId) {
-      if (options.admins.length > 0) {
-        if (await listed(client, options.admins, userId)) return 'admin';
-      } else {
-        const user = await safely('users.info', undefined, () => userInfo(client, userId));
-        if (user?.isAdmin) return 'admin';
-      }
-      if (options.viewers === '*') {
-        const user = await safely('users.info', undefined, () => userInfo(client, userId));
-        return user?.isMember ? 'viewer' : 'none';
-      }
-      return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';
-    },
-    async mayRequest(client, userId) {
-      const requesters = options.requesters ?? '*';
-      if (requesters !== '*' && requesters.length === 0) return 'off';
-      // Whoever asks must be a full member first, whatever the list says: guests, bots and
-      // deactivated accounts never request.
-      const user = await safely('users.info', undefined, () => userInfo(client, userId));
-      if (!user?.isMember) return 'not-member';
-      if (requesters === '*') return 'yes';
-      return (await listed(client, requesters, userId)) ? 'yes' : 'not-listed';
-    },
-    adminUsers() {
-      return options.admins.filter((id) => /^[UW]/.test(id));
-    },
-    adminGroups() {
-      return options.admins.filter(isGroup);
-    },
-    async adminRecipients(client) {
-      const out = new Set(options.admins.filter((id) => /^[UW]/.test(id)));
-      for (const group of options.admins.filter(isGroup)) {
-        // A group Slack cannot list now is skipped (and logged); a rate limit too: the others still hear.
-        try {
-          for (const id of await safely(`usergroups.users.list ${group}`, new Set<string>(), () =>
-            groupMembers(client, group),
-          ))
-            out.add(id);
-        } catch {
-          options.logger?.warn('could not expand a LICENSE_ADMINS user group for a message', { group });
-        }
-      }
-      return [...out];
-    },
-    whoToAsk() {
-      // Without LICENSE_ADMINS the license admins are the workspace's admins and owners: say so.
-      if (options.admins.length === 0) return WORKSPACE_ADMINS;
-      const mentions = options.admins.slice(0, 5).map((id) => (isGroup(id) ? `<!subteam^${id}>` : `<@${id}>`));
-      if (mentions.length === 1) return mentions[0] ?? WORKSPACE_ADMINS;
-      return `${mentions.slice(0, -1).join(', ')} or ${mentions.at(-1)}`;
-    },
-  };
+  return { user, members, listed };
 }

@@ -69,6 +69,8 @@ describe('parseCommand: bad input gets help with one sentence', () => {
     ['pools -1', /not a page number/],
     ['students 1e3', /not a page number/],
     ['students 99999999', /not a page number/],
+    ['pools 2 3', /`pools` does not take “3”/],
+    ['students 2 next', /`students` does not take “next”/],
     ['list active', /`list` does not take “active”/],
     ['me too', /`me` does not take/],
     ['digest now', /`digest` does not take/],

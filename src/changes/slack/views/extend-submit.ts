@@ -21,7 +21,7 @@ import { endDateRefusalOutcome } from '../../blocks/refusal-text.js';
 import { changeLicenseEndDate, type EndDateOutcome } from '../../services/change-end-date.js';
 import { finishChange } from './assign-run.js';
 import { readExtendForm } from './form.js';
-import { describeWrite, EXPIRED } from './outcome-text.js';
+import { describeWrite, metadataOrExpired } from './outcome-text.js';
 
 const DATE_BLOCK = InputId.extendDate.block;
 
@@ -31,11 +31,8 @@ export function createExtendSubmitHandler(s: Surface) {
   const { deps } = s;
   return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
     const actor = body.user.id;
-    const meta = endDateFormMeta.decode(view.private_metadata);
-    if (!meta) {
-      await ack({ response_action: 'update', view: EXPIRED });
-      return;
-    }
+    const meta = await metadataOrExpired(endDateFormMeta, view.private_metadata, ack);
+    if (!meta) return;
     const form = readExtendForm(view.state);
     const now = deps.now();
     if (form.date === 'invalid')
@@ -88,11 +85,8 @@ export function createExtendSubmitHandler(s: Surface) {
 
 export function createPastConfirmSubmitHandler(s: Surface) {
   return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
-    const meta = pastEndDateMeta.decode(view.private_metadata);
-    if (!meta) {
-      await ack({ response_action: 'update', view: EXPIRED });
-      return;
-    }
+    const meta = await metadataOrExpired(pastEndDateMeta, view.private_metadata, ack);
+    if (!meta) return;
     const { channelId: channel, licenseId, endDate: day } = meta;
     // The confirmation lies over the form: the working view and the result replace it, and close both.
     const run = { viewId: view.id, actor: body.user.id, channel, licenseId, day, stacked: true };

@@ -26,7 +26,7 @@ import {
 } from '../../services/recycle.js';
 import { assignWords, type ChangeRun, finishChange } from './assign-run.js';
 import { readRecycleChoice } from './form.js';
-import { describeWrite, EXPIRED } from './outcome-text.js';
+import { describeWrite, metadataOrExpired } from './outcome-text.js';
 import { notWaiting, seatRefusal } from './request-seat.js';
 
 export function paramsOf(meta: PendingAssignMeta): AssignParams {
@@ -45,11 +45,8 @@ export function createRecycleSubmitHandler(s: Surface) {
   const gate = { need: 'admin' as const, title: RECYCLE_TITLE, audit: { action: 'recycle' as const } };
   return onSubmit(s, gate, async ({ ack, body, view, client }): Promise<void> => {
     const actor = body.user.id;
-    const meta = pendingAssignMeta.decode(view.private_metadata);
-    if (!meta) {
-      await ack({ response_action: 'update', view: EXPIRED });
-      return;
-    }
+    const meta = await metadataOrExpired(pendingAssignMeta, view.private_metadata, ack);
+    if (!meta) return;
     const chosen = readRecycleChoice(view.state) ?? meta.defaultLicenseId;
     const working = buildWorkingModal(
       RECYCLE_TITLE,

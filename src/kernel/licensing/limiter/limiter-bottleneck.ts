@@ -29,15 +29,20 @@ import Bottleneck from 'bottleneck';
 import { RateBudgetUnavailableError } from '../errors.js';
 import type { LimiterStats, Priority, RateLimiter, RateLimitReport } from '../limiter.js';
 import type { Logger, RedisSource } from '../types.js';
-import { createAdaptiveLimit, type LimitChange } from './limiter-adaptive.js';
-import { createBackoffPolicy, LOWER_WITHIN_WINDOWS } from './limiter-backoff.js';
+import { type AdaptiveLimit, createAdaptiveLimit, type LimitChange } from './limiter-adaptive.js';
+import {
+  type BackoffDecision,
+  type BackoffPolicy,
+  createBackoffPolicy,
+  LOWER_WITHIN_WINDOWS,
+} from './limiter-backoff.js';
 import { type Clock, systemClock } from './limiter-clock.js';
-import { createPauseGate } from './limiter-gate.js';
-import { createHolds } from './limiter-holds.js';
-import { createWaitQueue, QUEUE_ENDPOINT } from './limiter-queue.js';
-import { createReadiness } from './limiter-readiness.js';
+import { createPauseGate, type PauseGate } from './limiter-gate.js';
+import { createHolds, type Holds } from './limiter-holds.js';
+import { createWaitQueue, QUEUE_ENDPOINT, type WaitQueue } from './limiter-queue.js';
+import { createReadiness, type Readiness } from './limiter-readiness.js';
 import { createRedisLimiterConnection, type RedisLimiterConnection } from './limiter-redis.js';
-import { createSendLog } from './limiter-sends.js';
+import { createSendLog, type SendLog } from './limiter-sends.js';
 import { yieldWithSetImmediate } from './limiter-yield.js';
 
 export interface BottleneckLimiterOptions {
@@ -114,34 +119,121 @@ export interface BottleneckRateLimiter extends RateLimiter {
 
 export function createBottleneckLimiter(opts: BottleneckLimiterOptions): BottleneckRateLimiter {
   validate(opts);
+  const p = assemble(opts);
+  holdInheritedSends(p);
+  p.redis?.health.onDown(() => {
+    // Waiting would only end in a reconnect timeout: say it now.
+    for (const entry of p.queue.entries()) entry.fail(p.budgetUnavailable());
+    p.gate.retain((entry) => entry.waiting());
+  });
+  let stopPromise: Promise<void> | undefined;
+
+  return {
+    ready: () => p.readiness.whenReady(),
+    settling: () => settling(p),
+    schedule: <T>(priority: Priority, fn: () => Promise<T>): Promise<T> => enqueue(p, priority, fn),
+    onRateLimited: (report: RateLimitReport): number => onRateLimited(p, report),
+    onSuccess(sentAt?: number) {
+      p.adaptive.recordSuccess();
+      if (sentAt !== undefined && p.backoff.onSuccess(sentAt)) {
+        p.log.info('rate limiter: the probe went through; back to full pace', { limit: p.adaptive.current() });
+        p.gate.resume();
+      }
+      probeUp(p);
+    },
+    stats: (): LimiterStats => ({
+      currentLimit: p.adaptive.current(),
+      configuredLimit: opts.limit,
+      windowMs: opts.windowMs,
+      queued: p.queue.waiting(),
+      running: p.holds.held(),
+    }),
+    estimateWaitMs: (priority: Priority): number =>
+      p.queue.estimateWaitMs(priority, {
+        held: p.holds.held(),
+        pauseLeftMs: p.gate.pauseLeftMs(),
+        freeInMs: p.holds.freeInMs(),
+      }),
+    stop(): Promise<void> {
+      stopPromise ??= stop(p);
+      return stopPromise;
+    },
+  };
+}
+
+/** How long a slot is held, when bottleneck gives a slot back on its own, and background work's share. */
+interface Paces {
+  holdMs: number;
+  expirationMs: number;
+  backgroundExpirationMs: number;
+  backgroundCap(limit: number): number;
+}
+
+function paces(opts: BottleneckLimiterOptions): Paces {
+  const holdMs = opts.windowMs + opts.marginMs;
+  const expirationMs = opts.jobExpirationMs ?? holdMs + 15_000;
+  return {
+    holdMs,
+    expirationMs,
+    // A background job holds its background slot while it waits in the main queue behind interactive
+    // work, so its own expiration must also cover that wait (bounded by the queue length).
+    backgroundExpirationMs: expirationMs + Math.ceil(Math.max(1, opts.maxQueue) / opts.limit) * holdMs,
+    backgroundCap: (limit: number) => Math.max(1, limit - opts.reservedInteractive),
+  };
+}
+
+/** The two bottleneck limiters: every job goes through `main`; background work first through `background`. */
+interface Limiters {
+  main: Bottleneck;
+  background: Bottleneck;
+  /** With Redis: connected and the configured limit pushed. */
+  setup: Promise<void> | undefined;
+  applyLimit(change: LimitChange): void;
+}
+
+/** Everything one limiter is made of, shared by the steps below. */
+interface Parts {
+  opts: BottleneckLimiterOptions;
+  log: Logger;
+  now: () => number;
+  pace: Paces;
+  life: { stopping: boolean; seq: number };
+  adaptive: AdaptiveLimit;
+  backoff: BackoffPolicy;
+  queue: WaitQueue<Entry>;
+  holds: Holds;
+  gate: PauseGate<Entry>;
+  redis: RedisLimiterConnection | undefined;
+  sends: SendLog;
+  limiters: Limiters;
+  readiness: Readiness;
+  budgetUnavailable(): RateBudgetUnavailableError;
+}
+
+function assemble(opts: BottleneckLimiterOptions): Parts {
   const log = opts.logger ?? silentLogger;
   const clock = opts.clock ?? systemClock;
   const now = () => clock.now();
-  const holdMs = opts.windowMs + opts.marginMs;
-  const expirationMs = opts.jobExpirationMs ?? holdMs + 15_000;
-  // A background job holds its background slot while it waits in the main queue behind interactive
-  // work, so its own expiration must also cover that wait (bounded by the queue length).
-  const backgroundExpirationMs = expirationMs + Math.ceil(Math.max(1, opts.maxQueue) / opts.limit) * holdMs;
-  const backgroundCap = (limit: number) => Math.max(1, limit - opts.reservedInteractive);
+  const pace = paces(opts);
+  const life = { stopping: false, seq: 0 };
   const adaptive = createAdaptiveLimit({ configured: opts.limit, windowMs: opts.windowMs, now });
   const backoff = createBackoffPolicy({ windowMs: opts.windowMs, firstPauseMs: opts.firstPauseMs, now });
   const queue = createWaitQueue<Entry>({
     maxQueue: opts.maxQueue,
     limit: () => adaptive.current(),
-    backgroundCap,
-    holdMs,
+    backgroundCap: pace.backgroundCap,
+    holdMs: pace.holdMs,
   });
   const holds = createHolds(clock);
   // Parked jobs go through submit() again when the pause ends or the probe answers.
-  const gate = createPauseGate<Entry>({ backoff, clock, resubmit: (entry) => submit(entry) });
-
+  const gate = createPauseGate<Entry>({ backoff, clock, resubmit: (entry) => submit(parts, entry) });
   const redis: RedisLimiterConnection | undefined =
     opts.redis === undefined
       ? undefined
       : createRedisLimiterConnection(opts.redis, log, { summaryEveryMs: opts.redisLogSummaryMs });
   const id = opts.id ?? (opts.redis ? `${opts.redis.prefix}limiter` : DEFAULT_REDIS_ID);
   const sends = createSendLog({
-    keepMs: holdMs,
+    keepMs: pace.holdMs,
     now,
     file: redis === undefined ? opts.sendsFile : undefined,
     budget: id,
@@ -149,302 +241,315 @@ export function createBottleneckLimiter(opts: BottleneckLimiterOptions): Bottlen
   });
   const budgetUnavailable = () =>
     new RateBudgetUnavailableError(redis?.health.reason() ?? 'unknown', { endpoint: QUEUE_ENDPOINT });
-  const redisOptions =
-    redis === undefined
-      ? {}
-      : {
-          datastore: 'ioredis',
-          connection: redis.connection,
-          // Never clearDatastore on a shared id: it would wipe the other processes' held slots.
-          clearDatastore: false,
-          // Expired slots of a dead process are reclaimed when a script runs, at the latest on a
-          // heartbeat: keep that well under the expiration (bottleneck's default is 5 s).
-          heartbeatInterval: Math.min(5_000, Math.max(100, Math.floor(expirationMs / 10))),
-        };
-  const build = (suffix: string, maxConcurrent: number) =>
-    new Bottleneck({ id: `${id}${suffix}`, maxConcurrent, ...redisOptions });
-  const main = build('', opts.limit);
-  const background = build(':background', backgroundCap(opts.limit));
-  if (redis === undefined) {
-    for (const limiter of [main, background]) {
-      const problem = yieldWithSetImmediate(limiter);
-      if (problem !== undefined) log.debug('rate limiter: kept bottleneck local yield (slower bursts)', { problem });
-    }
-  }
-  let stopping = false;
-  for (const limiter of [main, background]) {
-    limiter.on('error', (error: unknown) => {
-      // After stop() the Redis connection is closed on purpose before the holds end (see stop()); while
-      // Redis is down, its health has said so once already.
-      if (stopping || redis?.health.isDown()) log.debug('rate limiter: bottleneck error', { error: String(error) });
-      else log.warn('rate limiter: bottleneck error', { error: String(error) });
-    });
-  }
-
-  // Constructor options are ignored once the limiter's keys exist in Redis: push the configured limit.
-  const setup: Promise<void> | undefined =
-    redis === undefined
-      ? undefined
-      : Promise.all([main.ready(), background.ready()])
-          .then(() =>
-            Promise.all([
-              main.updateSettings({ maxConcurrent: opts.limit }),
-              background.updateSettings({ maxConcurrent: backgroundCap(opts.limit) }),
-            ]),
-          )
-          .then(() => undefined);
-  setup?.catch((error: unknown) => log.error('rate limiter: Redis setup failed', { error: String(error) }));
+  const limiters = createLimiters({ id, redis, log, limit: opts.limit, pace, life });
   // An entry waiting here is also in the queue, which a Redis failure fails at once (see health.onDown).
   const readiness = createReadiness({
-    setup,
+    setup: limiters.setup,
     clock,
     timeoutMs: opts.redisReadyTimeoutMs ?? 3_000,
     isDown: () => redis?.health.isDown() ?? false,
     unavailable: budgetUnavailable,
     timedOut: (ms) => new RateBudgetUnavailableError(`no answer within ${ms} ms`, { endpoint: QUEUE_ENDPOINT }),
   });
-
-  let seq = 0;
-  let stopPromise: Promise<void> | undefined;
-
-  const applyLimit = (change: LimitChange) => {
-    Promise.all([
-      main.updateSettings({ maxConcurrent: change.to }),
-      background.updateSettings({ maxConcurrent: backgroundCap(change.to) }),
-    ]).catch((error: unknown) => log.warn('rate limiter: could not apply the new limit', { error: String(error) }));
+  const parts: Parts = {
+    opts,
+    log,
+    now,
+    pace,
+    life,
+    adaptive,
+    backoff,
+    queue,
+    holds,
+    gate,
+    redis,
+    sends,
+    limiters,
+    readiness,
+    budgetUnavailable,
   };
+  return parts;
+}
 
-  const probeUp = () => {
-    const change = adaptive.maybeProbe();
-    if (change === undefined) return;
-    applyLimit(change);
-    log.info(`rate limiter: no 429 for a while, raising the limit from ${change.from} to ${change.to}`, {
-      ...change,
-      configuredLimit: opts.limit,
-    });
-  };
-
-  /** Holds a slot until `until` for a send this process did not make (a predecessor's, from sendsFile). */
-  const holdInherited = (until: number) => {
-    const remaining = until - now();
-    if (remaining <= 0) return;
-    const release = holds.take();
-    main
-      .schedule({ priority: 0, expiration: expirationMs }, () => holds.hold(remaining))
-      .catch(() => undefined)
-      .finally(release);
-  };
-
-  /** The body of a bottleneck job: from here until it returns, the entry holds a slot. */
-  const runEntry = async (entry: Entry): Promise<void> => {
-    if (stopping) throw new Error(STOPPED_MESSAGE);
-    // Failed while it waited (Redis went down): nothing to send, the slot goes back at once.
-    if (!entry.waiting()) return;
-    if (!gate.admits(entry)) {
-      // Nothing was sent, so the slot goes back at once; the entry waits for the pause or the probe.
-      gate.park(entry);
-      return;
+function createLimiters(o: {
+  id: string;
+  redis: RedisLimiterConnection | undefined;
+  log: Logger;
+  limit: number;
+  pace: Paces;
+  life: { stopping: boolean };
+}): Limiters {
+  const { redis, log, pace } = o;
+  const options = redisOptions(redis, pace.expirationMs);
+  const build = (suffix: string, maxConcurrent: number) =>
+    new Bottleneck({ id: `${o.id}${suffix}`, maxConcurrent, ...options });
+  const main = build('', o.limit);
+  const background = build(':background', pace.backgroundCap(o.limit));
+  for (const limiter of [main, background]) {
+    if (redis === undefined) {
+      const problem = yieldWithSetImmediate(limiter);
+      if (problem !== undefined) log.debug('rate limiter: kept bottleneck local yield (slower bursts)', { problem });
     }
-    const release = holds.take();
-    const answered = sends.record(now(), now() + expirationMs);
-    try {
-      await entry.start();
-      answered(now() + holdMs);
-      if (gate.isProbe(entry)) {
-        // The caller reports the probe's answer (onSuccess / onRateLimited) in the microtasks that follow
-        // its settling; after them, whatever the answer was, the next step can be taken.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        gate.probeSettled(entry);
-      }
-      await holds.hold(holdMs);
-    } finally {
-      release();
-    }
-  };
-
-  const submit = (entry: Entry) => {
-    if (stopping) return entry.fail(new Error(STOPPED_MESSAGE));
-    if (redis?.health.isDown()) return entry.fail(budgetUnavailable());
-    if (!gate.admits(entry)) return gate.park(entry);
-    const job =
-      entry.priority === 'interactive'
-        ? main.schedule({ priority: BOTTLENECK_PRIORITY.interactive, expiration: expirationMs }, () => runEntry(entry))
-        : background.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: backgroundExpirationMs }, () =>
-            main.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: expirationMs }, () =>
-              runEntry(entry),
-            ),
-          );
-    job.catch((error: unknown) => {
-      entry.fail(error);
-      gate.probeSettled(entry);
-    });
-  };
-
-  for (const send of sends.inherited) holdInherited(send.until);
-  if (sends.inherited.length > 0) {
-    log.info('rate limiter: holding the slots of requests sent before the restart', {
-      inherited: sends.inherited.length,
-      limit: opts.limit,
+    limiter.on('error', (error: unknown) => {
+      // After stop() the Redis connection is closed on purpose before the holds end (see stop()); while
+      // Redis is down, its health has said so once already.
+      if (o.life.stopping || redis?.health.isDown())
+        log.debug('rate limiter: bottleneck error', { error: String(error) });
+      else log.warn('rate limiter: bottleneck error', { error: String(error) });
     });
   }
-  redis?.health.onDown(() => {
-    // Waiting would only end in a reconnect timeout: say it now.
-    for (const entry of queue.entries()) entry.fail(budgetUnavailable());
-    gate.retain((entry) => entry.waiting());
-  });
-
-  const failure = (error: unknown): unknown => {
-    if (stopping) return new Error(STOPPED_MESSAGE, { cause: error });
-    if (error instanceof RateBudgetUnavailableError) return error;
-    if (redis?.health.isDown()) return budgetUnavailable();
-    if (redis !== undefined) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return new Error(`rate limiter: could not schedule through Redis (${detail})`, { cause: error });
-    }
-    return error;
+  const setLimit = (limit: number) =>
+    Promise.all([
+      main.updateSettings({ maxConcurrent: limit }),
+      background.updateSettings({ maxConcurrent: pace.backgroundCap(limit) }),
+    ]);
+  // Constructor options are ignored once the limiter's keys exist in Redis: push the configured limit.
+  const setup: Promise<void> | undefined =
+    redis === undefined
+      ? undefined
+      : Promise.all([main.ready(), background.ready()])
+          .then(() => setLimit(o.limit))
+          .then(() => undefined);
+  setup?.catch((error: unknown) => log.error('rate limiter: Redis setup failed', { error: String(error) }));
+  const applyLimit = (change: LimitChange) => {
+    setLimit(change.to).catch((error: unknown) =>
+      log.warn('rate limiter: could not apply the new limit', { error: String(error) }),
+    );
   };
+  return { main, background, setup, applyLimit };
+}
 
-  /** See BottleneckRateLimiter.settling (bottleneck's public counts(): RECEIVED, QUEUED, RUNNING, EXECUTING). */
-  const moving = (limiter: Bottleneck, capacity: number): boolean => {
-    const counts = limiter.counts();
-    const taken = (counts.RUNNING ?? 0) + (counts.EXECUTING ?? 0);
-    return (counts.RECEIVED ?? 0) > 0 || (counts.RUNNING ?? 0) > 0 || ((counts.QUEUED ?? 0) > 0 && taken < capacity);
-  };
-
+function redisOptions(redis: RedisLimiterConnection | undefined, expirationMs: number): Bottleneck.ConstructorOptions {
+  if (redis === undefined) return {};
   return {
-    ready: () => readiness.whenReady(),
+    datastore: 'ioredis',
+    connection: redis.connection,
+    // Never clearDatastore on a shared id: it would wipe the other processes' held slots.
+    clearDatastore: false,
+    // Expired slots of a dead process are reclaimed when a script runs, at the latest on a
+    // heartbeat: keep that well under the expiration (bottleneck's default is 5 s).
+    heartbeatInterval: Math.min(5_000, Math.max(100, Math.floor(expirationMs / 10))),
+  };
+}
 
-    settling: () => moving(main, adaptive.current()) || moving(background, backgroundCap(adaptive.current())),
+/** Holds a slot for each send of a predecessor (from sendsFile) until its slot would have been released. */
+function holdInheritedSends(p: Parts): void {
+  for (const send of p.sends.inherited) {
+    const remaining = send.until - p.now();
+    if (remaining <= 0) continue;
+    const release = p.holds.take();
+    p.limiters.main
+      .schedule({ priority: 0, expiration: p.pace.expirationMs }, () => p.holds.hold(remaining))
+      .catch(() => undefined)
+      .finally(release);
+  }
+  if (p.sends.inherited.length > 0) {
+    p.log.info('rate limiter: holding the slots of requests sent before the restart', {
+      inherited: p.sends.inherited.length,
+      limit: p.opts.limit,
+    });
+  }
+}
 
-    schedule<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
-      if (stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
-      if (redis?.health.isDown()) return Promise.reject(budgetUnavailable());
-      const refusal = queue.refusal();
-      if (refusal !== undefined) return Promise.reject(refusal);
-      probeUp();
-      return new Promise<T>((resolve, reject) => {
-        let state: 'waiting' | 'started' | 'failed' = 'waiting';
-        const entry: Entry = {
-          seq: seq++,
-          priority,
-          waiting: () => state === 'waiting',
-          async start() {
-            if (state !== 'waiting') return;
-            state = 'started';
-            queue.leave(entry);
-            try {
-              resolve(await holds.inFlight(fn));
-            } catch (error) {
-              reject(error);
-            }
-          },
-          fail(error) {
-            if (state !== 'waiting') {
-              log.debug('rate limiter: job error after its request started', { error: String(error) });
-              return;
-            }
-            state = 'failed';
-            queue.leave(entry);
-            reject(failure(error));
-          },
-        };
-        queue.enter(entry);
-        readiness.whenReady().then(
-          () => submit(entry),
-          (error: unknown) => entry.fail(error),
-        );
-      });
-    },
+function probeUp(p: Parts): void {
+  const change = p.adaptive.maybeProbe();
+  if (change === undefined) return;
+  p.limiters.applyLimit(change);
+  p.log.info(`rate limiter: no 429 for a while, raising the limit from ${change.from} to ${change.to}`, {
+    ...change,
+    configuredLimit: p.opts.limit,
+  });
+}
 
-    onRateLimited(report: RateLimitReport): number {
-      const limit = adaptive.current();
-      const decision = backoff.onRateLimited({
-        sentAt: report.sentAt,
-        retryAfterMs: report.retryAfterMs,
-        ownSendsInWindow: sends.countBetween(report.sentAt - opts.windowMs, report.sentAt),
-        limit,
-      });
-      if (!decision.fresh) return decision.pauseMs;
-      const change = adaptive.recordRateLimited(decision.lower);
-      if (change !== undefined) applyLimit(change);
-      // One line per decision; the stale 429s of the same burst add nothing.
-      const fields = {
-        inARow: decision.level,
-        pauseMs: decision.pauseMs,
-        retryAfterMs: report.retryAfterMs,
-        limit: change?.to ?? limit,
-        configuredLimit: opts.limit,
-      };
-      if (change !== undefined) {
-        log.warn(
-          `rate limiter: ${decision.recent} × 429 within ${LOWER_WITHIN_WINDOWS} windows although we kept under our limit; lowering the limit from ${change.from} to ${change.to}, pausing ${decision.pauseMs} ms, then one request to probe`,
-          { ...fields, from: change.from, to: change.to },
-        );
-      } else if (decision.level === 1) {
-        log.info(
-          `rate limiter: 429 from the licensing API; pausing ${decision.pauseMs} ms, then one request to probe`,
-          fields,
-        );
-      } else {
-        log.warn(
-          `rate limiter: ${decision.level} × 429 in a row; pausing ${decision.pauseMs} ms, then one request to probe`,
-          fields,
-        );
+/** A caller's request: it waits in the queue until Redis is ready, then goes to bottleneck. */
+function enqueue<T>(p: Parts, priority: Priority, fn: () => Promise<T>): Promise<T> {
+  if (p.life.stopping) return Promise.reject(new Error(STOPPED_MESSAGE));
+  if (p.redis?.health.isDown()) return Promise.reject(p.budgetUnavailable());
+  const refusal = p.queue.refusal();
+  if (refusal !== undefined) return Promise.reject(refusal);
+  probeUp(p);
+  return new Promise<T>((resolve, reject) => {
+    const entry = createEntry(p, priority, fn, resolve, reject);
+    p.queue.enter(entry);
+    p.readiness.whenReady().then(
+      () => submit(p, entry),
+      (error: unknown) => entry.fail(error),
+    );
+  });
+}
+
+function createEntry<T>(
+  p: Parts,
+  priority: Priority,
+  fn: () => Promise<T>,
+  resolve: (value: T) => void,
+  reject: (error: unknown) => void,
+): Entry {
+  let state: 'waiting' | 'started' | 'failed' = 'waiting';
+  const entry: Entry = {
+    seq: p.life.seq++,
+    priority,
+    waiting: () => state === 'waiting',
+    async start() {
+      if (state !== 'waiting') return;
+      state = 'started';
+      p.queue.leave(entry);
+      try {
+        resolve(await p.holds.inFlight(fn));
+      } catch (error) {
+        reject(error);
       }
-      gate.rearm();
-      return decision.pauseMs;
     },
-
-    onSuccess(sentAt?: number) {
-      adaptive.recordSuccess();
-      if (sentAt !== undefined && backoff.onSuccess(sentAt)) {
-        log.info('rate limiter: the probe went through; back to full pace', { limit: adaptive.current() });
-        gate.resume();
+    fail(error) {
+      if (state !== 'waiting') {
+        p.log.debug('rate limiter: job error after its request started', { error: String(error) });
+        return;
       }
-      probeUp();
-    },
-
-    stats(): LimiterStats {
-      return {
-        currentLimit: adaptive.current(),
-        configuredLimit: opts.limit,
-        windowMs: opts.windowMs,
-        queued: queue.waiting(),
-        running: holds.held(),
-      };
-    },
-
-    estimateWaitMs(priority: Priority): number {
-      return queue.estimateWaitMs(priority, {
-        held: holds.held(),
-        pauseLeftMs: gate.pauseLeftMs(),
-        freeInMs: holds.freeInMs(),
-      });
-    },
-
-    stop(): Promise<void> {
-      stopPromise ??= (async () => {
-        stopping = true;
-        holds.endNewHolds();
-        for (const entry of gate.close()) entry.fail(new Error(STOPPED_MESSAGE));
-        // Drops what still waits in bottleneck; its stop() then waits for executing jobs (fn or hold).
-        const stopped = Promise.all([
-          background.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
-          main.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
-        ]).catch((error: unknown) => log.debug('rate limiter: stop', { error: String(error) }));
-        await holds.whenNoneInFlight();
-        // Close Redis before the holds end, so their slots stay taken in Redis until they expire: a
-        // request sent less than a window ago still counts at the server (ratelimit.md, "Other pitfalls").
-        // bottleneck can only expire a job a fixed time after it started, so those slots stay taken up to
-        // the request timeout longer than their hold: a process still sharing the budget waits for them
-        // (docs/rate-limiting.md, "Two processes, one budget").
-        await Promise.all([redis?.close(), sends.flush()]);
-        holds.cut();
-        await stopped;
-      })();
-      return stopPromise;
+      state = 'failed';
+      p.queue.leave(entry);
+      reject(failure(p, error));
     },
   };
+  return entry;
+}
+
+/** Hands an entry to bottleneck: interactive work straight to main, background work through its own cap. */
+function submit(p: Parts, entry: Entry) {
+  if (p.life.stopping) return entry.fail(new Error(STOPPED_MESSAGE));
+  if (p.redis?.health.isDown()) return entry.fail(p.budgetUnavailable());
+  if (!p.gate.admits(entry)) return p.gate.park(entry);
+  const { main, background } = p.limiters;
+  const { expirationMs, backgroundExpirationMs } = p.pace;
+  const job =
+    entry.priority === 'interactive'
+      ? main.schedule({ priority: BOTTLENECK_PRIORITY.interactive, expiration: expirationMs }, () => runEntry(p, entry))
+      : background.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: backgroundExpirationMs }, () =>
+          main.schedule({ priority: BOTTLENECK_PRIORITY.background, expiration: expirationMs }, () =>
+            runEntry(p, entry),
+          ),
+        );
+  job.catch((error: unknown) => {
+    entry.fail(error);
+    p.gate.probeSettled(entry);
+  });
+}
+
+/** The body of a bottleneck job: from here until it returns, the entry holds a slot. */
+async function runEntry(p: Parts, entry: Entry): Promise<void> {
+  if (p.life.stopping) throw new Error(STOPPED_MESSAGE);
+  // Failed while it waited (Redis went down): nothing to send, the slot goes back at once.
+  if (!entry.waiting()) return;
+  if (!p.gate.admits(entry)) {
+    // Nothing was sent, so the slot goes back at once; the entry waits for the pause or the probe.
+    p.gate.park(entry);
+    return;
+  }
+  const release = p.holds.take();
+  const answered = p.sends.record(p.now(), p.now() + p.pace.expirationMs);
+  try {
+    await entry.start();
+    answered(p.now() + p.pace.holdMs);
+    if (p.gate.isProbe(entry)) {
+      // The caller reports the probe's answer (onSuccess / onRateLimited) in the microtasks that follow
+      // its settling; after them, whatever the answer was, the next step can be taken.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      p.gate.probeSettled(entry);
+    }
+    await p.holds.hold(p.pace.holdMs);
+  } finally {
+    release();
+  }
+}
+
+/** What the caller of a job that never started is told. */
+function failure(p: Parts, error: unknown): unknown {
+  if (p.life.stopping) return new Error(STOPPED_MESSAGE, { cause: error });
+  if (error instanceof RateBudgetUnavailableError) return error;
+  if (p.redis?.health.isDown()) return p.budgetUnavailable();
+  if (p.redis !== undefined) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return new Error(`rate limiter: could not schedule through Redis (${detail})`, { cause: error });
+  }
+  return error;
+}
+
+function onRateLimited(p: Parts, report: RateLimitReport): number {
+  const limit = p.adaptive.current();
+  const decision = p.backoff.onRateLimited({
+    sentAt: report.sentAt,
+    retryAfterMs: report.retryAfterMs,
+    ownSendsInWindow: p.sends.countBetween(report.sentAt - p.opts.windowMs, report.sentAt),
+    limit,
+  });
+  if (!decision.fresh) return decision.pauseMs;
+  const change = p.adaptive.recordRateLimited(decision.lower);
+  if (change !== undefined) p.limiters.applyLimit(change);
+  logRateLimited(p, decision, change, {
+    inARow: decision.level,
+    pauseMs: decision.pauseMs,
+    retryAfterMs: report.retryAfterMs,
+    limit: change?.to ?? limit,
+    configuredLimit: p.opts.limit,
+  });
+  p.gate.rearm();
+  return decision.pauseMs;
+}
+
+/** One line per decision; the stale 429s of the same burst add nothing. */
+function logRateLimited(
+  p: Parts,
+  decision: BackoffDecision,
+  change: LimitChange | undefined,
+  fields: Record<string, unknown>,
+): void {
+  if (change !== undefined) {
+    p.log.warn(
+      `rate limiter: ${decision.recent} × 429 within ${LOWER_WITHIN_WINDOWS} windows although we kept under our limit; lowering the limit from ${change.from} to ${change.to}, pausing ${decision.pauseMs} ms, then one request to probe`,
+      { ...fields, from: change.from, to: change.to },
+    );
+  } else if (decision.level === 1) {
+    p.log.info(
+      `rate limiter: 429 from the licensing API; pausing ${decision.pauseMs} ms, then one request to probe`,
+      fields,
+    );
+  } else {
+    p.log.warn(
+      `rate limiter: ${decision.level} × 429 in a row; pausing ${decision.pauseMs} ms, then one request to probe`,
+      fields,
+    );
+  }
+}
+
+/** See BottleneckRateLimiter.settling (bottleneck's public counts(): RECEIVED, QUEUED, RUNNING, EXECUTING). */
+function settling(p: Parts): boolean {
+  const limit = p.adaptive.current();
+  return moving(p.limiters.main, limit) || moving(p.limiters.background, p.pace.backgroundCap(limit));
+}
+
+function moving(limiter: Bottleneck, capacity: number): boolean {
+  const counts = limiter.counts();
+  const taken = (counts.RUNNING ?? 0) + (counts.EXECUTING ?? 0);
+  return (counts.RECEIVED ?? 0) > 0 || (counts.RUNNING ?? 0) > 0 || ((counts.QUEUED ?? 0) > 0 && taken < capacity);
+}
+
+async function stop(p: Parts): Promise<void> {
+  p.life.stopping = true;
+  p.holds.endNewHolds();
+  for (const entry of p.gate.close()) entry.fail(new Error(STOPPED_MESSAGE));
+  // Drops what still waits in bottleneck; its stop() then waits for executing jobs (fn or hold).
+  const stopped = Promise.all([
+    p.limiters.background.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
+    p.limiters.main.stop({ dropWaitingJobs: true, dropErrorMessage: STOPPED_MESSAGE }),
+  ]).catch((error: unknown) => p.log.debug('rate limiter: stop', { error: String(error) }));
+  await p.holds.whenNoneInFlight();
+  // Close Redis before the holds end, so their slots stay taken in Redis until they expire: a
+  // request sent less than a window ago still counts at the server (ratelimit.md, "Other pitfalls").
+  // bottleneck can only expire a job a fixed time after it started, so those slots stay taken up to
+  // the request timeout longer than their hold: a process still sharing the budget waits for them
+  // (docs/rate-limiting.md, "Two processes, one budget").
+  await Promise.all([p.redis?.close(), p.sends.flush()]);
+  p.holds.cut();
+  await stopped;
 }
 
 function validate(opts: BottleneckLimiterOptions): void {
