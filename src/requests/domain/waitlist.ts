@@ -3,6 +3,7 @@
  * and trimmed by license admins. Pure rules on plain data; src/requests/services/waitlist.ts persists them and
  * gives freed seats away (docs/waitlist.md).
  */
+import type { CourseRequest } from './requests.js';
 
 /**
  * What the waitlist needs of a course request. A minimal local copy of the request type: the
@@ -63,6 +64,18 @@ export type SeatHandOn =
   | { kind: 'waiting'; first: string }
   /** The pool has ended: no seat is free for anybody, and nobody in line can ever get one. */
   | { kind: 'ended' };
+
+/** A waitlist entry as the waitlist shows it, derived from the request (its line is its pool's). */
+export function entryOfRequest(r: CourseRequest): WaitlistEntry {
+  return {
+    requestId: r.id,
+    poolId: r.poolId,
+    requester: r.requester,
+    ...(r.decidedBy ? { approver: r.decidedBy } : {}),
+    ...(r.courseTitle ? { courseTitle: r.courseTitle } : {}),
+    since: r.waitlistedAt ?? r.decidedAt ?? r.createdAt,
+  };
+}
 
 export function entryOf(request: WaitlistedRequest, at: Date): WaitlistEntry {
   return {

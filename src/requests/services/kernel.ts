@@ -7,9 +7,9 @@
  */
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
+import type { DbRequestStore } from '../db/request-store.js';
 import type { CourseRequest, RequestAssignOutcome, RequestNotice } from '../domain/requests.js';
 import { assignForRequest, type RequestAssignContext } from './assign.js';
-import type { DbRequestStore } from './db-store.js';
 import { REQUEST_ASSIGN_INTENT, type RequestServiceOptions } from './types.js';
 
 /** A license write was sent, but its outcome could not be recorded (the database did not answer). */

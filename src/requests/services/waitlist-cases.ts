@@ -4,7 +4,7 @@
  * as an approval, through 'assigning'), and a license admin taking a request out of the line.
  */
 import { readBackAssign } from '../../kernel/services/read-back.js';
-import { entryOfRequest } from './db-store.js';
+import { entryOfRequest } from '../domain/waitlist.js';
 import { DESK, type RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';
 
