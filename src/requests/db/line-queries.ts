@@ -8,16 +8,26 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../kernel/db/schema.js';
 import type { CourseRequest } from '../domain/requests.js';
-import { entryOfRequest, type WaitlistLines } from '../domain/waitlist.js';
-import { type StoreBase, storeBase } from './base.js';
+import { entryOfRequest, type WaitlistEntry, type WaitlistLines } from '../domain/waitlist.js';
+import type { StoreBase } from './base.js';
 
-/** The lines, read and changed as a whole (the waitlist service's view of the ranks). */
+/**
+ * The queries the waitlist service runs (services/waitlist.ts): a pool's line read, and one request's
+ * place changed, each a row of its own; a request joins a line through joinLine (with its status).
+ */
 export interface WaitlistStore {
-  read(): Promise<WaitlistLines>;
-  update<T>(change: (lines: WaitlistLines) => T): Promise<T>;
+  /** The lines: every request with a rank, by pool, first first (or only the line of `poolId`). */
+  lines(poolId?: string): Promise<WaitlistLines>;
+  /**
+   * Moves a request to `toIndex` (0-based, clamped to the line) in its pool's line, by giving its row
+   * a rank between its new neighbours': its new place, or undefined when it holds none.
+   */
+  moveTo(requestId: string, toIndex: number): Promise<number | undefined>;
+  /** The request's row gives up its place in line: the entry it had, or undefined when it held none. */
+  leave(requestId: string): Promise<WaitlistEntry | undefined>;
 }
 
-export interface LineQueries {
+export interface LineQueries extends WaitlistStore {
   /**
    * An approved request joins the end of its pool's line: status `waitlisted` and the next rank, in
    * one step. Refused (with what the request is now) unless it is `approved`.
@@ -28,12 +38,17 @@ export interface LineQueries {
   ): Promise<{ ok: true; request: CourseRequest; place: number } | { ok: false; request: CourseRequest | undefined }>;
   /** The place (1-based) of a request in its pool's line, or undefined when it holds none. */
   placeOf(id: string): Promise<number | undefined>;
-  /** The lines: every request with a rank, by pool, first first. */
-  lines(poolId?: string): Promise<WaitlistLines>;
   /** Puts the line of `poolId` in this order (request ids; those left out keep no rank). */
   reorder(poolId: string, ids: readonly string[]): Promise<void>;
-  /** The lines as the waitlist service reads and changes them (a view of the ranks, not a second list). */
+  /** What the waitlist service reads and changes of the lines (a view of the ranks, not a second list). */
   waitlistStore(): WaitlistStore;
+}
+
+/** PostgreSQL: the pool's line locked for the transaction (an advisory lock on its name); SQLite has one writer. */
+async function lockLine(b: StoreBase, trx: Kysely<Database>, poolId: string): Promise<void> {
+  if (b.opts.dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext(${`license-desk:line:${poolId}`}))`.execute(trx);
+  }
 }
 
 /**
@@ -42,9 +57,7 @@ export interface LineQueries {
  * places; SQLite has one writer already.
  */
 async function nextRank(b: StoreBase, trx: Kysely<Database>, poolId: string): Promise<number> {
-  if (b.opts.dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtext(${`license-desk:line:${poolId}`}))`.execute(trx);
-  }
+  await lockLine(b, trx, poolId);
   const row = await trx
     .selectFrom('requests')
     .select((eb) => eb.fn.max('waitlist_rank').as('top'))
@@ -69,23 +82,48 @@ async function placeIn(q: Kysely<Database>, id: string): Promise<number | undefi
   return Number(ahead?.n ?? 0) + 1;
 }
 
-/** Moves and removals only, as the lines changed: a request joins a line through joinLine (with its status). */
-async function applyLines(b: StoreBase, trx: Kysely<Database>, before: WaitlistLines, after: WaitlistLines) {
-  const inside = lineQueries(storeBase(b.opts, trx));
-  const kept = new Set(Object.values(after).flatMap((line) => line.map((e) => e.requestId)));
-  for (const e of Object.values(before).flat()) {
-    if (kept.has(e.requestId)) continue;
-    await trx
-      .updateTable('requests')
-      .set({ waitlist_rank: null, updated_at: b.stamp() })
-      .where('id', '=', e.requestId)
-      .execute();
+/** A pool's line as ids and ranks, first first; rows that cannot be read take no place (as lines() shows it). */
+async function rankedLine(b: StoreBase, trx: Kysely<Database>, poolId: string) {
+  const rows = await trx
+    .selectFrom('requests')
+    .select(['id', 'body', 'waitlist_rank'])
+    .where('pool_id', '=', poolId)
+    .where('waitlist_rank', 'is not', null)
+    .orderBy('waitlist_rank')
+    .execute();
+  const readable = new Set(b.parseAll(rows).map((r) => r.id));
+  return rows.filter((r) => readable.has(r.id)).map((r) => ({ id: r.id, rank: Number(r.waitlist_rank) }));
+}
+
+/** The rank that puts a request at `to` among `others` (its line without it); undefined when no number fits. */
+function rankAt(others: readonly { rank: number }[], to: number): number | undefined {
+  const before = others[to - 1]?.rank;
+  const after = others[to]?.rank;
+  if (before === undefined) return after === undefined ? 1 : after - 1;
+  if (after === undefined) return before + 1;
+  const middle = (before + after) / 2;
+  return middle > before && middle < after ? middle : undefined;
+}
+
+/** Moves one request in its line: one row's rank, or the line renumbered when no rank fits between. */
+async function moveIn(b: StoreBase, trx: Kysely<Database>, requestId: string, toIndex: number) {
+  const row = await trx.selectFrom('requests').select(['pool_id']).where('id', '=', requestId).executeTakeFirst();
+  if (!row) return undefined;
+  await lockLine(b, trx, row.pool_id);
+  const line = await rankedLine(b, trx, row.pool_id);
+  const from = line.findIndex((e) => e.id === requestId);
+  if (from < 0) return undefined;
+  const to = Math.max(0, Math.min(line.length - 1, Number.isFinite(toIndex) ? Math.trunc(toIndex) : from));
+  const others = line.filter((e) => e.id !== requestId);
+  const setRank = (id: string, rank: number) =>
+    trx.updateTable('requests').set({ waitlist_rank: rank, updated_at: b.stamp() }).where('id', '=', id).execute();
+  const rank = rankAt(others, to);
+  if (rank !== undefined) await setRank(requestId, rank);
+  else {
+    const order = [...others.slice(0, to).map((e) => e.id), requestId, ...others.slice(to).map((e) => e.id)];
+    for (const [i, id] of order.entries()) await setRank(id, i + 1);
   }
-  for (const [poolId, line] of Object.entries(after)) {
-    const was = (before[poolId] ?? []).map((e) => e.requestId).join(',');
-    const ids = line.map((e) => e.requestId);
-    if (ids.join(',') !== was) await inside.reorder(poolId, ids);
-  }
+  return to + 1;
 }
 
 export function lineQueries(b: StoreBase): LineQueries {
@@ -134,17 +172,20 @@ export function lineQueries(b: StoreBase): LineQueries {
             .execute();
         }
       }),
-    waitlistStore: () => ({
-      read: () => queries.lines(),
-      update: (change) =>
-        b.inTransaction(async (trx) => {
-          const before = await lineQueries(storeBase(b.opts, trx)).lines();
-          const after = structuredClone(before);
-          const result = change(after);
-          await applyLines(b, trx, before, after);
-          return result;
-        }),
-    }),
+    moveTo: (requestId, toIndex) => b.inTransaction((trx) => moveIn(b, trx, requestId, toIndex)),
+    leave: (requestId) =>
+      b.inTransaction(async (trx) => {
+        const row = await b.readLocked(trx, requestId);
+        if (!row || row.waitlist_rank === null) return undefined;
+        const request = b.parse(row);
+        await trx
+          .updateTable('requests')
+          .set({ waitlist_rank: null, updated_at: b.stamp() })
+          .where('id', '=', requestId)
+          .execute();
+        return entryOfRequest(request);
+      }),
+    waitlistStore: () => ({ lines: queries.lines, moveTo: queries.moveTo, leave: queries.leave }),
   };
   return queries;
 }

@@ -8,7 +8,8 @@ import { poolBlocker } from '../../changes/index.js';
 import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
-import { removeEntry, type WaitlistAssignOutcome, type WaitlistEntry, type WaitlistLines } from '../domain/waitlist.js';
+import type { WaitlistStore } from '../db/request-store.js';
+import type { WaitlistAssignOutcome, WaitlistEntry } from '../domain/waitlist.js';
 
 export interface SeatFreedResult {
   /** Seats the pool showed free when read (0 when nobody waited and nothing was read). */
@@ -22,7 +23,7 @@ export interface SeatFreedResult {
 }
 
 export interface RoundContext {
-  store: { read(): Promise<WaitlistLines>; update<T>(change: (lines: WaitlistLines) => T): Promise<T> };
+  store: WaitlistStore;
   licensing: Pick<LicensingClient, 'pools'>;
   assignWaitlisted: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
   audit(entry: Omit<AuditEntry, 'at'>): Promise<void>;
@@ -37,9 +38,14 @@ export const whose = (e: Pick<WaitlistEntry, 'requestId' | 'requester' | 'course
   ...(e.courseTitle ? { courseTitle: e.courseTitle } : {}),
 });
 
+/** The first request in a pool's line, or undefined when nobody waits. */
+export async function firstIn(store: Pick<WaitlistStore, 'lines'>, poolId: string): Promise<WaitlistEntry | undefined> {
+  return (await store.lines(poolId))[poolId]?.[0];
+}
+
 export async function giveSeats(w: RoundContext, poolId: string, priority: Priority): Promise<SeatFreedResult> {
   const result: SeatFreedResult = { free: 0, assigned: [], skipped: [] };
-  if (((await w.store.read())[poolId] ?? []).length === 0) return result;
+  if (!(await firstIn(w.store, poolId))) return result;
   // Inside the lock and never from the cache: a seat seen free here is free now.
   const pool = await w.licensing.pools.get(poolId, { priority, fresh: true });
   // An ended pool shows its seats as available, but none can be given: nobody in line ever gets
@@ -50,7 +56,7 @@ export async function giveSeats(w: RoundContext, poolId: string, priority: Prior
   let free = result.free;
   const left = new Set<string>();
   while (free > 0 || ended) {
-    const head = (await w.store.read())[poolId]?.[0];
+    const head = await firstIn(w.store, poolId);
     if (!head) break;
     const outcome = await offer(w, head);
     if (outcome.kind === 'held') {
@@ -64,7 +70,7 @@ export async function giveSeats(w: RoundContext, poolId: string, priority: Prior
       left.add(head.requestId);
       continue;
     }
-    await w.store.update((lines) => removeEntry(lines, head.requestId));
+    await w.store.leave(head.requestId);
     if (outcome.kind === 'assigned') free -= 1;
     await recordSeat(w, result, head, outcome, ended);
   }

@@ -15,28 +15,20 @@ import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { WaitlistStore } from '../db/request-store.js';
 import {
   entriesOf,
-  moveEntry,
   poolOf,
-  removeEntry,
   type SeatHandOn,
   type WaitlistAssignOutcome,
   type WaitlistEntry,
   type WaitlistedRequest,
-  type WaitlistLines,
 } from '../domain/waitlist.js';
 
-import { giveSeats, type RoundContext, type SeatFreedResult, whose } from './waitlist-round.js';
+import { firstIn, giveSeats, type RoundContext, type SeatFreedResult, whose } from './waitlist-round.js';
 
 export type { SeatFreedResult } from './waitlist-round.js';
 export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
-
-/** Where the lines live: read them, or change them atomically (the change's result is returned). */
-export interface WaitlistStore {
-  read(): Promise<WaitlistLines>;
-  update<T>(change: (lines: WaitlistLines) => T): Promise<T>;
-}
 
 /** Runs `fn` while no other seatFreed of the same pool runs (in this process, or across replicas). */
 export interface PoolLock {
@@ -145,10 +137,7 @@ function auditOf(opts: WaitlistOptions) {
 
 /** After a run that gave nothing: who still waits first (held), or the seat stayed in the pool. */
 async function firstOrPool(store: WaitlistStore, poolId: string): Promise<SeatHandOn> {
-  const head = await store
-    .read()
-    .then((lines) => lines[poolId]?.[0])
-    .catch(() => undefined);
+  const head = await firstIn(store, poolId).catch(() => undefined);
   return head ? { kind: 'waiting', first: head.requester } : { kind: 'pool' };
 }
 
@@ -170,12 +159,12 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
 
   const waitlist: Waitlist = {
     async entries(poolId) {
-      return entriesOf(await store.read(), poolId);
+      return entriesOf(await store.lines(poolId), poolId);
     },
     async move(requestId, toIndex, actor) {
-      const place = await store.update((lines) => moveEntry(lines, requestId, toIndex));
+      const place = await store.moveTo(requestId, toIndex);
       if (place !== undefined && actor) {
-        const lines = await store.read();
+        const lines = await store.lines();
         const poolId = poolOf(lines, requestId);
         const moved = poolId ? lines[poolId]?.find((e) => e.requestId === requestId) : undefined;
         await audit({
@@ -190,7 +179,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       return place;
     },
     async remove(requestId, actor) {
-      const removed = await store.update((lines) => removeEntry(lines, requestId));
+      const removed = await store.leave(requestId);
       if (removed && actor) {
         await audit({ actor, action: 'waitlist-removed', outcome: 'done', poolId: removed.poolId, ...whose(removed) });
       }
@@ -202,13 +191,13 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
     noticeSeat(poolId) {
       if (!poolId) return;
       const run = (async () => {
-        if (((await store.read())[poolId] ?? []).length === 0) return;
+        if (!(await firstIn(store, poolId))) return;
         logRound(logger, poolId, await waitlist.seatFreed(poolId));
       })().catch((error: unknown) => logger.warn(NOT_GIVEN, { poolId, error: String(error) }));
       track(run);
     },
     async handOn(poolId, waitMs = 5000) {
-      const first = (await store.read())[poolId]?.[0];
+      const first = await firstIn(store, poolId);
       if (!first) return { kind: 'pool' };
       const run = track(
         waitlist.seatFreed(poolId).then(
@@ -228,7 +217,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       return within(run, waitMs, { kind: 'waiting', first: first.requester });
     },
     async waitingPools() {
-      return Object.keys(await store.read()).sort();
+      return Object.keys(await store.lines()).sort();
     },
     async stop(timeoutMs = 5000) {
       if (running.size === 0) return;

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDbRequestStore, unreadableRequests } from '../../../src/requests/db/request-store.js';
 import { type CourseRequest, UnreadableRequestError } from '../../../src/requests/domain/requests.js';
-import { moveEntry } from '../../../src/requests/domain/waitlist.js';
+import { moveEntry, type WaitlistLines } from '../../../src/requests/domain/waitlist.js';
 import { testDatabases } from '../../support/records.js';
 import { sampleRequest } from '../../support/requests.js';
 
@@ -123,15 +123,37 @@ describe.each(testDatabases())('the course requests store queries on $dialect', 
       for (const id of ['a', 'b', 'c']) await store.put(req(id, { status: 'approved' }));
       await store.put(req('x', { status: 'approved', poolId: '2003' }));
       for (const id of ['a', 'b', 'c', 'x']) await store.joinLine(id, AT);
-      const place = await store.waitlistStore().update((lines) => moveEntry(lines, 'c', 0));
+      const place = await store.waitlistStore().moveTo('c', 0);
       expect(place).toBe(1);
-      expect((await store.waitlistStore().read())['2002']?.map((e) => e.requestId)).toEqual(['c', 'a', 'b']);
+      expect((await store.waitlistStore().lines())['2002']?.map((e) => e.requestId)).toEqual(['c', 'a', 'b']);
       // An id of another pool, or one that holds no place, is left as it is.
       await store.put(req('p'));
       await store.reorder('2002', ['x', 'p', 'b', 'a', 'c']);
       expect((await store.lines())['2002']?.map((e) => e.requestId)).toEqual(['b', 'a', 'c']);
       expect(await store.placeOf('x')).toBe(1);
       expect(await store.placeOf('p')).toBeUndefined();
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'many moves to one spot keep the order the rules give (the line is renumbered when no rank fits between)',
+    async () => {
+      const { store } = await opened();
+      const ids = ['a', 'b', 'c', 'd'];
+      for (const id of ids) await store.put(req(id, { status: 'approved' }));
+      for (const id of ids) await store.joinLine(id, AT);
+      const expected: WaitlistLines = await store.lines();
+      for (let i = 0; i < 70; i++) {
+        const last = expected['2002']?.[3]?.requestId ?? '';
+        const want = moveEntry(expected, last, 1);
+        expect(await store.waitlistStore().moveTo(last, 1)).toBe(want);
+        expect((await store.lines())['2002']?.map((e) => e.requestId)).toEqual(
+          expected['2002']?.map((e) => e.requestId),
+        );
+      }
+      // Out of range is clamped, as the rules clamp it; a request in no line has no place to move to.
+      expect(await store.waitlistStore().moveTo('a', 99)).toBe(4);
+      expect(await store.waitlistStore().moveTo('nope', 0)).toBeUndefined();
     },
   );
 });

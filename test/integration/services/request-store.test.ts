@@ -99,9 +99,8 @@ describe.each(testDatabases())('the course requests store on $dialect', ({ skip,
         request: { status: 'assigned' },
       });
       // The waitlist's view: a removal through it drops the rank.
-      await store.waitlistStore().update((lines) => {
-        lines['2002'] = (lines['2002'] ?? []).filter((e) => e.requestId !== first);
-      });
+      expect(await store.waitlistStore().leave(first)).toMatchObject({ requestId: first, poolId: '2002' });
+      expect(await store.waitlistStore().leave(first)).toBeUndefined();
       expect(await store.placeOf(first)).toBeUndefined();
       expect(await store.placeOf(second)).toBe(1);
     },
