@@ -38,8 +38,6 @@ export interface LineQueries extends WaitlistStore {
   ): Promise<{ ok: true; request: CourseRequest; place: number } | { ok: false; request: CourseRequest | undefined }>;
   /** The place (1-based) of a request in its pool's line, or undefined when it holds none. */
   placeOf(id: string): Promise<number | undefined>;
-  /** Puts the line of `poolId` in this order (request ids; those left out keep no rank). */
-  reorder(poolId: string, ids: readonly string[]): Promise<void>;
   /** What the waitlist service reads and changes of the lines (a view of the ranks, not a second list). */
   waitlistStore(): WaitlistStore;
 }
@@ -158,20 +156,6 @@ export function lineQueries(b: StoreBase): LineQueries {
       }
       return out;
     },
-    reorder: (poolId, ids) =>
-      b.inTransaction(async (trx) => {
-        let i = 0;
-        for (const id of ids) {
-          i++;
-          await trx
-            .updateTable('requests')
-            .set({ waitlist_rank: i, updated_at: b.stamp() })
-            .where('id', '=', id)
-            .where('pool_id', '=', poolId)
-            .where('waitlist_rank', 'is not', null)
-            .execute();
-        }
-      }),
     moveTo: (requestId, toIndex) => b.inTransaction((trx) => moveIn(b, trx, requestId, toIndex)),
     leave: (requestId) =>
       b.inTransaction(async (trx) => {

@@ -84,7 +84,7 @@ describe.each(testDatabases())('the course requests store on $dialect', ({ skip,
       expect((await store.lines())['2002']?.[0]).toMatchObject({ poolId: '2002', approver: 'U0MGR00001' });
       // An admin moves the last to the front.
       const [first, second, third] = order as [string, string, string];
-      await store.reorder('2002', [third, first, second]);
+      expect(await store.waitlistStore().moveTo(third, 0)).toBe(1);
       expect((await store.lines('2002'))['2002']?.map((e) => e.requestId)).toEqual([third, first, second]);
       expect(await store.placeOf(first)).toBe(2);
       // Being assigned keeps the place; leaving the line (assigned) drops it.
