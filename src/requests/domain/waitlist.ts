@@ -67,24 +67,18 @@ export type SeatHandOn =
 
 /** A waitlist entry as the waitlist shows it, derived from the request (its line is its pool's). */
 export function entryOfRequest(r: CourseRequest): WaitlistEntry {
-  return {
-    requestId: r.id,
-    poolId: r.poolId,
-    requester: r.requester,
-    ...(r.decidedBy ? { approver: r.decidedBy } : {}),
-    ...(r.courseTitle ? { courseTitle: r.courseTitle } : {}),
-    since: r.waitlistedAt ?? r.decidedAt ?? r.createdAt,
-  };
+  return entryOf(r, r.waitlistedAt ?? r.decidedAt ?? r.createdAt);
 }
 
-export function entryOf(request: WaitlistedRequest, at: Date): WaitlistEntry {
+/** The request's place in its pool's line, joined `at` (an ISO time, or a Date). */
+export function entryOf(request: WaitlistedRequest, at: Date | string): WaitlistEntry {
   return {
     requestId: request.id,
     poolId: request.poolId,
     requester: request.requester,
     ...(request.decidedBy ? { approver: request.decidedBy } : {}),
     ...(request.courseTitle ? { courseTitle: request.courseTitle } : {}),
-    since: at.toISOString(),
+    since: typeof at === 'string' ? at : at.toISOString(),
   };
 }
 

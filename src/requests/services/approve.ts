@@ -4,6 +4,7 @@
  * full (the approver chooses), or pending again; an unknown outcome stays 'assigning' and is read back
  * (settle.ts).
  */
+import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
 import {
   applyDecision,
   type CourseRequest,
@@ -120,6 +121,25 @@ async function recordAssigned(
   return { kind: 'assigned', request: final } as const;
 }
 
+/**
+ * The write's outcome recorded on the request (`next`; the cards told when `tell`) and the approval
+ * audited: the request as recorded, or as it was when another settle came first.
+ */
+async function recordedAs(
+  k: RequestKernel,
+  request: CourseRequest,
+  approver: string,
+  outcome: RequestAssignOutcome,
+  next: (x: CourseRequest) => CourseRequest,
+  tell: boolean,
+  audited: Pick<AuditEntry, 'outcome' | 'detail'>,
+): Promise<CourseRequest> {
+  const notices = (d: CourseRequest) => (tell ? [{ notice: k.changed(d), key: k.changedKey(d) }] : []);
+  const recorded = (await k.finishAssign(request, outcome, next, notices)) ?? request;
+  await k.audit({ actor: approver, action: 'approved', ...audited, ...k.factsOf(request) });
+  return recorded;
+}
+
 /** Nothing the approver could choose: the request goes back to pending for a later approval or a denial. */
 async function recordUntransferable(
   k: RequestKernel,
@@ -127,18 +147,8 @@ async function recordUntransferable(
   approver: string,
   outcome: Outcome<'full'>,
 ): Promise<DecideOutcome> {
-  const back =
-    (await k.finishAssign(
-      request,
-      outcome,
-      (x) => k.backToPending(x, 'the pool is full'),
-      () => [],
-    )) ?? request;
-  await k.audit({
-    actor: approver,
-    action: 'approved',
+  const back = await recordedAs(k, request, approver, outcome, (x) => k.backToPending(x, 'the pool is full'), false, {
     outcome: 'refused',
-    ...k.factsOf(request),
     detail: 'the pool is full and cannot free a seat',
   });
   const refusal = { kind: 'full-untransferable', poolId: request.poolId } as const;
@@ -151,24 +161,22 @@ async function recordUntransferable(
  */
 async function recordFull(k: RequestKernel, request: CourseRequest, approver: string, outcome: Outcome<'full'>) {
   const seatChoice = { transferable: outcome.transferable, waitlist: k.opts.waitlist === true };
-  const waiting =
-    (await k.finishAssign(
-      request,
-      outcome,
-      (x) => {
-        const next: CourseRequest = { ...x, status: 'approved', seatChoice };
-        delete next.remindedAt;
-        return next;
-      },
-      (d) => [{ notice: k.changed(d), key: k.changedKey(d) }],
-    )) ?? request;
-  await k.audit({
-    actor: approver,
-    action: 'approved',
-    outcome: 'done',
-    ...k.factsOf(request),
-    detail: 'the pool is full: next, the approver frees a seat or puts the request on the waitlist',
-  });
+  const waiting = await recordedAs(
+    k,
+    request,
+    approver,
+    outcome,
+    (x) => {
+      const next: CourseRequest = { ...x, status: 'approved', seatChoice };
+      delete next.remindedAt;
+      return next;
+    },
+    true,
+    {
+      outcome: 'done',
+      detail: 'the pool is full: next, the approver frees a seat or puts the request on the waitlist',
+    },
+  );
   return { kind: 'full', request: waiting, ...seatChoice } as const;
 }
 
@@ -190,18 +198,8 @@ async function recordNotAssigned(
   outcome: Outcome<'refused' | 'failed'>,
 ) {
   const why = outcome.why;
-  const back =
-    (await k.finishAssign(
-      request,
-      outcome,
-      (x) => k.backToPending(x, why),
-      () => [],
-    )) ?? request;
-  await k.audit({
-    actor: approver,
-    action: 'approved',
+  const back = await recordedAs(k, request, approver, outcome, (x) => k.backToPending(x, why), false, {
     outcome: outcome.kind === 'refused' ? 'refused' : outcome.kind,
-    ...k.factsOf(request),
     detail: why,
   });
   return { kind: 'not-assigned', request: back, outcome } as const;
