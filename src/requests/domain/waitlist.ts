@@ -3,6 +3,7 @@
  * and trimmed by license admins. Pure rules on plain data; src/requests/services/waitlist.ts persists them and
  * gives freed seats away (docs/waitlist.md).
  */
+import type { CourseRequest } from './requests.js';
 
 /**
  * What the waitlist needs of a course request. A minimal local copy of the request type: the
@@ -64,14 +65,20 @@ export type SeatHandOn =
   /** The pool has ended: no seat is free for anybody, and nobody in line can ever get one. */
   | { kind: 'ended' };
 
-export function entryOf(request: WaitlistedRequest, at: Date): WaitlistEntry {
+/** A waitlist entry as the waitlist shows it, derived from the request (its line is its pool's). */
+export function entryOfRequest(r: CourseRequest): WaitlistEntry {
+  return entryOf(r, r.waitlistedAt ?? r.decidedAt ?? r.createdAt);
+}
+
+/** The request's place in its pool's line, joined `at` (an ISO time, or a Date). */
+export function entryOf(request: WaitlistedRequest, at: Date | string): WaitlistEntry {
   return {
     requestId: request.id,
     poolId: request.poolId,
     requester: request.requester,
     ...(request.decidedBy ? { approver: request.decidedBy } : {}),
     ...(request.courseTitle ? { courseTitle: request.courseTitle } : {}),
-    since: at.toISOString(),
+    since: typeof at === 'string' ? at : at.toISOString(),
   };
 }
 

@@ -39,22 +39,10 @@ export async function assignForRequest(
     });
     return { kind: 'refused', refusal, why };
   };
-  let pool: Pool;
-  try {
-    pool = await ctx.licensing.pools.get(request.poolId, { priority: 'interactive', fresh: true });
-  } catch (error) {
-    if (isLicensingError(error) && error.kind === 'not-found') {
-      return refuse({ kind: 'pool-gone', poolId: request.poolId }, 'the pool no longer exists');
-    }
-    const error_ = describe(error);
-    return {
-      kind: 'failed',
-      stage: 'pool-read',
-      poolId: request.poolId,
-      error: error_,
-      why: `could not read the pool (${error_})`,
-    };
-  }
+  const read = await readPool(ctx, request.poolId);
+  if (read.kind === 'gone') return refuse({ kind: 'pool-gone', poolId: request.poolId }, 'the pool no longer exists');
+  if (read.kind === 'failed') return read.outcome;
+  const pool = read.pool;
   const blocker = poolBlocker(pool, now);
   if (blocker === 'ended') {
     return refuse({ kind: 'pool-ended', poolId: pool.id }, 'the pool has ended');
@@ -89,6 +77,11 @@ export async function assignForRequest(
     action: 'assign',
     facts: of,
   });
+  return outcomeOfWrite(result, pool);
+}
+
+/** What the assign use case's result comes to for the request. */
+function outcomeOfWrite(result: Awaited<ReturnType<typeof assign>>, pool: Pool): RequestAssignOutcome {
   switch (result.kind) {
     case 'done':
       return { kind: 'assigned', licenseId: result.value.id, endDate: result.value.end };
@@ -116,6 +109,21 @@ export async function assignForRequest(
         kind: 'unknown',
         detail: 'the licensing service did not answer and reading back whether the license was assigned failed',
       };
+  }
+}
+
+/** The pool, read fresh: gone (a refusal), or a clear failure to read it. */
+async function readPool(
+  ctx: RequestAssignContext,
+  poolId: string,
+): Promise<{ kind: 'read'; pool: Pool } | { kind: 'gone' } | { kind: 'failed'; outcome: RequestAssignOutcome }> {
+  try {
+    return { kind: 'read', pool: await ctx.licensing.pools.get(poolId, { priority: 'interactive', fresh: true }) };
+  } catch (error) {
+    if (isLicensingError(error) && error.kind === 'not-found') return { kind: 'gone' };
+    const error_ = describe(error);
+    const why = `could not read the pool (${error_})`;
+    return { kind: 'failed', outcome: { kind: 'failed', stage: 'pool-read', poolId, error: error_, why } };
   }
 }
 

@@ -5,24 +5,61 @@
  * outbox. Also what the periodic check settles: 'assigning' requests left too long, and approved
  * requests whose license came another way.
  */
+
+import type { License } from '../../kernel/domain/types.js';
 import { readBackAssign } from '../../kernel/services/writes/read-back.js';
+import type { CourseRequest, RequestNotice } from '../domain/requests.js';
 import type { RequestKernel } from './kernel.js';
 
+type From = 'approval' | 'waitlist' | 'seat';
+type Notices = { notice: RequestNotice; key: string }[];
+
+const NOT_ASSIGNED =
+  'License Desk stopped (or lost the answer) before the license was assigned, and the licensing service shows none';
+
+/** What a settled write that did assign queues: the waitlist's DMs, or the approver told of it. */
+function foundNotices(k: RequestKernel, d: CourseRequest, from: From, by: string, intentId: string, found: License) {
+  if (from === 'waitlist') return k.waitlistAssignedNotices(d, found.id, found.end);
+  const settled: RequestNotice = {
+    kind: 'approval-settled',
+    requestId: d.id,
+    approver: by,
+    assigned: true,
+    ...(from === 'seat' ? { seat: true } : {}),
+  };
+  return [
+    { notice: k.changed(d), key: k.changedKey(d) },
+    { notice: settled, key: `request:${d.id}:settled:${intentId}` },
+  ];
+}
+
+/** Where a write that did not assign leaves the request: back in line, approved again, or pending. */
+function backFrom(k: RequestKernel, x: CourseRequest, from: From): CourseRequest {
+  if (from === 'waitlist') return { ...x, status: 'waitlisted' };
+  // A seat being freed for an approved request: still approved, its choice (free a seat, the waitlist) open again.
+  if (from === 'seat') return { ...x, status: 'approved' };
+  return k.backToPending(x, NOT_ASSIGNED);
+}
+
+/** What a settled write that did not assign queues: nothing in line; the approver told otherwise. */
+function backNotices(k: RequestKernel, d: CourseRequest, from: From, by: string, intentId: string): Notices {
+  if (from === 'waitlist') return [];
+  const key = `request:${d.id}:settled:${intentId}`;
+  const why = NOT_ASSIGNED;
+  if (from === 'seat') {
+    return [
+      { notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why, seat: true }, key },
+    ];
+  }
+  return [
+    // The cards offer Approve again; the requester, who never heard of the approval, is not told.
+    { notice: k.changed(d, { toldElsewhere: true }), key: k.changedKey(d, `:${intentId}`) },
+    { notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why }, key },
+  ];
+}
+
 export function createSettle(k: RequestKernel) {
-  const {
-    opts,
-    store,
-    licensing,
-    intents,
-    audit,
-    factsOf,
-    txn,
-    tell,
-    changed,
-    changedKey,
-    backToPending,
-    finishAssign,
-  } = k;
+  const { opts, store, licensing, intents, audit, factsOf, txn, tell, changed, changedKey, finishAssign } = k;
 
   /**
    * The write's outcome read back (its answer never came): the requester holds an active license of
@@ -36,85 +73,27 @@ export function createSettle(k: RequestKernel) {
       return;
     }
     const found = await readBackAssign(licensing, r.poolId, r.requesterEmail, 'background');
-    const from = r.assigning.from;
-    const by = r.assigning.by;
+    const { from, by } = r.assigning;
+    const action = from === 'approval' ? 'approved' : 'assigned';
     if (found) {
       const done = await finishAssign(
         r,
         { kind: 'assigned', licenseId: found.id, readBack: true },
         (x) => ({ ...x, status: 'assigned', licenseId: found.id, endDate: found.end }),
-        (d) =>
-          from === 'waitlist'
-            ? [
-                { notice: changed(d, { toldElsewhere: true }), key: changedKey(d) },
-                {
-                  notice: { kind: 'waitlist-assigned', requestId: d.id, licenseId: found.id, endDate: found.end },
-                  key: `request:${d.id}:waitlist-assigned`,
-                },
-              ]
-            : [
-                { notice: changed(d), key: changedKey(d) },
-                {
-                  notice: {
-                    kind: 'approval-settled',
-                    requestId: d.id,
-                    approver: by,
-                    assigned: true,
-                    ...(from === 'seat' ? { seat: true } : {}),
-                  },
-                  key: `request:${d.id}:settled:${intentId}`,
-                },
-              ],
+        (d) => foundNotices(k, d, from, by, intentId, found),
       );
-      if (done) {
-        await audit({
-          actor: by,
-          action: from === 'approval' ? 'approved' : 'assigned',
-          outcome: 'done',
-          ...factsOf(done),
-          detail: 'settled by reading back after the answer was lost',
-        });
-      }
+      const detail = 'settled by reading back after the answer was lost';
+      if (done) await audit({ actor: by, action, outcome: 'done', ...factsOf(done), detail });
       return;
     }
-    const why =
-      'License Desk stopped (or lost the answer) before the license was assigned, and the licensing service shows none';
     const back = await finishAssign(
       r,
       { kind: 'not-assigned', readBack: true },
-      (x) => {
-        if (from === 'waitlist') return { ...x, status: 'waitlisted' };
-        // A seat being freed for an approved request: still approved, its choice (free a seat, the waitlist) open again.
-        if (from === 'seat') return { ...x, status: 'approved' };
-        return backToPending(x, why);
-      },
-      (d) =>
-        from === 'waitlist'
-          ? []
-          : from === 'seat'
-            ? [
-                {
-                  notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why, seat: true },
-                  key: `request:${d.id}:settled:${intentId}`,
-                },
-              ]
-            : [
-                // The cards offer Approve again; the requester, who never heard of the approval, is not told.
-                { notice: changed(d, { toldElsewhere: true }), key: changedKey(d, `:${intentId}`) },
-                {
-                  notice: { kind: 'approval-settled', requestId: d.id, approver: by, assigned: false, why },
-                  key: `request:${d.id}:settled:${intentId}`,
-                },
-              ],
+      (x) => backFrom(k, x, from),
+      (d) => backNotices(k, d, from, by, intentId),
     );
     if (back) {
-      await audit({
-        actor: by,
-        action: from === 'approval' ? 'approved' : 'assigned',
-        outcome: 'failed',
-        ...factsOf(back),
-        detail: why,
-      });
+      await audit({ actor: by, action, outcome: 'failed', ...factsOf(back), detail: NOT_ASSIGNED });
       if (from === 'waitlist') opts.seatMayBeFree?.(back.poolId);
     }
   }

@@ -11,6 +11,7 @@ import type { Intent, Intents } from '../../kernel/services/intents.js';
 import type { DeliverySteps, Outbox } from '../../kernel/services/outbox.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
 import type { WriteOutcome } from '../../kernel/services/writes/outcome.js';
+import type { DbRequestStore } from '../db/request-store.js';
 import type {
   CancelOutcome,
   CourseRequest,
@@ -21,7 +22,6 @@ import type {
   RequestTimers,
   WaitlistJoinOutcome,
 } from '../domain/requests.js';
-import type { DbRequestStore } from './db-store.js';
 import type { WaitlistAssignOutcome, WaitlistEntry } from './waitlist.js';
 
 /**

@@ -11,30 +11,24 @@
  * One seatFreed per pool at a time in this process (the `lock`), and the pool is read inside it.
  */
 
-import { poolBlocker } from '../../changes/index.js';
 import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { WaitlistStore } from '../db/request-store.js';
 import {
   entriesOf,
-  moveEntry,
   poolOf,
-  removeEntry,
   type SeatHandOn,
   type WaitlistAssignOutcome,
   type WaitlistEntry,
   type WaitlistedRequest,
-  type WaitlistLines,
 } from '../domain/waitlist.js';
 
-export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
+import { firstIn, giveSeats, type RoundContext, type SeatFreedResult, whose } from './waitlist-round.js';
 
-/** Where the lines live: read them, or change them atomically (the change's result is returned). */
-export interface WaitlistStore {
-  read(): Promise<WaitlistLines>;
-  update<T>(change: (lines: WaitlistLines) => T): Promise<T>;
-}
+export type { SeatFreedResult } from './waitlist-round.js';
+export type { SeatHandOn, WaitlistAssignOutcome, WaitlistEntry, WaitlistedRequest };
 
 /** Runs `fn` while no other seatFreed of the same pool runs (in this process, or across replicas). */
 export interface PoolLock {
@@ -64,17 +58,6 @@ export interface WaitlistNotifier {
     poolEnded?: boolean,
     steps?: DeliverySteps,
   ): Promise<void>;
-}
-
-export interface SeatFreedResult {
-  /** Seats the pool showed free when read (0 when nobody waited and nothing was read). */
-  free: number;
-  assigned: { entry: WaitlistEntry; licenseId: string }[];
-  skipped: { entry: WaitlistEntry; reason: string }[];
-  /** Why the round stopped with seats still free and requests waiting. */
-  held?: string;
-  /** The pool has ended: no seat was free for anybody, and the requests in line left it. */
-  ended?: boolean;
 }
 
 export interface Waitlist {
@@ -131,110 +114,57 @@ export function createLocalPoolLock(): PoolLock {
   };
 }
 
+/** Logs what a seat notice's round gave. */
+function logRound(logger: Logger, poolId: string, result: SeatFreedResult): void {
+  logger.info('waitlist: seat notice handled', {
+    poolId,
+    free: result.free,
+    assigned: result.assigned.length,
+    skipped: result.skipped.length,
+  });
+}
+
+/** The waitlist's audit entries: a trail that does not answer is logged, never the round's failure. */
+function auditOf(opts: WaitlistOptions) {
+  return async (entry: Omit<AuditEntry, 'at'>): Promise<void> => {
+    try {
+      await opts.audit?.record({ at: opts.now().toISOString(), ...entry });
+    } catch (error) {
+      opts.logger.warn('waitlist: could not record the audit entry', { error: String(error) });
+    }
+  };
+}
+
+/** After a run that gave nothing: who still waits first (held), or the seat stayed in the pool. */
+async function firstOrPool(store: WaitlistStore, poolId: string): Promise<SeatHandOn> {
+  const head = await firstIn(store, poolId).catch(() => undefined);
+  return head ? { kind: 'waiting', first: head.requester } : { kind: 'pool' };
+}
+
+const NOT_GIVEN = 'waitlist: could not give the freed seat; the background check tries again';
+
 export function createWaitlist(opts: WaitlistOptions): Waitlist {
   const { store, logger } = opts;
   const lock = opts.lock ?? createLocalPoolLock();
   const running = new Set<Promise<unknown>>();
+  const track = <T>(run: Promise<T>) => {
+    running.add(run);
+    void run.finally(() => running.delete(run));
+    return run;
+  };
 
-  async function audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
-    try {
-      await opts.audit?.record({ at: opts.now().toISOString(), ...entry });
-    } catch (error) {
-      logger.warn('waitlist: could not record the audit entry', { error: String(error) });
-    }
-  }
-
-  /** Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words. */
-  const whose = (e: Pick<WaitlistEntry, 'requestId' | 'requester' | 'courseTitle'>) => ({
-    requester: e.requester,
-    requestId: e.requestId,
-    ...(e.courseTitle ? { courseTitle: e.courseTitle } : {}),
-  });
-
-  /** After a run that gave nothing: who still waits first (held), or the seat stayed in the pool. */
-  async function headOrPool(poolId: string): Promise<SeatHandOn> {
-    const head = await store
-      .read()
-      .then((lines) => lines[poolId]?.[0])
-      .catch(() => undefined);
-    return head ? { kind: 'waiting', first: head.requester } : { kind: 'pool' };
-  }
-
-  async function giveSeats(poolId: string, priority: Priority): Promise<SeatFreedResult> {
-    const result: SeatFreedResult = { free: 0, assigned: [], skipped: [] };
-    if (((await store.read())[poolId] ?? []).length === 0) return result;
-    // Inside the lock and never from the cache: a seat seen free here is free now.
-    const pool = await opts.licensing.pools.get(poolId, { priority, fresh: true });
-    // An ended pool shows its seats as available, but none can be given: nobody in line ever gets
-    // one, so each request leaves the line (the assign refuses it and closes it) and is told why.
-    const ended = poolBlocker(pool, opts.now()) === 'ended';
-    if (ended) result.ended = true;
-    result.free = ended ? 0 : Math.max(0, pool.availableLicenses);
-    let free = result.free;
-    const left = new Set<string>();
-    while (free > 0 || ended) {
-      const head = (await store.read())[poolId]?.[0];
-      if (!head) break;
-      let outcome: WaitlistAssignOutcome;
-      try {
-        outcome = await opts.assignWaitlisted(head);
-      } catch (error) {
-        outcome = { kind: 'held', reason: `the assign failed: ${String(error)}` };
-      }
-      if (outcome.kind === 'held') {
-        result.held = outcome.reason;
-        logger.warn('waitlist: seat not given this time; the request keeps its place', {
-          poolId,
-          requestId: head.requestId,
-          reason: outcome.reason,
-        });
-        break;
-      }
-      if (outcome.kind === 'left') {
-        // Not in line any more, by someone else's doing (a replica that gave it the seat first): no
-        // audit entry, nobody told here; the seat it took is one fewer to give.
-        logger.info('waitlist: the request left the line meanwhile; going on with the next', {
-          poolId,
-          requestId: head.requestId,
-        });
-        if (outcome.tookSeat) free -= 1;
-        // Still first in the lines read (a rank not cleared yet): stop here rather than ask again.
-        if (left.has(head.requestId)) break;
-        left.add(head.requestId);
-        continue;
-      }
-      await store.update((lines) => removeEntry(lines, head.requestId));
-      const base = { actor: head.approver ?? head.requester, poolId, ...whose(head) };
-      if (outcome.kind === 'assigned') {
-        free -= 1;
-        result.assigned.push({ entry: head, licenseId: outcome.licenseId });
-        await audit({
-          ...base,
-          action: 'assigned',
-          outcome: 'done',
-          licenseId: outcome.licenseId,
-        });
-      } else {
-        result.skipped.push({ entry: head, reason: outcome.reason });
-        await audit({
-          ...base,
-          action: 'assigned',
-          outcome: 'failed',
-          detail: ended ? `the pool has ended, so no seat will free up for it (${outcome.reason})` : outcome.reason,
-        });
-      }
-    }
-    return result;
-  }
+  const audit = auditOf(opts);
+  const round: RoundContext = { ...opts, audit };
+  const headOrPool = (poolId: string) => firstOrPool(store, poolId);
 
   const waitlist: Waitlist = {
     async entries(poolId) {
-      return entriesOf(await store.read(), poolId);
+      return entriesOf(await store.lines(poolId), poolId);
     },
     async move(requestId, toIndex, actor) {
-      const place = await store.update((lines) => moveEntry(lines, requestId, toIndex));
+      const place = await store.moveTo(requestId, toIndex);
       if (place !== undefined && actor) {
-        const lines = await store.read();
+        const lines = await store.lines();
         const poolId = poolOf(lines, requestId);
         const moved = poolId ? lines[poolId]?.find((e) => e.requestId === requestId) : undefined;
         await audit({
@@ -249,89 +179,67 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
       return place;
     },
     async remove(requestId, actor) {
-      const removed = await store.update((lines) => removeEntry(lines, requestId));
+      const removed = await store.leave(requestId);
       if (removed && actor) {
-        await audit({
-          actor,
-          action: 'waitlist-removed',
-          outcome: 'done',
-          poolId: removed.poolId,
-          ...whose(removed),
-        });
+        await audit({ actor, action: 'waitlist-removed', outcome: 'done', poolId: removed.poolId, ...whose(removed) });
       }
       return removed;
     },
     seatFreed(poolId, { priority = 'interactive' } = {}) {
-      return lock.run(poolId, () => giveSeats(poolId, priority));
+      return lock.run(poolId, () => giveSeats(round, poolId, priority));
     },
     noticeSeat(poolId) {
       if (!poolId) return;
       const run = (async () => {
-        if (((await store.read())[poolId] ?? []).length === 0) return;
-        const result = await waitlist.seatFreed(poolId);
-        logger.info('waitlist: seat notice handled', {
-          poolId,
-          free: result.free,
-          assigned: result.assigned.length,
-          skipped: result.skipped.length,
-        });
-      })().catch((error: unknown) => {
-        logger.warn('waitlist: could not give the freed seat; the background check tries again', {
-          poolId,
-          error: String(error),
-        });
-      });
-      running.add(run);
-      void run.finally(() => running.delete(run));
+        if (!(await firstIn(store, poolId))) return;
+        logRound(logger, poolId, await waitlist.seatFreed(poolId));
+      })().catch((error: unknown) => logger.warn(NOT_GIVEN, { poolId, error: String(error) }));
+      track(run);
     },
     async handOn(poolId, waitMs = 5000) {
-      const first = (await store.read())[poolId]?.[0];
+      const first = await firstIn(store, poolId);
       if (!first) return { kind: 'pool' };
-      const run = waitlist.seatFreed(poolId).then(
-        (result): SeatHandOn | Promise<SeatHandOn> => {
-          logger.info('waitlist: seat notice handled', {
-            poolId,
-            free: result.free,
-            assigned: result.assigned.length,
-            skipped: result.skipped.length,
-          });
-          if (result.ended) return { kind: 'ended' };
-          const given = result.assigned[0];
-          if (given) return { kind: 'given', to: given.entry.requester, licenseId: given.licenseId };
-          return headOrPool(poolId);
-        },
-        (error: unknown): Promise<SeatHandOn> => {
-          logger.warn('waitlist: could not give the freed seat; the background check tries again', {
-            poolId,
-            error: String(error),
-          });
-          return headOrPool(poolId);
-        },
+      const run = track(
+        waitlist.seatFreed(poolId).then(
+          (result): SeatHandOn | Promise<SeatHandOn> => {
+            logRound(logger, poolId, result);
+            if (result.ended) return { kind: 'ended' };
+            const given = result.assigned[0];
+            if (given) return { kind: 'given', to: given.entry.requester, licenseId: given.licenseId };
+            return headOrPool(poolId);
+          },
+          (error: unknown): Promise<SeatHandOn> => {
+            logger.warn(NOT_GIVEN, { poolId, error: String(error) });
+            return headOrPool(poolId);
+          },
+        ),
       );
-      running.add(run);
-      void run.finally(() => running.delete(run));
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<SeatHandOn>((resolve) => {
-        timer = setTimeout(() => resolve({ kind: 'waiting', first: first.requester }), waitMs);
-      });
-      try {
-        return await Promise.race([run, late]);
-      } finally {
-        if (timer) clearTimeout(timer);
-      }
+      return within(run, waitMs, { kind: 'waiting', first: first.requester });
     },
     async waitingPools() {
-      return Object.keys(await store.read()).sort();
+      return Object.keys(await store.lines()).sort();
     },
     async stop(timeoutMs = 5000) {
       if (running.size === 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      });
-      await Promise.race([Promise.all(running), bound]);
-      if (timer) clearTimeout(timer);
+      await within(
+        Promise.all(running).then(() => undefined),
+        timeoutMs,
+        undefined,
+      );
     },
   };
   return waitlist;
+}
+
+/** What `run` gives, or `late` once `ms` have passed (the run goes on). */
+async function within<T>(run: Promise<T>, ms: number, late: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+  });
+  try {
+    return await Promise.race([run, bound]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
 }

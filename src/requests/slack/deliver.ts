@@ -11,8 +11,9 @@ import type { DeliverySteps } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { sendDm } from '../../kernel/slack/notices.js';
 import { buildApprovalSettledMessage } from '../blocks/requests.js';
+import type { DbRequestStore } from '../db/request-store.js';
 import { type CourseRequest, type RequestNotice, UnreadableRequestError } from '../domain/requests.js';
-import { type DbRequestStore, entryOfRequest } from '../services/db-store.js';
+import { entryOfRequest } from '../domain/waitlist.js';
 import type { RequestEvents } from '../services/service.js';
 import type { WaitlistNotifier } from '../services/waitlist.js';
 

@@ -8,8 +8,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIntents } from '../../../src/kernel/services/intents.js';
+import { createDbRequestStore } from '../../../src/requests/db/request-store.js';
 import type { CourseRequest } from '../../../src/requests/domain/requests.js';
-import { createDbRequestStore } from '../../../src/requests/services/db-store.js';
 import { ImportProblem, importRequestFiles } from '../../../src/requests/services/import.js';
 import { testDatabases } from '../../support/records.js';
 import { sampleRequest } from '../../support/requests.js';
@@ -84,7 +84,7 @@ describe.each(testDatabases())('the course requests store on $dialect', ({ skip,
       expect((await store.lines())['2002']?.[0]).toMatchObject({ poolId: '2002', approver: 'U0MGR00001' });
       // An admin moves the last to the front.
       const [first, second, third] = order as [string, string, string];
-      await store.reorder('2002', [third, first, second]);
+      expect(await store.waitlistStore().moveTo(third, 0)).toBe(1);
       expect((await store.lines('2002'))['2002']?.map((e) => e.requestId)).toEqual([third, first, second]);
       expect(await store.placeOf(first)).toBe(2);
       // Being assigned keeps the place; leaving the line (assigned) drops it.
@@ -99,9 +99,8 @@ describe.each(testDatabases())('the course requests store on $dialect', ({ skip,
         request: { status: 'assigned' },
       });
       // The waitlist's view: a removal through it drops the rank.
-      await store.waitlistStore().update((lines) => {
-        lines['2002'] = (lines['2002'] ?? []).filter((e) => e.requestId !== first);
-      });
+      expect(await store.waitlistStore().leave(first)).toMatchObject({ requestId: first, poolId: '2002' });
+      expect(await store.waitlistStore().leave(first)).toBeUndefined();
       expect(await store.placeOf(first)).toBeUndefined();
       expect(await store.placeOf(second)).toBe(1);
     },

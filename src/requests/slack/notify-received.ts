@@ -1,0 +1,112 @@
+/**
+ * A new request's messages (RequestEvents.received): the approvers' cards (REQUESTS_CHANNEL, else
+ * each license admin's DM), then the requester's "received" DM. A request made shortly after the same
+ * person cancelled one takes over that request's messages (FOLD_MS): its card copies are edited in
+ * place, and so is its DM, instead of posting more. The copies are saved on the request, so a
+ * decision updates each of them.
+ */
+import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import { noticeParts, openDm } from '../../kernel/slack/notices.js';
+import { buildRequestCardMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
+import type { CourseRequest, RequestCard } from '../domain/requests.js';
+import type { Sender } from './notify-sender.js';
+
+/**
+ * A request made within this time after the same person cancelled one takes over that request's
+ * messages: a request → cancel loop edits one card per approver and one DM, instead of posting more.
+ */
+export const FOLD_MS = 10 * 60_000;
+
+export async function sendReceived(
+  s: Sender,
+  r: CourseRequest,
+  facts: { freeSeats: number },
+  steps?: DeliverySteps,
+): Promise<void> {
+  const parts = noticeParts(steps);
+  const { store } = s.requests;
+  // Folded: a request following one the same person cancelled a moment ago takes over that
+  // request's messages (its card copies and the requester's "received" DM) instead of new ones.
+  const previous = await justCancelled(s, r);
+  const { cards, reused } = await postCards(s, r, facts, previous, parts);
+  // Last: once the requester hears of it, the cards are saved and a decision updates every copy.
+  const received = s.marked(buildRequestUpdateMessage(r));
+  const oldDm = previous?.requesterDm;
+  const dmTs = oldDm ? await s.replaced(oldDm, received) : undefined;
+  await store.update(r.id, (x) => {
+    // The copies posted on an earlier try stay; this try's are added.
+    x.cards = [...x.cards, ...cards.filter((c) => !x.cards.some((k) => k.channel === c.channel))];
+    if (oldDm && dmTs) x.requesterDm = oldDm;
+  });
+  if (previous && (reused.size > 0 || dmTs)) {
+    await store.update(previous.id, (x) => {
+      x.cards = x.cards.filter((c) => !reused.has(c.ts));
+      if (dmTs) delete x.requesterDm;
+    });
+  }
+  if (!dmTs) {
+    await parts.send('dm', async () => {
+      const sent = await s.dm(r.requester, buildRequestUpdateMessage(r));
+      if (sent) {
+        await store.update(r.id, (x) => {
+          x.requesterDm = sent;
+        });
+      }
+    });
+  }
+  parts.settle();
+}
+
+/** The requester's newest request cancelled within FOLD_MS, whose messages a new request takes over. */
+async function justCancelled(s: Sender, r: CourseRequest): Promise<CourseRequest | undefined> {
+  const since = s.deps.now().getTime() - FOLD_MS;
+  return (await s.requests.store.byRequester(r.requester))
+    .filter((x) => x.id !== r.id && x.status === 'cancelled' && Date.parse(x.decidedAt ?? '') > since)
+    .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0];
+}
+
+/**
+ * Where the cards go: the channel, or without one each license admin by DM (the users listed, and the
+ * members of the user groups listed: an admin through a group is an admin too).
+ */
+async function cardTargets(s: Sender, r: CourseRequest): Promise<string[]> {
+  const { roles } = s.deps;
+  const channel = s.requests.channel;
+  const targets = channel
+    ? [channel]
+    : roles.adminRecipients
+      ? await roles.adminRecipients(s.client)
+      : [...(roles.adminUsers?.() ?? [])];
+  if (targets.length === 0) {
+    s.deps.logger.warn(
+      'course request: nobody to send the card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
+      { request: r.id },
+    );
+  }
+  return targets;
+}
+
+/** The card copies posted (or taken over from `previous`); `reused`: the ts of those taken over. */
+async function postCards(
+  s: Sender,
+  r: CourseRequest,
+  facts: { freeSeats: number },
+  previous: CourseRequest | undefined,
+  parts: ReturnType<typeof noticeParts>,
+): Promise<{ cards: RequestCard[]; reused: Set<string> }> {
+  const card = s.marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats, now: s.deps.now() }));
+  const cards: RequestCard[] = [];
+  const reused = new Set<string>();
+  for (const target of await cardTargets(s, r)) {
+    await parts.send(`card:${target}`, async () => {
+      const channel = s.requests.channel ? target : await openDm(s.client, target);
+      // Posted on an earlier try (the process stopped before the outbox recorded it): not twice.
+      if (r.cards.some((c) => c.channel === channel)) return;
+      const old = previous?.cards.find((c) => c.channel === channel);
+      const ts = (old && (await s.replaced(old, card))) || (await s.client.chat.postMessage({ channel, ...card })).ts;
+      if (ts) cards.push({ channel, ts });
+      if (old && ts === old.ts) reused.add(old.ts);
+    });
+  }
+  return { cards, reused };
+}
