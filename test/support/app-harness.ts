@@ -319,8 +319,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const reclaim =
     options.reclaim && records && outbox
       ? composeReclaim(deps, {
-          client: () => app.client,
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           outbox,
           settings: reclaimSettings(options.reclaim),
@@ -335,8 +335,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const autoReturn =
     ar && records && outbox
       ? composeAutoReturn(deps, {
-          client: () => app.client,
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           outbox,
           settings: { ...AUTO_RETURN_DEFAULTS, ...ar },

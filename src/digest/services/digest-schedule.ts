@@ -10,8 +10,8 @@
  * before the commit leaves nothing (the next tick does it again); after it, the outbox sends it once.
  */
 import type { Records } from '../../kernel/db/open.js';
+import { localClock, minutesOf } from '../../kernel/services/jobs/daily.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
-import { localClock, minutesOf } from '../../kernel/services/scheduler.js';
 import type { Digest } from '../domain/digest.js';
 
 export const DIGEST_STATE_KEY = 'digest';

@@ -370,6 +370,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('reclaim_open_pools').execute();
       },
     },
+    '0013_job_leases': {
+      // One replica runs a job (docs/records.md, "Job leases"): the row names the holder and until when
+      // (ISO, so it compares as text on both databases); taken by a conditional write, renewed, deleted.
+      async up(db: AnyDb) {
+        await db.schema
+          .createTable('job_leases')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('until', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: AnyDb) {
+        await db.schema.dropTable('job_leases').execute();
+      },
+    },
   };
 }
 
