@@ -303,6 +303,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,
     work,
+    jobs,
     ...(redis ? { redis } : {}),
     ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
     // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
@@ -407,6 +408,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
         rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
         share: config.progress.budgetShare,
         afterPass: async (pass) => void (await autoReturn.afterPass(pass)),
+        jobs,
       })
     : undefined;
   // App Home's "Run the progress pass now" (admins) runs this very pass, at the same share of the budget.

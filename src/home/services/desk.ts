@@ -31,6 +31,7 @@ import type { Records } from '../../kernel/db/open.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
 import { createDbLease, type JobLease } from '../../kernel/services/jobs/lease.js';
+import type { JobRunner } from '../../kernel/services/jobs/runner.js';
 import type { RedisConnections } from '../../kernel/services/redis.js';
 import { createMemoryStore, type SharedStore } from '../../kernel/services/shared-store.js';
 import { dropStateDocument } from '../../kernel/services/state-records.js';
@@ -75,6 +76,8 @@ export interface DeskOptions {
    * memory and a real deployment's memory (or an alerts.json still to import) is never touched.
    */
   sandboxRun?: boolean;
+  /** The one job runner: the bulk jobs' background work is added to it. */
+  jobs?: JobRunner;
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
@@ -136,6 +139,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
       logger,
       now: opts.now,
       work: opts.work,
+      jobs: opts.jobs,
     }),
     drafts: createDraftStore(() => opts.now().getTime()),
   };
