@@ -239,17 +239,10 @@ function skipped(row: JobRow): void {
   Object.assign(row, { state: 'done', outcome: 'skipped', detail: 'Not sent: the licensing service refused the job.' });
 }
 
-export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
+/** Running one job: its rows in order, then the end (results, audit summary) or a pause. */
+function jobRunner(ctx: RunContext) {
+  const { opts } = ctx;
   const { store, logger } = opts;
-  const runs = new Map<string, Promise<void>>();
-  let stopping = false;
-  const ctx: RunContext = { opts, stopping: () => stopping };
-  const takeoverMs = opts.takeoverMs ?? DEFAULT_TAKEOVER_MS;
-  const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
-  const jobs = opts.jobs ?? createJobRunner({ logger });
-  let poller: Job | undefined;
-  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
-
   const safely = async (job: BulkJob, what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -269,7 +262,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     let aborted = false;
     for (const row of job.rows) {
       if (row.state === 'done') continue;
-      if (stopping) break;
+      if (ctx.stopping()) break;
       if (lease.lost) return lost(job);
       if (aborted) {
         skipped(row);
@@ -318,7 +311,7 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     }
     const walked = await walk(job, notifier, lease);
     if (walked !== 'walked') return walked;
-    if (stopping && job.rows.some((r) => r.state !== 'done')) {
+    if (ctx.stopping() && job.rows.some((r) => r.state !== 'done')) {
       await store.save(job);
       logger.info(
         opts.soleProcess
@@ -343,28 +336,48 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     if (removed > 0) logger.info('old finished bulk jobs deleted', { removed });
   };
 
-  /** While the job runs here its lease is renewed (a job of the runner), and marked lost when renewal fails. */
-  function holdLease(job: BulkJob): { lease: { lost: boolean }; end(): Promise<void> } {
-    const lease = { lost: false };
-    const renewal = jobs.add({
-      name: `bulk job ${job.id}: lease`,
-      everyMs: Math.max(200, Math.floor(takeoverMs / 3)),
-      run: async () => {
-        // The database away: the row writes fail too and pause the job; the lease runs out meanwhile.
-        const held = await store.renew(job.id).catch((error: unknown) => {
-          logger.warn('bulk job: could not renew its lease', { job: job.id, error: String(error) });
-          return true;
-        });
-        if (!held) lease.lost = true;
-      },
-    });
-    return { lease, end: () => renewal.stop(0) };
-  }
+  return { run, sweep, lost };
+}
+
+/** While the job runs here its lease is renewed (a job of the runner), and marked lost when renewal fails. */
+function holdLease(
+  opts: BulkRunnerOptions,
+  jobs: JobRunner,
+  job: BulkJob,
+  takeoverMs: number,
+): { lease: { lost: boolean }; end(): Promise<void> } {
+  const lease = { lost: false };
+  const renewal = jobs.add({
+    name: `bulk job ${job.id}: lease`,
+    everyMs: Math.max(200, Math.floor(takeoverMs / 3)),
+    run: async () => {
+      // The database away: the row writes fail too and pause the job; the lease runs out meanwhile.
+      const held = await opts.store.renew(job.id).catch((error: unknown) => {
+        opts.logger.warn('bulk job: could not renew its lease', { job: job.id, error: String(error) });
+        return true;
+      });
+      if (!held) lease.lost = true;
+    },
+  });
+  return { lease, end: () => renewal.stop(0) };
+}
+
+export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
+  const { store, logger } = opts;
+  const runs = new Map<string, Promise<void>>();
+  let stopping = false;
+  const ctx: RunContext = { opts, stopping: () => stopping };
+  const takeoverMs = opts.takeoverMs ?? DEFAULT_TAKEOVER_MS;
+  const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
+  const jobs = opts.jobs ?? createJobRunner({ logger });
+  let poller: Job | undefined;
+  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
+  const { run, sweep, lost } = jobRunner(ctx);
 
   /** Runs a job this runner holds, renewing its lease meanwhile; a stop lets go of it. */
   function launch(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost' | 'failed'> {
     logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
-    const held = holdLease(job);
+    const held = holdLease(opts, jobs, job, takeoverMs);
     const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, held.lease))
       .catch((error: unknown) => {
         // Taken over while writing the job whole (a pause or the end): the new owner carries on.

@@ -122,6 +122,32 @@ function logSetting(deps: AppDeps, schedule: DigestOptions['schedule']): void {
   }
 }
 
+/** Computes the digest, then claims `week` and enqueues its post in one transaction. */
+async function claimWeek(
+  deps: AppDeps,
+  opts: DigestOptions,
+  week: string,
+  now: Date,
+  priority: 'background' | 'interactive',
+): Promise<'enqueued' | 'claimed' | 'off'> {
+  const { records } = deps;
+  const channel = opts.schedule.channel;
+  if (!records || !channel) return 'off';
+  // The post carries counts only: no holder's name is read for it.
+  const d = await computeDigest(
+    { licensing: deps.licensing, store: createProgressStore(records) },
+    now,
+    deps.progress?.thresholds,
+    priority,
+    'counts',
+  );
+  const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
+  if (!(await digestClaims(records, opts.outbox).claimAndEnqueue(week, notice, now))) return 'claimed';
+  deps.logger.info('digest: the week is claimed and its post queued', { week, channel });
+  opts.outbox.kick?.();
+  return 'enqueued';
+}
+
 export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestFeature {
   const records = deps.records;
   const channel = opts.schedule.channel;
@@ -158,29 +184,7 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
     if (now.getTime() < retryAt) return 'failed';
     if (!(await passAllows(week, lateMinutes))) return 'waiting';
-    return claimWeek(week, now, 'background');
-  }
-
-  /** Computes the digest, then claims `week` and enqueues its post in one transaction. */
-  async function claimWeek(
-    week: string,
-    now: Date,
-    priority: 'background' | 'interactive',
-  ): Promise<'enqueued' | 'claimed' | 'off'> {
-    if (!claims || !records || !channel) return 'off';
-    // The post carries counts only: no holder's name is read for it.
-    const d = await computeDigest(
-      { licensing: deps.licensing, store: createProgressStore(records) },
-      now,
-      deps.progress?.thresholds,
-      priority,
-      'counts',
-    );
-    const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
-    if (!(await claims.claimAndEnqueue(week, notice, now))) return 'claimed';
-    log.info('digest: the week is claimed and its post queued', { week, channel });
-    opts.outbox.kick?.();
-    return 'enqueued';
+    return claimWeek(deps, opts, week, now, 'background');
   }
 
   const feature: DigestFeature = {
@@ -204,7 +208,7 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
       const now = deps.now();
       const { week } = dueWeek(now, opts.schedule);
       if ((await claims.lastWeek()) === week) return 'claimed';
-      return claimWeek(week, now, 'interactive');
+      return claimWeek(deps, opts, week, now, 'interactive');
     },
     deliver: (client, body) => deliverDigest(deps, client, body),
     start() {

@@ -173,6 +173,16 @@ async function stillOpen(records: Records, id: string): Promise<boolean> {
   return row?.state === 'open';
 }
 
+/** Adopted intents closed meanwhile (the requests' own check, another path) wait no more. */
+function forgetClosed(open: readonly Intent[], adopted: Set<string>, retry: Set<string>): void {
+  for (const id of adopted) {
+    if (!open.some((i) => i.id === id)) {
+      adopted.delete(id);
+      retry.delete(id);
+    }
+  }
+}
+
 export function createSettler(opts: SettlerOptions): Settler {
   const { records, logger } = opts;
   const handlers = new Map<string, (intent: Intent) => Promise<void>>();
@@ -219,13 +229,7 @@ export function createSettler(opts: SettlerOptions): Settler {
       logger.warn('settling writes in flight: the records could not be read; trying again later', { error });
       return 0;
     }
-    // Adopted intents closed meanwhile (the requests' own check, another path) wait no more.
-    for (const id of adopted) {
-      if (!intents.some((i) => i.id === id)) {
-        adopted.delete(id);
-        retry.delete(id);
-      }
-    }
+    forgetClosed(intents, adopted, retry);
     for (const intent of intents) {
       if (stopped) break;
       const handler = handlers.get(intent.kind);
@@ -233,15 +237,15 @@ export function createSettler(opts: SettlerOptions): Settler {
         logger.error('a write in flight of an unknown kind was left open', { intent: intent.id, kind: intent.kind });
         continue;
       }
-      try {
-        if (await settleOne(intent, handler)) settled += 1;
-      } catch (error) {
+      const done = await settleOne(intent, handler).catch((error: unknown) => {
         logger.warn('a write in flight could not be settled yet; trying again in the next round', {
           intent: intent.id,
           kind: intent.kind,
           error,
         });
-      }
+        return false;
+      });
+      if (done) settled += 1;
     }
     return settled;
   }

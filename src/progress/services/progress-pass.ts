@@ -284,6 +284,12 @@ function passRecords(opts: ProgressPassOptions, everyMs: number) {
   return {
     doc,
     claim,
+    /** A complete pass is recorded, none is left unfinished, and none is due. */
+    async fresh(): Promise<boolean> {
+      const s = await doc.read();
+      const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
+      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
+    },
     /** Saves where the pass is and renews the lease; false when another replica holds it now. */
     async checkpoint(pass: RunningPass): Promise<boolean> {
       if (!(await lease.renew(PROGRESS_PASS_LEASE, leaseMs))) return false;
@@ -391,13 +397,19 @@ async function recordStudents(
   }
 }
 
+/** The work hung after a complete pass (the automatic return): a failure is logged, the pass stays done. */
+async function afterPass(opts: ProgressPassOptions, outcome: Extract<PassOutcome, { kind: 'done' }>): Promise<void> {
+  await opts.afterPass?.(outcome).catch((error: unknown) => {
+    opts.logger.warn('progress pass: the work after the pass failed', { error: String(error) });
+  });
+}
+
 export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
   const { logger } = opts;
   const store = opts.store ?? createProgressStore(opts.records);
   const everyMs = opts.everyMs ?? DAY_MS;
   const pace = createPace(opts, opts.sleep ?? realSleep);
   const kept = passRecords(opts, everyMs);
-  const clock = () => opts.now().getTime();
   let stopping = new AbortController();
   let running: Promise<PassOutcome> | undefined;
   let job: Job | undefined;
@@ -446,11 +458,7 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
       outcome = { kind: 'failed', nextPage: pass.nextPage, error: message };
     }
     logOutcome(logger, outcome, pass);
-    if (outcome.kind === 'done' && opts.afterPass) {
-      await opts.afterPass(outcome).catch((error: unknown) => {
-        logger.warn('progress pass: the work after the pass failed', { error: String(error) });
-      });
-    }
+    if (outcome.kind === 'done') await afterPass(opts, outcome);
     return outcome;
   }
 
@@ -468,12 +476,7 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
       return { kind: 'started', done: run({ force: true }) };
     },
     pace: () => ({ allowance: pace.allowance, windowMs: pace.windowMs }),
-    async ready() {
-      if (running) return false;
-      const s = await kept.doc.read();
-      const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
-      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
-    },
+    ready: async () => !running && (await kept.fresh()),
     state: () => kept.doc.read(),
     budget: () => ({ allowance: pace.allowance, spent: pace.spent() }),
     start() {
