@@ -258,9 +258,7 @@ export function createSettler(opts: SettlerOptions): Settler {
   };
 
   return {
-    register(kind, settle) {
-      handlers.set(kind, settle);
-    },
+    register: (kind, settle) => void handlers.set(kind, settle),
     start() {
       stopped = false;
       const jobs = opts.jobs ?? createJobRunner({ logger });
