@@ -84,6 +84,8 @@ for (const database of testDatabases()) {
       const running = job.run();
       const b = createDbLease(other, { holder: 'b', now });
       await until('a holding the lease', async () => (await b.holder('digest'))?.holder === 'a');
+      // The job's next tick and, once the lease is taken, its renewal.
+      await until('the renewal scheduled', () => clock.pending === 2);
       for (let i = 0; i < 6; i += 1) {
         clock.advance(LEASE / 3);
         const renewedUntil = new Date(clock.now() + LEASE).toISOString();
