@@ -11,7 +11,7 @@ import { usageHint } from './app/commands/index.js';
 import { DIGEST_NOTICE_KIND } from './digest/services/digest-schedule.js';
 import { createDigestFeature } from './digest/slack/digest.js';
 import { importAuditFiles } from './history/services/audit-import.js';
-import { type AuditRetention, startAuditRetention } from './history/services/audit-retention.js';
+import { startAuditRetention } from './history/services/audit-retention.js';
 import { createDesk } from './home/services/desk.js';
 import { startDesk } from './home/slack/desk.js';
 import { COMMAND } from './kernel/blocks/ids.js';
@@ -24,6 +24,7 @@ import { openRecords } from './kernel/db/open.js';
 import { createLicensingClient, DEFAULT_RATE_LIMIT } from './kernel/licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
 import { createIntents, createSettler } from './kernel/services/intents.js';
+import { createJobRunner } from './kernel/services/jobs/runner.js';
 import { createOutbox } from './kernel/services/outbox.js';
 import { createWorkTracker } from './kernel/services/work-tracker.js';
 import { createWriteLedger } from './kernel/services/writes/ledger.js';
@@ -202,9 +203,13 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   });
-  let retention: AuditRetention | undefined;
-  stopper.add('records', () => {
-    retention?.stop();
+  // Everything periodic runs as a job of this one runner (src/kernel/services/jobs/runner.ts); each part
+  // stops its own jobs in the stop order, and the records stop what is left before they close.
+  const jobs = createJobRunner({ logger: logger.child({ component: 'jobs' }) });
+  const { heartbeat } = records;
+  if (heartbeat.everyMs > 0) jobs.add({ name: 'records: heartbeat', everyMs: heartbeat.everyMs, run: heartbeat.beat });
+  stopper.add('records', async () => {
+    await jobs.stop(1_000);
     return records.close();
   });
   logger.info('records opened', { database: records.dialect, where: records.where });
@@ -219,7 +224,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The audit file of an older version goes into the audit table once (a bad line stops the start here).
   await importAuditFiles({ records, dataDir, logger: logger.child({ component: 'audit' }) });
   if (config.auditRetentionDays !== undefined) {
-    retention = startAuditRetention({
+    const retention = startAuditRetention({
+      jobs,
       records,
       days: config.auditRetentionDays,
       logger: logger.child({ component: 'audit' }),
@@ -235,8 +241,9 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     logger: logger.child({ component: 'outbox' }),
     now,
     deliver: (body, steps) => notices.deliver(body, steps),
+    jobs,
   });
-  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now });
+  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now, jobs });
   const intents = createIntents(records, now);
 
   // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/kernel/config/shutdown.ts).
@@ -258,6 +265,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   const deps: AppDeps = {
     licensing,
     records,
+    jobs,
     ...(redis ? { redis } : {}),
     intents,
     // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
@@ -295,6 +303,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     homeBudgetShare: config.homeBudgetShare,
     audit: () => created?.audit,
     work,
+    jobs,
     ...(redis ? { redis } : {}),
     ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
     // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
@@ -336,8 +345,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   if (selfService.waitlist) deps.waitlist = selfService.waitlist;
   // Reclaim rounds ("still learning?", docs/reclaim.md): a released seat goes to the waitlist above.
   const reclaim = composeReclaim(deps, {
-    client: () => app.client,
-    audit: () => audit,
+    client: app.client,
+    audit,
     records,
     outbox,
     settings: config.reclaim,
@@ -348,8 +357,8 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
   // The automatic return of finished seats after each complete progress pass (PROGRESS_RETURN_COMPLETED,
   // off by default; docs/progress.md): a returned seat goes to the waitlist above.
   const autoReturn = composeAutoReturn(deps, {
-    client: () => app.client,
-    audit: () => audit,
+    client: app.client,
+    audit,
     records,
     outbox,
     settings: config.progress.autoReturn,
@@ -399,6 +408,7 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
         rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
         share: config.progress.budgetShare,
         afterPass: async (pass) => void (await autoReturn.afterPass(pass)),
+        jobs,
       })
     : undefined;
   // App Home's "Run the progress pass now" (admins) runs this very pass, at the same share of the budget.

@@ -29,6 +29,7 @@ import type { AuditLog } from '../../src/kernel/services/audit.js';
 import type { AuditPostingOptions } from '../../src/kernel/services/audit-queue.js';
 import { createIntents, createSettler, type Settler } from '../../src/kernel/services/intents.js';
 import { createOutbox, type DeliverySteps, type OutboxSender } from '../../src/kernel/services/outbox.js';
+import type { RedisConnections } from '../../src/kernel/services/redis.js';
 import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
@@ -73,6 +74,11 @@ export interface TestAppOptions {
   auditPosting?: AuditPostingOptions;
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
+  /**
+   * REDIS_URL for the desk's shared state (the repeat guard, the App Home snapshot), as main.ts hands
+   * it; closed by close(). The licensing limiter's Redis is `licensing.rateLimit.redis`.
+   */
+  redis?: RedisConnections;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
   alerts?: Partial<AlertsConfig>;
   /** Default 0.2. */
@@ -281,6 +287,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       rateLimit: { limit: 25, windowMs: 3000 },
       homeBudgetShare: options.homeBudgetShare ?? 0.2,
       audit: () => created?.audit,
+      ...(options.redis ? { redis: options.redis } : {}),
     });
   }
   created = await createApp(deps, {
@@ -319,8 +326,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const reclaim =
     options.reclaim && records && outbox
       ? composeReclaim(deps, {
-          client: () => app.client,
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           outbox,
           settings: reclaimSettings(options.reclaim),
@@ -335,8 +342,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const autoReturn =
     ar && records && outbox
       ? composeAutoReturn(deps, {
-          client: () => app.client,
-          audit: () => created?.audit,
+          client: app.client,
+          audit: created.audit,
           records,
           outbox,
           settings: { ...AUTO_RETURN_DEFAULTS, ...ar },
@@ -531,6 +538,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await settler?.stop();
       await outbox?.stop();
       await desk?.stop();
+      await deps.desk?.close();
+      await options.redis?.close();
       await audit.close(2000);
       if (!options.records) await records?.close();
       if (ownDir) rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 });

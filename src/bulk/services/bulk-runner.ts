@@ -17,6 +17,7 @@ import { count } from '../../kernel/domain/count.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
+import { createJobRunner, type Job, type JobRunner, within } from '../../kernel/services/jobs/runner.js';
 import { tracked, type WorkTracker } from '../../kernel/services/work-tracker.js';
 import { readBackAssign } from '../../kernel/services/writes/read-back.js';
 import {
@@ -73,6 +74,8 @@ export interface BulkRunnerOptions {
    * a previous process left (it is gone: nobody else can be running it).
    */
   soleProcess?: boolean;
+  /** The runner its jobs (looking for jobs nobody holds, renewing a running job's lease) are added to; default one of its own. */
+  jobs?: JobRunner | undefined;
 }
 
 /** The store could not record a row as in flight, so it was not sent (the database unreachable). */
@@ -80,119 +83,114 @@ class NotRecordedError extends Error {
   override readonly name = 'NotRecordedError';
 }
 
-export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
-  const { licensing, store, logger } = opts;
-  const runs = new Map<string, Promise<void>>();
-  let stopping = false;
-  const takeoverMs = opts.takeoverMs ?? DEFAULT_TAKEOVER_MS;
-  const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
-  let poller: NodeJS.Timeout | undefined;
-  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
+type RowResult = 'done' | 'stop' | 'abort' | 'wait';
 
-  /** Does the student hold an active license from this pool? The single assign's rule, in the background. */
-  const readBack = (job: BulkJob, row: JobRow) => readBackAssign(licensing, job.poolId, row.email, BACKGROUND.priority);
+/** What the steps of a run share: the options, and whether the process is stopping. */
+interface RunContext {
+  opts: BulkRunnerOptions;
+  stopping(): boolean;
+}
 
-  async function audit(job: BulkJob, row: JobRow): Promise<void> {
-    const outcome =
-      row.outcome === 'assigned'
-        ? 'done'
-        : row.outcome === 'unknown'
-          ? 'unknown'
-          : row.outcome === 'failed'
-            ? 'failed'
-            : 'refused';
-    await opts.audit?.record({
-      at: opts.now().toISOString(),
-      actor: job.requester,
-      action: 'bulk-assign',
-      outcome,
-      poolId: job.poolId,
-      courseTitle: job.courseTitle,
-      studentEmail: row.email,
-      ...(row.name ? { studentName: row.name } : {}),
-      ...(row.licenseId ? { licenseId: row.licenseId } : {}),
-      jobId: job.id,
-      ...(row.detail ? { detail: `line ${row.line}: ${row.detail}` } : {}),
-      quiet: true,
-    });
-  }
+const AUDIT_OUTCOME = { assigned: 'done', unknown: 'unknown', failed: 'failed' } as const;
 
-  /** The one audit-channel message of a job: counts per outcome (each row is in the log and file). */
-  async function auditSummary(job: BulkJob): Promise<void> {
-    const counts = new Map<string, number>();
-    for (const row of job.rows) counts.set(row.outcome ?? 'not sent', (counts.get(row.outcome ?? 'not sent') ?? 0) + 1);
-    const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-    const assigned = counts.get('assigned') ?? 0;
-    await opts.audit?.record({
-      at: opts.now().toISOString(),
-      actor: job.requester,
-      action: 'bulk-assign',
-      outcome: counts.has('unknown') ? 'unknown' : assigned > 0 ? 'done' : 'failed',
-      poolId: job.poolId,
-      courseTitle: job.courseTitle,
-      jobId: job.id,
-      detail: `finished, ${count(job.rows.length, 'line')}: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
-    });
-  }
+async function auditRow(opts: BulkRunnerOptions, job: BulkJob, row: JobRow): Promise<void> {
+  const outcome = AUDIT_OUTCOME[row.outcome as keyof typeof AUDIT_OUTCOME] ?? 'refused';
+  await opts.audit?.record({
+    at: opts.now().toISOString(),
+    actor: job.requester,
+    action: 'bulk-assign',
+    outcome,
+    poolId: job.poolId,
+    courseTitle: job.courseTitle,
+    studentEmail: row.email,
+    ...(row.name ? { studentName: row.name } : {}),
+    ...(row.licenseId ? { licenseId: row.licenseId } : {}),
+    jobId: job.id,
+    ...(row.detail ? { detail: `line ${row.line}: ${row.detail}` } : {}),
+    quiet: true,
+  });
+}
 
-  /** One row to 'done', or left 'sending' when the process is stopping mid-write. `markSending`
-   *  records the row in flight (with the rows done since the last write) before anything is sent. */
-  async function runRow(
-    job: BulkJob,
-    row: JobRow,
-    markSending: (row: JobRow) => Promise<void>,
-  ): Promise<'done' | 'stop' | 'abort' | 'wait'> {
-    if (row.state === 'sending') {
-      // The last process stopped after sending this row and before recording its outcome.
-      const found = await readBack(job, row);
-      if (found) {
-        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.id, recovered: true });
-        return 'done';
+/** The one audit-channel message of a job: counts per outcome (each row is in the log and file). */
+async function auditSummary(opts: BulkRunnerOptions, job: BulkJob): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const row of job.rows) counts.set(row.outcome ?? 'not sent', (counts.get(row.outcome ?? 'not sent') ?? 0) + 1);
+  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  const assigned = counts.get('assigned') ?? 0;
+  await opts.audit?.record({
+    at: opts.now().toISOString(),
+    actor: job.requester,
+    action: 'bulk-assign',
+    outcome: counts.has('unknown') ? 'unknown' : assigned > 0 ? 'done' : 'failed',
+    poolId: job.poolId,
+    courseTitle: job.courseTitle,
+    jobId: job.id,
+    detail: `finished, ${count(job.rows.length, 'line')}: ${parts}. Every line is in the audit log; the requester has the per-line results.`,
+  });
+}
+
+/** What an assign's result makes of the row (the write was sent, or refused before). */
+function settleRow(row: JobRow, result: Awaited<ReturnType<typeof assignBulkLine>>): RowResult {
+  switch (result.kind) {
+    case 'done':
+      Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: result.value.id });
+      if (result.checked) row.recovered = true;
+      return 'done';
+    case 'not-done':
+      Object.assign(row, rowFailure(result.error), { state: 'done', outcome: 'failed' });
+      row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';
+      return 'done';
+    case 'unknown':
+      Object.assign(row, { state: 'done', outcome: 'unknown' });
+      row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
+      return 'done';
+    default: {
+      const kind = isLicensingError(result.error) ? result.error.kind : undefined;
+      // The shared rate budget (Redis) is away: nothing was sent; the row waits, it has not failed.
+      if (kind === 'budget-unavailable') {
+        row.state = 'pending';
+        return 'wait';
       }
-    }
-    row.state = 'sending';
-    await markSending(row);
-    const line = { poolId: job.poolId, email: row.email, name: row.name, endDate: job.endDate, recycle: row.recycle };
-    const result = await assignBulkLine(licensing, line, BACKGROUND.priority);
-    // Stopping: a request dropped from the limiter's queue was never sent; one in flight may have been.
-    // Either way the row stays 'sending' and the next start reads back before writing.
-    if (stopping && !(result.kind === 'done' && !result.checked)) return 'stop';
-    switch (result.kind) {
-      case 'done':
-        Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: result.value.id });
-        if (result.checked) row.recovered = true;
-        return 'done';
-      case 'not-done':
-        Object.assign(row, rowFailure(result.error), { state: 'done', outcome: 'failed' });
-        row.detail = 'The licensing service did not answer; reading back shows it was not assigned.';
-        return 'done';
-      case 'unknown':
-        Object.assign(row, { state: 'done', outcome: 'unknown' });
-        row.detail = 'The licensing service did not answer, and reading back failed too: check this student.';
-        return 'done';
-      default: {
-        const kind = isLicensingError(result.error) ? result.error.kind : undefined;
-        // The shared rate budget (Redis) is away: nothing was sent; the row waits, it has not failed.
-        if (kind === 'budget-unavailable') {
-          row.state = 'pending';
-          return 'wait';
-        }
-        Object.assign(row, rowFailure(result.error), { state: 'done' });
-        // A token that is refused will be refused for every later row too.
-        return kind === 'unauthorized' || kind === 'forbidden' ? 'abort' : 'done';
-      }
+      Object.assign(row, rowFailure(result.error), { state: 'done' });
+      // A token that is refused will be refused for every later row too.
+      return kind === 'unauthorized' || kind === 'forbidden' ? 'abort' : 'done';
     }
   }
+}
 
-  /** 'paused': stopped for a shutdown, rows left; 'lost': another replica took the job over. */
-  async function run(
-    job: BulkJob,
-    notifier: BulkNotifier,
-    lease: { lost: boolean },
-  ): Promise<'done' | 'paused' | 'lost'> {
-    // Rows done since the last store write: written with the next row's "sending" mark, or with the job.
-    const unsaved: JobRow[] = [];
-    const markSending = async (row: JobRow) => {
+/** One row to 'done', or left 'sending' when the process is stopping mid-write. `markSending`
+ *  records the row in flight (with the rows done since the last write) before anything is sent. */
+async function runRow(
+  ctx: RunContext,
+  job: BulkJob,
+  row: JobRow,
+  markSending: (row: JobRow) => Promise<void>,
+): Promise<RowResult> {
+  const { licensing } = ctx.opts;
+  if (row.state === 'sending') {
+    // The last process stopped after sending this row and before recording its outcome.
+    const found = await readBackAssign(licensing, job.poolId, row.email, BACKGROUND.priority);
+    if (found) {
+      Object.assign(row, { state: 'done', outcome: 'assigned', licenseId: found.id, recovered: true });
+      return 'done';
+    }
+  }
+  row.state = 'sending';
+  await markSending(row);
+  const line = { poolId: job.poolId, email: row.email, name: row.name, endDate: job.endDate, recycle: row.recycle };
+  const result = await assignBulkLine(licensing, line, BACKGROUND.priority);
+  // Stopping: a request dropped from the limiter's queue was never sent; one in flight may have been.
+  // Either way the row stays 'sending' and the next start reads back before writing.
+  if (ctx.stopping() && !(result.kind === 'done' && !result.checked)) return 'stop';
+  return settleRow(row, result);
+}
+
+/** Records rows in flight: the rows done since the last write go with the next row's "sending" mark. */
+function rowMarker(store: BulkJobStore, job: BulkJob) {
+  const unsaved: JobRow[] = [];
+  return {
+    unsaved,
+    async markSending(row: JobRow): Promise<void> {
       const rows = [...unsaved.splice(0), row];
       try {
         await store.saveRows(job, rows);
@@ -202,64 +200,79 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
         unsaved.push(...rows.slice(0, -1));
         throw new NotRecordedError(String(error));
       }
-    };
-    const safely = async (what: string, fn: () => Promise<unknown>) => {
-      try {
-        await fn();
-      } catch (error) {
-        logger.warn(`bulk job: could not ${what}`, { job: job.id, error: String(error) });
-      }
-    };
-    if (!job.progress) {
-      await safely('post the progress message', async () => {
-        const where = await notifier.started(job);
-        if (where) job.progress = where;
-        await store.save(job);
-      });
+    },
+  };
+}
+
+/**
+ * A row that threw: 'lost' (taken over), 'paused' (not recorded, nothing sent), 'stop', or what the
+ * row counts as (a read-back that failed leaves its outcome unknown rather than risk a second write).
+ */
+async function rowError(
+  ctx: RunContext,
+  job: BulkJob,
+  row: JobRow,
+  error: unknown,
+): Promise<RowResult | 'lost' | 'paused'> {
+  const { logger, store } = ctx.opts;
+  if (error instanceof JobTakenOverError) return 'lost';
+  // The read-back of a row in flight could not be sent (the shared rate budget is away): it stays in flight.
+  if (isLicensingError(error) && error.kind === 'budget-unavailable') return 'wait';
+  if (error instanceof NotRecordedError) {
+    row.state = 'pending';
+    logger.warn('bulk job paused: the row could not be recorded before sending it; nothing was sent', {
+      job: job.id,
+      line: row.line,
+      error: error.message,
+    });
+    await store.save(job).catch(() => undefined);
+    return 'paused';
+  }
+  if (ctx.stopping()) return 'stop';
+  Object.assign(row, { state: 'done', outcome: 'unknown' });
+  row.detail = 'The outcome could not be checked; look this student up before trying again.';
+  logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
+  return 'done';
+}
+
+function skipped(row: JobRow): void {
+  Object.assign(row, { state: 'done', outcome: 'skipped', detail: 'Not sent: the licensing service refused the job.' });
+}
+
+/** Running one job: its rows in order, then the end (results, audit summary) or a pause. */
+function jobRunner(ctx: RunContext) {
+  const { opts } = ctx;
+  const { store, logger } = opts;
+  const safely = async (job: BulkJob, what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (error) {
+      logger.warn(`bulk job: could not ${what}`, { job: job.id, error: String(error) });
     }
+  };
+  const lost = (job: BulkJob) => {
+    logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
+    return 'lost' as const;
+  };
+
+  /** The rows one after another; 'lost', 'paused' or 'stop' end the walk early. */
+  async function walk(job: BulkJob, notifier: BulkNotifier, lease: { lost: boolean }) {
+    const marker = rowMarker(store, job);
     let lastProgress = opts.now().getTime();
     let aborted = false;
-    const lost = () => {
-      logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
-      return 'lost' as const;
-    };
     for (const row of job.rows) {
       if (row.state === 'done') continue;
-      if (stopping) break;
-      if (lease.lost) return lost();
+      if (ctx.stopping()) break;
+      if (lease.lost) return lost(job);
       if (aborted) {
-        Object.assign(row, {
-          state: 'done',
-          outcome: 'skipped',
-          detail: 'Not sent: the licensing service refused the job.',
-        });
+        skipped(row);
         continue;
       }
-      let result: 'done' | 'stop' | 'abort' | 'wait';
-      try {
-        result = await runRow(job, row, markSending);
-      } catch (error) {
-        if (error instanceof JobTakenOverError) return lost();
-        // The read-back of a row in flight could not be sent (the shared rate budget is away): it stays in flight.
-        if (isLicensingError(error) && error.kind === 'budget-unavailable') result = 'wait';
-        else if (error instanceof NotRecordedError) {
-          row.state = 'pending';
-          logger.warn('bulk job paused: the row could not be recorded before sending it; nothing was sent', {
-            job: job.id,
-            line: row.line,
-            error: error.message,
-          });
-          await store.save(job).catch(() => undefined);
-          return 'paused';
-        } else {
-          // Reading back failed: the outcome stays unknown rather than risk a second write.
-          if (stopping) break;
-          Object.assign(row, { state: 'done', outcome: 'unknown' });
-          row.detail = 'The outcome could not be checked; look this student up before trying again.';
-          logger.warn('bulk job: read-back failed', { job: job.id, line: row.line, error: String(error) });
-          result = 'done';
-        }
-      }
+      const result = await runRow(ctx, job, row, marker.markSending).catch((error: unknown) =>
+        rowError(ctx, job, row, error),
+      );
+      if (result === 'lost') return lost(job);
+      if (result === 'paused') return result;
       if (result === 'wait') {
         // The lease is kept and runs out: the job is taken up again (here or by another replica) after
         // BULK_TAKEOVER_SECONDS, and waits again while Redis is away.
@@ -268,19 +281,37 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
           line: row.line,
         });
         await store.save(job).catch(() => undefined);
-        return 'paused';
+        return 'paused' as const;
       }
       if (result === 'stop') break;
       if (result === 'abort') aborted = true;
-      unsaved.push(row);
-      await safely('write the audit entry', () => audit(job, row));
+      marker.unsaved.push(row);
+      await safely(job, 'write the audit entry', () => auditRow(opts, job, row));
       const t = opts.now().getTime();
       if (t - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = t;
-        await safely('update the progress message', () => notifier.progress(job));
+        await safely(job, 'update the progress message', () => notifier.progress(job));
       }
     }
-    if (stopping && job.rows.some((r) => r.state !== 'done')) {
+    return 'walked' as const;
+  }
+
+  /** 'paused': stopped for a shutdown, rows left; 'lost': another replica took the job over. */
+  async function run(
+    job: BulkJob,
+    notifier: BulkNotifier,
+    lease: { lost: boolean },
+  ): Promise<'done' | 'paused' | 'lost'> {
+    if (!job.progress) {
+      await safely(job, 'post the progress message', async () => {
+        const where = await notifier.started(job);
+        if (where) job.progress = where;
+        await store.save(job);
+      });
+    }
+    const walked = await walk(job, notifier, lease);
+    if (walked !== 'walked') return walked;
+    if (ctx.stopping() && job.rows.some((r) => r.state !== 'done')) {
       await store.save(job);
       logger.info(
         opts.soleProcess
@@ -293,10 +324,10 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     job.state = 'done';
     job.finishedAt = opts.now().toISOString();
     await store.save(job);
-    await safely('post the results', () => notifier.finished(job));
-    await safely('write the audit summary', () => auditSummary(job));
+    await safely(job, 'post the results', () => notifier.finished(job));
+    await safely(job, 'write the audit summary', () => auditSummary(opts, job));
     logger.info('bulk job finished', { job: job.id, rows: job.rows.length });
-    await safely('delete old finished jobs', () => sweep());
+    await safely(job, 'delete old finished jobs', () => sweep());
     return 'done';
   }
 
@@ -305,35 +336,57 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
     if (removed > 0) logger.info('old finished bulk jobs deleted', { removed });
   };
 
+  return { run, sweep, lost };
+}
+
+/** While the job runs here its lease is renewed (a job of the runner), and marked lost when renewal fails. */
+function holdLease(
+  opts: BulkRunnerOptions,
+  jobs: JobRunner,
+  job: BulkJob,
+  takeoverMs: number,
+): { lease: { lost: boolean }; end(): Promise<void> } {
+  const lease = { lost: false };
+  const renewal = jobs.add({
+    name: `bulk job ${job.id}: lease`,
+    everyMs: Math.max(200, Math.floor(takeoverMs / 3)),
+    run: async () => {
+      // The database away: the row writes fail too and pause the job; the lease runs out meanwhile.
+      const held = await opts.store.renew(job.id).catch((error: unknown) => {
+        opts.logger.warn('bulk job: could not renew its lease', { job: job.id, error: String(error) });
+        return true;
+      });
+      if (!held) lease.lost = true;
+    },
+  });
+  return { lease, end: () => renewal.stop(0) };
+}
+
+export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
+  const { store, logger } = opts;
+  const runs = new Map<string, Promise<void>>();
+  let stopping = false;
+  const ctx: RunContext = { opts, stopping: () => stopping };
+  const takeoverMs = opts.takeoverMs ?? DEFAULT_TAKEOVER_MS;
+  const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
+  const jobs = opts.jobs ?? createJobRunner({ logger });
+  let poller: Job | undefined;
+  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
+  const { run, sweep, lost } = jobRunner(ctx);
+
   /** Runs a job this runner holds, renewing its lease meanwhile; a stop lets go of it. */
   function launch(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost' | 'failed'> {
     logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
-    const lease = { lost: false };
-    const renewal = setInterval(
-      () => {
-        void store.renew(job.id).then(
-          (held) => {
-            if (!held) lease.lost = true;
-          },
-          // The database away: the row writes fail too and pause the job; the lease runs out meanwhile.
-          (error: unknown) => logger.warn('bulk job: could not renew its lease', { job: job.id, error: String(error) }),
-        );
-      },
-      Math.max(200, Math.floor(takeoverMs / 3)),
-    );
-    renewal.unref();
-    const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, lease))
+    const held = holdLease(opts, jobs, job, takeoverMs);
+    const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, held.lease))
       .catch((error: unknown) => {
         // Taken over while writing the job whole (a pause or the end): the new owner carries on.
-        if (error instanceof JobTakenOverError) {
-          logger.warn('bulk job taken over by another process; this one stops running it', { job: job.id });
-          return 'lost' as const;
-        }
+        if (error instanceof JobTakenOverError) return lost(job);
         logger.error('bulk job stopped by an error', { job: job.id, error: String(error) });
         return 'failed' as const;
       })
       .then(async (result) => {
-        clearInterval(renewal);
+        await held.end();
         // Paused for a stop: another runner may take it at once. Paused because the database did not
         // record a row, or failed: the lease runs out first, so the next try waits BULK_TAKEOVER_SECONDS.
         if (result === 'paused' && stopping) {
@@ -385,32 +438,23 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
       await sweep().catch((error: unknown) => logger.warn('could not delete old bulk jobs', { error: String(error) }));
       notifierOf = notifierFor;
       const taken = await takeFree(opts.soleProcess === true);
-      let looking = false;
-      poller = setInterval(() => {
-        if (looking) return;
-        looking = true;
-        takeFree(false)
-          .catch((error: unknown) =>
+      poller ??= jobs.add({
+        name: 'bulk: take on jobs nobody holds',
+        everyMs: pollMs,
+        run: () =>
+          takeFree(false).catch((error: unknown) =>
             logger.warn('bulk jobs: could not look for jobs to take on', { error: String(error) }),
-          )
-          .finally(() => {
-            looking = false;
-          });
-      }, pollMs);
-      poller.unref();
+          ),
+      });
       return taken;
     },
     settled: (jobId) => runs.get(jobId) ?? Promise.resolve(),
     async stop(timeoutMs = 5000) {
       stopping = true;
-      if (poller) clearInterval(poller);
+      await poller?.stop(0);
+      poller = undefined;
       const all = Promise.all(runs.values());
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      });
-      await Promise.race([all, timeout]);
-      if (timer) clearTimeout(timer);
+      await within(jobs.timers, all, timeoutMs);
     },
   };
 }

@@ -11,8 +11,8 @@
  * again); after it, the outbox sends it once.
  */
 import type { Records } from '../../kernel/db/open.js';
+import { localClock, minutesOf } from '../../kernel/services/jobs/daily.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
-import { localClock, minutesOf } from '../../kernel/services/scheduler.js';
 import { stateDocument } from '../../kernel/services/state-records.js';
 import type { Digest } from '../domain/digest.js';
 

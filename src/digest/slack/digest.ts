@@ -7,6 +7,8 @@
 import type { types, webApi } from '@slack/bolt';
 import { buildErrorMessage, withSandboxMarker, withSandboxMarkerCharts } from '../../kernel/blocks/common.js';
 import type { ChartMessage, DataVisualizationBlock } from '../../kernel/blocks/kit.js';
+import { createDbLease } from '../../kernel/services/jobs/lease.js';
+import { createJobRunner, type Job } from '../../kernel/services/jobs/runner.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { onClick } from '../../kernel/slack/gate.js';
@@ -97,17 +99,82 @@ export interface DigestOptions {
   tickMs?: number;
 }
 
+/** The renderer of a digest notice: posts it (charts first); false when `body` is no digest notice. */
+async function deliverDigest(deps: AppDeps, client: webApi.WebClient, body: unknown): Promise<boolean> {
+  const notice = body as Partial<DigestNotice> | null;
+  if (notice?.kind !== DIGEST_NOTICE_KIND || !notice.digest || !notice.channel) return false;
+  const message = buildDigestMessage(notice.digest, { names: false, showHolders: true, scheduled: true });
+  const how = await postWithCharts(client, notice.channel, message, deps);
+  deps.logger.info('digest posted', { week: notice.week, channel: notice.channel, charts: how === 'charts' });
+  return true;
+}
+
+function logSetting(deps: AppDeps, schedule: DigestOptions['schedule']): void {
+  if (schedule.channel && deps.records) {
+    deps.logger.info('digest on', {
+      channel: schedule.channel,
+      day: schedule.day,
+      time: schedule.time,
+      timeZone: schedule.timeZone,
+    });
+  } else if (!schedule.channel) {
+    deps.logger.info('digest post off: set DIGEST_CHANNEL (or ALERT_CHANNEL) to a channel id to get the weekly digest');
+  }
+}
+
+/** Computes the digest, then claims `week` and enqueues its post in one transaction. */
+async function claimWeek(
+  deps: AppDeps,
+  opts: DigestOptions,
+  week: string,
+  now: Date,
+  priority: 'background' | 'interactive',
+): Promise<'enqueued' | 'claimed' | 'off'> {
+  const { records } = deps;
+  const channel = opts.schedule.channel;
+  if (!records || !channel) return 'off';
+  // The post carries counts only: no holder's name is read for it.
+  const d = await computeDigest(
+    { licensing: deps.licensing, store: createProgressStore(records) },
+    now,
+    deps.progress?.thresholds,
+    priority,
+    'counts',
+  );
+  const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
+  if (!(await digestClaims(records, opts.outbox).claimAndEnqueue(week, notice, now))) return 'claimed';
+  deps.logger.info('digest: the week is claimed and its post queued', { week, channel });
+  opts.outbox.kick?.();
+  return 'enqueued';
+}
+
 export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestFeature {
   const records = deps.records;
   const channel = opts.schedule.channel;
   const claims = records ? digestClaims(records, opts.outbox) : undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let job: Job | undefined;
   let running: Promise<DigestTick> | undefined;
   // After a failure (the licensing service or the database away), the next try waits this long.
   let retryAt = 0;
   // The week whose post waits for the progress pass (logged once).
   let waitingFor: string | undefined;
   const log = deps.logger;
+
+  /** Counted from fresh records: while the progress pass runs, is due or never completed (a fresh start),
+   *  the post waits for it, at most PASS_WAIT_MINUTES after it fell due. */
+  async function passAllows(week: string, lateMinutes: number): Promise<boolean> {
+    const pass = deps.progressPass;
+    if (!pass || (await pass.ready())) return true;
+    if (lateMinutes < PASS_WAIT_MINUTES) {
+      if (waitingFor !== week) {
+        waitingFor = week;
+        log.info('digest: waiting for a complete progress pass before counting', { week });
+      }
+      return false;
+    }
+    log.warn('digest: no complete progress pass yet; counting the records as they are', { week, lateMinutes });
+    return true;
+  }
 
   async function runTick(): Promise<DigestTick> {
     if (!claims || !records || !channel) return 'off';
@@ -116,42 +183,8 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
     if ((await claims.lastWeek()) === week) return 'claimed';
     if (lateMinutes > CATCH_UP_DAYS * 24 * 60) return 'late';
     if (now.getTime() < retryAt) return 'failed';
-    // Counted from fresh records: while the progress pass runs, is due or never completed (a fresh
-    // start), the post waits for it, at most PASS_WAIT_MINUTES after it fell due.
-    const pass = deps.progressPass;
-    if (pass && !(await pass.ready())) {
-      if (lateMinutes < PASS_WAIT_MINUTES) {
-        if (waitingFor !== week) {
-          waitingFor = week;
-          log.info('digest: waiting for a complete progress pass before counting', { week });
-        }
-        return 'waiting';
-      }
-      log.warn('digest: no complete progress pass yet; counting the records as they are', { week, lateMinutes });
-    }
-    return claimWeek(week, now, 'background');
-  }
-
-  /** Computes the digest, then claims `week` and enqueues its post in one transaction. */
-  async function claimWeek(
-    week: string,
-    now: Date,
-    priority: 'background' | 'interactive',
-  ): Promise<'enqueued' | 'claimed' | 'off'> {
-    if (!claims || !records || !channel) return 'off';
-    // The post carries counts only: no holder's name is read for it.
-    const d = await computeDigest(
-      { licensing: deps.licensing, store: createProgressStore(records) },
-      now,
-      deps.progress?.thresholds,
-      priority,
-      'counts',
-    );
-    const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
-    if (!(await claims.claimAndEnqueue(week, notice, now))) return 'claimed';
-    log.info('digest: the week is claimed and its post queued', { week, channel });
-    opts.outbox.kick?.();
-    return 'enqueued';
+    if (!(await passAllows(week, lateMinutes))) return 'waiting';
+    return claimWeek(deps, opts, week, now, 'background');
   }
 
   const feature: DigestFeature = {
@@ -175,38 +208,28 @@ export function createDigestFeature(deps: AppDeps, opts: DigestOptions): DigestF
       const now = deps.now();
       const { week } = dueWeek(now, opts.schedule);
       if ((await claims.lastWeek()) === week) return 'claimed';
-      return claimWeek(week, now, 'interactive');
+      return claimWeek(deps, opts, week, now, 'interactive');
     },
-    async deliver(client, body) {
-      const notice = body as Partial<DigestNotice> | null;
-      if (notice?.kind !== DIGEST_NOTICE_KIND || !notice.digest || !notice.channel) return false;
-      const message = buildDigestMessage(notice.digest, { names: false, showHolders: true, scheduled: true });
-      const how = await postWithCharts(client, notice.channel, message, deps);
-      log.info('digest posted', { week: notice.week, channel: notice.channel, charts: how === 'charts' });
-      return true;
-    },
+    deliver: (client, body) => deliverDigest(deps, client, body),
     start() {
-      if (timer || !channel || !records) return;
-      timer = setInterval(() => void feature.tick(), opts.tickMs ?? 60_000);
-      timer.unref();
-      void feature.tick();
+      if (job || !channel || !records) return;
+      // One replica prepares the week's post (the lease); the week's claim, in the transaction that
+      // enqueues the post, is its memory: a week is posted once, whoever prepared it.
+      job = (deps.jobs ?? createJobRunner({ logger: log })).add({
+        name: 'digest: weekly post',
+        everyMs: opts.tickMs ?? 60_000,
+        firstAfterMs: 0,
+        oneReplica: { lease: createDbLease(records, { now: deps.now }) },
+        run: () => feature.tick(),
+      });
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      await job?.stop();
+      job = undefined;
       await running;
     },
   };
-  if (channel && records) {
-    log.info('digest on', {
-      channel,
-      day: opts.schedule.day,
-      time: opts.schedule.time,
-      timeZone: opts.schedule.timeZone,
-    });
-  } else if (!channel) {
-    log.info('digest post off: set DIGEST_CHANNEL (or ALERT_CHANNEL) to a channel id to get the weekly digest');
-  }
+  logSetting(deps, opts.schedule);
   return feature;
 }
 

@@ -8,6 +8,7 @@ import { deleteAuditBefore } from '../../kernel/db/audit.js';
 import type { Records } from '../../kernel/db/open.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
 import type { Logger } from '../../kernel/licensing/types.js';
+import { createJobRunner, type JobRunner } from '../../kernel/services/jobs/runner.js';
 
 export interface AuditRetention {
   /** Deletes what is too old now; returns how many entries went (a failure is logged: 0). */
@@ -22,10 +23,11 @@ export function startAuditRetention(opts: {
   now?: () => Date;
   /** Default one day. */
   everyMs?: number;
+  /** The runner it is a job of; default one of its own. */
+  jobs?: JobRunner;
 }): AuditRetention {
   const now = opts.now ?? (() => new Date());
   const { records, logger, days } = opts;
-  let running: Promise<number> | undefined;
   async function once(): Promise<number> {
     const before = new Date(now().getTime() - days * DAY_MS);
     try {
@@ -48,13 +50,13 @@ export function startAuditRetention(opts: {
       return 0;
     }
   }
-  const run = () => {
-    running ??= once().finally(() => {
-      running = undefined;
-    });
-    return running;
+  const jobs = opts.jobs ?? createJobRunner({ logger });
+  const job = jobs.add({ name: 'audit retention', everyMs: opts.everyMs ?? DAY_MS, run: once });
+  return {
+    run: async () => {
+      const result = await job.run();
+      return result.kind === 'ran' ? result.value : 0;
+    },
+    stop: () => void job.stop(0),
   };
-  const timer = setInterval(() => void run(), opts.everyMs ?? DAY_MS);
-  timer.unref();
-  return { run, stop: () => clearInterval(timer) };
 }

@@ -3,11 +3,10 @@
  * root (src/main.ts, and the end-to-end harness): the alert memory (the database's `state` table; the
  * in-process sandbox's, fresh at each start, under a key of its own) and the bulk jobs (`records`,
  * bulk/db/store.ts) live in the database, for one process and for replicas alike. With REDIS_URL the
- * replicas share through Redis what must be shared within a second (docs/deployment.md): the daily
- * check's lease, the App Home snapshot, and the repeat guard (`shared`, handed
+ * replicas share through Redis what must be shared within a second (docs/deployment.md): the App
+ * Home snapshot and the repeat guard (`shared`, handed
  * to the Slack side by the composition root).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -31,8 +30,9 @@ import { createDashboard, type Dashboard } from '../../digest/index.js';
 import type { Records } from '../../kernel/db/open.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
+import { createDbLease, type JobLease } from '../../kernel/services/jobs/lease.js';
+import type { JobRunner } from '../../kernel/services/jobs/runner.js';
 import type { RedisConnections } from '../../kernel/services/redis.js';
-import { type DayLock, sharedDayLock } from '../../kernel/services/scheduler.js';
 import { createMemoryStore, type SharedStore } from '../../kernel/services/shared-store.js';
 import { dropStateDocument } from '../../kernel/services/state-records.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
@@ -45,8 +45,8 @@ export interface Desk {
   drafts: DraftStore;
   /** The state the replicas share (Redis), or this process's own (memory) without REDIS_URL. */
   shared: SharedStore;
-  /** With REDIS_URL: the daily alert check runs in one replica a day. */
-  alertLock?: DayLock;
+  /** The daily alert check runs in one replica a day: its lease is in the database (jobs/lease.ts). */
+  alertLease: JobLease;
   /** Closes the Redis connections (after the runner and scheduler stopped). */
   close(): Promise<void>;
 }
@@ -76,6 +76,8 @@ export interface DeskOptions {
    * memory and a real deployment's memory (or an alerts.json still to import) is never touched.
    */
   sandboxRun?: boolean;
+  /** The one job runner: the bulk jobs' background work is added to it. */
+  jobs?: JobRunner;
 }
 
 export async function createDesk(opts: DeskOptions): Promise<Desk> {
@@ -108,7 +110,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
   return {
     dataDir: opts.dataDir,
     shared,
-    ...(shared.shared ? { alertLock: sharedDayLock(shared, 'alerts:daily', randomBytes(8).toString('hex')) } : {}),
+    alertLease: createDbLease(opts.records, { now: opts.now }),
     async close() {
       await shared.close();
     },
@@ -137,6 +139,7 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
       logger,
       now: opts.now,
       work: opts.work,
+      jobs: opts.jobs,
     }),
     drafts: createDraftStore(() => opts.now().getTime()),
   };

@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import { type AlertsConfig, createAlertPoster, tellNothingNew } from '../../alerts/index.js';
 import { createBulkProgressNotices } from '../../bulk/index.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
-import { createDailyScheduler, type DailyScheduler } from '../../kernel/services/scheduler.js';
+import { createDailyScheduler, type DailyScheduler } from '../../kernel/services/jobs/daily.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { raiseTokenAlarm } from '../../kernel/slack/token-alarm.js';
 
@@ -31,7 +31,7 @@ export interface StartDeskOptions {
   alerts: AlertsConfig;
   /** Default: tick every minute. */
   tickMs?: number;
-  /** false: do not tick on a timer (tests call scheduler.tick() / runNow()). */
+  /** false: do not add the check to the job runner (tests call scheduler.tick() / runNow()). */
   autoStart?: boolean;
 }
 
@@ -46,11 +46,13 @@ export async function startDesk(client: webApi.WebClient, deps: AppDeps, opts: S
   if (channel) {
     const post = createAlertPoster(client, channel, deps);
     scheduler = createDailyScheduler({
+      name: 'alerts: daily check',
       time: opts.alerts.time,
       timeZone: opts.alerts.timeZone,
       now: deps.now,
       memory: desk.alerts,
-      ...(desk.alertLock ? { lock: desk.alertLock } : {}),
+      lease: desk.alertLease,
+      ...(deps.jobs ? { jobs: deps.jobs } : {}),
       run: async () => {
         try {
           lastPosted = await desk.alerts.check(post);

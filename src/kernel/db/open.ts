@@ -43,6 +43,11 @@ export interface Records {
   durably<T>(fn: () => Promise<T>): Promise<T>;
   /** undefined when a trivial query answers; otherwise one sentence (for /healthz and the log). */
   health(): Promise<string | undefined>;
+  /**
+   * This process says it is alive (instances.seen_at), so that an intent it holds is not taken for a
+   * dead process's: the job runner runs `beat` every `everyMs` (0: never after the first time).
+   */
+  readonly heartbeat: { everyMs: number; beat(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -55,7 +60,7 @@ export interface OpenOptions {
   dataDir: string;
   /** postgres:// or postgresql://; unset: SQLite in dataDir. */
   databaseUrl?: string;
-  /** How often this process says it is alive (instances.seen_at); 0: never after the first time. */
+  /** How often this process says it is alive (instances.seen_at, the runner's job); 0: never after the first time. */
   heartbeatMs?: number;
   now?: () => Date;
   /**
@@ -247,19 +252,8 @@ export async function openRecords(opts: OpenOptions): Promise<Records> {
     if (isDiskFull(error)) throw new DatabaseProblem(diskFullSentence(dialect === 'sqlite' ? `file ${where}` : where));
     throw error;
   }
-  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
-  const beat =
-    heartbeatMs > 0
-      ? setInterval(() => {
-          void db
-            .updateTable('instances')
-            .set({ seen_at: now().toISOString() })
-            .where('id', '=', instance)
-            .execute()
-            .catch(() => undefined);
-        }, heartbeatMs)
-      : undefined;
-  beat?.unref();
+  // SQLite belongs to one process: the job leases of the process that ran before are void.
+  if (dialect === 'sqlite') await db.deleteFrom('job_leases').execute();
   let closed = false;
   // How many durable transactions are running: the first sets FULL before its BEGIN, the last one
   // back to NORMAL after its COMMIT (the pragma cannot change inside a transaction; Kysely runs it
@@ -287,10 +281,16 @@ export async function openRecords(opts: OpenOptions): Promise<Records> {
         return `the database ${where} does not answer (${reason(error)})`;
       }
     },
+    heartbeat: {
+      everyMs: opts.heartbeatMs ?? HEARTBEAT_MS,
+      async beat() {
+        if (closed) return;
+        await db.updateTable('instances').set({ seen_at: now().toISOString() }).where('id', '=', instance).execute();
+      },
+    },
     async close() {
       if (closed) return;
       closed = true;
-      if (beat) clearInterval(beat);
       await db
         .deleteFrom('instances')
         .where('id', '=', instance)

@@ -261,6 +261,14 @@ export interface InstancesTable {
   seen_at: string;
 }
 
+/** Who runs a job that exactly one replica runs, and until when (services/jobs/lease.ts). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  /** ISO time the lease runs out unless renewed. */
+  until: string;
+}
+
 export interface Database {
   requests: RequestsTable;
   intents: IntentsTable;
@@ -277,6 +285,7 @@ export interface Database {
   reclaim_asks: ReclaimAsksTable;
   reclaim_open_pools: ReclaimOpenPoolsTable;
   progress_returns: ProgressReturnsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Records } from '../db/open.js';
 import type { Database, IntentRow } from '../db/schema.js';
 import type { Logger } from '../licensing/types.js';
+import { createJobRunner, type Job, type JobRunner } from './jobs/runner.js';
 
 export interface IntentInput {
   kind: string;
@@ -125,6 +126,8 @@ export interface SettlerOptions {
   everyMs?: number;
   /** PostgreSQL: a process silent this long is gone. Default 45 s (it says it is alive every 15 s). */
   staleMs?: number;
+  /** The runner whose job settles every `everyMs`; default one of its own. */
+  jobs?: JobRunner;
 }
 
 export const SETTLE_EVERY_MS = 60_000;
@@ -132,12 +135,59 @@ export const STALE_INSTANCE_MS = 45_000;
 /** The first pause before an adopted intent is tried again (then 10 s, 20 s … up to `everyMs`). */
 export const SOON_MS = 5_000;
 
+/** The open intents whose process is gone, and those this process took over and must retry. */
+async function leftOver(opts: SettlerOptions, retry: ReadonlySet<string>): Promise<Intent[]> {
+  const { records, now } = opts;
+  const me = records.instance;
+  const open = await records.db
+    .selectFrom('intents')
+    .selectAll()
+    .where('state', '=', 'open')
+    .orderBy('created_at')
+    .execute();
+  const others = open.filter((row) => row.instance !== me);
+  const mine = open.filter((row) => row.instance === me && retry.has(row.id)).map(toIntent);
+  if (others.length === 0 || records.dialect === 'sqlite') return [...others.map(toIntent), ...mine];
+  const cutoff = new Date(now().getTime() - (opts.staleMs ?? STALE_INSTANCE_MS)).toISOString();
+  const alive = new Set(
+    (await records.db.selectFrom('instances').select('id').where('seen_at', '>=', cutoff).execute()).map((r) => r.id),
+  );
+  return [...others.filter((row) => !alive.has(row.instance)).map(toIntent), ...mine];
+}
+
+/** Takes the intent over from its dead process; false when another settler was first. */
+async function takeOver(records: Records, intent: Intent): Promise<boolean> {
+  if (intent.instance === records.instance) return true;
+  const result = await records.db
+    .updateTable('intents')
+    .set({ instance: records.instance })
+    .where('id', '=', intent.id)
+    .where('instance', '=', intent.instance)
+    .where('state', '=', 'open')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function stillOpen(records: Records, id: string): Promise<boolean> {
+  const row = await records.db.selectFrom('intents').select('state').where('id', '=', id).executeTakeFirst();
+  return row?.state === 'open';
+}
+
+/** Adopted intents closed meanwhile (the requests' own check, another path) wait no more. */
+function forgetClosed(open: readonly Intent[], adopted: Set<string>, retry: Set<string>): void {
+  for (const id of adopted) {
+    if (!open.some((i) => i.id === id)) {
+      adopted.delete(id);
+      retry.delete(id);
+    }
+  }
+}
+
 export function createSettler(opts: SettlerOptions): Settler {
-  const { records, logger, now } = opts;
+  const { records, logger } = opts;
   const handlers = new Map<string, (intent: Intent) => Promise<void>>();
   const everyMs = opts.everyMs ?? SETTLE_EVERY_MS;
-  const staleMs = opts.staleMs ?? STALE_INSTANCE_MS;
-  let timer: NodeJS.Timeout | undefined;
+  let job: Job | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
   /** Intents this process took over and could not settle yet: its own, so only it retries them. */
@@ -158,54 +208,28 @@ export function createSettler(opts: SettlerOptions): Settler {
     soonMs = Math.min(everyMs, soonMs * 2);
   }
 
-  /** The open intents whose process is gone, and those this process took over and must retry. */
-  async function leftOver(): Promise<Intent[]> {
-    const me = records.instance;
-    const open = await records.db
-      .selectFrom('intents')
-      .selectAll()
-      .where('state', '=', 'open')
-      .orderBy('created_at')
-      .execute();
-    const others = open.filter((row) => row.instance !== me);
-    const mine = open.filter((row) => row.instance === me && retry.has(row.id)).map(toIntent);
-    if (others.length === 0 || records.dialect === 'sqlite') return [...others.map(toIntent), ...mine];
-    const cutoff = new Date(now().getTime() - staleMs).toISOString();
-    const alive = new Set(
-      (await records.db.selectFrom('instances').select('id').where('seen_at', '>=', cutoff).execute()).map((r) => r.id),
-    );
-    return [...others.filter((row) => !alive.has(row.instance)).map(toIntent), ...mine];
-  }
-
-  /** Takes the intent over from its dead process; false when another settler was first. */
-  async function claim(intent: Intent): Promise<boolean> {
-    if (intent.instance === records.instance) return true;
-    const result = await records.db
-      .updateTable('intents')
-      .set({ instance: records.instance })
-      .where('id', '=', intent.id)
-      .where('instance', '=', intent.instance)
-      .where('state', '=', 'open')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  /** Settles one intent through its kind's handler; false when another settler took it first. */
+  async function settleOne(intent: Intent, handler: (intent: Intent) => Promise<void>): Promise<boolean> {
+    if (!(await takeOver(records, intent))) return false;
+    retry.add(intent.id);
+    await handler({ ...intent, instance: records.instance });
+    if (await stillOpen(records, intent.id)) throw new Error('the handler left the intent open');
+    retry.delete(intent.id);
+    adopted.delete(intent.id);
+    logger.info('write in flight settled after a restart', { intent: intent.id, kind: intent.kind });
+    return true;
   }
 
   async function round(): Promise<number> {
     let settled = 0;
     let intents: Intent[];
     try {
-      intents = await leftOver();
+      intents = await leftOver(opts, retry);
     } catch (error) {
       logger.warn('settling writes in flight: the records could not be read; trying again later', { error });
       return 0;
     }
-    // Adopted intents closed meanwhile (the requests' own check, another path) wait no more.
-    for (const id of adopted) {
-      if (!intents.some((i) => i.id === id)) {
-        adopted.delete(id);
-        retry.delete(id);
-      }
-    }
+    forgetClosed(intents, adopted, retry);
     for (const intent of intents) {
       if (stopped) break;
       const handler = handlers.get(intent.kind);
@@ -213,27 +237,15 @@ export function createSettler(opts: SettlerOptions): Settler {
         logger.error('a write in flight of an unknown kind was left open', { intent: intent.id, kind: intent.kind });
         continue;
       }
-      try {
-        if (!(await claim(intent))) continue;
-        retry.add(intent.id);
-        await handler({ ...intent, instance: records.instance });
-        const still = await records.db
-          .selectFrom('intents')
-          .select('state')
-          .where('id', '=', intent.id)
-          .executeTakeFirst();
-        if (still?.state === 'open') throw new Error('the handler left the intent open');
-        retry.delete(intent.id);
-        adopted.delete(intent.id);
-        settled += 1;
-        logger.info('write in flight settled after a restart', { intent: intent.id, kind: intent.kind });
-      } catch (error) {
+      const done = await settleOne(intent, handler).catch((error: unknown) => {
         logger.warn('a write in flight could not be settled yet; trying again in the next round', {
           intent: intent.id,
           kind: intent.kind,
           error,
         });
-      }
+        return false;
+      });
+      if (done) settled += 1;
     }
     return settled;
   }
@@ -246,14 +258,11 @@ export function createSettler(opts: SettlerOptions): Settler {
   };
 
   return {
-    register(kind, settle) {
-      handlers.set(kind, settle);
-    },
+    register: (kind, settle) => void handlers.set(kind, settle),
     start() {
       stopped = false;
-      void runOnce();
-      timer = setInterval(() => void runOnce(), everyMs);
-      timer.unref();
+      const jobs = opts.jobs ?? createJobRunner({ logger });
+      job ??= jobs.add({ name: 'settle writes in flight', everyMs, firstAfterMs: 0, run: runOnce });
     },
     runOnce,
     adopt(intentId) {
@@ -264,9 +273,9 @@ export function createSettler(opts: SettlerOptions): Settler {
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      await job?.stop(0);
+      job = undefined;
       if (soon) clearTimeout(soon);
-      timer = undefined;
       soon = undefined;
       await running?.catch(() => undefined);
     },

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Records } from '../db/open.js';
 import type { Database } from '../db/schema.js';
 import type { Logger } from '../licensing/types.js';
+import { createJobRunner, type Job, type JobRunner } from './jobs/runner.js';
 
 export interface Outbox {
   /** Enqueues a message in `trx`; with `key`, at most one message ever has that key (a second is ignored). */
@@ -27,7 +28,7 @@ export interface OutboxSender {
   kick(): void;
   /** Delivers everything due now; how many were sent. */
   flush(): Promise<number>;
-  /** Delivers now and then every `everyMs` (retries, and what another replica enqueued). */
+  /** Delivers now, and adds the job that delivers every `everyMs` (retries, and what another replica enqueued). */
   start(): void;
   stop(): Promise<void>;
   /**
@@ -70,6 +71,8 @@ export interface OutboxOptions {
   maxAttempts?: number;
   /** How long a claimed message is someone's before another sender may try it; default 30 s. */
   claimMs?: number;
+  /** The runner whose job delivers every `everyMs`; default one of its own. */
+  jobs?: JobRunner;
 }
 
 export const OUTBOX_EVERY_MS = 5_000;
@@ -113,15 +116,13 @@ function safeParse(text: string): unknown {
   }
 }
 
-export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
+type DueRow = { id: number; attempts: number; body: string; key: string | null; result: string | null };
+
+/** One round of the sender: the messages due now, each claimed, delivered and marked (or put off). */
+function createRound(opts: OutboxOptions, isStopped: () => boolean): () => Promise<number> {
   const { records, logger, now, deliver } = opts;
-  const everyMs = opts.everyMs ?? OUTBOX_EVERY_MS;
   const maxAttempts = opts.maxAttempts ?? 8;
   const claimMs = opts.claimMs ?? 30_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
-  let stopped = false;
   const iso = (ms = 0) => new Date(now().getTime() + ms).toISOString();
 
   async function claim(id: number, attempts: number): Promise<boolean> {
@@ -159,7 +160,41 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
     };
   }
 
-  async function round(): Promise<number> {
+  /** A try that failed: put off (a growing pause), or given up after the last try or when undeliverable. */
+  async function failed(row: DueRow, body: unknown, error: unknown): Promise<void> {
+    const tries = row.attempts + 1;
+    const give = error instanceof Undeliverable || tries >= maxAttempts;
+    await records.db
+      .updateTable('outbox')
+      // A message given up keeps when it was given up in `due_at` (App Home counts the recent ones).
+      .set(give ? { state: 'dropped', due_at: iso() } : { due_at: iso(retryPauseMs(tries)) })
+      .where('id', '=', row.id)
+      .execute()
+      .catch(() => undefined);
+    // The kind of notice and the row, never its contents (names, e-mails) or Slack's whole answer.
+    const fields = { message: row.id, kind: kindOf(body), tries, error: String(error) };
+    if (give) {
+      logger.error('a message to a person could not be delivered and was given up', {
+        ...fields,
+        ...(error instanceof Undeliverable ? {} : { afterTries: maxAttempts }),
+      });
+    } else logger.warn('a message to a person could not be delivered yet; trying again later', fields);
+  }
+
+  /** Delivers one claimed message: true once Slack took it and the row says so. */
+  async function send(row: DueRow): Promise<boolean> {
+    const body = safeParse(row.body);
+    try {
+      await deliver(body, stepsOf(row.id, row.result));
+      await records.db.updateTable('outbox').set({ state: 'sent', sent_at: iso() }).where('id', '=', row.id).execute();
+      return true;
+    } catch (error) {
+      await failed(row, body, error);
+      return false;
+    }
+  }
+
+  return async () => {
     let sent = 0;
     const due = await records.db
       .selectFrom('outbox')
@@ -170,39 +205,52 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
       .limit(100)
       .execute();
     for (const row of due) {
-      if (stopped) break;
+      if (isStopped()) break;
       if (!(await claim(row.id, row.attempts))) continue;
-      const tries = row.attempts + 1;
-      const body = safeParse(row.body);
-      try {
-        await deliver(body, stepsOf(row.id, row.result));
-        await records.db
-          .updateTable('outbox')
-          .set({ state: 'sent', sent_at: iso() })
-          .where('id', '=', row.id)
-          .execute();
-        sent += 1;
-      } catch (error) {
-        const give = error instanceof Undeliverable || tries >= maxAttempts;
-        await records.db
-          .updateTable('outbox')
-          // A message given up keeps when it was given up in `due_at` (App Home counts the recent ones).
-          .set(give ? { state: 'dropped', due_at: iso() } : { due_at: iso(retryPauseMs(tries)) })
-          .where('id', '=', row.id)
-          .execute()
-          .catch(() => undefined);
-        // The kind of notice and the row, never its contents (names, e-mails) or Slack's whole answer.
-        const fields = { message: row.id, kind: kindOf(body), tries, error: String(error) };
-        if (give) {
-          logger.error('a message to a person could not be delivered and was given up', {
-            ...fields,
-            ...(error instanceof Undeliverable ? {} : { afterTries: maxAttempts }),
-          });
-        } else logger.warn('a message to a person could not be delivered yet; trying again later', fields);
-      }
+      if (await send(row)) sent += 1;
     }
     return sent;
-  }
+  };
+}
+
+/** Enqueues `body` in `trx` (at most one message ever with `key`). */
+async function enqueueIn(trx: Kysely<Database>, at: string, body: unknown, key?: string): Promise<void> {
+  await trx
+    .insertInto('outbox')
+    .values({
+      key: key ?? null,
+      created_at: at,
+      due_at: at,
+      state: 'pending',
+      attempts: 0,
+      body: JSON.stringify(body),
+      sent_at: null,
+      result: null,
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+/** Whether the message enqueued with `key` was sent. */
+async function sentByKey(records: Records, key: string): Promise<boolean> {
+  const row = await records.db
+    .selectFrom('outbox')
+    .select(['state'])
+    .where('key', '=', key)
+    .executeTakeFirst()
+    .catch(() => undefined);
+  return row?.state === 'sent';
+}
+
+export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
+  const { records, logger, now } = opts;
+  const everyMs = opts.everyMs ?? OUTBOX_EVERY_MS;
+  let job: Job | undefined;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+  const iso = () => now().toISOString();
+  const round = createRound(opts, () => stopped);
 
   function flush(): Promise<number> {
     if (running) {
@@ -227,23 +275,7 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
   }
 
   return {
-    async enqueue(trx, body, key) {
-      const stamp = iso();
-      await trx
-        .insertInto('outbox')
-        .values({
-          key: key ?? null,
-          created_at: stamp,
-          due_at: stamp,
-          state: 'pending',
-          attempts: 0,
-          body: JSON.stringify(body),
-          sent_at: null,
-          result: null,
-        })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-    },
+    enqueue: (trx, body, key) => enqueueIn(trx, iso(), body, key),
     kick() {
       if (!stopped) void flush();
     },
@@ -256,8 +288,8 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
           ? records.db.updateTable('outbox').set({ due_at: iso() }).where('state', '=', 'pending').execute()
           : Promise.resolve();
       void free.catch(() => undefined).then(flush);
-      timer = setInterval(() => void flush(), everyMs);
-      timer.unref();
+      const jobs = opts.jobs ?? createJobRunner({ logger });
+      job ??= jobs.add({ name: 'outbox', everyMs, run: flush });
     },
     async delivered(key, waitMs) {
       if (!stopped) {
@@ -268,18 +300,12 @@ export function createOutbox(opts: OutboxOptions): Outbox & OutboxSender {
         await Promise.race([flush().catch(() => 0), late]);
         clearTimeout(timer);
       }
-      const row = await records.db
-        .selectFrom('outbox')
-        .select(['state'])
-        .where('key', '=', key)
-        .executeTakeFirst()
-        .catch(() => undefined);
-      return row?.state === 'sent';
+      return sentByKey(records, key);
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      await job?.stop(0);
+      job = undefined;
       await running?.catch(() => undefined);
     },
   };

@@ -1,6 +1,6 @@
 /**
  * The shared store on Redis (REDIS_URL): what the replicas of License Desk must share within a second
- * besides the rate budget (docs/deployment.md): the repeat guard, the daily check's lease and caches.
+ * besides the rate budget (docs/deployment.md): the repeat guard and caches.
  * One connection of its own from the app's Redis connections (redis.ts), named so in CLIENT LIST; every
  * key starts with their prefix (one per deployment). A call while Redis is down fails after a few
  * reconnect attempts; its callers say what they do then (most fall back to what this process knows).

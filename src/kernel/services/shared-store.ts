@@ -3,7 +3,7 @@
  * key-value interface with two implementations, in process memory (one replica; the default)
  * and on Redis (shared-store-redis.ts). Values are strings; callers keep JSON in them.
  *
- * Users: the repeat guard (claim = SET NX PX), the App Home snapshot and the daily check's lease. Nothing here is a record: records live in the database
+ * Users: the repeat guard (claim = SET NX PX) and the App Home snapshot. Nothing here is a record: records live in the database
  * (docs/records.md), and a Redis lost empty costs only what docs/deployment.md says.
  */
 

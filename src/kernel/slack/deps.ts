@@ -17,6 +17,7 @@ import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Intents, Settler } from '../services/intents.js';
+import type { JobRunner } from '../services/jobs/runner.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { WorkTracker } from '../services/work-tracker.js';
@@ -90,6 +91,8 @@ export interface AppDeps {
    * the weekly digest waits for its records to be fresh.
    */
   progressPass?: Pick<ProgressPass, 'runNow' | 'pace' | 'ready'>;
+  /** The one job runner (src/kernel/services/jobs/runner.ts) every periodic job of the features is added to. */
+  jobs?: JobRunner;
 }
 
 /** What the course-request surfaces need from the composition root (src/requests/slack/start.ts builds it). */

@@ -117,8 +117,9 @@ export function noticeOf<T>(kinds: readonly string[]): (body: unknown) => body i
 
 /** What a feature that writes records and queues notices is composed with (reclaim, automatic return). */
 export interface NoticeFeatureOptions<Settings> {
-  client: () => webApi.WebClient;
-  audit: () => AuditLog | undefined;
+  /** The app's bot client and audit trail: the feature is composed once the app exists. */
+  client: webApi.WebClient;
+  audit: AuditLog;
   records: Records;
   outbox: Outbox & OutboxSender;
   settings: Settings;

@@ -12,11 +12,11 @@
  *   limiter keeps its reserved slots for people), and the pass spends at most
  *   floor(limit × PROGRESS_BUDGET_SHARE) requests in any rolling window (at least one): when the
  *   window's share is spent it waits, as the dashboard's counter does for HOME_BUDGET_SHARE.
- * - **One replica a day: a lease in `state`.** Before it reads anything the pass claims the document
- *   `progress:pass` in one locked read-modify-write (stateDocument.update): it takes it when nobody
- *   holds it or the holder's lease ran out, and renews the lease with every page. Another replica
- *   finds it held and does nothing; a replica that died lets its lease run out, and the next tick of
- *   another one resumes the pass.
+ * - **One replica a day: the job lease.** Before it reads anything the pass takes the job lease
+ *   `progress pass` (jobs/lease.ts, a row in the database): it gets it when nobody holds it or the
+ *   holder's lease ran out, and renews it with every page. Another replica finds it held and does
+ *   nothing; a replica that died lets its lease run out, and the next tick of another one resumes the
+ *   pass from the document `progress:pass` in `state`, which keeps where it is.
  * - **Interrupted, it resumes.** The document keeps the pass's start and the next page. A stop or an
  *   error leaves every recorded page consistent (each page is one transaction) and the next run goes
  *   on from the page before the one it stopped at (a student moved across the cut is read again, not
@@ -28,12 +28,16 @@ import { DAY_MS } from '../../kernel/domain/time.js';
 import type { Pool, Student } from '../../kernel/domain/types.js';
 import { BadRequestError } from '../../kernel/licensing/errors.js';
 import type { CallOptions, LicensingClient, Logger } from '../../kernel/licensing/types.js';
+import { createDbLease } from '../../kernel/services/jobs/lease.js';
+import { createJobRunner, type Job, type JobRunner } from '../../kernel/services/jobs/runner.js';
 import { stateDocument } from '../../kernel/services/state-records.js';
 import { yieldToLoop } from '../../kernel/services/turns.js';
 import type { ProgressObservation } from '../domain/progress.js';
 import { createProgressStore, type PoolSeats, type ProgressStore } from './progress-store.js';
 
 export const PROGRESS_PASS_KEY = 'progress:pass';
+/** The job lease (jobs/lease.ts) of the replica running the pass. */
+export const PROGRESS_PASS_LEASE = 'progress pass';
 const BACKGROUND: CallOptions = { priority: 'background' };
 /** The API's default page size, used when a larger one is refused (as the export does). */
 const DEFAULT_PAGE_SIZE = 10;
@@ -53,9 +57,6 @@ export interface PassState {
   /** When it ended, and what it saw (for the log and App Home's "as of"). */
   lastDoneAt?: string;
   lastSeen?: number;
-  /** The replica (records.instance) holding the lease, and until when. */
-  owner?: string;
-  leaseUntil?: string;
   /** A pass begun and not finished: where the next run goes on. */
   running?: RunningPass;
 }
@@ -107,7 +108,7 @@ export interface ProgressPassOptions {
   everyMs?: number;
   /** How long the lease lasts unless renewed (every page renews it); default 5 minutes. */
   leaseMs?: number;
-  /** How often the timer asks whether a pass is due (or a dead replica's pass is to be resumed); default 10 minutes. */
+  /** How often the job asks whether a pass is due (or a dead replica's pass is to be resumed); default 10 minutes. */
   tickMs?: number;
   /** How long after start() the first check runs (the start-up's own reads go first); default 15 s. */
   startDelayMs?: number;
@@ -117,6 +118,8 @@ export interface ProgressPassOptions {
   afterPass?: (outcome: Extract<PassOutcome, { kind: 'done' }>) => Promise<void>;
   /** The store to record into; default one on `records`. */
   store?: ProgressStore;
+  /** The runner it is a job of; default one of its own. */
+  jobs?: JobRunner;
 }
 
 /** "Run the progress pass now": refused while a pass runs in this process, else started. */
@@ -142,7 +145,7 @@ export interface ProgressPass {
   state(): Promise<PassState>;
   /** The allowance: requests per window, and those spent in the current window. */
   budget(): { allowance: number; spent: number };
-  /** Checks soon whether a pass is due (`startDelayMs`), then every `tickMs`. */
+  /** Adds the job that checks soon whether a pass is due (`startDelayMs`), then every `tickMs`. */
   start(): void;
   /** Stops the timer and a running pass after its current page (it resumes next time). */
   stop(): Promise<void>;
@@ -199,190 +202,251 @@ function seatsOf(p: Pool): PoolSeats {
   };
 }
 
-export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
-  const { licensing, logger } = opts;
-  const store = opts.store ?? createProgressStore(opts.records);
-  const doc = stateDocument<PassState>(opts.records, PROGRESS_PASS_KEY, {
-    empty: () => ({}),
-    parse: parseState,
-    now: opts.now,
-  });
-  const me = opts.records.instance;
-  const everyMs = opts.everyMs ?? DAY_MS;
-  const leaseMs = opts.leaseMs ?? 5 * 60_000;
-  const tickMs = opts.tickMs ?? 10 * 60_000;
-  const sleep = opts.sleep ?? realSleep;
+/** The pass's share of the licensing budget: at most `allowance` requests in any rolling window. */
+function createPace(opts: ProgressPassOptions, sleep: NonNullable<ProgressPassOptions['sleep']>) {
   const allowance = Math.max(1, Math.floor(opts.rateLimit.limit * opts.share));
   const windowMs = opts.rateLimit.windowMs;
   const spentAt: number[] = [];
   const clock = () => opts.now().getTime();
-  let stopping = new AbortController();
-  let running: Promise<PassOutcome> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let first: NodeJS.Timeout | undefined;
-
   const spent = () => {
     const since = clock() - windowMs;
     while (spentAt.length > 0 && (spentAt[0] ?? 0) <= since) spentAt.shift();
     return spentAt.length;
   };
+  return {
+    allowance,
+    windowMs,
+    spent,
+    /** Waits until the share allows one more request, then counts it; false when a stop came first. */
+    async spendOne(signal: AbortSignal): Promise<boolean> {
+      while (spent() >= allowance) {
+        if (signal.aborted) return false;
+        const oldest = spentAt[0] ?? clock();
+        await sleep(Math.max(1, oldest + windowMs - clock() + 1), signal);
+      }
+      if (signal.aborted) return false;
+      spentAt.push(clock());
+      return true;
+    },
+  };
+}
 
-  /** Waits until the share allows one more request, then counts it; false when a stop came first. */
-  async function spendOne(): Promise<boolean> {
-    while (spent() >= allowance) {
-      if (stopping.signal.aborted) return false;
-      const oldest = spentAt[0] ?? clock();
-      await sleep(Math.max(1, oldest + windowMs - clock() + 1), stopping.signal);
-    }
-    if (stopping.signal.aborted) return false;
-    spentAt.push(clock());
-    return true;
-  }
+type Claim =
+  | { kind: 'claimed'; pass: RunningPass; resumed: boolean }
+  | Extract<PassOutcome, { kind: 'not-due' | 'held' }>;
 
-  type Claim =
-    | { kind: 'claimed'; pass: RunningPass; resumed: boolean }
-    | Extract<PassOutcome, { kind: 'not-due' | 'held' }>;
+/**
+ * Where the pass stands, in the records: the job lease (jobs/lease.ts) says which replica runs it,
+ * the `state` document where it is (its start and next page) and when the last complete one ran.
+ */
+function passRecords(opts: ProgressPassOptions, everyMs: number) {
+  const doc = stateDocument<PassState>(opts.records, PROGRESS_PASS_KEY, {
+    empty: () => ({}),
+    parse: parseState,
+    now: opts.now,
+  });
+  const lease = createDbLease(opts.records, { now: opts.now });
+  const leaseMs = opts.leaseMs ?? 5 * 60_000;
+  const clock = () => opts.now().getTime();
 
+  /** The lease taken, the pass to run: a begun one goes on where it stopped, else a new one when due. */
   async function claim(force: boolean): Promise<Claim> {
-    let result: Claim | undefined;
-    await doc.update((s) => {
-      const t = clock();
-      const leaseUntil = s.leaseUntil ? Date.parse(s.leaseUntil) : 0;
-      if (s.owner && s.owner !== me && leaseUntil > t) {
-        result = { kind: 'held', owner: s.owner, leaseUntil: s.leaseUntil ?? '' };
-        return;
-      }
-      // A pass begun within the last period goes on where it stopped; an older one starts over.
-      const resumable = s.running && t - Date.parse(s.running.startedAt) < everyMs ? s.running : undefined;
+    if (!(await lease.take(PROGRESS_PASS_LEASE, leaseMs))) {
+      const held = await lease.holder(PROGRESS_PASS_LEASE);
+      return { kind: 'held', owner: held?.holder ?? '', leaseUntil: held?.until ?? '' };
+    }
+    const s = await doc.read();
+    const t = clock();
+    // A pass begun within the last period goes on where it stopped; an older one starts over.
+    const resumable = s.running && t - Date.parse(s.running.startedAt) < everyMs ? s.running : undefined;
+    const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
+    if (!force && !resumable && !Number.isNaN(last) && t - last < everyMs) {
+      await lease.release(PROGRESS_PASS_LEASE);
+      return { kind: 'not-due', lastPassAt: s.lastPassAt ?? '' };
+    }
+    const pass: RunningPass = resumable
+      ? { ...resumable, nextPage: Math.max(1, resumable.nextPage - 1) }
+      : {
+          startedAt: new Date(t).toISOString(),
+          nextPage: 1,
+          pageSize: opts.licensing.pageSize(),
+          requests: 0,
+          seen: 0,
+          added: 0,
+          changed: 0,
+        };
+    await doc.update((d) => {
+      d.running = pass;
+    });
+    return { kind: 'claimed', pass, resumed: resumable !== undefined };
+  }
+
+  return {
+    doc,
+    claim,
+    /** A complete pass is recorded, none is left unfinished, and none is due. */
+    async fresh(): Promise<boolean> {
+      const s = await doc.read();
       const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
-      if (!force && !resumable && !Number.isNaN(last) && t - last < everyMs) {
-        result = { kind: 'not-due', lastPassAt: s.lastPassAt ?? '' };
-        return;
-      }
-      const pass: RunningPass = resumable
-        ? { ...resumable, nextPage: Math.max(1, resumable.nextPage - 1) }
-        : {
-            startedAt: new Date(t).toISOString(),
-            nextPage: 1,
-            pageSize: licensing.pageSize(),
-            requests: 0,
-            seen: 0,
-            added: 0,
-            changed: 0,
-          };
-      s.owner = me;
-      s.leaseUntil = new Date(t + leaseMs).toISOString();
-      s.running = pass;
-      result = { kind: 'claimed', pass, resumed: resumable !== undefined };
-    });
-    if (!result) throw new Error('progress pass: the lease document was not read');
-    return result;
-  }
+      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
+    },
+    /** Saves where the pass is and renews the lease; false when another replica holds it now. */
+    async checkpoint(pass: RunningPass): Promise<boolean> {
+      if (!(await lease.renew(PROGRESS_PASS_LEASE, leaseMs))) return false;
+      await doc.update((d) => {
+        d.running = { ...pass };
+      });
+      return true;
+    },
+    /** Lets go of the lease, keeping the resume point (a stop, an error). */
+    async release(pass: RunningPass): Promise<void> {
+      await doc.update((d) => {
+        d.running = { ...pass };
+      });
+      await lease.release(PROGRESS_PASS_LEASE);
+    },
+    async finish(pass: RunningPass): Promise<void> {
+      await doc.update((d) => {
+        delete d.running;
+        d.lastPassAt = pass.startedAt;
+        d.lastDoneAt = opts.now().toISOString();
+        d.lastSeen = pass.seen;
+      });
+      await lease.release(PROGRESS_PASS_LEASE);
+    },
+  };
+}
 
-  /** Saves where the pass is and renews the lease; false when another replica holds it now. */
-  async function checkpoint(pass: RunningPass): Promise<boolean> {
-    let ours = false;
-    await doc.update((s) => {
-      if (s.owner !== me) return;
-      ours = true;
-      s.leaseUntil = new Date(clock() + leaseMs).toISOString();
-      s.running = { ...pass };
-    });
-    return ours;
+function logOutcome(logger: Logger, outcome: PassOutcome, pass: RunningPass): void {
+  switch (outcome.kind) {
+    case 'done':
+      logger.info('progress pass done', {
+        licenses: outcome.seen,
+        added: outcome.added,
+        changed: outcome.changed,
+        noLongerHeld: outcome.closed,
+        pools: outcome.pools,
+        requests: outcome.requests,
+        ms: outcome.ms,
+        resumed: outcome.resumed,
+      });
+      break;
+    case 'stopped':
+      logger.info('progress pass stopped; it goes on from here at the next start', {
+        nextPage: outcome.nextPage,
+        requests: pass.requests,
+      });
+      break;
+    case 'lost':
+      logger.warn('progress pass: another replica took the pass over; this one stops', { nextPage: outcome.nextPage });
+      break;
+    case 'failed':
+      logger.warn('progress pass failed; it goes on from here at the next try', {
+        nextPage: outcome.nextPage,
+        requests: pass.requests,
+        error: outcome.error,
+      });
+      break;
   }
+}
 
-  /** Lets go of the lease, keeping the resume point (a stop, an error). */
-  async function release(pass: RunningPass): Promise<void> {
-    await doc.update((s) => {
-      if (s.owner !== me) return;
-      delete s.owner;
-      delete s.leaseUntil;
-      s.running = { ...pass };
-    });
+/** The pools' seats of the day: one request, before the students; how many pools' seats were stored. */
+async function recordPools(opts: ProgressPassOptions, store: ProgressStore, pass: RunningPass): Promise<number> {
+  let pools = 0;
+  const poolList = await opts.licensing.pools.list(BACKGROUND);
+  pass.requests += 1;
+  const seats = poolList.map(seatsOf);
+  for (let i = 0; i < seats.length; i += CHUNK) {
+    pools += await store.recordPools(seats.slice(i, i + CHUNK), opts.now());
+    await yieldToLoop();
   }
+  return pools;
+}
 
-  async function finish(pass: RunningPass): Promise<void> {
-    await doc.update((s) => {
-      if (s.owner !== me) return;
-      delete s.owner;
-      delete s.leaseUntil;
-      delete s.running;
-      s.lastPassAt = pass.startedAt;
-      s.lastDoneAt = opts.now().toISOString();
-      s.lastSeen = pass.seen;
-    });
+/** One page of students, read; undefined when a refused page size was lowered (read again). */
+async function recordPage(opts: ProgressPassOptions, pass: RunningPass): Promise<Student[] | undefined> {
+  let students: Student[];
+  try {
+    students = await opts.licensing.students.list({ page: pass.nextPage, pageSize: pass.pageSize }, BACKGROUND);
+  } catch (error) {
+    pass.requests += 1;
+    if (pass.nextPage === 1 && error instanceof BadRequestError && pass.pageSize > DEFAULT_PAGE_SIZE) {
+      pass.pageSize = DEFAULT_PAGE_SIZE;
+      return undefined;
+    }
+    throw error;
   }
+  pass.requests += 1;
+  return students;
+}
+
+async function recordStudents(
+  opts: ProgressPassOptions,
+  store: ProgressStore,
+  pass: RunningPass,
+  students: Student[],
+): Promise<void> {
+  const seen = observationsOf(students);
+  const at = opts.now();
+  for (let i = 0; i < seen.length; i += CHUNK) {
+    const outcome = await store.record(seen.slice(i, i + CHUNK), at);
+    pass.seen += outcome.seen;
+    pass.added += outcome.added;
+    pass.changed += outcome.changed;
+    await yieldToLoop();
+  }
+}
+
+/** The work hung after a complete pass (the automatic return): a failure is logged, the pass stays done. */
+async function afterPass(opts: ProgressPassOptions, outcome: Extract<PassOutcome, { kind: 'done' }>): Promise<void> {
+  await opts.afterPass?.(outcome).catch((error: unknown) => {
+    opts.logger.warn('progress pass: the work after the pass failed', { error: String(error) });
+  });
+}
+
+export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
+  const { logger } = opts;
+  const store = opts.store ?? createProgressStore(opts.records);
+  const everyMs = opts.everyMs ?? DAY_MS;
+  const pace = createPace(opts, opts.sleep ?? realSleep);
+  const kept = passRecords(opts, everyMs);
+  let stopping = new AbortController();
+  let running: Promise<PassOutcome> | undefined;
+  let job: Job | undefined;
 
   async function walk(pass: RunningPass, resumed: boolean): Promise<PassOutcome> {
     const started = performance.now();
-    let pools = 0;
-    // The pools' seats of the day: one request, before the students.
-    if (!(await spendOne())) {
-      await release(pass);
+    const stopped = async (): Promise<PassOutcome> => {
+      await kept.release(pass);
       return { kind: 'stopped', nextPage: pass.nextPage };
-    }
-    const poolList = await licensing.pools.list(BACKGROUND);
-    pass.requests += 1;
-    const seats = poolList.map(seatsOf);
-    for (let i = 0; i < seats.length; i += CHUNK) {
-      pools += await store.recordPools(seats.slice(i, i + CHUNK), opts.now());
-      await yieldToLoop();
-    }
+    };
+    if (!(await pace.spendOne(stopping.signal))) return stopped();
+    const pools = await recordPools(opts, store, pass);
     let previousFirst: string | undefined;
     for (let n = 0; n < MAX_PAGES; n += 1) {
-      if (stopping.signal.aborted || !(await spendOne())) {
-        await release(pass);
-        return { kind: 'stopped', nextPage: pass.nextPage };
-      }
-      let students: Student[];
-      try {
-        students = await licensing.students.list({ page: pass.nextPage, pageSize: pass.pageSize }, BACKGROUND);
-      } catch (error) {
-        pass.requests += 1;
-        if (pass.nextPage === 1 && error instanceof BadRequestError && pass.pageSize > DEFAULT_PAGE_SIZE) {
-          pass.pageSize = DEFAULT_PAGE_SIZE;
-          continue;
-        }
-        throw error;
-      }
-      pass.requests += 1;
+      if (stopping.signal.aborted || !(await pace.spendOne(stopping.signal))) return stopped();
+      const students = await recordPage(opts, pass);
+      if (!students) continue;
       // A server that ignores `page` sends the same page again: the walk is over.
       if (students.length > 0 && students[0]?.id === previousFirst) break;
       previousFirst = students[0]?.id;
-      const seen = observationsOf(students);
-      const at = opts.now();
-      for (let i = 0; i < seen.length; i += CHUNK) {
-        const outcome = await store.record(seen.slice(i, i + CHUNK), at);
-        pass.seen += outcome.seen;
-        pass.added += outcome.added;
-        pass.changed += outcome.changed;
-        await yieldToLoop();
-      }
+      await recordStudents(opts, store, pass, students);
       const last = students.length < pass.pageSize;
       pass.nextPage += 1;
-      if (!(await checkpoint(pass))) return { kind: 'lost', nextPage: pass.nextPage };
+      if (!(await kept.checkpoint(pass))) return { kind: 'lost', nextPage: pass.nextPage };
       await yieldToLoop();
       if (last) break;
     }
     // Only a complete walk knows which licenses are no longer held.
     const closed = await store.closeUnseen(new Date(pass.startedAt));
-    await finish(pass);
-    return {
-      kind: 'done',
-      startedAt: pass.startedAt,
-      resumed,
-      seen: pass.seen,
-      added: pass.added,
-      changed: pass.changed,
-      closed,
-      requests: pass.requests,
-      pools,
-      ms: Math.round(performance.now() - started),
-    };
+    await kept.finish(pass);
+    const { seen, added, changed, requests, startedAt } = pass;
+    const ms = Math.round(performance.now() - started);
+    return { kind: 'done', startedAt, resumed, seen, added, changed, closed, requests, pools, ms };
   }
 
   async function runOnce(force: boolean): Promise<PassOutcome> {
-    const claimed = await claim(force);
+    const claimed = await kept.claim(force);
     if (claimed.kind !== 'claimed') return claimed;
     const { pass, resumed } = claimed;
     let outcome: PassOutcome;
@@ -390,46 +454,11 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
       outcome = await walk(pass, resumed);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await release(pass).catch(() => undefined);
+      await kept.release(pass).catch(() => undefined);
       outcome = { kind: 'failed', nextPage: pass.nextPage, error: message };
     }
-    switch (outcome.kind) {
-      case 'done':
-        logger.info('progress pass done', {
-          licenses: outcome.seen,
-          added: outcome.added,
-          changed: outcome.changed,
-          noLongerHeld: outcome.closed,
-          pools: outcome.pools,
-          requests: outcome.requests,
-          ms: outcome.ms,
-          resumed: outcome.resumed,
-        });
-        if (opts.afterPass) {
-          await opts.afterPass(outcome).catch((error: unknown) => {
-            logger.warn('progress pass: the work after the pass failed', { error: String(error) });
-          });
-        }
-        break;
-      case 'stopped':
-        logger.info('progress pass stopped; it goes on from here at the next start', {
-          nextPage: outcome.nextPage,
-          requests: pass.requests,
-        });
-        break;
-      case 'lost':
-        logger.warn('progress pass: another replica took the pass over; this one stops', {
-          nextPage: outcome.nextPage,
-        });
-        break;
-      case 'failed':
-        logger.warn('progress pass failed; it goes on from here at the next try', {
-          nextPage: outcome.nextPage,
-          requests: pass.requests,
-          error: outcome.error,
-        });
-        break;
-    }
+    logOutcome(logger, outcome, pass);
+    if (outcome.kind === 'done') await afterPass(opts, outcome);
     return outcome;
   }
 
@@ -440,42 +469,35 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
     return running;
   }
 
-  function tick(): void {
-    if (stopping.signal.aborted) return;
-    run().catch((error: unknown) => {
-      logger.warn('progress pass could not be started', { error: String(error) });
-    });
-  }
-
   return {
     run,
     runNow() {
       if (running) return { kind: 'busy' };
       return { kind: 'started', done: run({ force: true }) };
     },
-    pace: () => ({ allowance, windowMs }),
-    async ready() {
-      if (running) return false;
-      const s = await doc.read();
-      const last = s.lastPassAt ? Date.parse(s.lastPassAt) : Number.NaN;
-      return !s.running && !Number.isNaN(last) && clock() - last < everyMs;
-    },
-    state: () => doc.read(),
-    budget: () => ({ allowance, spent: spent() }),
+    pace: () => ({ allowance: pace.allowance, windowMs: pace.windowMs }),
+    ready: async () => !running && (await kept.fresh()),
+    state: () => kept.doc.read(),
+    budget: () => ({ allowance: pace.allowance, spent: pace.spent() }),
     start() {
-      if (timer) return;
+      if (job) return;
       stopping = new AbortController();
-      timer = setInterval(tick, tickMs);
-      timer.unref();
-      // Soon after start: a pass older than a day (or one left unfinished) runs then.
-      first = setTimeout(tick, opts.startDelayMs ?? 15_000);
-      first.unref();
+      // Soon after start (the start-up's own reads go first): a pass older than a day, or one left
+      // unfinished, runs then; then every `tickMs` the job asks whether one is due.
+      job = (opts.jobs ?? createJobRunner({ logger })).add({
+        name: 'progress pass',
+        everyMs: opts.tickMs ?? 10 * 60_000,
+        firstAfterMs: opts.startDelayMs ?? 15_000,
+        run: () =>
+          run().catch((error: unknown) => {
+            logger.warn('progress pass could not be started', { error: String(error) });
+          }),
+      });
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      if (first) clearTimeout(first);
-      timer = undefined;
       stopping.abort();
+      await job?.stop(0);
+      job = undefined;
       await running?.catch(() => undefined);
     },
   };

@@ -1,12 +1,13 @@
 /**
  * The automatic return of finished seats composed (docs/progress.md): the use case on the records
  * (services/auto-return.ts), the renderers of its outbox notices, and its read-back of returns a
- * killed process left claimed (soon after start, then every 30 seconds). The daily pass calls
+ * killed process left claimed (a job of the runner: soon after start, then every 30 seconds). The daily pass calls
  * `afterPass` once it is complete.
  */
 
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import { createIntents } from '../../kernel/services/intents.js';
+import { createJobRunner, type Job } from '../../kernel/services/jobs/runner.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
@@ -44,11 +45,14 @@ export function composeAutoReturn(
     records: opts.records,
     licensing: deps.licensing,
     outbox: opts.outbox,
-    change: () => {
-      const audit = opts.audit();
-      if (!audit) throw new Error('the audit trail is not ready yet');
-      return { licensing: deps.licensing, audit, now: deps.now, work: deps.work, seats: deps.waitlist, writes };
-    },
+    change: () => ({
+      licensing: deps.licensing,
+      audit: opts.audit,
+      now: deps.now,
+      work: deps.work,
+      seats: deps.waitlist,
+      writes,
+    }),
     now: deps.now,
     settings: opts.settings,
     channel: opts.channel,
@@ -58,7 +62,7 @@ export function composeAutoReturn(
   });
 
   async function deliver(notice: AutoReturnNotice): Promise<void> {
-    const client = opts.client();
+    const client = opts.client;
     if (notice.kind === 'progress-returns') {
       const message = withSandboxMarker(buildSeatsReturnedPost(notice), deps.sandbox);
       await client.chat.postMessage({ channel: notice.channel, text: message.text, blocks: message.blocks });
@@ -77,19 +81,13 @@ export function composeAutoReturn(
     await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let first: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  function resume(): void {
-    running ??= service
+  let job: Job | undefined;
+  const resume = () =>
+    service
       .resume()
       .catch((error: unknown) =>
         logger.warn('automatic return: the read-back failed; trying again later', { error: String(error) }),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }
+      );
 
   return {
     service,
@@ -100,18 +98,17 @@ export function composeAutoReturn(
       return true;
     },
     start() {
-      // After the settler's first round (it reads back the revokes' intents first).
-      first = setTimeout(resume, 20_000);
-      first.unref();
-      timer = setInterval(resume, opts.everyMs ?? AUTO_RETURN_RESUME_EVERY_MS);
-      timer.unref();
+      job ??= (deps.jobs ?? createJobRunner({ logger })).add({
+        name: 'automatic return: read-back',
+        everyMs: opts.everyMs ?? AUTO_RETURN_RESUME_EVERY_MS,
+        // After the settler's first round (it reads back the revokes' intents first).
+        firstAfterMs: 20_000,
+        run: resume,
+      });
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      if (first) clearTimeout(first);
-      timer = undefined;
-      first = undefined;
-      await running;
+      await job?.stop();
+      job = undefined;
     },
   };
 }

@@ -5,9 +5,10 @@
  * waitlist.seatFreed. It keeps to a share of the rate budget like the dashboard: at most
  * floor(limit × share) pool reads a round (the pools not read are read first next round), and a round
  * is skipped while background work would wait long for a slot (a bulk job running). The clock is
- * injected and tick() is public, as in scheduler.ts: tests never wait 15 minutes.
+ * injected and tick() is public, as in jobs/daily.ts: tests never wait 15 minutes.
  */
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
+import { createJobRunner, type Job, type JobRunner } from '../../kernel/services/jobs/runner.js';
 import type { Waitlist } from './waitlist.js';
 
 const BACKGROUND = { priority: 'background', fresh: true } as const;
@@ -36,8 +37,10 @@ export interface WaitlistWatchOptions {
   intervalMs?: number;
   /** Skip a round while background work would wait longer; default windowMs / 2. */
   maxWaitMs?: number;
-  /** How often start() ticks; default one minute. */
+  /** How often the runner ticks it; default one minute. */
   tickMs?: number;
+  /** The runner it is a job of; default one of its own. */
+  jobs?: JobRunner;
 }
 
 export const WATCH_INTERVAL_MS = 15 * 60_000;
@@ -48,7 +51,7 @@ export function createWaitlistWatch(opts: WaitlistWatchOptions): WaitlistWatch {
   const perRound = Math.max(1, Math.floor(opts.limit * opts.share));
   let lastRound = Number.NEGATIVE_INFINITY;
   let running: Promise<WatchTick> | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let job: Job | undefined;
   let stopped = false;
   // Pools read least recently go first, so a long list is covered over a few rounds.
   const readAt = new Map<string, number>();
@@ -92,16 +95,19 @@ export function createWaitlistWatch(opts: WaitlistWatchOptions): WaitlistWatch {
 
   const watch: WaitlistWatch = {
     start() {
-      if (timer || stopped) return;
-      timer = setInterval(() => {
-        watch.tick().catch((error: unknown) => opts.logger.warn('waitlist check failed', { error: String(error) }));
-      }, opts.tickMs ?? 60_000);
-      timer.unref();
+      if (job || stopped) return;
+      const jobs = opts.jobs ?? createJobRunner({ logger: opts.logger });
+      job = jobs.add({
+        name: 'waitlist: watch for freed seats',
+        everyMs: opts.tickMs ?? 60_000,
+        run: () =>
+          watch.tick().catch((error: unknown) => opts.logger.warn('waitlist check failed', { error: String(error) })),
+      });
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      await job?.stop(0);
+      job = undefined;
       await running?.catch(() => undefined);
     },
     async tick({ force = false } = {}) {

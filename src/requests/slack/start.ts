@@ -114,7 +114,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
       })
     : undefined;
   pending.waitlist = waitlist;
-  const check = createRequestCheck(service, logger, opts.checkEveryMs);
+  const check = createRequestCheck(service, logger, opts.checkEveryMs, deps.jobs);
   const watch =
     setup && waitlist
       ? createWaitlistWatch({
@@ -126,6 +126,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
           windowMs: setup.rateLimit.windowMs,
           share: setup.share,
           ...(setup.intervalMs ? { intervalMs: setup.intervalMs } : {}),
+          ...(deps.jobs ? { jobs: deps.jobs } : {}),
         })
       : undefined;
   const deliver = createRequestDelivery({

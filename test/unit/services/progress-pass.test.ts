@@ -12,11 +12,13 @@ import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { Student } from '../../../src/kernel/domain/types.js';
 import { ServerError } from '../../../src/kernel/licensing/errors.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createDbLease } from '../../../src/kernel/services/jobs/lease.js';
 import { stateDocument } from '../../../src/kernel/services/state-records.js';
 import { createProgressStore } from '../../../src/progress/db/store.js';
 import {
   createProgressPass,
   PROGRESS_PASS_KEY,
+  PROGRESS_PASS_LEASE,
   type ProgressPassOptions,
 } from '../../../src/progress/services/progress-pass.js';
 import { makePool, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
@@ -144,9 +146,9 @@ describe('the daily progress pass', () => {
       parse: (v) => v as Record<string, unknown>,
     });
     const startedAt = new Date(t.clock.t).toISOString();
+    const dead = createDbLease(t.records, { holder: 'replica-dead', now: () => new Date(t.clock.t) });
+    expect(await dead.take(PROGRESS_PASS_LEASE, 60_000)).toBe(true);
     await doc.update((s) => {
-      s.owner = 'replica-dead';
-      s.leaseUntil = new Date(t.clock.t + 60_000).toISOString();
       s.running = { startedAt, nextPage: 3, pageSize: 10, requests: 3, seen: 20, added: 0, changed: 0 };
     });
     expect(await b.run({ force: true })).toMatchObject({ kind: 'held', owner: 'replica-dead' });
@@ -180,7 +182,9 @@ describe('the daily progress pass', () => {
     expect(await t.store.holders()).toHaveLength(45);
     const state = await pass.state();
     expect(state.running).toMatchObject({ nextPage: 3 });
-    expect(state.owner).toBeUndefined();
+    expect(
+      await createDbLease(t.records, { now: () => new Date(t.clock.t) }).holder(PROGRESS_PASS_LEASE),
+    ).toBeUndefined();
 
     const resumed = await pass.run();
     expect(resumed).toMatchObject({ kind: 'done', resumed: true, closed: 1 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
-import { createDailyScheduler, localClock } from '../../../src/kernel/services/scheduler.js';
+import { createDailyScheduler, localClock } from '../../../src/kernel/services/jobs/daily.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

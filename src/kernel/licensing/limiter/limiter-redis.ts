@@ -45,8 +45,9 @@ export function patchScriptErrors(connection: object): boolean {
 /**
  * What the limiter knows about Redis (docs/rate-limiting.md, "Redis"). While it is unreachable the shared
  * budget is too, so requests are refused at once instead of waiting on reconnects; and the log says so
- * once, then a summary per `summaryEveryMs`, then once more when it is back (ioredis retries every few
- * hundred ms, and both of bottleneck's connections report each attempt).
+ * once, then a summary at the first reconnect attempt after each `summaryEveryMs`, then once more when it
+ * is back (ioredis retries every few hundred ms, at most every 2 s, and both of bottleneck's connections
+ * report each attempt).
  */
 export interface RedisHealth {
   /** True from the first connection failure until Redis is ready again. */
@@ -78,6 +79,30 @@ function isConnectionError(error: unknown): boolean {
   return name === 'MaxRetriesPerRequestError' || /connect|connection|closed|socket/i.test(message);
 }
 
+/**
+ * Closes both connections: QUIT lets pending replies arrive; when Redis is unreachable it may never
+ * answer, so after a short grace the sockets are simply closed.
+ */
+function disconnect(connection: Bottleneck.IORedisConnection): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => {
+      void connection.disconnect(false);
+      resolve();
+    }, 1_000);
+    connection.disconnect(true).then(
+      () => {
+        clearTimeout(force);
+        resolve();
+      },
+      () => {
+        clearTimeout(force);
+        void connection.disconnect(false);
+        resolve();
+      },
+    );
+  });
+}
+
 export function createRedisLimiterConnection(
   source: RedisSource,
   logger: Logger,
@@ -99,7 +124,7 @@ export function createRedisLimiterConnection(
   let lastReason = 'not connected yet';
   let attempts = 0;
   let attemptsSinceSummary = 0;
-  let summary: NodeJS.Timeout | undefined;
+  let summarisedAt = 0;
   const downListeners: (() => void)[] = [];
 
   const markDown = (error: unknown) => {
@@ -107,28 +132,31 @@ export function createRedisLimiterConnection(
     if (down || closing) return;
     down = true;
     downSince = now();
+    summarisedAt = downSince;
     attempts = 0;
     attemptsSinceSummary = 0;
     logger.warn(
       'rate limiter: Redis is unreachable, and with it the shared licensing rate budget; licensing requests are refused until it is back',
       { error: lastReason },
     );
-    summary = setInterval(() => {
-      if (!down || attemptsSinceSummary === 0) return;
-      const seconds = Math.round(summaryEveryMs / 1000);
-      logger.warn(
-        `rate limiter: Redis still unreachable: ${attemptsSinceSummary} reconnect attempts in the last ${seconds === 60 ? 'minute' : `${seconds} s`}`,
-        { attempts: attemptsSinceSummary, downForSec: Math.round((now() - downSince) / 1000), error: lastReason },
-      );
-      attemptsSinceSummary = 0;
-    }, summaryEveryMs);
-    summary.unref();
     for (const listener of downListeners) listener();
+  };
+
+  // While Redis is away, ioredis tries to reconnect (every 2 s at most): those attempts are summarised
+  // at the first one after each `summaryEveryMs`, so no timer of its own is needed.
+  const summarise = () => {
+    if (!down || closing || now() - summarisedAt < summaryEveryMs) return;
+    const seconds = Math.round(summaryEveryMs / 1000);
+    logger.warn(
+      `rate limiter: Redis still unreachable: ${attemptsSinceSummary} reconnect attempts in the last ${seconds === 60 ? 'minute' : `${seconds} s`}`,
+      { attempts: attemptsSinceSummary, downForSec: Math.round((now() - downSince) / 1000), error: lastReason },
+    );
+    summarisedAt = now();
+    attemptsSinceSummary = 0;
   };
 
   client.on('ready', () => {
     if (down) {
-      clearInterval(summary);
       down = false;
       logger.info(
         `rate limiter: Redis is reachable again after ${Math.round((now() - downSince) / 1000)} s (${attempts} reconnect attempts); licensing requests go out again`,
@@ -139,6 +167,7 @@ export function createRedisLimiterConnection(
   client.on('reconnecting', () => {
     attempts++;
     attemptsSinceSummary++;
+    summarise();
   });
   client.on('close', () => {
     if (!closing) markDown(new Error('the connection to Redis closed'));
@@ -165,26 +194,7 @@ export function createRedisLimiterConnection(
     },
     close() {
       closing = true;
-      clearInterval(summary);
-      // QUIT lets pending replies arrive; when Redis is unreachable it may never answer, so after a
-      // short grace the sockets are simply closed.
-      closed ??= new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          void connection.disconnect(false);
-          resolve();
-        }, 1_000);
-        connection.disconnect(true).then(
-          () => {
-            clearTimeout(force);
-            resolve();
-          },
-          () => {
-            clearTimeout(force);
-            void connection.disconnect(false);
-            resolve();
-          },
-        );
-      });
+      closed ??= disconnect(connection);
       return closed;
     },
   };
