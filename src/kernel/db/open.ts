@@ -160,6 +160,9 @@ async function openPostgres(
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // A connection that fails later (the server restarts) is reported by the query that needed it.
   pool.on('error', () => undefined);
+  // So is one that ends while a flow holds it between two queries (a transaction waiting on the
+  // licensing service): without a listener of its own, that client's error would end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     const client = await pool.connect();
     client.release();
