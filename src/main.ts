@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import type { SlackTransport } from './app/app.js';
 import { usageHint } from './app/commands/index.js';
 import { type ComposedApp, composeApp } from './app/compose.js';
+import { hintOldFiles } from './app/old-records.js';
 import { settingsOf } from './app/settings.js';
-import { importAuditFiles } from './history/services/audit-import.js';
 import type { RunningDesk } from './home/slack/desk.js';
 import { COMMAND } from './kernel/blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './kernel/config/config.js';
@@ -22,10 +22,8 @@ import { createStopper, type Stopper } from './kernel/config/shutdown.js';
 import { openRecords } from './kernel/db/open.js';
 import { createLicensingClient } from './kernel/licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
-import { createIntents } from './kernel/services/intents.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
 import { unreadableRequests } from './requests/services/db-store.js';
-import { importRequestFiles } from './requests/services/import.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -186,12 +184,9 @@ async function openTheRecords(config: Config, dataDir: string, logger: LevelledL
   });
   stopper.add('records', () => records.close());
   logger.info('records opened', { database: records.dialect, where: records.where });
-  // The audit file of an older version goes into the audit table once (a bad line stops the start here).
-  await importAuditFiles({ records, dataDir, logger: logger.child({ component: 'audit' }) });
-  // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
-  // come into the database once; a file that cannot be read stops the start here, with its sentence.
-  const now = () => new Date();
-  await importRequestFiles({ records, intents: createIntents(records, now), dataDir, logger, now });
+  // The files of an earlier version are imported by npm run import-old-records, never by a start:
+  // one left there is named in one line, and the start goes on without it.
+  await hintOldFiles(dataDir, logger);
   // A course request whose row cannot be read (its JSON cut short, `null`) is reported here, not
   // refused: every view leaves it out and an action on it says it cannot be read (docs/records.md).
   const unreadable = await unreadableRequests(records.db);
