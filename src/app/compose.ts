@@ -195,13 +195,16 @@ function kernelDeps(settings: AppSettings, ports: AppPorts, notices: Notices) {
   return { deps, outbox, settler };
 }
 
+/** What the features are built on: the app's Slack client, its audit trail, the records and the outbox. */
+interface BuiltParts {
+  client: webApi.WebClient;
+  audit: AuditLog;
+  records: Records;
+  outbox: Outbox & OutboxSender;
+}
+
 /** The features that live in the records, each built on those before it. */
-async function composeFeatures(
-  settings: AppSettings,
-  ports: AppPorts,
-  base: AppDeps,
-  parts: { client: webApi.WebClient; audit: AuditLog; records: Records; outbox: Outbox & OutboxSender },
-) {
+async function composeFeatures(settings: AppSettings, ports: AppPorts, base: AppDeps, parts: BuiltParts) {
   const { client, audit, records, outbox } = parts;
   const { logger, now } = ports;
   const deskSettings = settings.desk;
@@ -243,6 +246,17 @@ async function composeFeatures(
   const withRequests = requests
     ? extend(withDesk, { requests: requests.requests, ...(requests.waitlist ? { waitlist: requests.waitlist } : {}) })
     : withDesk;
+  const later = composeSeatReturns(settings, ports, withRequests, parts);
+  return { desk, requests, ...later };
+}
+
+/**
+ * What frees seats on its own, built on the waitlist: reclaim rounds, the automatic return after the
+ * progress pass, the pass itself; then the digest, which waits for the pass.
+ */
+function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests: AppDeps, parts: BuiltParts) {
+  const { client, audit, records, outbox } = parts;
+  const { logger, now } = ports;
   // Reclaim rounds and the automatic return: a seat they free goes to the waitlist above.
   const reclaim = settings.reclaim
     ? composeReclaim(withRequests, {
@@ -269,7 +283,7 @@ async function composeFeatures(
   const p = settings.progressPass;
   const progressPass = p
     ? createProgressPass({
-        licensing: base.licensing,
+        licensing: withRequests.licensing,
         records,
         logger: logger.child({ component: 'progress' }),
         now,
@@ -288,7 +302,7 @@ async function composeFeatures(
   const digest = d
     ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
     : undefined;
-  return { deps, desk, requests, reclaim, autoReturn, progressPass, digest };
+  return { deps, reclaim, autoReturn, progressPass, digest };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;

@@ -32,6 +32,7 @@ import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
 import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/progress/domain/auto-return.js';
+import type { ProgressPass } from '../../src/progress/services/progress-pass.js';
 import type { AutoReturnFeature } from '../../src/progress/slack/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/reclaim.js';
 import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
@@ -103,8 +104,14 @@ export interface TestAppOptions {
   autoReturn?: Partial<AutoReturnSettings> & { channel?: string };
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
-  /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()`. */
-  digest?: DigestSchedule & { channel?: string };
+  /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()` (or `digest.start()`, every `tickMs`). */
+  digest?: DigestSchedule & { channel?: string; tickMs?: number };
+  /**
+   * The daily progress pass (with records) at this budget (default the harness's 25 per 3 s) and share,
+   * as main.ts builds it: App Home's "Run the progress pass now" and the digest use it. It never runs on
+   * its own: call `progressPass.start()` or `runNow()`.
+   */
+  progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
@@ -167,6 +174,8 @@ export interface TestApp {
   settler: Settler | undefined;
   /** The weekly digest, when `digest` was given. */
   digest: DigestFeature | undefined;
+  /** The daily progress pass, when `progressPass` was given. */
+  progressPass: ProgressPass | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -271,6 +280,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.reclaim ? { reclaim: reclaimSettings(options.reclaim) } : {}),
       ...(ar ? { autoReturn: { settings: { ...AUTO_RETURN_DEFAULTS, ...ar }, channel: ar.channel } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
+      ...(options.progressPass ? { progressPass: options.progressPass } : {}),
       jobs: 'on demand',
       outboxEveryMs: 50,
     },
@@ -345,6 +355,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     outbox,
     settler,
     digest: composed.digest,
+    progressPass: composed.progressPass,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
