@@ -6,8 +6,7 @@
  * checked as the app reads them (the environment, then .env in the working directory).
  */
 import { importOldRecords, oldFilesIn } from './app/old-records.js';
-import { formatProblems, readStorageConfig } from './kernel/config/config.js';
-import { loadEnvFile } from './kernel/config/env-file.js';
+import { readCommandStorage } from './kernel/config/config.js';
 import { openRecords } from './kernel/db/open.js';
 import { databaseUrlSecrets } from './kernel/db/url.js';
 import { createLogger, createRedactor } from './kernel/slack/logger.js';
@@ -59,14 +58,9 @@ export async function runImport(opts: {
 }
 
 async function main(): Promise<number> {
-  const envFile = loadEnvFile();
-  if ('problem' in envFile) {
-    process.stderr.write(`${envFile.problem}\n`);
-    return 1;
-  }
-  const config = readStorageConfig();
+  const config = readCommandStorage();
   if (!config.ok) {
-    process.stderr.write(`${formatProblems(config.problems)}\n`);
+    process.stderr.write(`${config.text}\n`);
     return 1;
   }
   const redact = createRedactor(config.databaseUrl ? databaseUrlSecrets(config.databaseUrl) : []);
