@@ -37,7 +37,15 @@ const STORE_SUITES = readdirSync('test/integration', { recursive: true, encoding
  * a restart, Chromium, a second replica): each keeps a module graph of its own (`isolate`), since what
  * another file leaves in `process.env` would reach the child it starts. Found by what they import.
  */
-const PROCESS_MARKS = ['run-main', 'kill-restart', 'main-rig', 'chromium', 'process-fault', 'child_process'];
+const PROCESS_MARKS = [
+  'run-main',
+  'kill-restart',
+  'main-rig',
+  'chromium',
+  'process-fault',
+  'child_process',
+  'support/command.js',
+];
 const PROCESSES = [...readdirSync('test/e2e').map((f) => join('test/e2e', f)), ...NOT_FAST]
   .filter((f) => f.endsWith('.test.ts'))
   .filter((f) => PROCESS_MARKS.some((m) => readFileSync(f, 'utf8').includes(m)));

@@ -3,7 +3,7 @@
  *
  *   node scripts/bootstrap.mjs install   dependencies only (npm ci when node_modules is missing or stale)
  *   node scripts/bootstrap.mjs build     dependencies, then dist/ rebuilt only if the sources changed
- *                                        (esbuild: src/main.ts and src/backup.ts bundled with the pure-JS
+ *                                        (esbuild: src/main.ts, src/backup.ts and src/import-old-records.ts bundled with the pure-JS
  *                                        libraries they use, the local tools of local/ in chunks of their
  *                                        own, about a second; type checking is `npm run typecheck`, part
  *                                        of `npm test`)
@@ -36,7 +36,7 @@ const STAT_SETTLED_MS = 3_000;
 /** What the build reads: a change to any of these rebuilds dist/. */
 const BUILD_INPUTS = ['src', 'local', 'tsconfig.json', 'package-lock.json', 'scripts/bootstrap.mjs'];
 /** What production runs: each becomes dist/<name>.js, with shared chunks beside them. */
-const ENTRY_POINTS = ['src/main.ts', 'src/backup.ts'];
+const ENTRY_POINTS = ['src/main.ts', 'src/backup.ts', 'src/import-old-records.ts'];
 /**
  * Left out of the bundle and loaded from node_modules: Bolt and the Slack SDK (they read their own
  * package files at run time), undici (Bolt's Socket Mode client loads it from node_modules at every

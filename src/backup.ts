@@ -9,8 +9,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatProblems, readStorageConfig } from './kernel/config/config.js';
-import { loadEnvFile } from './kernel/config/env-file.js';
+import { readCommandStorage } from './kernel/config/config.js';
 import { isDiskFull } from './kernel/db/disk-full.js';
 import { SQLITE_FILE } from './kernel/db/open.js';
 import { redactDatabaseUrl } from './kernel/db/url.js';
@@ -138,14 +137,9 @@ export async function runBackup(opts: {
 }
 
 async function main(): Promise<number> {
-  const envFile = loadEnvFile();
-  if ('problem' in envFile) {
-    process.stderr.write(`${envFile.problem}\n`);
-    return 1;
-  }
-  const config = readStorageConfig();
+  const config = readCommandStorage();
   if (!config.ok) {
-    process.stderr.write(`${formatProblems(config.problems)}\n`);
+    process.stderr.write(`${config.text}\n`);
     return 1;
   }
   const args = process.argv.slice(2).filter((a) => a !== '--');

@@ -1,19 +1,18 @@
 /**
- * Composition root: read the configuration, start what stands in for missing services (sandbox,
- * local Slack double), build the licensing client and the app, start it, stop cleanly on SIGTERM.
+ * The start: read the configuration, start what stands in for missing services (sandbox, local Slack
+ * double, console), open the records, build the app with the composition root (src/app/compose.ts),
+ * start its jobs, listen, and stop cleanly on SIGTERM.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type CreatedApp, createApp, type SlackTransport } from './app/app.js';
+import type { SlackTransport } from './app/app.js';
 import { usageHint } from './app/commands/index.js';
-import { DIGEST_NOTICE_KIND } from './digest/services/digest-schedule.js';
-import { createDigestFeature } from './digest/slack/digest.js';
-import { importAuditFiles } from './history/services/audit-import.js';
-import { startAuditRetention } from './history/services/audit-retention.js';
-import { createDesk } from './home/services/desk.js';
-import { startDesk } from './home/slack/desk.js';
+import { type ComposedApp, composeApp } from './app/compose.js';
+import { hintOldFiles } from './app/old-records.js';
+import { settingsOf } from './app/settings.js';
+import type { RunningDesk } from './home/slack/desk.js';
 import { COMMAND } from './kernel/blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './kernel/config/config.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './kernel/config/demo-credentials.js';
@@ -21,29 +20,10 @@ import { describeEnvFile, type EnvFileResult, loadEnvFile } from './kernel/confi
 import { installProcessErrorPolicy } from './kernel/config/process-errors.js';
 import { createStopper, type Stopper } from './kernel/config/shutdown.js';
 import { openRecords } from './kernel/db/open.js';
-import { createLicensingClient, DEFAULT_RATE_LIMIT } from './kernel/licensing/index.js';
+import { createLicensingClient } from './kernel/licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
-import { createIntents, createSettler } from './kernel/services/intents.js';
-import { createJobRunner } from './kernel/services/jobs/runner.js';
-import { createOutbox } from './kernel/services/outbox.js';
-import { createWorkTracker } from './kernel/services/work-tracker.js';
-import { createWriteLedger } from './kernel/services/writes/ledger.js';
-import type { AppDeps } from './kernel/slack/deps.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
-import { createNotices } from './kernel/slack/notices.js';
-import { createRoleResolver } from './kernel/slack/roles.js';
-import { registerWriteSettling } from './kernel/slack/writes/settling.js';
-import { AUTO_RETURN_NOTICE_KINDS } from './progress/domain/auto-return.js';
-import { withProgressMarks } from './progress/services/progress-marks.js';
-import { createProgressPass } from './progress/services/progress-pass.js';
-import { createProgressStore } from './progress/services/progress-store.js';
-import { composeAutoReturn } from './progress/slack/auto-return.js';
-import { RECLAIM_NOTICE_KINDS } from './reclaim/domain/reclaim.js';
-import { composeReclaim } from './reclaim/slack/start.js';
-import { REQUEST_NOTICE_KINDS, requestTimers } from './requests/domain/requests.js';
 import { unreadableRequests } from './requests/services/db-store.js';
-import { importRequestFiles } from './requests/services/import.js';
-import { composeRequests } from './requests/slack/start.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {
@@ -119,6 +99,140 @@ function freshDemoDir(dataDir: string): string {
   return dir;
 }
 
+/** The licensing service: LICENSING_API_URL's, or an in-process sandbox with demo data standing in for it. */
+async function licensingService(config: Config, logger: LevelledLogger, stopper: Stopper) {
+  const lic = config.licensing;
+  if (lic.mode === 'api') return { url: lic.url, token: lic.token };
+  const { startSandbox } = await import('../local/sandbox/index.js');
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
+  stopper.add('sandbox', () => sandbox.close());
+  logger.warn(
+    'SANDBOX MODE: LICENSING_API_URL and LICENSING_API_TOKEN are unset, so an in-process licensing sandbox with demo data stands in for the licensing API; nothing is real',
+    { sandboxUrl: sandbox.url },
+  );
+  return { url: sandbox.url, token: sandbox.adminToken };
+}
+
+/**
+ * The licensing client, and with REDIS_URL the one Redis factory (services/redis.ts), keys prefixed per
+ * licensing account; each closed by its name (src/kernel/config/shutdown.ts STOP_ORDER).
+ */
+async function connectLicensing(config: Config, dataDir: string, logger: LevelledLogger, stopper: Stopper) {
+  const lic = config.licensing;
+  const api = await licensingService(config, logger, stopper);
+  const redisModule = config.redisUrl ? await import('./kernel/services/redis.js') : undefined;
+  const redis =
+    config.redisUrl && redisModule
+      ? redisModule.createRedisConnections(config.redisUrl, redisModule.redisPrefix(api.url, api.token))
+      : undefined;
+  if (redis) stopper.add('redis', () => redis.close());
+  const licensing = createLicensingClient({
+    baseUrl: api.url,
+    token: api.token,
+    timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
+    rateLimit: { limit: lic.rateLimitPerMinute, ...(redis ? { redis } : {}) },
+    cacheTtlMs: lic.cacheTtlMs,
+    dataDir,
+    logger: logger.child({ component: 'licensing' }),
+  });
+  // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
+  stopper.add('licensing client', () => licensing.close({ abort: true }));
+  return { licensing, redis };
+}
+
+type LocalConsole = Exclude<Awaited<ReturnType<typeof openLocalConsole>>, { off: string }>;
+
+/**
+ * Slack, or in the local demo the local Slack double (with the local console in front of it when
+ * asked): the transport the app talks through, and what the local mode shows.
+ */
+async function slackSide(config: Config, logger: LevelledLogger, stopper: Stopper) {
+  const { slack } = config;
+  // The local console (a browser page that plays Slack) sits in front of the local Slack double.
+  const opened = config.console ? await openLocalConsole(config, logger) : undefined;
+  const localConsole: LocalConsole | undefined = opened && !('off' in opened) ? opened : undefined;
+  const consoleOff = opened && 'off' in opened ? opened.off : undefined;
+  if (slack.mode !== 'demo') return { transport: slack as SlackTransport, localConsole, consoleOff };
+  const [{ startLocalSlack }, demo] = await Promise.all([
+    import('../local/slack/local-slack.js'),
+    import('../local/slack/demo.js'),
+  ]);
+  const local = await startLocalSlack({
+    users: demo.DEMO_SLACK_USERS,
+    botToken: DEMO_BOT_TOKEN,
+    ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
+  });
+  localConsole?.attach(local);
+  stopper.add('local Slack', () => local.close());
+  const transport: SlackTransport = {
+    mode: 'http',
+    botToken: DEMO_BOT_TOKEN,
+    signingSecret: DEMO_SIGNING_SECRET,
+    apiUrl: local.apiUrl,
+  };
+  return { transport, localConsole, consoleOff, localSlackUrl: local.url, demoBanner: demo.demoBanner };
+}
+
+/**
+ * The records (docs/records.md): a damaged or unreachable database stops the start here, before any
+ * listener could answer over lost records. Closed last of what writes.
+ */
+async function openTheRecords(config: Config, dataDir: string, logger: LevelledLogger, stopper: Stopper) {
+  const records = await openRecords({
+    dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  });
+  stopper.add('records', () => records.close());
+  logger.info('records opened', { database: records.dialect, where: records.where });
+  // The files of an earlier version are imported by npm run import-old-records, never by a start:
+  // one left there is named in one line, and the start goes on without it.
+  await hintOldFiles(dataDir, logger);
+  // A course request whose row cannot be read (its JSON cut short, `null`) is reported here, not
+  // refused: every view leaves it out and an action on it says it cannot be read (docs/records.md).
+  const unreadable = await unreadableRequests(records.db);
+  if (unreadable.length > 0) {
+    logger.warn('records check: course requests that cannot be read; License Desk starts and leaves them out', {
+      count: unreadable.length,
+      requestIds: unreadable.slice(0, 20),
+      next: 'restore them from a backup (npm run backup makes one), or delete their rows from the requests table',
+    });
+  }
+  return records;
+}
+
+/** The local console's controls and demo data, once the app is built (the local demo only). */
+function wireConsole(
+  localConsole: LocalConsole,
+  composed: ComposedApp,
+  desk: RunningDesk | undefined,
+  logger: LevelledLogger,
+) {
+  const { records, deps, digest } = composed;
+  // Progress records for the digest, before any daily pass ran (sandbox data only), in the
+  // background: demo data must not delay the start.
+  const consoleLog = logger.child({ component: 'console' });
+  if (records)
+    void import('../local/console/progress-demo.js')
+      .then(({ seedDemoProgress }) => seedDemoProgress(records, deps.licensing, deps.now(), consoleLog))
+      .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
+  if (desk?.scheduler) localConsole.setAlertCheck((userId) => desk.checkNow(userId));
+  if (digest) localConsole.setDigestPost(() => digest.postNow());
+}
+
+/** Listens (or connects, in socket mode); a port someone else holds is named with the setting that fixes it. */
+async function listen(config: Config, composed: ComposedApp): Promise<number> {
+  const { slack } = config;
+  // The demo's signing secret is public, so the demo listens on loopback only.
+  const at = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
+  try {
+    const started = await composed.listen(at);
+    return slack.mode === 'socket' ? slack.port : ((started as Server).address() as AddressInfo).port;
+  } catch (error) {
+    const problem = listenProblem(error, slack.port);
+    throw problem ? new Error(problem, { cause: error }) : error;
+  }
+}
+
 async function start(config: Config, logger: LevelledLogger, stopper: Stopper): Promise<void> {
   const lic = config.licensing;
   // The local demo on the in-process sandbox starts afresh, records and sandbox alike; everything else
@@ -133,344 +247,63 @@ async function start(config: Config, logger: LevelledLogger, stopper: Stopper): 
     if (probe !== 'sandbox') throw new Error(demoLicensingProblem(probe));
     provenSandbox = true;
   }
-  let licensingApi = lic.mode === 'api' ? { url: lic.url, token: lic.token } : undefined;
-  if (!licensingApi) {
-    const { startSandbox } = await import('../local/sandbox/index.js');
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: { limit: lic.rateLimitPerMinute } });
-    stopper.add('sandbox', () => sandbox.close());
-    licensingApi = { url: sandbox.url, token: sandbox.adminToken };
-    logger.warn(
-      'SANDBOX MODE: LICENSING_API_URL and LICENSING_API_TOKEN are unset, so an in-process licensing sandbox with demo data stands in for the licensing API; nothing is real',
-      { sandboxUrl: sandbox.url },
-    );
-  }
-  // With REDIS_URL: the one Redis factory (services/redis.ts), keys prefixed per licensing account;
-  // closed after what uses it (src/kernel/config/shutdown.ts STOP_ORDER).
-  const redisModule = config.redisUrl ? await import('./kernel/services/redis.js') : undefined;
-  const redis =
-    config.redisUrl && redisModule
-      ? redisModule.createRedisConnections(
-          config.redisUrl,
-          redisModule.redisPrefix(licensingApi.url, licensingApi.token),
-        )
-      : undefined;
-  if (redis) stopper.add('redis', () => redis.close());
-  const licensingClient = createLicensingClient({
-    baseUrl: licensingApi.url,
-    token: licensingApi.token,
-    timeouts: { connectMs: Math.min(5000, lic.timeoutMs), headersMs: lic.timeoutMs, bodyMs: lic.timeoutMs },
-    rateLimit: { limit: lic.rateLimitPerMinute, ...(redis ? { redis } : {}) },
-    cacheTtlMs: lic.cacheTtlMs,
-    dataDir,
-    logger: logger.child({ component: 'licensing' }),
-  });
-  // By the time a stop closes it, the drain is over: what is still in flight is ended at once.
-  stopper.add('licensing client', () => licensingClient.close({ abort: true }));
-  const { slack } = config;
-  let transport: SlackTransport;
-  // The local console (a browser page that plays Slack) sits in front of the local Slack double.
-  let localConsole: Exclude<Awaited<ReturnType<typeof openLocalConsole>>, { off: string }> | undefined;
-  let consoleOff: string | undefined;
-  if (config.console) {
-    const opened = await openLocalConsole(config, logger);
-    if ('off' in opened) consoleOff = opened.off;
-    else localConsole = opened;
-  }
-  let localSlackUrl: string | undefined;
-  let demoBanner: ((appUrl: string, source: 'in-process sandbox' | 'sandbox by URL') => string) | undefined;
-  if (slack.mode === 'demo') {
-    const [{ startLocalSlack }, demo] = await Promise.all([
-      import('../local/slack/local-slack.js'),
-      import('../local/slack/demo.js'),
-    ]);
-    demoBanner = demo.demoBanner;
-    const local = await startLocalSlack({
-      users: demo.DEMO_SLACK_USERS,
-      botToken: DEMO_BOT_TOKEN,
-      ...(localConsole ? { intercept: localConsole.intercept, onResponse: localConsole.onResponse } : {}),
-    });
-    localConsole?.attach(local);
-    stopper.add('local Slack', () => local.close());
-    localSlackUrl = local.url;
-    transport = { mode: 'http', botToken: DEMO_BOT_TOKEN, signingSecret: DEMO_SIGNING_SECRET, apiUrl: local.apiUrl };
-  } else {
-    transport = slack;
-  }
-
-  // The records (docs/records.md): a damaged or unreachable database stops the start here, before any
-  // listener could answer over lost records.
-  const records = await openRecords({
-    dataDir,
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-  });
-  // Everything periodic runs as a job of this one runner (src/kernel/services/jobs/runner.ts); each part
-  // stops its own jobs in the stop order, and the records stop what is left before they close.
-  const jobs = createJobRunner({ logger: logger.child({ component: 'jobs' }) });
-  const { heartbeat } = records;
-  if (heartbeat.everyMs > 0) jobs.add({ name: 'records: heartbeat', everyMs: heartbeat.everyMs, run: heartbeat.beat });
-  stopper.add('records', async () => {
-    await jobs.stop(1_000);
-    return records.close();
-  });
-  logger.info('records opened', { database: records.dialect, where: records.where });
-  // What License Desk itself changes (revoke, return, recycle, assign, end date) reaches its progress
-  // records at once, not at the next daily pass (docs/progress.md).
-  const licensing = withProgressMarks(
-    licensingClient,
-    createProgressStore(records),
-    logger.child({ component: 'progress' }),
-    () => new Date(),
-  );
-  // The audit file of an older version goes into the audit table once (a bad line stops the start here).
-  await importAuditFiles({ records, dataDir, logger: logger.child({ component: 'audit' }) });
-  if (config.auditRetentionDays !== undefined) {
-    const retention = startAuditRetention({
-      jobs,
-      records,
-      days: config.auditRetentionDays,
-      logger: logger.child({ component: 'audit' }),
-    });
-    await retention.run();
-  }
-  const now = () => new Date();
-  // Writes in flight and messages to people (docs/records.md): features register their kinds below;
-  // both start once the app is built, and stop with the desk.
-  const notices = createNotices();
-  const outbox = createOutbox({
-    records,
-    logger: logger.child({ component: 'outbox' }),
-    now,
-    deliver: (body, steps) => notices.deliver(body, steps),
-    jobs,
-  });
-  const settler = createSettler({ records, logger: logger.child({ component: 'settle' }), now, jobs });
-  const intents = createIntents(records, now);
-
-  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/kernel/config/shutdown.ts).
-  const work = createWorkTracker();
-  stopper.watch(work);
-  // The course requests and waitlist of an earlier version (DATA_DIR/requests.json, waitlist.json)
-  // come into the database once; a file that cannot be read stops the start here, with its sentence.
-  await importRequestFiles({ records, intents, dataDir, logger, now });
-  // A course request whose row cannot be read (its JSON cut short, `null`) is reported here, not
-  // refused: every view leaves it out and an action on it says it cannot be read (docs/records.md).
-  const unreadable = await unreadableRequests(records.db);
-  if (unreadable.length > 0) {
-    logger.warn('records check: course requests that cannot be read; License Desk starts and leaves them out', {
-      count: unreadable.length,
-      requestIds: unreadable.slice(0, 20),
-      next: 'restore them from a backup (npm run backup makes one), or delete their rows from the requests table',
-    });
-  }
-  const deps: AppDeps = {
+  const { licensing, redis } = await connectLicensing(config, dataDir, logger, stopper);
+  const side = await slackSide(config, logger, stopper);
+  const records = await openTheRecords(config, dataDir, logger, stopper);
+  // The in-process sandbox, or a licensing service that says it is one: read on every reply.
+  const sandbox = () => lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
+  const composed = await composeApp(settingsOf(config, { dataDir, sandbox }), {
     licensing,
     records,
-    jobs,
     ...(redis ? { redis } : {}),
-    intents,
-    // The admin's writes are recorded before they are sent (docs/records.md, "Writes in flight").
-    writes: createWriteLedger(records, intents),
-    settler,
-    outbox,
-    notices,
-    roles: createRoleResolver({
-      admins: config.admins,
-      viewers: config.viewers,
-      requesters: config.requests.requesters,
-      logger,
-    }),
+    slack: side.transport,
     logger,
-    now,
-    // The in-process sandbox, or a licensing service that says it is one: read on every reply.
-    get sandbox() {
-      return lic.mode === 'sandbox' || provenSandbox || licensing.isSandbox?.() === true;
-    },
-    work,
-    ...(config.auditChannel ? { auditChannel: config.auditChannel } : {}),
-    progress: {
-      thresholds: { notStartedDays: config.progress.notStartedDays, stalledDays: config.progress.stalledDays },
-    },
-  };
-  // Built by createApp below; the desk asks for its audit trail only once the app runs.
-  let created: CreatedApp | undefined;
-  deps.desk = await createDesk({
-    licensing,
-    records,
-    logger: logger.child({ component: 'desk' }),
-    now: deps.now,
-    dataDir,
-    rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
-    homeBudgetShare: config.homeBudgetShare,
-    audit: () => created?.audit,
-    work,
-    jobs,
-    ...(redis ? { redis } : {}),
-    ...(config.bulkTakeoverMs ? { bulkTakeoverMs: config.bulkTakeoverMs } : {}),
-    // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
-    sandboxRun: lic.mode !== 'api',
-  });
-  // With REDIS_URL the replicas share the repeat guard (docs/deployment.md).
-  if (deps.desk.shared.shared) deps.shared = deps.desk.shared;
-  created = await createApp(deps, {
-    slack: transport,
+    now: () => new Date(),
     boltLogger: toBoltLogger(logger.child({ component: 'bolt' }), config.logLevel),
-    ...(localConsole ? { routes: localConsole.routes } : {}),
-    ...(localSlackUrl ? { localSlackUrl } : {}),
+    ...(side.localConsole ? { routes: side.localConsole.routes } : {}),
+    ...(side.localSlackUrl ? { localSlackUrl: side.localSlackUrl } : {}),
   });
-  const { app, audit } = created;
-  notices.attach(app.client);
-  // Course requests and the waitlist of approved requests for full pools, one feature, in the
-  // records (docs/course-requests.md, docs/waitlist.md), composed once the app exists (its bot client
-  // and audit trail) and before it listens. A freed seat goes to the first in line through the
-  // requests' assign; the background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE. Its
-  // messages go through the outbox, its writes in flight are settled.
-  const selfService = composeRequests(deps, {
-    client: app.client,
-    audit,
-    records,
-    intents,
-    outbox,
-    channel: config.requests.channel,
-    timers: requestTimers(config.requests.remindHours, config.requests.expiryDays),
-    limits: { maxOpen: config.requests.maxOpen, maxPerDay: config.requests.maxPerDay },
-    waitlist: {
-      rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
-      share: config.homeBudgetShare,
-    },
-  });
-  for (const kind of REQUEST_NOTICE_KINDS)
-    notices.register(kind, (_client, notice, steps) => selfService.deliver(notice, steps).then(() => undefined));
-  settler.register(selfService.intentKind, (intent) => selfService.settle(intent));
-  deps.requests = selfService.requests;
-  if (selfService.waitlist) deps.waitlist = selfService.waitlist;
-  // Reclaim rounds ("still learning?", docs/reclaim.md): a released seat goes to the waitlist above.
-  const reclaim = composeReclaim(deps, {
-    client: app.client,
-    audit,
-    records,
-    outbox,
-    settings: config.reclaim,
-  });
-  for (const kind of RECLAIM_NOTICE_KINDS)
-    notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
-  deps.reclaim = reclaim;
-  // The automatic return of finished seats after each complete progress pass (PROGRESS_RETURN_COMPLETED,
-  // off by default; docs/progress.md): a returned seat goes to the waitlist above.
-  const autoReturn = composeAutoReturn(deps, {
-    client: app.client,
-    audit,
-    records,
-    outbox,
-    settings: config.progress.autoReturn,
-    channel: config.alerts.channel,
-  });
-  for (const kind of AUTO_RETURN_NOTICE_KINDS)
-    notices.register(kind, (_client, notice) => autoReturn.deliver(notice).then(() => undefined));
-  let listening = false;
+  // Which work is in flight (requests, changes, bulk jobs): a stop waits for it (src/kernel/config/shutdown.ts).
+  stopper.watch(composed.work);
+  const { stops } = composed;
   stopper.add('app', async () => {
     // The console's event streams end first: an open stream would keep the app's HTTP server from closing.
-    localConsole?.close();
-    // An app that never started listening (the port was taken) has nothing to stop.
-    if (listening) await app.stop();
+    side.localConsole?.close();
+    await stops.app(0);
   });
-  // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
-  const desk = await startDesk(app.client, deps, { alerts: config.alerts });
-  // The weekly digest: claimed per week in the records, posted through the outbox (docs/digest.md).
-  const digest = createDigestFeature(deps, { schedule: config.digest, outbox });
-  notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
-  // The console's demo: progress records for the digest, before any daily pass ran (sandbox data only).
-  // In the background: demo data must not delay the start.
-  if (localConsole) {
-    const consoleLog = logger.child({ component: 'console' });
-    void import('../local/console/progress-demo.js')
-      .then(({ seedDemoProgress }) => seedDemoProgress(records, licensing, now(), consoleLog))
-      .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
-  }
-  if (desk.scheduler) localConsole?.setAlertCheck((userId) => desk.checkNow(userId));
-  localConsole?.setDigestPost(() => digest.postNow());
-  // The requests' reminder and expiry check and the waitlist's background check: stopped with the
-  // desk, before the licensing client.
-  selfService.start();
-  reclaim.start();
-  // The admin's writes a killed process left in flight: read back, audited, told by DM.
-  registerWriteSettling(deps, audit);
-  // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
-  settler.start();
-  outbox.start();
-  // The daily progress pass (docs/progress.md): one replica a day, at background priority within
-  // PROGRESS_BUDGET_SHARE; a stop ends it after its current page and the next start goes on from there.
-  const progressPass = config.progress.pass
-    ? createProgressPass({
-        licensing,
-        records,
-        logger: logger.child({ component: 'progress' }),
-        now,
-        rateLimit: { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs },
-        share: config.progress.budgetShare,
-        afterPass: async (pass) => void (await autoReturn.afterPass(pass)),
-        jobs,
-      })
-    : undefined;
-  // App Home's "Run the progress pass now" (admins) runs this very pass, at the same share of the budget.
-  if (progressPass) deps.progressPass = progressPass;
-  progressPass?.start();
-  autoReturn.start();
-  digest.start();
-  stopper.add('desk', async (bulkLineMs) => {
-    await Promise.all([
-      desk.stop(bulkLineMs),
-      selfService.stop(),
-      settler.stop(),
-      reclaim.stop(),
-      progressPass?.stop().then(() => autoReturn.stop()),
-      digest.stop(),
-    ]);
-  });
-  // Once the drained work has told its outcome (src/kernel/config/shutdown.ts): the messages it queued go out before
-  // Slack's side closes (bounded by the stop); the rest wait in the records for the next start.
-  stopper.add('outbox', async () => {
-    await outbox.flush().catch(() => 0);
-    await outbox.stop();
-  });
-  // After the work that writes audit entries has told its outcome, before Slack goes (the local double).
-  stopper.add('audit channel', async () => void (await audit.close(3000)));
-  stopper.add('shared state', () => deps.desk?.close() ?? Promise.resolve());
-
-  // The demo's signing secret is public, so the demo listens on loopback only.
-  const listen = slack.mode === 'demo' ? { port: slack.port, host: '127.0.0.1' } : { port: slack.port };
-  let started: unknown;
-  try {
-    started = slack.mode === 'socket' ? await app.start() : await app.start(listen);
-    listening = true;
-  } catch (error) {
-    const problem = listenProblem(error, slack.port);
-    throw problem ? new Error(problem, { cause: error }) : error;
-  }
-  const port = slack.mode === 'socket' ? slack.port : ((started as Server).address() as AddressInfo).port;
-  // A service given by URL may still be a sandbox (`npm run sandbox`); it says so in every answer. One
-  // read finds out before the start-up line and the banner; it never holds the start up long. It is
-  // sent once the app listens: the licensing client's first request (its connection, its parser, the
-  // rate limiter's file) cost some 50 ms of CPU before /healthz could answer otherwise.
-  const probe =
-    lic.mode === 'api'
-      ? licensing.me({ priority: 'background' }).then(
-          () => undefined,
-          () => undefined,
-        )
-      : Promise.resolve();
-  await Promise.race([probe, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+  for (const part of ['desk', 'outbox', 'audit channel', 'shared state'] as const) stopper.add(part, stops[part]);
+  const desk = await composed.jobs.start();
+  if (side.localConsole) wireConsole(side.localConsole, composed, desk, logger);
+  const port = await listen(config, composed);
+  await sandboxProbe(config, composed);
   logger.info('License Desk started', {
-    slack: slack.mode === 'socket' ? 'socket mode' : slack.mode === 'demo' ? 'local demo (http)' : 'http',
+    slack: config.slack.mode === 'socket' ? 'socket mode' : config.slack.mode === 'demo' ? 'local demo (http)' : 'http',
     port,
-    licensing: lic.mode === 'api' && deps.sandbox ? 'sandbox (LICENSING_API_URL)' : lic.mode,
+    licensing: lic.mode === 'api' && composed.deps.sandbox ? 'sandbox (LICENSING_API_URL)' : lic.mode,
     startupMs: Math.round(performance.now()),
   });
-  if (demoBanner) {
+  if (side.demoBanner) {
     const source = lic.mode === 'sandbox' ? 'in-process sandbox' : 'sandbox by URL';
-    process.stdout.write(demoBanner(`http://127.0.0.1:${port}`, source));
+    process.stdout.write(side.demoBanner(`http://127.0.0.1:${port}`, source));
   }
-  if (localConsole) process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
-  if (consoleOff) process.stdout.write(`Local console: not served: ${consoleOff}.\n\n`);
+  if (side.localConsole)
+    process.stdout.write(`Local console (plays Slack in your browser): http://localhost:${port}/\n\n`);
+  if (side.consoleOff) process.stdout.write(`Local console: not served: ${side.consoleOff}.\n\n`);
+}
+
+/**
+ * A service given by URL may still be a sandbox (`npm run sandbox`); it says so in every answer. One
+ * read finds out before the start-up line and the banner; it never holds the start up long. It is
+ * sent once the app listens: the licensing client's first request (its connection, its parser, the
+ * rate limiter's file) cost some 50 ms of CPU before /healthz could answer otherwise.
+ */
+async function sandboxProbe(config: Config, composed: ComposedApp): Promise<void> {
+  if (config.licensing.mode !== 'api') return;
+  const probe = composed.deps.licensing.me({ priority: 'background' }).then(
+    () => undefined,
+    () => undefined,
+  );
+  await Promise.race([probe, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * createApp: the Bolt App with every listener registered, initialised (auth.test done) but never
- * started, with its audit trail and work tracker; src/main.ts and the end-to-end harness start it. Transport only here; behaviour lives
- * in the listeners under src/slack/.
+ * The Bolt App's transport (createBoltApp), its listeners (registerListeners) and its start-up check
+ * (initApp), in the order the composition root (src/app/compose.ts) calls them. Transport only here;
+ * behaviour lives in each feature's slack/ listeners.
  */
 
 import type { ServerResponse } from 'node:http';
@@ -18,17 +18,13 @@ import { registerBulk } from '../bulk/slack/index.js';
 import { registerActions } from '../changes/slack/actions/index.js';
 import { registerShortcuts } from '../changes/slack/shortcuts/index.js';
 import { registerViews } from '../changes/slack/views/index.js';
-import { createSlackAuditLog } from '../history/slack/audit-trail.js';
-import type { AuditLog } from '../kernel/services/audit.js';
 import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
-import { createSharedOnceGuard } from '../kernel/services/once.js';
-import { createWorkTracker, type WorkTracker } from '../kernel/services/work-tracker.js';
 import type { AppDeps } from '../kernel/slack/deps.js';
 import { createDrainingMiddleware } from '../kernel/slack/draining.js';
 import { createHealthCheck } from '../kernel/slack/health.js';
 import { createSlackHttpReceiver } from '../kernel/slack/http-receiver.js';
 import { toBoltLogger } from '../kernel/slack/logger.js';
-import { createAppState } from '../kernel/slack/state.js';
+import type { Surface } from '../kernel/slack/state.js';
 import { acknowledgeUnhandled } from '../kernel/slack/unhandled.js';
 import { registerReclaim } from '../reclaim/slack/index.js';
 import { registerRequests } from '../requests/slack/index.js';
@@ -69,14 +65,12 @@ export class SlackStartupError extends Error {
 
 const TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
 
-/** The app, and the parts of its state its owner closes or drives: the audit trail and the work tracker. */
-export interface CreatedApp {
-  app: App;
-  audit: AuditLog;
-  work: WorkTracker;
-}
-
-export async function createApp(deps: AppDeps, options: CreateAppOptions): Promise<CreatedApp> {
+/**
+ * The Bolt App on its transport, with the health endpoint, the error handler and the acknowledgement
+ * of what no listener takes, but no listener yet: the composition root (src/app/compose.ts) builds
+ * what needs the app's own Slack client (the audit trail, the features) before it registers them.
+ */
+export function createBoltApp(deps: AppDeps, options: CreateAppOptions): App {
   const { slack } = options;
   const check = createHealthCheck(
     { ...(deps.records ? { database: deps.records } : {}), ...(deps.redis ? { redis: deps.redis } : {}) },
@@ -118,24 +112,21 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
       timeout: options.slackTimeoutMs ?? 10_000,
     },
     // auth.test runs in the constructor otherwise, un-awaited: an unreachable Slack crashes the process
-    // with an unhandled rejection (platform.md section 4.4). init() below awaits it instead.
+    // with an unhandled rejection (platform.md section 4.4). initApp() below awaits it instead.
     deferInitialization: true,
     extendedErrorHandler: true,
   });
-
   app.error(createErrorHandler(deps));
   acknowledgeUnhandled(app, deps.logger);
-  // The per-app state, built once here and handed to every registration (deps is never changed):
-  // the work tracker (first of our middleware: while stopping, nothing else runs; until then, every
-  // request is counted), the audit trail (it posts through the app's own client, which exists only
-  // from here on), the once-guard and the form snapshots.
-  const state = createAppState({
-    work: deps.work ?? createWorkTracker(),
-    audit: deps.audit ?? createSlackAuditLog(app.client, deps, options.auditPosting),
-    ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
-  });
-  app.use(createDrainingMiddleware(deps, state.work));
-  const surface = { deps, state };
+  return app;
+}
+
+/**
+ * Every listener, registered once with the app's state and the finished deps: the work tracker first
+ * of our middleware (while stopping, nothing else runs; until then, every request is counted).
+ */
+export function registerListeners(app: App, surface: Surface): void {
+  app.use(createDrainingMiddleware(surface.deps, surface.state.work));
   registerCommands(app, surface);
   registerActions(app, surface);
   registerEvents(app, surface, { sections: withWaitlist });
@@ -145,13 +136,15 @@ export async function createApp(deps: AppDeps, options: CreateAppOptions): Promi
   registerWaitlist(app, surface);
   registerRequests(app, surface);
   registerReclaim(app, surface);
+}
 
+/** auth.test with the bot token: a refused token or an unreachable Slack stops the start, with its sentence. */
+export async function initApp(app: App, apiUrl: string | undefined): Promise<void> {
   try {
     await app.init();
   } catch (error) {
-    throw startupError(error, slack.apiUrl);
+    throw startupError(error, apiUrl);
   }
-  return { app, audit: state.audit, work: state.work };
 }
 
 function startupError(error: unknown, apiUrl: string | undefined): SlackStartupError {

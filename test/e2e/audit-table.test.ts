@@ -1,9 +1,10 @@
 /**
  * The audit trail is a table of the records, end to end with the real main process (src/main.ts in a
- * child process, SQLite in its DATA_DIR): the audit files of an older version are imported at the
- * first start and moved aside, AUDIT_RETENTION_DAYS deletes what is too old at start, a change made
- * before a restart is in App Home's "Recent changes" after it (read from the table, newest first),
- * and an audit file with a broken line stops the start with a sentence naming the file and the line.
+ * child process, SQLite in its DATA_DIR): the audit files of an older version are imported by npm run
+ * import-old-records and moved aside, AUDIT_RETENTION_DAYS deletes what is too old at start, a change
+ * made before a restart is in App Home's "Recent changes" after it (read from the table, newest
+ * first), and an audit file with a broken line stops the import with a sentence naming the file and
+ * the line.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type SlackCall, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
+import { importOldRecords } from '../support/old-records.js';
 import { auditTableIn, eventsUrlOf, logLinesOf, type MainProcess } from '../support/run-main.js';
 import { appHomeOpenedBody, commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { allText } from '../unit/blocks/fixtures.js';
@@ -95,19 +97,21 @@ const old = (licenseId: string, at: string) => ({
 });
 
 describe('the audit table across a restart', () => {
-  it("imports the old files once, keeps to AUDIT_RETENTION_DAYS, and App Home's recent changes come from the table after a restart", async () => {
+  it("imports the old files once (npm run import-old-records), keeps to AUDIT_RETENTION_DAYS, and App Home's recent changes come from the table after a restart", async () => {
     writeFileSync(join(rig.dataDir, 'audit.1.jsonl'), jsonl(old('3001', ago(400)), old('3002', ago(3))));
     writeFileSync(join(rig.dataDir, 'audit.jsonl'), jsonl(old('3003', ago(2))));
-    startMain({ AUDIT_RETENTION_DAYS: '30' });
-    eventsUrl = await eventsUrlOf(rig.main as MainProcess);
-    const lines = logLinesOf(rig.main);
-    expect(lines.find((l) => String(l.message).startsWith('audit: the audit files were imported'))).toMatchObject({
+    const run = await importOldRecords(rig.dataDir);
+    expect(run.code).toBe(0);
+    expect(run.logs.find((l) => String(l.message).startsWith('audit: the audit files were imported'))).toMatchObject({
       entries: 3,
       files: [
         { file: expect.stringMatching(/audit\.1\.jsonl$/), entries: 2 },
         { file: expect.stringMatching(/audit\.jsonl$/), entries: 1 },
       ],
     });
+    startMain({ AUDIT_RETENTION_DAYS: '30' });
+    eventsUrl = await eventsUrlOf(rig.main as MainProcess);
+    const lines = logLinesOf(rig.main);
     expect(lines.find((l) => String(l.message).includes('older than AUDIT_RETENTION_DAYS'))).toMatchObject({
       deleted: 1,
       days: 30,
@@ -121,12 +125,10 @@ describe('the audit table across a restart', () => {
     expect(await rig.main?.exited).toBe(0);
     expect(auditTableIn(rig.dataDir).map((e) => e.licenseId)).toEqual(['3002', '3003', '4002']);
 
-    // A new process on the same DATA_DIR: nothing to import, the table answers App Home.
+    // A new process on the same DATA_DIR: nothing left to import, the table answers App Home.
     startMain({ AUDIT_RETENTION_DAYS: '30' });
     eventsUrl = await eventsUrlOf(rig.main as MainProcess);
-    expect(logLinesOf(rig.main).some((l) => String(l.message).startsWith('audit: the audit files were imported'))).toBe(
-      false,
-    );
+    expect(logLinesOf(rig.main).some((l) => String(l.message).includes('import-old-records'))).toBe(false);
     const text = await homeText();
     const at = (s: string) => text.indexOf(s);
     expect(at(`<@${ADMIN}> changed the end date of license \`4002\``)).toBeGreaterThan(-1);
@@ -135,13 +137,13 @@ describe('the audit table across a restart', () => {
     expect(text).not.toContain('3001');
   }, 60_000);
 
-  it('an audit file with a line that is not an entry stops the start with a sentence naming it, and keeps it', async () => {
+  it('an audit file with a line that is not an entry stops the import with a sentence naming it, and keeps it', async () => {
     const file = join(rig.dataDir, 'audit.jsonl');
     writeFileSync(file, `${JSON.stringify(old('3001', ago(1)))}\n{"at":"2026-11-2\n`);
-    const started = startMain();
-    expect(await started.exited).toBe(1);
-    expect(started.output().stderr).toContain(
-      `License Desk could not start: The audit file ${file} cannot be imported into the database: line 2 is not an entry (it is not valid JSON); nothing was imported`,
+    const run = await importOldRecords(rig.dataDir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Not imported: The audit file ${file} cannot be imported into the database: line 2 is not an entry (it is not valid JSON); nothing was imported`,
     );
     expect(existsSync(file)).toBe(true);
     expect(auditTableIn(rig.dataDir)).toEqual([]);

@@ -4,38 +4,18 @@
  * writes still in the WAL), opened afterwards and counted; with DATABASE_URL only the pg_dump command,
  * without the password.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBackup } from '../../src/backup.js';
 import { openRecords } from '../../src/kernel/db/open.js';
+import { runCommand } from '../support/command.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-
-function backup(cwd: string, env: Record<string, string>, args: string[] = []) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    // A clean environment: only what the test gives (and .env in cwd) reaches the settings.
-    const child = spawn(TSX, [join(ROOT, 'src/backup.ts'), ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const backup = (cwd: string, env: Record<string, string>, args: string[] = []) =>
+  runCommand('backup.ts', cwd, env, args);
 
 let dir: string | undefined;
 afterEach(async () => {

@@ -8,10 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDigestFeature, type DigestFeature } from '../../src/digest/slack/digest.js';
-import type { Outbox } from '../../src/kernel/services/outbox.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
-import { createProgressPass, type ProgressPass } from '../../src/progress/services/progress-pass.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { until } from '../support/until.js';
 import { allText } from '../unit/blocks/fixtures.js';
@@ -24,45 +21,35 @@ const schedule = { channel: CHANNEL, day: 'mon', time: '09:00', timeZone: 'UTC' 
 
 let dir: string;
 let t: TestApp;
-let pass: ProgressPass | undefined;
-let digest: DigestFeature | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-digest-pass-'));
-  // The harness's digest feature renders the queued post (it never ticks itself).
-  t = await startTestApp({ dataDir: dir, now, digest: schedule });
+  // The digest and the daily pass as main.ts builds them; the digest ticking every 50 ms instead of a
+  // minute, the pass starting 0.4 s after start instead of 15 s. Neither runs until the test starts them.
+  t = await startTestApp({
+    dataDir: dir,
+    now,
+    digest: { ...schedule, tickMs: 50 },
+    progressPass: { share: 1, startDelayMs: 400 },
+  });
 });
 
 afterAll(async () => {
-  await digest?.stop();
-  await pass?.stop();
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('the weekly digest at a fresh start', () => {
   it('is posted after the first complete progress pass, with the holders it recorded', async () => {
-    if (!t.records || !t.outbox) throw new Error('no records');
-    pass = createProgressPass({
-      licensing: t.licensing,
-      records: t.records,
-      logger: t.deps.logger,
-      now,
-      rateLimit: { limit: 25, windowMs: 3000 },
-      share: 1,
-      startDelayMs: 400,
-    });
-    t.deps.progressPass = pass;
-    // The harness's outbox (built by createOutbox: it enqueues too), ticking every 50 ms instead of a minute.
-    const outbox = t.outbox as typeof t.outbox & Outbox;
-    digest = createDigestFeature(t.deps, { schedule, outbox, tickMs: 50 });
+    const { records, progressPass, digest } = t;
+    if (!records || !progressPass || !digest) throw new Error('no records');
     // As main.ts starts them.
-    pass.start();
+    progressPass.start();
     digest.start();
 
     const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL);
     await until('the digest post', () => posts().length === 1, 15_000);
-    const held = await createProgressStore(t.records).holders();
+    const held = await createProgressStore(records).holders();
     expect(held.length).toBeGreaterThan(0);
     const text = allText(posts()[0]?.args);
     expect(text).toContain(`Holders: ${held.length};`);

@@ -1,18 +1,14 @@
 /**
  * The real process refuses to start over records it cannot read, with a sentence that names the file:
- * a database damaged after a first run (truncated), and, on the first start with the database, a
- * truncated requests.json, waitlist.json or bulk job file left in DATA_DIR by an earlier version. It
- * never starts empty in their place: the file is still there for the operator to restore.
+ * a database damaged after a first run (truncated). It never starts empty in its place: the file is
+ * still there for the operator to restore. (Files of an earlier version are no start's business: a
+ * damaged one is refused by npm run import-old-records, test/e2e/old-records.test.ts.)
  */
-import { mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BulkJob } from '../../src/bulk/domain/bulk-job.js';
-import type { WaitlistLines } from '../../src/requests/domain/waitlist.js';
-import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
-import { sampleRequest } from '../support/requests.js';
 
 const DATABASE = 'license-desk.sqlite';
 
@@ -90,38 +86,4 @@ describe('records the start cannot read', () => {
     // The row's id, never what it held (the requester's e-mail).
     expect(warning).not.toMatch(/@acme-learning|nora/i);
   }, 60_000);
-
-  const request = sampleRequest('r0ld0file001');
-  const lines: WaitlistLines = {
-    '2003': [{ requestId: 'r0ld0file002', poolId: '2003', requester: 'U0WQADA001', since: '2026-11-20T09:00:00.000Z' }],
-  };
-  const job: BulkJob = {
-    version: 1,
-    id: 'j0ld0file001',
-    requester: TEST_USERS.admin,
-    poolId: '2001',
-    courseTitle: 'Power BI Fundamentals',
-    createdAt: '2026-11-20T09:00:00.000Z',
-    state: 'running',
-    rows: [],
-    notSent: [],
-  };
-  const oldFiles: [string, string, string][] = [
-    ['requests.json', 'requests.json', JSON.stringify({ version: 1, requests: { [request.id]: request } })],
-    ['waitlist.json', 'waitlist.json', JSON.stringify(lines)],
-    ['a bulk job file', join('bulk', `bulk-${job.id}.json`), JSON.stringify(job)],
-  ];
-
-  for (const [what, name, content] of oldFiles) {
-    it(`(e) ${what} truncated, on the first start with the database: the start stops, naming the file`, async () => {
-      const file = join(desk.dataDir, name);
-      mkdirSync(join(file, '..'), { recursive: true });
-      writeFileSync(file, content);
-      truncateSync(file, Math.floor(content.length / 2));
-      await expectRefusal(name);
-      // Nothing was moved aside or replaced: the operator still has the file to restore or repair.
-      expect(statSync(file).size).toBe(Math.floor(content.length / 2));
-      expect(readdirSync(join(file, '..')).filter((f) => f.includes('corrupt'))).toEqual([]);
-    }, 60_000);
-  }
 });

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
-import { createProgressPass } from '../../src/progress/services/progress-pass.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { openHome } from '../support/progress.js';
 import { allText, buttons } from '../unit/blocks/fixtures.js';
@@ -21,18 +20,10 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-progress-now-'));
-  t = await startTestApp({ dataDir: dir, now });
-  if (!t.records) throw new Error('no records');
   // The daily pass as main.ts builds it, at a budget of 1 request per 3 s (so a pass of two pages
   // takes long enough for a second click to find it running).
-  t.deps.progressPass = createProgressPass({
-    licensing: t.licensing,
-    records: t.records,
-    logger: t.deps.logger,
-    now,
-    rateLimit: { limit: 1, windowMs: 3000 },
-    share: 1,
-  });
+  t = await startTestApp({ dataDir: dir, now, progressPass: { rateLimit: { limit: 1, windowMs: 3000 }, share: 1 } });
+  if (!t.records || !t.progressPass) throw new Error('no records');
 });
 
 afterAll(async () => {

@@ -16,32 +16,29 @@ import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
-import { type CreatedApp, createApp } from '../../src/app/app.js';
+import { composeApp } from '../../src/app/compose.js';
 import type { DigestSchedule } from '../../src/digest/services/digest-schedule.js';
-import { createDigestFeature, type DigestFeature } from '../../src/digest/slack/digest.js';
-import { createDesk } from '../../src/home/services/desk.js';
-import { type RunningDesk, startDesk } from '../../src/home/slack/desk.js';
+import type { DigestFeature } from '../../src/digest/slack/digest.js';
+import type { RunningDesk } from '../../src/home/slack/desk.js';
 import type { AlertsConfig } from '../../src/kernel/config/config.js';
 import { openRecords, type Records } from '../../src/kernel/db/open.js';
 import { createLicensingClient } from '../../src/kernel/licensing/index.js';
 import type { LicensingClient, LicensingClientOptions } from '../../src/kernel/licensing/types.js';
 import type { AuditLog } from '../../src/kernel/services/audit.js';
 import type { AuditPostingOptions } from '../../src/kernel/services/audit-queue.js';
-import { createIntents, createSettler, type Settler } from '../../src/kernel/services/intents.js';
-import { createOutbox, type DeliverySteps, type OutboxSender } from '../../src/kernel/services/outbox.js';
+import type { Settler } from '../../src/kernel/services/intents.js';
+import type { OutboxSender } from '../../src/kernel/services/outbox.js';
 import type { RedisConnections } from '../../src/kernel/services/redis.js';
 import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
-import { createRoleResolver } from '../../src/kernel/slack/roles.js';
 import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/progress/domain/auto-return.js';
-import { withProgressMarks } from '../../src/progress/services/progress-marks.js';
-import { createProgressStore } from '../../src/progress/services/progress-store.js';
-import { type AutoReturnFeature, composeAutoReturn } from '../../src/progress/slack/auto-return.js';
+import type { ProgressPass } from '../../src/progress/services/progress-pass.js';
+import type { AutoReturnFeature } from '../../src/progress/slack/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/reclaim.js';
-import { composeReclaim, type ReclaimFeature } from '../../src/reclaim/slack/start.js';
+import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
-import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../../src/requests/slack/start.js';
+import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -75,8 +72,9 @@ export interface TestAppOptions {
   /** With a DATA_DIR, the desk (App Home, alerts, bulk jobs) is built and started. */
   dataDir?: string;
   /**
-   * REDIS_URL for the desk's shared state (the repeat guard, the App Home snapshot), as main.ts hands
-   * it; closed by close(). The licensing limiter's Redis is `licensing.rateLimit.redis`.
+   * REDIS_URL's connections for the replicas' shared state (the repeat guard, the App Home snapshot), as
+   * main.ts hands them to the root; closed by close(). The licensing limiter's Redis is
+   * `licensing.rateLimit.redis`.
    */
   redis?: RedisConnections;
   /** Alert settings (default: no channel, 09:00 UTC); the scheduler never ticks on its own in tests. */
@@ -113,8 +111,14 @@ export interface TestAppOptions {
   autoReturn?: Partial<AutoReturnSettings> & { channel?: string };
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
-  /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()`. */
-  digest?: DigestSchedule & { channel?: string };
+  /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()` (or `digest.start()`, every `tickMs`). */
+  digest?: DigestSchedule & { channel?: string; tickMs?: number };
+  /**
+   * The daily progress pass (with records) at this budget (default the harness's 25 per 3 s) and share,
+   * as main.ts builds it: App Home's "Run the progress pass now" and the digest use it. It never runs on
+   * its own: call `progressPass.start()` or `runNow()`.
+   */
+  progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
@@ -177,6 +181,8 @@ export interface TestApp {
   settler: Settler | undefined;
   /** The weekly digest, when `digest` was given. */
   digest: DigestFeature | undefined;
+  /** The daily progress pass, when `progressPass` was given. */
+  progressPass: ProgressPass | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -231,20 +237,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: logger.child({ component: 'licensing' }),
     ...options.licensing,
   });
-  const deps: AppDeps = {
-    licensing,
-    roles: createRoleResolver({
-      admins: options.admins ?? [TEST_USERS.admin],
-      viewers: options.viewers ?? [TEST_USERS.viewer, TEST_USERS.viewerGroup],
-      ...(options.requesters ? { requesters: options.requesters } : {}),
-      logger,
-    }),
-    logger,
-    now,
-    sandbox: options.sandboxMode ?? true,
-    ...(options.auditChannel ? { auditChannel: options.auditChannel } : {}),
-  };
-  let created: CreatedApp | undefined;
   const wl = options.waitlist;
   const requests = options.requests ?? (wl ? { timers: requestTimers(24, 7) } : undefined);
   // One database for everything this app records, as main.ts has: the caller's, or one of its own.
@@ -253,127 +245,68 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const recordsDir = options.records ? undefined : (options.dataDir ?? ownDir);
   const records =
     options.records ?? (recordsDir ? await openRecords({ dataDir: recordsDir, heartbeatMs: 0, now }) : undefined);
-  if (records) {
-    deps.records = records;
-    // As main.ts: License Desk's own changes reach its progress records at once (t.licensing stays bare:
-    // what a test changes through it is a change made elsewhere).
-    deps.licensing = withProgressMarks(licensing, createProgressStore(records), logger, now);
-  }
-  const feature: { deliver?: (body: unknown, steps?: DeliverySteps) => Promise<boolean> } = {};
-  let digest: DigestFeature | undefined;
-  const outbox = records
-    ? createOutbox({
-        records,
-        logger,
-        now,
-        everyMs: 50,
-        async deliver(body, steps) {
-          if (app && (await digest?.deliver(app.client, body))) return;
-          if (!(await feature.deliver?.(body, steps))) throw new Error('a queued message of a kind no feature sends');
-        },
-      })
-    : undefined;
-  if (outbox) deps.outbox = outbox;
-  const settler = records ? createSettler({ records, logger, now }) : undefined;
-  if (settler) deps.settler = settler;
-  // The desk (App Home, alerts, bulk jobs) on the same records.
-  if (options.dataDir && records) {
-    deps.desk = await createDesk({
-      records,
-      licensing: deps.licensing,
+  const share = options.homeBudgetShare ?? 0.2;
+  const rateLimit = { limit: 25, windowMs: 3000 };
+  const ar = options.autoReturn;
+  // The app as main.ts builds it (src/app/compose.ts), with the fakes as its ports; no job ticks on its
+  // own but the outbox (every 50 ms): a test ticks the others.
+  const composed = await composeApp(
+    {
+      roles: {
+        admins: options.admins ?? [TEST_USERS.admin],
+        viewers: options.viewers ?? [TEST_USERS.viewer, TEST_USERS.viewerGroup],
+        ...(options.requesters ? { requesters: options.requesters } : {}),
+      },
+      sandbox: options.sandboxMode ?? true,
+      auditChannel: options.auditChannel,
+      auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
+      rateLimit,
+      homeBudgetShare: share,
+      ...(options.dataDir
+        ? {
+            desk: {
+              dataDir: options.dataDir,
+              // As in config: ALERT_CHANNEL falls back to AUDIT_CHANNEL.
+              alerts: {
+                time: '09:00',
+                timeZone: 'UTC',
+                ...(options.auditChannel ? { channel: options.auditChannel } : {}),
+                ...options.alerts,
+              },
+            },
+          }
+        : {}),
+      ...(requests
+        ? {
+            requests: {
+              ...requests,
+              ...(wl ? { waitlist: { rateLimit, share, ...wl } } : {}),
+            },
+          }
+        : {}),
+      ...(options.reclaim ? { reclaim: reclaimSettings(options.reclaim) } : {}),
+      ...(ar ? { autoReturn: { settings: { ...AUTO_RETURN_DEFAULTS, ...ar }, channel: ar.channel } } : {}),
+      ...(options.digest ? { digest: options.digest } : {}),
+      ...(options.progressPass ? { progressPass: options.progressPass } : {}),
+      jobs: 'on demand',
+      outboxEveryMs: 50,
+    },
+    {
+      // t.licensing stays bare: what a test changes through it is a change made elsewhere.
+      licensing,
+      ...(records ? { records } : {}),
+      ...(options.redis ? { redis: options.redis } : {}),
+      slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
       logger,
       now,
-      dataDir: options.dataDir,
-      rateLimit: { limit: 25, windowMs: 3000 },
-      homeBudgetShare: options.homeBudgetShare ?? 0.2,
-      audit: () => created?.audit,
-      ...(options.redis ? { redis: options.redis } : {}),
-    });
-  }
-  created = await createApp(deps, {
-    slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
-    retryConfig: { retries: 0 },
-    auditPosting: options.auditPosting ?? { paceMs: 10, foldQuietMs: 10, foldMaxMs: 1000 },
-  });
-  const app = created.app;
-  // Course requests and the waitlist, composed once the app exists (its bot client and audit trail).
-  const selfService =
-    requests && records && outbox
-      ? composeRequests(deps, {
-          client: app.client,
-          audit: created.audit,
-          records,
-          intents: createIntents(records, now),
-          outbox,
-          ...requests,
-          ...(wl
-            ? {
-                waitlist: {
-                  rateLimit: { limit: 25, windowMs: 3000 },
-                  share: options.homeBudgetShare ?? 0.2,
-                  ...wl,
-                },
-              }
-            : {}),
-        })
-      : undefined;
-  if (selfService) {
-    deps.requests = selfService.requests;
-    if (selfService.waitlist) deps.waitlist = selfService.waitlist;
-    feature.deliver = (body, steps) => selfService.deliver(body, steps);
-    settler?.register(selfService.intentKind, (intent) => selfService.settle(intent));
-  }
-  const reclaim =
-    options.reclaim && records && outbox
-      ? composeReclaim(deps, {
-          client: app.client,
-          audit: created.audit,
-          records,
-          outbox,
-          settings: reclaimSettings(options.reclaim),
-        })
-      : undefined;
-  if (reclaim) {
-    deps.reclaim = reclaim;
-    const other = feature.deliver;
-    feature.deliver = async (body, steps) => (await reclaim.deliver(body)) || ((await other?.(body, steps)) ?? false);
-  }
-  const ar = options.autoReturn;
-  const autoReturn =
-    ar && records && outbox
-      ? composeAutoReturn(deps, {
-          client: app.client,
-          audit: created.audit,
-          records,
-          outbox,
-          settings: { ...AUTO_RETURN_DEFAULTS, ...ar },
-          channel: ar.channel,
-        })
-      : undefined;
-  if (autoReturn) {
-    const other = feature.deliver;
-    feature.deliver = async (body, steps) =>
-      (await autoReturn.deliver(body)) || ((await other?.(body, steps)) ?? false);
-  }
-  if (options.digest && outbox) digest = createDigestFeature(deps, { schedule: options.digest, outbox });
-  // Messages are sent once the bot client exists.
-  outbox?.start();
-  const { audit, work } = created;
+      retryConfig: { retries: 0 },
+    },
+  );
+  const { app, deps, audit, work, outbox, settler, stops } = composed;
+  const desk = await composed.jobs.start();
   const direct = options.transport === 'direct';
-  const server = direct ? undefined : ((await app.start({ port: 0, host: '127.0.0.1' })) as Server);
+  const server = direct ? undefined : ((await composed.listen({ port: 0, host: '127.0.0.1' })) as Server);
   const url = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : '';
-  const desk = options.dataDir
-    ? await startDesk(app.client, deps, {
-        // As in config: ALERT_CHANNEL falls back to AUDIT_CHANNEL.
-        alerts: {
-          time: '09:00',
-          timeZone: 'UTC',
-          ...(options.auditChannel ? { channel: options.auditChannel } : {}),
-          ...options.alerts,
-        },
-        autoStart: false,
-      })
-    : undefined;
   const eventsUrl = server ? `${url}/slack/events` : '';
   let seq = 0;
 
@@ -423,13 +356,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     audit,
     work,
     desk,
-    selfService,
-    reclaim,
-    autoReturn,
+    selfService: composed.requests,
+    reclaim: composed.reclaim,
+    autoReturn: composed.autoReturn,
     records,
     outbox,
     settler,
-    digest,
+    digest: composed.digest,
+    progressPass: composed.progressPass,
     logs,
     send,
     async settled(timeoutMs = 10_000) {
@@ -530,17 +464,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return send(JSON.stringify(wrapped), { contentType: 'application/json' });
     },
     async close() {
-      if (server) await app?.stop();
-      await digest?.stop();
-      await selfService?.stop();
-      await reclaim?.stop();
-      await autoReturn?.stop();
-      await settler?.stop();
-      await outbox?.stop();
-      await desk?.stop();
-      await deps.desk?.close();
+      // As a stop closes them (src/kernel/config/shutdown.ts STOP_ORDER), without the drain.
+      await stops.desk(5000);
+      await stops.app(0);
+      await stops.outbox(0);
+      await stops['audit channel'](0);
+      await stops['shared state'](0);
       await options.redis?.close();
-      await audit.close(2000);
       if (!options.records) await records?.close();
       if (ownDir) rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 });
       await licensing.close();

@@ -106,7 +106,7 @@ export function alertMemory(records: Records, key = ALERT_MEMORY_KEY): JsonFile<
  * Brings an alert memory file of an earlier version (DATA_DIR/alerts.json) into the database once: its
  * entries are added to what the database remembers (an entry both know keeps the database's), then the
  * file is renamed to `<name>.imported-<time>` and a line logged. Importing twice (a stop between the
- * two steps) adds nothing. A file that cannot be read stops the start with its name: starting without
+ * two steps) adds nothing. A file that cannot be read stops the import with its name: going on without
  * it would post every alert it remembers again. Resolves with whether a file was imported.
  */
 export async function importAlertFile(

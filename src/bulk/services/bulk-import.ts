@@ -1,13 +1,13 @@
 /**
  * The bulk jobs an earlier License Desk kept as files (DATA_DIR/bulk: one `bulk-<id>.json` per job,
  * written whole at its start, pause and end, and beside it a journal `bulk-<id>.rows`, one JSON line
- * `{"rows":[...]}` appended per row change) are imported into the database once, at the first start
- * with it: each job with its journal applied, unfinished ones held by nobody so that the runner takes
+ * `{"rows":[...]}` appended per row change) are imported into the database once, by npm run
+ * import-old-records: each job with its journal applied, unfinished ones held by nobody so that the runner takes
  * them on (a row left 'sending' is read back, as after any restart). The directory is then renamed
- * to `bulk.imported` so that nothing is imported twice; a job already in the database (a start that
- * stopped between the import and the rename) is left as it is.
+ * to `bulk.imported` so that nothing is imported twice; a job already in the database (an import that
+ * stopped between the writes and the rename) is left as it is.
  *
- * A job file that cannot be read stops the start with one sentence naming it: its rows would
+ * A job file that cannot be read stops the import with one sentence naming it: its rows would
  * otherwise never be sent, and nobody would know.
  */
 import { readdir, readFile, rename } from 'node:fs/promises';
@@ -83,7 +83,7 @@ export async function importBulkFiles(
       `The bulk job directory ${dir} cannot be read (${reason(error)}): check that this user may read it`,
     );
   }
-  // Every file is read and checked before any is imported: a bad one stops the start with nothing half done.
+  // Every file is read and checked before any is imported: a bad one stops the import with nothing half done.
   const jobs: BulkJob[] = [];
   for (const name of names) {
     const path = join(dir, name);
@@ -115,5 +115,5 @@ export async function importBulkFiles(
 }
 
 function unreadable(path: string, dir: string, why: string): string {
-  return `The bulk job file ${path} cannot be read (${why}), so it cannot be moved into the database: restore it from a backup, or move it out of ${dir} to drop that job (look its students up with /licenses before sending them again), then start again`;
+  return `The bulk job file ${path} cannot be read (${why}), so it cannot be moved into the database: restore it from a backup, or move it out of ${dir} to drop that job (look its students up with /licenses before sending them again), then run npm run import-old-records again`;
 }

@@ -6,7 +6,7 @@
  * replica imports its own DATA_DIR's files into the shared table.
  *
  * A line that is not an entry stops the import: nothing of it is kept, the files stay where they
- * are, and the start fails with one sentence naming the file, the line and what to do.
+ * are, and the import fails with one sentence naming the file, the line and what to do.
  */
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -68,7 +68,7 @@ function entriesOf(file: string, content: string): AuditFacts[] {
     const entry = asAuditRecord(value);
     if (!entry) {
       throw new DatabaseProblem(
-        `The audit file ${file} cannot be imported into the database: line ${i + 1} is not an entry (${why}); nothing was imported, so delete or fix that line (or move the file out of DATA_DIR to leave its entries out) and start again`,
+        `The audit file ${file} cannot be imported into the database: line ${i + 1} is not an entry (${why}); nothing was imported, so delete or fix that line (or move the file out of DATA_DIR to leave its entries out) and run npm run import-old-records again`,
       );
     }
     entries.push(entry);
@@ -78,7 +78,7 @@ function entriesOf(file: string, content: string): AuditFacts[] {
 
 /**
  * Imports the audit files of `dataDir` into the audit table and moves them aside; nothing to do
- * when there are none. Throws a DatabaseProblem (the start stops) on a line that is not an entry.
+ * when there are none. Throws a DatabaseProblem (the import stops) on a line that is not an entry.
  */
 export async function importAuditFiles(opts: {
   records: Pick<Records, 'db'>;
@@ -101,7 +101,7 @@ export async function importAuditFiles(opts: {
       await rename(file, movedTo);
     } catch (error) {
       throw new DatabaseProblem(
-        `The entries of the audit file ${file} were imported into the database, but the file could not be moved aside (${error instanceof Error ? error.message : String(error)}): rename it (e.g. to ${basename(movedTo)}) before the next start, or its entries are imported twice`,
+        `The entries of the audit file ${file} were imported into the database, but the file could not be moved aside (${error instanceof Error ? error.message : String(error)}): rename it (e.g. to ${basename(movedTo)}) before the next import, or its entries are imported twice`,
       );
     }
     imported.push({ file, entries: entries.length, movedTo });

@@ -8,13 +8,11 @@
  * to the Slack side by the composition root).
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   ALERT_MEMORY_KEY,
   type AlertService,
   alertMemory,
   createAlertService,
-  importAlertFile,
   SANDBOX_ALERT_MEMORY_KEY,
 } from '../../alerts/index.js';
 import {
@@ -24,7 +22,6 @@ import {
   createDraftStore,
   DEFAULT_TAKEOVER_MS,
   type DraftStore,
-  importBulkFiles,
 } from '../../bulk/index.js';
 import { createDashboard, type Dashboard } from '../../digest/index.js';
 import type { Records } from '../../kernel/db/open.js';
@@ -93,20 +90,14 @@ export async function createDesk(opts: DeskOptions): Promise<Desk> {
     leaseMs: opts.bulkTakeoverMs ?? DEFAULT_TAKEOVER_MS,
     now: opts.now,
   });
-  // Job files of an earlier version (DATA_DIR/bulk) move into the database once; one that cannot be
-  // read stops the start with a sentence that names it.
-  await importBulkFiles(opts.dataDir, bulkStore, logger, opts.now);
   // Redis is loaded only with REDIS_URL: a single process starts without it.
   const shared = opts.redis
     ? (await import('../../kernel/services/shared-store-redis.js')).createRedisStore(opts.redis, logger)
     : createMemoryStore();
-  // The alert memory: once in the records, an alerts.json of an earlier version is imported (then moved aside).
+  // The alert memory, in the records (an alerts.json of an earlier version: npm run import-old-records).
   const memory = alertMemory(opts.records, opts.sandboxRun ? SANDBOX_ALERT_MEMORY_KEY : ALERT_MEMORY_KEY);
-  if (opts.sandboxRun) {
-    if (opts.records.dialect === 'sqlite') await dropStateDocument(opts.records, SANDBOX_ALERT_MEMORY_KEY);
-  } else {
-    await importAlertFile(memory, join(opts.dataDir, 'alerts.json'), logger, opts.now);
-  }
+  if (opts.sandboxRun && opts.records.dialect === 'sqlite')
+    await dropStateDocument(opts.records, SANDBOX_ALERT_MEMORY_KEY);
   return {
     dataDir: opts.dataDir,
     shared,

@@ -9,6 +9,7 @@ import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
+import { loadEnvFile } from './env-file.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -600,6 +601,19 @@ export function parseStorageConfig(env: Env): StorageConfigResult {
 
 export function readStorageConfig(): StorageConfigResult {
   return parseStorageConfig(process.env);
+}
+
+/**
+ * For the commands beside the app (npm run backup, npm run import-old-records): .env in the working
+ * directory read as the app reads it, then DATA_DIR and DATABASE_URL; or what to print and exit 1 with.
+ */
+export function readCommandStorage():
+  | { ok: true; dataDir: string; databaseUrl?: string }
+  | { ok: false; text: string } {
+  const envFile = loadEnvFile();
+  if ('problem' in envFile) return { ok: false, text: envFile.problem };
+  const config = readStorageConfig();
+  return config.ok ? config : { ok: false, text: formatProblems(config.problems) };
 }
 
 /** Values that must never reach a log line or a user. */

@@ -26,7 +26,7 @@ export function isProblem(value: unknown): value is Problem {
 /** Everything a run needs, for a command and for a navigation click alike. */
 export interface RunContext {
   deps: AppDeps;
-  /** The per-app state createApp built (audit trail, once-guard, snapshots, work tracker). */
+  /** The per-app state the composition root built (audit trail, once-guard, snapshots, work tracker). */
   state: AppState;
   client: webApi.WebClient;
   userId: string;

@@ -1,5 +1,5 @@
 /**
- * What every Slack listener receives from the composition root (src/main.ts -> createApp).
+ * What every Slack listener receives from the composition root (src/app/compose.ts).
  * Listeners never read process.env and never build a licensing client of their own.
  */
 
@@ -15,7 +15,6 @@ import type { RequestService } from '../../requests/services/service.js';
 import type { Waitlist } from '../../requests/services/waitlist.js';
 import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
-import type { AuditLog } from '../services/audit.js';
 import type { Intents, Settler } from '../services/intents.js';
 import type { JobRunner } from '../services/jobs/runner.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
@@ -68,8 +67,6 @@ export interface AppDeps {
   sandbox: boolean;
   /** Channel id for the audit trail, if configured. */
   auditChannel?: string;
-  /** The audit trail; createApp builds one (posting to auditChannel) when none is given, and returns it. */
-  audit?: AuditLog;
   /** App Home, alerts, bulk jobs; without it those surfaces say they are not set up. */
   desk?: Desk;
   /** Approved requests waiting for a seat (src/requests/slack/start.ts); without it, `/licenses waitlist` says so. */
@@ -78,7 +75,7 @@ export interface AppDeps {
   requests?: RequestsDeps;
   /** Reclaim rounds (docs/reclaim.md, src/reclaim/slack/start.ts); without it `/licenses reclaim` says it is off. */
   reclaim?: { service: Reclaim };
-  /** The work in flight and the draining flag of a stop (docs/shutdown.md); createApp makes one if missing, and returns it. */
+  /** The work in flight and the draining flag of a stop (docs/shutdown.md); the composition root makes it. */
   work?: WorkTracker;
   /** Records the admin's writes before they are sent (docs/records.md, "Writes in flight"); main.ts builds it on `records`. */
   writes?: WriteLedger;

@@ -26,7 +26,7 @@ export interface Snapshots {
 }
 
 /**
- * The per-app state of the Slack side, built once by createApp and handed to every register* function:
+ * The per-app state of the Slack side, built once by the composition root (src/app/compose.ts) and handed to every register* function:
  * the once-guard, the form snapshots, the audit trail and the work tracker a stop waits for.
  */
 export interface AppState {

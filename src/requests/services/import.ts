@@ -3,7 +3,7 @@
  * DATA_DIR/waitlist.json) are imported once into the database, in one transaction: every request,
  * and the waitlisted ones with their rank in their line's order. Then both files are moved aside
  * (`…imported-<time>`) with a log line. A file that cannot be read (not JSON, cut short, a `null`
- * entry, not the shape License Desk wrote) stops the start with one sentence that names the file and
+ * entry, not the shape License Desk wrote) stops the import with one sentence that names the file and
  * says what to do: requests are never dropped in silence.
  *
  * An approval whose assign was running when the old version stopped (approved, no seat choice) comes
@@ -20,7 +20,7 @@ import { type CourseRequest, REQUEST_STATUSES, type RequestStatus } from '../dom
 import { createDbRequestStore } from './db-store.js';
 import { REQUEST_ASSIGN_INTENT } from './service.js';
 
-/** A file the start cannot import; `message` is the sentence for the operator. */
+/** A file that cannot be imported; `message` is the sentence for the operator. */
 export class ImportProblem extends Error {
   override readonly name = 'ImportProblem';
 }

@@ -248,7 +248,7 @@ describe.each(testDatabases())('the audit table on $dialect', ({ dialect, skip, 
       const refused = await importAuditFiles({ records, dataDir, logger }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(DatabaseProblem);
       expect((refused as Error).message).toBe(
-        `The audit file ${file} cannot be imported into the database: line 3 is not an entry (it is not valid JSON); nothing was imported, so delete or fix that line (or move the file out of DATA_DIR to leave its entries out) and start again`,
+        `The audit file ${file} cannot be imported into the database: line 3 is not an entry (it is not valid JSON); nothing was imported, so delete or fix that line (or move the file out of DATA_DIR to leave its entries out) and run npm run import-old-records again`,
       );
       expect(await countAudit(records.db)).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe(bad);

@@ -1,19 +1,18 @@
 /**
  * The alert memory in the database's `state` table, on SQLite and PostgreSQL: two processes' updates
  * at once lose nothing, an alerts.json of an earlier version is imported once and moved aside, and an
- * unreadable one stops the start with its name.
+ * unreadable one stops npm run import-old-records with its name.
  */
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ALERT_MEMORY_KEY, alertMemory, importAlertFile } from '../../../src/alerts/services/alerts.js';
-import { createDesk } from '../../../src/home/services/desk.js';
+import { importOldRecords } from '../../../src/app/old-records.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { testDatabases } from '../../support/records.js';
 import { NOW } from '../../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
 
 function recordingLogger(): Logger & { lines: { message: string; fields?: unknown }[] } {
   const lines: { message: string; fields?: unknown }[] = [];
@@ -96,19 +95,11 @@ for (const database of testDatabases()) {
       expect(await importAlertFile(memory, path, logger, () => NOW)).toBe(false);
     });
 
-    it('an unreadable alerts.json stops the start with its name; nothing is imported and the file stays', async () => {
+    it('an unreadable alerts.json stops npm run import-old-records with its name; nothing is imported and the file stays', async () => {
       const { records, dataDir } = await open();
       const path = join(dataDir, 'alerts.json');
       await writeFile(path, '{"version":1,"sent":');
-      const start = createDesk({
-        licensing: createFakeLicensing({ pools: [], licenses: [] }),
-        records,
-        logger: recordingLogger(),
-        now: () => NOW,
-        dataDir,
-        rateLimit: { limit: 25, windowMs: 60_000 },
-        homeBudgetShare: 0.2,
-      });
+      const start = importOldRecords({ records, dataDir, logger: recordingLogger(), now: () => NOW });
       await expect(start).rejects.toThrow(
         `The alert memory file ${path} is not an alert memory License Desk wrote (damaged or edited): restore it from a backup, or move it aside`,
       );

@@ -1,0 +1,491 @@
+/**
+ * The composition root: the whole app built from its settings and its ports, in dependency order, by
+ * src/main.ts and by the tests' harness alike (test/support/app-harness.ts). Nothing is changed once
+ * built: each part is made from parts made before it, and the listeners get the finished deps.
+ *
+ *   kernel (records' services, roles, work tracker) -> the Bolt App (its Slack client) -> audit trail
+ *   -> desk -> course requests and waitlist -> reclaim, automatic return -> progress pass -> digest
+ *   -> listeners -> auth.test
+ *
+ * Background work starts in one place (`jobs`); the caller starts it, then listens, and closes the
+ * parts by their names (src/kernel/config/shutdown.ts STOP_ORDER) through `stops`.
+ */
+import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt';
+import type { AlertsConfig } from '../alerts/index.js';
+import { DIGEST_NOTICE_KIND, type DigestSchedule } from '../digest/services/digest-schedule.js';
+import { createDigestFeature, type DigestFeature } from '../digest/slack/digest.js';
+import { type AuditRetention, startAuditRetention } from '../history/services/audit-retention.js';
+import { createSlackAuditLog } from '../history/slack/audit-trail.js';
+import { createDesk, type Desk } from '../home/services/desk.js';
+import { type RunningDesk, startDesk } from '../home/slack/desk.js';
+import type { Close, Part } from '../kernel/config/shutdown.js';
+import type { Records } from '../kernel/db/open.js';
+import type { LicensingClient } from '../kernel/licensing/types.js';
+import type { AuditLog } from '../kernel/services/audit.js';
+import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
+import { createIntents, createSettler, type Settler } from '../kernel/services/intents.js';
+import { createJobRunner, type Job, type JobRunner } from '../kernel/services/jobs/runner.js';
+import { createSharedOnceGuard } from '../kernel/services/once.js';
+import { createOutbox, type Outbox, type OutboxSender } from '../kernel/services/outbox.js';
+import type { RedisConnections } from '../kernel/services/redis.js';
+import { createWorkTracker, type WorkTracker } from '../kernel/services/work-tracker.js';
+import { createWriteLedger } from '../kernel/services/writes/ledger.js';
+import type { AppDeps } from '../kernel/slack/deps.js';
+import type { LevelledLogger } from '../kernel/slack/logger.js';
+import { createNotices, type Notices } from '../kernel/slack/notices.js';
+import { createRoleResolver } from '../kernel/slack/roles.js';
+import { createAppState } from '../kernel/slack/state.js';
+import { registerWriteSettling } from '../kernel/slack/writes/settling.js';
+import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnSettings } from '../progress/domain/auto-return.js';
+import type { ProgressThresholds } from '../progress/domain/progress.js';
+import { withProgressMarks } from '../progress/services/progress-marks.js';
+import { createProgressPass, type ProgressPass } from '../progress/services/progress-pass.js';
+import { createProgressStore } from '../progress/services/progress-store.js';
+import { type AutoReturnFeature, composeAutoReturn } from '../progress/slack/auto-return.js';
+import { RECLAIM_NOTICE_KINDS, type ReclaimSettings } from '../reclaim/domain/reclaim.js';
+import { composeReclaim, type ReclaimFeature } from '../reclaim/slack/start.js';
+import { REQUEST_NOTICE_KINDS, type RequestLimits, type RequestTimers } from '../requests/domain/requests.js';
+import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../requests/slack/start.js';
+import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
+
+/** What the app talks to: each a real service in main.ts, a fake or a sandbox in the tests. */
+export interface AppPorts {
+  /** The licensing client; with records, License Desk's own changes reach its progress records at once. */
+  licensing: LicensingClient;
+  /** The records, opened (docs/records.md); without them, what lives in them is off and the audit trail is kept in memory. */
+  records?: Records;
+  /** REDIS_URL: the one Redis factory's connections (the replicas' shared state, /healthz's PING). */
+  redis?: RedisConnections;
+  /** Slack: how the app is reached (HTTP receiver or socket) and where its Web API is. */
+  slack: SlackTransport;
+  logger: LevelledLogger;
+  /** The clock of every date rule. */
+  now: () => Date;
+  /** Bolt's own log lines; default the logger at info. */
+  boltLogger?: BoltLogger;
+  /** The Web API retry policy; default a few quick retries. */
+  retryConfig?: webApi.RetryOptions;
+  /** More HTTP routes on the app's port (the local console). */
+  routes?: CustomRoute[];
+  /** Local demo only: the Slack double's URL, shown on /healthz. */
+  localSlackUrl?: string;
+}
+
+/** What the app is set to do (main.ts reads it from the configuration); a feature left out is off. */
+export interface AppSettings {
+  roles: { admins: string[]; viewers: string[] | '*'; requesters?: string[] | '*' };
+  /** The sandbox marker on every reply: fixed, or read at each reply (a licensing service that says it is one). */
+  sandbox: boolean | (() => boolean);
+  auditChannel?: string | undefined;
+  /** The audit channel's post queue; default Slack's pace. */
+  auditPosting?: AuditPostingOptions;
+  /** AUDIT_RETENTION_DAYS: older audit entries deleted at start and daily. */
+  auditRetentionDays?: number | undefined;
+  /** The licensing budget the background work takes its shares of. */
+  rateLimit: { limit: number; windowMs: number };
+  homeBudgetShare: number;
+  progressThresholds?: ProgressThresholds;
+  /** App Home, alerts and bulk jobs (needs records). */
+  desk?: {
+    dataDir: string;
+    alerts: AlertsConfig;
+    bulkTakeoverMs?: number | undefined;
+    /** The in-process sandbox's data, seeded afresh at each start: its alert memory starts afresh too. */
+    sandboxRun?: boolean;
+  };
+  /** Course requests, and the waitlist with `waitlist` (needs records). */
+  requests?: {
+    channel?: string | undefined;
+    timers: RequestTimers;
+    limits?: RequestLimits;
+    waitlist?: WaitlistSetup;
+  };
+  /** Reclaim rounds (needs records). */
+  reclaim?: ReclaimSettings;
+  /** The automatic return of finished seats; `channel` is the alert channel of its post (needs records). */
+  autoReturn?: { settings: AutoReturnSettings; channel?: string | undefined };
+  /** The daily progress pass at this share of the budget (needs records). */
+  progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
+  /** The weekly digest (needs records). */
+  digest?: DigestSchedule & { channel?: string | undefined; tickMs?: number };
+  /**
+   * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
+   * own; the others run when a test ticks them.
+   */
+  jobs: 'all' | 'on demand';
+  /** How often the outbox looks for messages due; default its own (5 s). */
+  outboxEveryMs?: number;
+}
+
+/** The parts the root closes, by their names in STOP_ORDER. */
+export type AppPart = Extract<Part, 'desk' | 'app' | 'outbox' | 'audit channel' | 'shared state'>;
+
+export interface ComposedApp {
+  app: App;
+  /** What every listener received: never changed after the build. */
+  deps: AppDeps;
+  audit: AuditLog;
+  work: WorkTracker;
+  records: Records | undefined;
+  outbox: (Outbox & OutboxSender) | undefined;
+  settler: Settler | undefined;
+  requests: RequestsFeature | undefined;
+  reclaim: ReclaimFeature | undefined;
+  autoReturn: AutoReturnFeature | undefined;
+  progressPass: ProgressPass | undefined;
+  digest: DigestFeature | undefined;
+  /** The one place where background work starts and stops (the desk's alert check and bulk jobs included). */
+  jobs: Jobs;
+  /** Listens (HTTP) or connects (socket): what Bolt's start returns. */
+  listen(at?: { port: number; host?: string }): Promise<unknown>;
+  /** How to close each part, for the caller's stopper (main.ts) or close() (the harness). */
+  stops: Record<AppPart, Close>;
+}
+
+export interface Jobs {
+  /** Starts the background work; resolves with the desk's running jobs (alert check, resumed bulk jobs). */
+  start(): Promise<RunningDesk | undefined>;
+  /** Stops it; a running bulk job stops after its current line, waited for up to `bulkLineMs`. */
+  stop(bulkLineMs?: number): Promise<void>;
+}
+
+/** A copy of `base` with `more` over it, its getters kept as getters (the sandbox marker is read live). */
+function extend(base: AppDeps, more: Partial<AppDeps>): AppDeps {
+  return Object.defineProperties(
+    {},
+    { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(more) },
+  ) as AppDeps;
+}
+
+/** The kernel's part of deps: the records' services, roles, the clock, the work tracker. */
+function kernelDeps(settings: AppSettings, ports: AppPorts, notices: Notices, runner: JobRunner) {
+  const { records, logger, now } = ports;
+  const marker = settings.sandbox;
+  const intents = records ? createIntents(records, now) : undefined;
+  const outbox = records
+    ? createOutbox({
+        records,
+        logger: logger.child({ component: 'outbox' }),
+        now,
+        ...(settings.outboxEveryMs ? { everyMs: settings.outboxEveryMs } : {}),
+        deliver: (body, steps) => notices.deliver(body, steps),
+        jobs: runner,
+      })
+    : undefined;
+  const settler = records
+    ? createSettler({ records, logger: logger.child({ component: 'settle' }), now, jobs: runner })
+    : undefined;
+  const deps: AppDeps = {
+    // License Desk's own changes (revoke, return, recycle, assign, end date) reach its progress records
+    // at once, not at the next daily pass (docs/progress.md).
+    licensing: records
+      ? withProgressMarks(ports.licensing, createProgressStore(records), logger.child({ component: 'progress' }), now)
+      : ports.licensing,
+    ...(records ? { records } : {}),
+    jobs: runner,
+    ...(ports.redis ? { redis: ports.redis } : {}),
+    ...(intents ? { intents, writes: createWriteLedger(records as Records, intents) } : {}),
+    ...(settler ? { settler } : {}),
+    ...(outbox ? { outbox, notices } : {}),
+    roles: createRoleResolver({ ...settings.roles, logger }),
+    logger,
+    now,
+    get sandbox() {
+      return typeof marker === 'function' ? marker() : marker;
+    },
+    work: createWorkTracker(),
+    ...(settings.auditChannel ? { auditChannel: settings.auditChannel } : {}),
+    ...(settings.progressThresholds ? { progress: { thresholds: settings.progressThresholds } } : {}),
+  };
+  return { deps, outbox, settler };
+}
+
+/** What the features are built on: the app's Slack client, its audit trail, the records and the outbox. */
+interface BuiltParts {
+  client: webApi.WebClient;
+  audit: AuditLog;
+  records: Records;
+  outbox: Outbox & OutboxSender;
+}
+
+/** The features that live in the records, each built on those before it. */
+async function composeFeatures(settings: AppSettings, ports: AppPorts, base: AppDeps, parts: BuiltParts) {
+  const { client, audit, records, outbox } = parts;
+  const { logger, now } = ports;
+  const deskSettings = settings.desk;
+  const desk: Desk | undefined = deskSettings
+    ? await createDesk({
+        licensing: base.licensing,
+        records,
+        logger: logger.child({ component: 'desk' }),
+        now,
+        dataDir: deskSettings.dataDir,
+        rateLimit: settings.rateLimit,
+        homeBudgetShare: settings.homeBudgetShare,
+        audit: () => audit,
+        ...(base.work ? { work: base.work } : {}),
+        ...(base.jobs ? { jobs: base.jobs } : {}),
+        ...(ports.redis ? { redis: ports.redis } : {}),
+        ...(deskSettings.bulkTakeoverMs ? { bulkTakeoverMs: deskSettings.bulkTakeoverMs } : {}),
+        ...(deskSettings.sandboxRun !== undefined ? { sandboxRun: deskSettings.sandboxRun } : {}),
+      })
+    : undefined;
+  // With REDIS_URL the replicas share the repeat guard (docs/deployment.md).
+  const withDesk = extend(base, { ...(desk ? { desk } : {}), ...(desk?.shared.shared ? { shared: desk.shared } : {}) });
+  // Course requests and the waitlist of approved requests for full pools (docs/course-requests.md,
+  // docs/waitlist.md): a freed seat goes to the first in line through the requests' assign.
+  const r = settings.requests;
+  const requests =
+    r && base.intents
+      ? composeRequests(withDesk, {
+          client,
+          audit,
+          records,
+          intents: base.intents,
+          outbox,
+          channel: r.channel,
+          timers: r.timers,
+          limits: r.limits,
+          waitlist: r.waitlist,
+        })
+      : undefined;
+  const withRequests = requests
+    ? extend(withDesk, { requests: requests.requests, ...(requests.waitlist ? { waitlist: requests.waitlist } : {}) })
+    : withDesk;
+  const later = composeSeatReturns(settings, ports, withRequests, parts);
+  return { desk, requests, ...later };
+}
+
+/**
+ * What frees seats on its own, built on the waitlist: reclaim rounds, the automatic return after the
+ * progress pass, the pass itself; then the digest, which waits for the pass.
+ */
+function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests: AppDeps, parts: BuiltParts) {
+  const { client, audit, records, outbox } = parts;
+  const { logger, now } = ports;
+  // Reclaim rounds and the automatic return: a seat they free goes to the waitlist above.
+  const reclaim = settings.reclaim
+    ? composeReclaim(withRequests, {
+        client,
+        audit,
+        records,
+        outbox,
+        settings: settings.reclaim,
+      })
+    : undefined;
+  const ar = settings.autoReturn;
+  const autoReturn = ar
+    ? composeAutoReturn(withRequests, {
+        client,
+        audit,
+        records,
+        outbox,
+        settings: ar.settings,
+        channel: ar.channel,
+      })
+    : undefined;
+  // The daily progress pass (docs/progress.md): one replica a day, at background priority within its
+  // share; App Home's "Run the progress pass now" runs this very pass.
+  const p = settings.progressPass;
+  const progressPass = p
+    ? createProgressPass({
+        licensing: withRequests.licensing,
+        records,
+        logger: logger.child({ component: 'progress' }),
+        now,
+        rateLimit: p.rateLimit ?? settings.rateLimit,
+        share: p.share,
+        ...(p.startDelayMs !== undefined ? { startDelayMs: p.startDelayMs } : {}),
+        ...(autoReturn ? { afterPass: async (pass) => void (await autoReturn.afterPass(pass)) } : {}),
+        ...(withRequests.jobs ? { jobs: withRequests.jobs } : {}),
+      })
+    : undefined;
+  const deps = extend(withRequests, {
+    ...(reclaim ? { reclaim } : {}),
+    ...(progressPass ? { progressPass } : {}),
+  });
+  // The weekly digest: claimed per week in the records, posted through the outbox (docs/digest.md).
+  const d = settings.digest;
+  const digest = d
+    ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
+    : undefined;
+  return { deps, reclaim, autoReturn, progressPass, digest };
+}
+
+type Features = Awaited<ReturnType<typeof composeFeatures>>;
+
+/** Without records: App Home's desk, requests, reclaim, the progress pass and the digest are off. */
+const NO_FEATURES: Omit<Features, 'deps'> = {
+  desk: undefined,
+  requests: undefined,
+  reclaim: undefined,
+  autoReturn: undefined,
+  progressPass: undefined,
+  digest: undefined,
+};
+
+/** Each feature's notices rendered by the outbox, and its writes in flight settled. */
+function registerNotices(notices: Notices, settler: Settler | undefined, f: Features): void {
+  const { requests, reclaim, autoReturn, digest } = f;
+  if (requests) {
+    for (const kind of REQUEST_NOTICE_KINDS)
+      notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
+    settler?.register(requests.intentKind, (intent) => requests.settle(intent));
+  }
+  if (reclaim)
+    for (const kind of RECLAIM_NOTICE_KINDS)
+      notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
+  if (autoReturn)
+    for (const kind of AUTO_RETURN_NOTICE_KINDS)
+      notices.register(kind, (_client, notice) => autoReturn.deliver(notice).then(() => undefined));
+  if (digest)
+    notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
+}
+
+/**
+ * The one place where background work starts and stops: the audit retention, the desk (daily alert
+ * check, bulk jobs left unfinished), the requests' reminders and waitlist check, reclaim rounds, the
+ * settling of writes in flight, the outbox, the progress pass, the automatic return and the digest.
+ * With `jobs: 'on demand'` only the outbox runs on its own, and the alert check waits for a tick.
+ */
+function createJobs(
+  settings: AppSettings,
+  ports: AppPorts,
+  parts: {
+    client: webApi.WebClient;
+    outbox: OutboxSender | undefined;
+    settler: Settler | undefined;
+    f: Features;
+    runner: JobRunner;
+  },
+): Jobs {
+  const { client, outbox, settler, f, runner } = parts;
+  const all = settings.jobs === 'all';
+  let retention: AuditRetention | undefined;
+  let desk: RunningDesk | undefined;
+  let heartbeat: Job | undefined;
+  return {
+    async start() {
+      const { records } = ports;
+      // This process's heartbeat in the records (`instances.seen_at`): replicas know it is alive.
+      const beat = records?.heartbeat;
+      if (all && beat && beat.everyMs > 0)
+        heartbeat = runner.add({ name: 'records: heartbeat', everyMs: beat.everyMs, run: beat.beat });
+      if (all && records && settings.auditRetentionDays !== undefined) {
+        retention = startAuditRetention({
+          jobs: runner,
+          records,
+          days: settings.auditRetentionDays,
+          logger: ports.logger.child({ component: 'audit' }),
+        });
+        await retention.run();
+      }
+      // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
+      desk = settings.desk
+        ? await startDesk(client, f.deps, { alerts: settings.desk.alerts, autoStart: all })
+        : undefined;
+      if (all) {
+        f.requests?.start();
+        f.reclaim?.start();
+        // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
+        settler?.start();
+      }
+      outbox?.start();
+      if (all) {
+        f.progressPass?.start();
+        f.autoReturn?.start();
+        f.digest?.start();
+      }
+      return desk;
+    },
+    async stop(bulkLineMs) {
+      retention?.stop();
+      await Promise.all([
+        desk?.stop(bulkLineMs),
+        f.requests?.stop(),
+        settler?.stop(),
+        f.reclaim?.stop(),
+        f.progressPass?.stop().then(() => f.autoReturn?.stop()) ?? f.autoReturn?.stop(),
+        f.digest?.stop(),
+        heartbeat?.stop(),
+      ]);
+    },
+  };
+}
+
+export async function composeApp(settings: AppSettings, ports: AppPorts): Promise<ComposedApp> {
+  const { records } = ports;
+  // Messages to people and writes in flight (docs/records.md): each feature registers its kinds below.
+  const notices = createNotices();
+  // Everything periodic is a job of this one runner (src/kernel/services/jobs/runner.ts): each part
+  // adds its jobs when it starts and stops them in the stop order.
+  const runner = createJobRunner({ logger: ports.logger.child({ component: 'jobs' }) });
+  const kernel = kernelDeps(settings, ports, notices, runner);
+  const { outbox, settler } = kernel;
+  const app = createBoltApp(kernel.deps, {
+    slack: ports.slack,
+    ...(ports.boltLogger ? { boltLogger: ports.boltLogger } : {}),
+    ...(ports.retryConfig ? { retryConfig: ports.retryConfig } : {}),
+    ...(ports.routes ? { routes: ports.routes } : {}),
+    ...(ports.localSlackUrl ? { localSlackUrl: ports.localSlackUrl } : {}),
+  });
+  const client = app.client;
+  notices.attach(client);
+  // The audit trail posts through the app's own client; it is in the audit table with records.
+  const audit = createSlackAuditLog(client, kernel.deps, settings.auditPosting);
+  const features: Features =
+    records && outbox
+      ? await composeFeatures(settings, ports, kernel.deps, { client, audit, records, outbox })
+      : { ...NO_FEATURES, deps: kernel.deps };
+  const { deps } = features;
+  registerNotices(notices, settler, features);
+  // The admin's writes a killed process left in flight: read back, audited, told by DM.
+  registerWriteSettling(deps, audit);
+  const work = deps.work ?? createWorkTracker();
+  const state = createAppState({
+    work,
+    audit,
+    ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
+  });
+  registerListeners(app, { deps, state });
+  await initApp(app, ports.slack.apiUrl);
+  const jobs = createJobs(settings, ports, { client, outbox, settler, f: features, runner });
+  let listening = false;
+  return {
+    app,
+    deps,
+    audit,
+    work,
+    records,
+    outbox,
+    settler,
+    requests: features.requests,
+    reclaim: features.reclaim,
+    autoReturn: features.autoReturn,
+    progressPass: features.progressPass,
+    digest: features.digest,
+    jobs,
+    async listen(at) {
+      const started = ports.slack.mode === 'socket' || !at ? await app.start() : await app.start(at);
+      listening = true;
+      return started;
+    },
+    stops: {
+      desk: (bulkLineMs) => jobs.stop(bulkLineMs),
+      // An app that never started listening (the port was taken) has nothing to stop.
+      app: async () => {
+        if (listening) await app.stop();
+      },
+      // The messages the drained work queued go out before Slack's side closes (bounded by the stop);
+      // the rest wait in the records for the next start.
+      outbox: async () => {
+        await outbox?.flush().catch(() => 0);
+        await outbox?.stop();
+        // Whatever job is still on the one runner (none, once every part has stopped its own).
+        await runner.stop(1_000);
+      },
+      'audit channel': async () => void (await audit.close(3000)),
+      'shared state': () => deps.desk?.close() ?? Promise.resolve(),
+    },
+  };
+}

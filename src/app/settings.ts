@@ -1,0 +1,52 @@
+/**
+ * The composition root's settings as a start reads them from the configuration (src/main.ts): every
+ * feature on, each with its configured values, and every job on its own timer.
+ */
+import type { Config } from '../kernel/config/config.js';
+import { DEFAULT_RATE_LIMIT } from '../kernel/licensing/index.js';
+import { requestTimers } from '../requests/domain/requests.js';
+import type { AppSettings } from './compose.js';
+
+export function settingsOf(
+  config: Config,
+  at: {
+    /** DATA_DIR, or the local demo's own directory inside it. */
+    dataDir: string;
+    /** The sandbox marker, read at each reply. */
+    sandbox: () => boolean;
+  },
+): AppSettings {
+  const lic = config.licensing;
+  const rateLimit = { limit: lic.rateLimitPerMinute, windowMs: DEFAULT_RATE_LIMIT.windowMs };
+  const { requests, progress } = config;
+  return {
+    roles: { admins: config.admins, viewers: config.viewers, requesters: requests.requesters },
+    sandbox: at.sandbox,
+    auditChannel: config.auditChannel,
+    auditRetentionDays: config.auditRetentionDays,
+    rateLimit,
+    homeBudgetShare: config.homeBudgetShare,
+    progressThresholds: { notStartedDays: progress.notStartedDays, stalledDays: progress.stalledDays },
+    desk: {
+      dataDir: at.dataDir,
+      alerts: config.alerts,
+      bulkTakeoverMs: config.bulkTakeoverMs,
+      // The in-process sandbox seeds its data afresh at each start: its alert memory starts afresh too.
+      sandboxRun: lic.mode !== 'api',
+    },
+    requests: {
+      channel: requests.channel,
+      timers: requestTimers(requests.remindHours, requests.expiryDays),
+      limits: { maxOpen: requests.maxOpen, maxPerDay: requests.maxPerDay },
+      // The background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
+      waitlist: { rateLimit, share: config.homeBudgetShare },
+    },
+    reclaim: config.reclaim,
+    // PROGRESS_RETURN_COMPLETED (off by default); its post goes to the alert channel.
+    autoReturn: { settings: progress.autoReturn, channel: config.alerts.channel },
+    // PROGRESS_PASS=off: no daily pass.
+    ...(progress.pass ? { progressPass: { share: progress.budgetShare } } : {}),
+    digest: config.digest,
+    jobs: 'all',
+  };
+}
