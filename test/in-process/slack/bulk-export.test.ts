@@ -5,7 +5,7 @@
  * export-file.ts), the recycle confirmation's pick and submission (actions/recycle-pick.ts,
  * views/recycle-submit.ts) and the custom step (requests/workflow.ts). Asserted: what a person reads
  * and can click, refusals for the wrong role, and the licensing and Slack calls made. The signed-HTTP
- * versions are test/e2e/{bulk,export,recycle,requests}.test.ts.
+ * versions are test/app/{bulk,export,recycle,requests}.test.ts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

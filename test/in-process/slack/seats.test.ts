@@ -3,7 +3,7 @@
  * preview, Start, a holder's Keep and Release), the digest (`/licenses digest`, "Show holders"),
  * `/licenses history` (paging, Export) and App Home's "Return this seat". What a person sees and can
  * click, who is refused, and the licensing and Slack calls made. The signed-HTTP versions are
- * test/e2e/{reclaim,digest,history,progress}.test.ts.
+ * test/app/{reclaim,digest,history,progress}.test.ts.
  *
  * Seed (sandbox demo data): pool 2003 is transferable and full; its holders student 3005 (stalled at
  * 40 %) and 3003 (not started) are in Slack and are asked in a round; 3023 completed and is not.

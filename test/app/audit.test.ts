@@ -1,8 +1,8 @@
 /**
  * The audit trail: every change and every refused attempt is a structured log line
  * (the e-mail masked) and, with AUDIT_CHANNEL set, a message there (escaped, with a text fallback);
- * a failing post never reaches the person. (The audit table: test/integration/db/audit.test.ts and
- * test/e2e/audit-table.test.ts.)
+ * a failing post never reaches the person. (The audit table: test/stores/db/audit.test.ts and
+ * test/processes/audit-table.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';

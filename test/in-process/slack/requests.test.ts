@@ -5,7 +5,7 @@
  * (`/licenses requests`), Add to the waitlist on a full pool, `/licenses waitlist` with its buttons
  * (waitlist/command.ts, waitlist/actions.ts) and the hand-on of a freed seat. Asserted: what the member
  * and the admin read and can click, the licensing writes and the DMs. The signed-HTTP versions are in
- * test/e2e (requests, waitlist, waitlist-requests).
+ * test/app (requests, waitlist, waitlist-requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../src/kernel/blocks/ids.js';

@@ -3,7 +3,7 @@
  * button and its confirmation (actions/revoke.ts), the change buttons that open the end-date form
  * (actions/change-buttons.ts), its submission (views/extend-submit.ts) and the global shortcut's assign
  * form (shortcuts/assign-shortcut.ts). Asserted: what the admin reads and can click, and the licensing
- * writes. The signed-HTTP versions are in test/e2e (revoke, extend, assign).
+ * writes. The signed-HTTP versions are in test/app (revoke, extend, assign).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../../src/kernel/blocks/ids.js';

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
+import { textOf, viewOf } from '../app/change-support.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
@@ -21,7 +22,6 @@ import {
   viewSubmissionBody,
 } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
-import { textOf, viewOf } from './change-support.js';
 
 /** Replicas take their time (a takeover waits out a lease): 30 s rather than the helper's 10. */
 const slowly = (what: string, check: () => boolean, timeoutMs = 30_000) => until(what, check, timeoutMs);

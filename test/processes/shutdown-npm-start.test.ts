@@ -7,12 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
+import { textOf } from '../app/change-support.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, buildDist, eventsUrlOf, logLinesOf } from '../support/run-main.js';
 import { interactionBody, slackHeaders } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
-import { textOf } from './change-support.js';
 
 const SECRET = 'npm0start0signing0secret0for0tests';
 const BOT = 'xoxb-npm-start';

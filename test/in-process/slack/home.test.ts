@@ -1,7 +1,7 @@
 /**
  * App Home through the app's listeners, without a process (listener harness): the app_home_opened
  * event per role (events/home.ts) and what each person finds published on the tab. The signed-HTTP
- * version, with the licensing budget share, is test/e2e/home.test.ts.
+ * version, with the licensing budget share, is test/app/home.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

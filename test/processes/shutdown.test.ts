@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { type BulkJob, createBulkJobStore } from '../../src/bulk/services/bulk-jobs.js';
 import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { openRecords } from '../../src/kernel/db/open.js';
+import { extendState, textOf, viewOf } from '../app/change-support.js';
 import { type ResponseUrlPost, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, eventsUrlOf, logLinesOf } from '../support/run-main.js';
 import { commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
-import { extendState, textOf, viewOf } from './change-support.js';
 
 const SECRET = 'shutdown0signing0secret0for0tests';
 const BOT = 'xoxb-stop';

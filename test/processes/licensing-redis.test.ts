@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../../local/sandbox/index.js';
-import { createBottleneckLimiter } from '../../../src/kernel/licensing/limiter/limiter-bottleneck.js';
-import { createRedisConnections } from '../../../src/kernel/services/redis.js';
-import type { WorkerConfig } from '../../support/limiter-worker.js';
-import { sendThroughLimiter } from '../../support/limiter-worker.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.js';
-import { maxInRollingWindow } from '../../support/rolling-window.js';
+import { type RunningSandbox, startSandbox } from '../../local/sandbox/index.js';
+import { createBottleneckLimiter } from '../../src/kernel/licensing/limiter/limiter-bottleneck.js';
+import { createRedisConnections } from '../../src/kernel/services/redis.js';
+import type { WorkerConfig } from '../support/limiter-worker.js';
+import { sendThroughLimiter } from '../support/limiter-worker.js';
+import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { maxInRollingWindow } from '../support/rolling-window.js';
 
 const LIMIT = 10;
 
@@ -31,8 +31,8 @@ async function freshWindow(sandbox: RunningSandbox): Promise<void> {
 const WINDOW_MS = 1_000;
 const MARGIN_MS = 50;
 const EDGE_MS = 5;
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const WORKER = fileURLToPath(new URL('../../support/limiter-worker.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const WORKER = fileURLToPath(new URL('../support/limiter-worker.ts', import.meta.url));
 
 interface WorkerEvent {
   event: string;

@@ -1,7 +1,7 @@
 /**
  * /licenses read subcommands through the app's listeners, without a process (listener harness): what
  * an admin and a viewer see — the words and the buttons of the reply — and which licensing calls the
- * answer took. test/e2e/commands.test.ts sends the same over signed HTTP.
+ * answer took. test/app/commands.test.ts sends the same over signed HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/kernel/blocks/ids.js';
