@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { allText, buttons } from '../support/fixtures.js';
 
 const final = (r: RespondedRequest) => r.waitForResponse(isFinalReply);
 

@@ -12,9 +12,9 @@ import { startSandbox } from '../../local/sandbox/index.js';
 import { ActionId, alertLicenseBlockId, DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { clickLetItEnd } from '../support/change-flow.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { clickLetItEnd } from './change-support.js';
+import { allText, buttons } from '../support/fixtures.js';
 
 const CHANNEL = 'C0LICALERT';
 const NOW = new Date('2026-11-21T10:00:00Z');

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { openRecords, type Records } from '../../src/kernel/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
 import { clickInRequestsChannel, requestedThroughForm, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const DORA = { id: 'U0DBDOWN01', name: 'dora.down', email: 'dora.down@acme-learning.example' };

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import { callSandbox } from '../support/sandbox.js';
 import {
   assignState,
   dayFromToday,
@@ -18,7 +17,8 @@ import {
   submitKeepingAck,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
+import { callSandbox } from '../support/sandbox.js';
 
 const MEMBER = { id: 'U0CONTOSO1', name: 'mia.ward', realName: 'Mia Ward', email: 'mia.ward@contoso.com' };
 const acks: Record<string, unknown>[] = [];

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackId, ChangeActionId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, extendState, openModal, settledView, submit } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, requestFormView, sampleRequest, selfServiceTo } from '../support/requests.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { assignState, extendState, openModal, settledView, submit } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const AUDIT = 'C0AUDITNAME';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import { assignState, openModal, settledView, submit } from './change-support.js';
+import { assignState, openModal, settledView, submit } from '../support/change-flow.js';
 
 const AUDIT = 'C0AUDIT0001';
 let t: TestApp;

@@ -20,10 +20,10 @@ import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { createProgressReturns } from '../../src/progress/services/progress-returns.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const ALERTS = 'C0ALERTS01';
 const WAITER = { id: 'U0WAIT0002', name: 'wendy.wait', email: 'wendy.wait@contoso.com' };

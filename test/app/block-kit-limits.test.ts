@@ -9,7 +9,7 @@ import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply, type ResponseUrlPost } from '../support/fake-slack.js';
-import { buttons, mrkdwnText } from '../unit/blocks/fixtures.js';
+import { buttons, mrkdwnText } from '../support/fixtures.js';
 
 const PINGS = /<!(channel|here|everyone)>|<@U0BOSS|<https?:\/\/evil/;
 const USERS = [TEST_USERS.admin, TEST_USERS.viewer, TEST_USERS.nobody];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
 import { BulkInputId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
-import { allText } from '../unit/blocks/fixtures.js';
+import { allText } from '../support/fixtures.js';
 
 const DAY = 86_400_000;
 const iso = (days: number) => new Date(Date.now() + days * DAY).toISOString().replace(/\.\d+Z$/, '+00:00');

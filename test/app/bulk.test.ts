@@ -16,9 +16,9 @@ import { openRecords } from '../../src/kernel/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { bulkFormValues } from '../support/bulk.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import { callSandbox } from '../support/sandbox.js';
 import {
   assignState,
   openModal,
@@ -17,7 +16,8 @@ import {
   submit,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
+import { callSandbox } from '../support/sandbox.js';
 
 let t: TestApp;
 beforeAll(async () => {

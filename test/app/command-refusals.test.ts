@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/kernel/domain/audit-entry.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
-import { allText } from '../unit/blocks/fixtures.js';
+import { allText } from '../support/fixtures.js';
 
 const AUDIT = 'C0AUDIT0019';
 let t: TestApp;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
-import { allText, buttons, mrkdwnText } from '../unit/blocks/fixtures.js';
+import { allText, buttons, mrkdwnText } from '../support/fixtures.js';
 
 const WORKING = 'Working on it';
 const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes(WORKING);

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mrkdwnToText } from '../../local/try/render.js';
 import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { extendState, openModal, submit, textOf } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { allText } from '../unit/blocks/fixtures.js';
-import { extendState, openModal, submit, textOf } from './change-support.js';
+import { allText } from '../support/fixtures.js';
 
 const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
 const READABLE_DAY = /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/;

@@ -13,8 +13,8 @@ import type { Outbox } from '../../src/kernel/services/outbox.js';
 import { createProgressPass, type ProgressPass } from '../../src/progress/services/progress-pass.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { allText } from '../support/fixtures.js';
 import { until } from '../support/until.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0DIGEST02';
 // A Monday, just after the digest's 09:00 (due now).

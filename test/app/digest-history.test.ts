@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoProgress } from '../../local/console/progress-demo.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { allText } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const DAY = 86_400_000;
 const now = () => new Date();

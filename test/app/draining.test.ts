@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackId, DeskActionId, InputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { extendState, shortcut, textOf } from '../support/change-flow.js';
 import { until } from '../support/until.js';
-import { extendState, shortcut, textOf } from './change-support.js';
 
 const RESTARTING = 'License Desk is restarting; try again in a minute.';
 

@@ -18,9 +18,9 @@ import { dayText } from '../../src/kernel/domain/end-date.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import type { License } from '../../src/kernel/domain/types.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { extendState, openModal, submit, textOf, writes } from '../support/change-flow.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { callSandbox } from '../support/sandbox.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { extendState, openModal, submit, textOf, writes } from './change-support.js';
 
 const CHANNEL = 'C0LICALERT';
 const POOL = '2004';

@@ -17,7 +17,7 @@ import {
   submitKeepingAck,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
 
 const endDay = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10);
 const acks: Record<string, unknown>[] = [];

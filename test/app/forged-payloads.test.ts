@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
-import { callSandbox } from '../support/sandbox.js';
 import {
   clickLetItEnd,
   dayFromToday,
@@ -21,7 +20,8 @@ import {
   submit,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
+import { callSandbox } from '../support/sandbox.js';
 
 let t: TestApp;
 beforeAll(async () => {

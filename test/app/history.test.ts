@@ -12,12 +12,12 @@ import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { decodeNav } from '../../src/kernel/blocks/nav.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, extendState, openModal, submit, textOf } from '../support/change-flow.js';
 import { parseCsv } from '../support/csv.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
+import { buttons } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
 import { until } from '../support/until.js';
-import { buttons } from '../unit/blocks/fixtures.js';
-import { assignState, extendState, openModal, submit, textOf } from './change-support.js';
 
 const DAY = 86_400_000;
 const STUDENT = 'hedy.lamarr@contoso.com';

@@ -10,9 +10,9 @@ import { ActionId, DeskActionId, RequestActionId } from '../../src/kernel/blocks
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 let t: TestApp;
 let dir: string;

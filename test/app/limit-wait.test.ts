@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf, viewOf } from '../support/change-flow.js';
+import { allText } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const WAIT_WORDS = /Waiting for the licensing API's limit of 25 requests a minute: about (a minute|\d+ seconds)\./;
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
-import { assignState, openModal, settledView, submit } from './change-support.js';
+import { assignState, openModal, settledView, submit } from '../support/change-flow.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const AUDIT = 'C0AUDIT0002';

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { retryPauseMs } from '../../src/kernel/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import {
   clickInRequestsChannel,
   requestedThroughForm,
@@ -20,7 +21,6 @@ import {
   waitingForPool2003,
 } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const WAITER = { id: 'U0WAITRETR', email: 'wanda.retry@contoso.com' };

@@ -12,7 +12,7 @@ import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
+import { allText, buttons } from '../support/fixtures.js';
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
-import { allText } from '../unit/blocks/fixtures.js';
+import { allText } from '../support/fixtures.js';
 
 const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinalReply, 20_000)).body);
 

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { recycleConfirmation, recycleState, settledView, submit, textOf } from '../support/change-flow.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { openHome, progressPassOn } from '../support/progress.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { recycleConfirmation, recycleState, settledView, submit, textOf } from './change-support.js';
 
 const POOL = '2003';
 const COURSE = '302';

@@ -12,8 +12,8 @@ import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressPass } from '../../src/progress/services/progress-pass.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const now = () => new Date();
 let t: TestApp;

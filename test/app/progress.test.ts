@@ -16,10 +16,10 @@ import { dayOf, dayText } from '../../src/kernel/domain/end-date.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { parseCsv } from '../support/csv.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { openHome, progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const POOL = '2003';
 const COURSE = '302';

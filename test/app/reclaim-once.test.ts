@@ -13,9 +13,9 @@ import { createProgressStore } from '../../src/progress/services/progress-store.
 import { encodeReclaimStart } from '../../src/reclaim/blocks/reclaim.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { holderInSlack } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const DAY = 86_400_000;
 const POOL = '2003';

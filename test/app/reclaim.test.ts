@@ -18,10 +18,10 @@ import { observationOf } from '../../src/progress/domain/progress.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
 import { requestFormView, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const DAY = 86_400_000;
 const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-reclaim-'));

@@ -17,7 +17,7 @@ import {
   submit,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisConnections } from '../../src/kernel/services/redis.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { freePort } from '../support/redis.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinalReply, 20_000)).body);
 

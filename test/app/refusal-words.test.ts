@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const ADMIN_GROUP = 'S0ADMINS01';
 const NAMED = `<@${TEST_USERS.admin}> or <!subteam^${ADMIN_GROUP}>`;

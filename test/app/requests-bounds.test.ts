@@ -16,7 +16,9 @@ import { openRecords } from '../../src/kernel/db/open.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
+import { buttons } from '../support/fixtures.js';
 import {
   poolOnlyRequestView,
   requestFormView,
@@ -24,8 +26,6 @@ import {
   submitDenyReason,
   workflowStepEvent,
 } from '../support/requests.js';
-import { buttons } from '../unit/blocks/fixtures.js';
-import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQBOUND';
 const DAY = 86_400_000;

@@ -9,8 +9,8 @@ import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const NORA = { id: TEST_USERS.nobody, email: 'nora.quinn@acme-learning.example' };

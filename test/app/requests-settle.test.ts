@@ -13,11 +13,11 @@ import { requestTimers } from '../../src/requests/domain/requests.js';
 import { createDbRequestStore } from '../../src/requests/services/db-store.js';
 import { REQUEST_ASSIGN_INTENT } from '../../src/requests/services/service.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { testDatabases } from '../support/records.js';
 import { sampleRequest } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
-import { textOf } from './change-support.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -9,8 +9,8 @@ import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { isFinalReply } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { clickInRequestsChannel, sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const ADA = { id: 'U0UNRADA01', email: 'ada.unread@contoso.com' };

@@ -11,7 +11,9 @@ import { CallbackId, RequestActionId, RequestCallbackId } from '../../src/kernel
 import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { buttons } from '../support/fixtures.js';
 import {
   poolOnlyRequestView,
   requestFormView,
@@ -19,8 +21,6 @@ import {
   submitDenyReason,
   workflowStepEvent,
 } from '../support/requests.js';
-import { buttons } from '../unit/blocks/fixtures.js';
-import { textOf } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const WORKFLOW_USER = 'U0WFLOW001';

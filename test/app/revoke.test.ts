@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
+import { textOf, writes } from '../support/change-flow.js';
 import { isFinalReply } from '../support/fake-slack.js';
+import { buttons } from '../support/fixtures.js';
 import { until } from '../support/until.js';
-import { buttons } from '../unit/blocks/fixtures.js';
-import { textOf, writes } from './change-support.js';
 
 const final = async (r: RespondedRequest) => {
   const post = await r.waitForResponse(isFinalReply);

@@ -6,8 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
-import { isFinalReply } from '../support/fake-slack.js';
-import { until } from '../support/until.js';
 import {
   assignState,
   extendState,
@@ -17,7 +15,9 @@ import {
   submit,
   textOf,
   writes,
-} from './change-support.js';
+} from '../support/change-flow.js';
+import { isFinalReply } from '../support/fake-slack.js';
+import { until } from '../support/until.js';
 
 const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinalReply)).body.blocks);
 

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_MARKER } from '../../src/kernel/blocks/common.js';
 import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
-import { assignState, modalProblems, openedViewId, settledView, submit, textOf, viewOf } from './change-support.js';
+import {
+  assignState,
+  modalProblems,
+  openedViewId,
+  settledView,
+  submit,
+  textOf,
+  viewOf,
+} from '../support/change-flow.js';
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, openModal, submit, textOf, writes } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
-import { assignState, openModal, submit, textOf, writes } from './change-support.js';
 
 // One workspace admin per test: the role resolver caches a users.info answer for 30 s.
 const ADMINS = ['U0WSADM002', 'U0WSADM003', 'U0WSADM004', 'U0WSADM005'];

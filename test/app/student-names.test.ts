@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, openModal, settledView, submitKeepingAck, writes } from '../support/change-flow.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { assignState, openModal, settledView, submitKeepingAck, writes } from './change-support.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const TYPED = { id: 'U0NAMETYP1', name: 'noah.price', realName: 'Noah Price', email: 'noah.price@contoso.com' };

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
-import { textOf } from './change-support.js';
 
 const WRONG = 'wrong-token-4f1c9e';
 const AUDIT = 'C0AUDIT0001';

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { allText } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
 import { callSandbox } from '../support/sandbox.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const POOL = '2003';
 const USERS = [

@@ -14,9 +14,9 @@ import { ChangeActionId, RequestActionId, WaitlistActionId } from '../../src/ker
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const POOL = '2003';

@@ -18,11 +18,11 @@ import { createDbRequestStore } from '../../src/requests/services/db-store.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import type { WaitlistWatch } from '../../src/requests/services/waitlist-watch.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { extendState, openModal, type ShownView, submit, writes } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
-import { extendState, openModal, type ShownView, submit, writes } from './change-support.js';
 
 const AUDIT = 'C0AUDIT001';
 const POOL = '2003';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../local/slack/demo.js';
+import { allText } from '../support/fixtures.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const ALERTS = 'C0DEMOALRT';
 

@@ -9,11 +9,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { type KilledDesk, NORA_ASKS, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const { channel: CHANNEL, pool: POOL, requester: REQUESTER } = NORA_ASKS;
 const ADMIN = TEST_USERS.admin;

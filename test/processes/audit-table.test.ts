@@ -9,13 +9,13 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallbackId } from '../../src/kernel/blocks/ids.js';
-import { extendState, viewOf } from '../app/change-support.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
+import { extendState, viewOf } from '../support/change-flow.js';
 import { type SlackCall, TEST_USERS } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, eventsUrlOf, logLinesOf, type MainProcess } from '../support/run-main.js';
 import { appHomeOpenedBody, commandBody, slackHeaders, viewSubmissionBody } from '../support/slack-signing.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const SECRET = 'audit0table0signing0secret0tests';
 /** The project's one fake bot token for tests. */

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTimers } from '../../src/requests/domain/requests.js';
-import { textOf } from '../app/change-support.js';
 import { startTestApp, TEST_BOT_TOKEN, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { textOf } from '../support/change-flow.js';
 import { mainRig } from '../support/main-rig.js';
 import { requestFormView, sampleRequest } from '../support/requests.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { SQLITE_FILE } from '../../src/kernel/db/open.js';
-import { textOf } from '../app/change-support.js';
+import { textOf } from '../support/change-flow.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
 import { auditTableIn } from '../support/run-main.js';

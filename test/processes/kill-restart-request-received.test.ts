@@ -8,10 +8,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { type KilledDesk, slackFields, startKilledDesk } from '../support/kill-restart.js';
 import { requestFormView } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS2';
 const POOL = '2005';

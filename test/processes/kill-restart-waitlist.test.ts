@@ -8,9 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
+import { allText } from '../support/fixtures.js';
 import { type KilledDesk, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { until } from '../support/until.js';
-import { allText } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const POOL = '2003';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { BulkInputId, ChangeActionId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
-import { textOf, viewOf } from '../app/change-support.js';
+import { textOf, viewOf } from '../support/change-flow.js';
 import { type FakeSlack, type SlackCall, startFakeSlack, TEST_USERS } from '../support/fake-slack.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../support/postgres.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';

@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { CallbackId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
-import { assignState, openModal, recycleState, settledView, submit } from '../app/change-support.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, openModal, recycleState, settledView, submit } from '../support/change-flow.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQRACE01';
 const POOL = '2003'; // full (8 of 8) and transferable in the demo seed

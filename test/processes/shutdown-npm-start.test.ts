@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
-import { textOf } from '../app/change-support.js';
+import { textOf } from '../support/change-flow.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, buildDist, eventsUrlOf, logLinesOf } from '../support/run-main.js';

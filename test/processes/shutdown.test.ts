@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { type BulkJob, createBulkJobStore } from '../../src/bulk/services/bulk-jobs.js';
 import { BulkInputId, CallbackId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { openRecords } from '../../src/kernel/db/open.js';
-import { extendState, textOf, viewOf } from '../app/change-support.js';
+import { extendState, textOf, viewOf } from '../support/change-flow.js';
 import { type ResponseUrlPost, TEST_USERS } from '../support/fake-slack.js';
 import { mainRig } from '../support/main-rig.js';
 import { auditTableIn, eventsUrlOf, logLinesOf } from '../support/run-main.js';

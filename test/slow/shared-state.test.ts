@@ -9,9 +9,9 @@ import { createSharedOnceGuard } from '../../src/kernel/services/once.js';
 import { createRedisConnections, redisPrefix } from '../../src/kernel/services/redis.js';
 import type { SharedStore } from '../../src/kernel/services/shared-store.js';
 import { createRedisStore } from '../../src/kernel/services/shared-store-redis.js';
+import { createFakeLicensing } from '../support/fake-licensing.js';
+import { makeLicense, makePool, NOW } from '../support/fixtures.js';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
-import { makeLicense, makePool, NOW } from '../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../unit/services/fake-licensing.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 let redis: TestRedis;

@@ -15,9 +15,9 @@
  *   await t.close();
  */
 
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './app-harness.js';
 import type { ResponseUrlPost } from './fake-slack.js';
+import { allText, buttons } from './fixtures.js';
 
 export { TEST_USERS } from './app-harness.js';
 

@@ -4,9 +4,9 @@ import {
   type ProgressPass,
   type ProgressPassOptions,
 } from '../../src/progress/services/progress-pass.js';
-import { allText } from '../unit/blocks/fixtures.js';
 import type { TestApp } from './app-harness.js';
 import type { SlackCall } from './fake-slack.js';
+import { allText } from './fixtures.js';
 
 /**
  * A progress pass on `t` (its licensing client, records and logger) with the clock `now`, paced at 25

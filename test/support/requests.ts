@@ -3,10 +3,10 @@ import { expect } from 'vitest';
 import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/kernel/blocks/ids.js';
 import type { CourseRequest } from '../../src/requests/domain/requests.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
-import { buttons } from '../unit/blocks/fixtures.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
 import { textOf } from './change-flow.js';
 import { TEST_USERS } from './fake-slack.js';
+import { buttons } from './fixtures.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {

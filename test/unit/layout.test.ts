@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import config from '../../vitest.config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const testFiles = readdirSync(`${root}test`, { recursive: true, encoding: 'utf8' })
+const tsFiles = readdirSync(`${root}test`, { recursive: true, encoding: 'utf8' })
   .map((f) => `test/${f}`)
-  .filter((f) => f.endsWith('.test.ts'));
+  .filter((f) => f.endsWith('.ts'));
+const testFiles = tsFiles.filter((f) => f.endsWith('.test.ts'));
 
 /** The folders the vitest projects run, from their `include` globs (`test/<folder>/**\/*.test.ts`). */
 const projects = (config.test?.projects ?? []).flatMap((p) =>
@@ -25,5 +26,9 @@ describe('the test folders are the vitest projects', () => {
     const folders = projects.flatMap((p) => p.include.map(folderOf));
     expect(testFiles.length).toBeGreaterThan(200);
     expect(testFiles.filter((f) => !folders.some((folder) => f.startsWith(folder)))).toEqual([]);
+  });
+
+  it('fixtures and helpers live in test/support, not beside the tests that use them', () => {
+    expect(tsFiles.filter((f) => !f.endsWith('.test.ts') && !f.startsWith('test/support/'))).toEqual([]);
   });
 });

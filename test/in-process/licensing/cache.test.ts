@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './helpers.js';
+import { type Harness, startHarness } from '../../support/licensing-harness.js';
 
 let h: Harness;
 

@@ -8,8 +8,8 @@ import { startSandbox } from '../../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../../local/sandbox/types.js';
 import { createLicensingClient, StoppedError } from '../../../src/kernel/licensing/index.js';
 import type { LicensingClient } from '../../../src/kernel/licensing/types.js';
+import { caught } from '../../support/licensing-harness.js';
 import { until } from '../../support/until.js';
-import { caught } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let client: LicensingClient;

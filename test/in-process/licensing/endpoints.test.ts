@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../src/kernel/licensing/index.js';
-import { type Harness, startHarness } from './helpers.js';
+import { type Harness, startHarness } from '../../support/licensing-harness.js';
 
 let h: Harness;
 

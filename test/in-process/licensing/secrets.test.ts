@@ -10,8 +10,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../../src/kernel/licensing/index.js';
-import { createRecordingLogger, everythingAbout } from '../../unit/licensing/fakes.js';
-import { caught, type Harness, startHarness } from './helpers.js';
+import { createRecordingLogger, everythingAbout } from '../../support/licensing-fakes.js';
+import { caught, type Harness, startHarness } from '../../support/licensing-harness.js';
 
 const ADMIN = 'admin-Zq7-very-secret-token-0042';
 const READ_ONLY = 'readonly-Xk9-very-secret-token-0043';

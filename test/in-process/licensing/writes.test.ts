@@ -5,7 +5,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../../../src/kernel/licensing/index.js';
-import { caught, type Harness, startHarness } from './helpers.js';
+import { caught, type Harness, startHarness } from '../../support/licensing-harness.js';
 
 let h: Harness;
 

@@ -13,8 +13,8 @@ import { type BulkJob, createBulkJobStore } from '../../../src/bulk/services/bul
 import { createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
-import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 
 const notifier = { started: async () => undefined, progress: async () => undefined, finished: async () => undefined };
 let dataDir: string;

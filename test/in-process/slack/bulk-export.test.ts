@@ -28,9 +28,9 @@ import {
 } from '../../support/change-flow.js';
 import { parseCsv } from '../../support/csv.js';
 import type { SlackCall } from '../../support/fake-slack.js';
+import { allText, buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 import { selfServiceTo, workflowStepEvent } from '../../support/requests.js';
-import { allText, buttons } from '../../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS';
 const WORKFLOW_USER = 'U0WFLOW001';

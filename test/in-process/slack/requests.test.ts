@@ -13,9 +13,9 @@ import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import type { TestApp } from '../../support/app-harness.js';
 import { textOf, writes } from '../../support/change-flow.js';
 import type { SlackCall } from '../../support/fake-slack.js';
+import { buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 import { clickInRequestsChannel, requestFormView, selfServiceTo, submitDenyReason } from '../../support/requests.js';
-import { buttons } from '../../unit/blocks/fixtures.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const CARD = { channel: CHANNEL, ts: '1767225600.000200' };

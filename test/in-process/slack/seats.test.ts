@@ -27,10 +27,10 @@ import { createProgressStore } from '../../../src/progress/services/progress-sto
 import type { RespondedRequest, TestApp } from '../../support/app-harness.js';
 import { parseCsv } from '../../support/csv.js';
 import { holderInSlack, isFinalReply, type SlackCall } from '../../support/fake-slack.js';
+import { allText, buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 import { selfServiceTo } from '../../support/requests.js';
 import { until } from '../../support/until.js';
-import { allText, buttons } from '../../unit/blocks/fixtures.js';
 
 const DAY = 86_400_000;
 const ADMIN = TEST_USERS.admin;

@@ -14,7 +14,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../../src/kernel/licensing/index.js';
-import { caught, type Harness, startHarness } from '../../in-process/licensing/helpers.js';
+import { caught, type Harness, startHarness } from '../../support/licensing-harness.js';
 
 let h: Harness;
 

@@ -11,9 +11,9 @@ import { ALERT_MEMORY_KEY, alertMemory, importAlertFile } from '../../../src/ale
 import { createDesk } from '../../../src/home/services/desk.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { NOW } from '../../support/fixtures.js';
 import { testDatabases } from '../../support/records.js';
-import { NOW } from '../../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
 
 function recordingLogger(): Logger & { lines: { message: string; fields?: unknown }[] } {
   const lines: { message: string; fields?: unknown }[] = [];

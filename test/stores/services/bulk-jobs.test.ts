@@ -17,10 +17,10 @@ import { type BulkNotifier, createBulkRunner } from '../../../src/bulk/services/
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 import { testDatabases } from '../../support/records.js';
 import { until } from '../../support/until.js';
-import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 const notifier: BulkNotifier = {

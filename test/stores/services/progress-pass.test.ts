@@ -12,9 +12,9 @@ import { countStandings, DEFAULT_PROGRESS_THRESHOLDS } from '../../../src/progre
 import { createProgressPass } from '../../../src/progress/services/progress-pass.js';
 import { createProgressStore } from '../../../src/progress/services/progress-store.js';
 import { returnableSeats } from '../../../src/progress/services/progress-views.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { inDays, makePool, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 import { testDatabases } from '../../support/records.js';
-import { inDays, makePool, makeStudent, makeStudentCourse, NOW } from '../../unit/blocks/fixtures.js';
-import { createFakeLicensing } from '../../unit/services/fake-licensing.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 /** Test doubles for the licensing client's unit tests: a recording limiter and a recording logger. */
-import { QueueFullError } from '../../../src/kernel/licensing/errors.js';
-import type { Priority, RateLimiter, RateLimitReport } from '../../../src/kernel/licensing/limiter.js';
-import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { QueueFullError } from '../../src/kernel/licensing/errors.js';
+import type { Priority, RateLimiter, RateLimitReport } from '../../src/kernel/licensing/limiter.js';
+import type { Logger } from '../../src/kernel/licensing/types.js';
 
 export interface RecordingLimiter extends RateLimiter {
   scheduled: Priority[];

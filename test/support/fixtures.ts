@@ -1,4 +1,4 @@
-import type { Course, License, Me, Pool, Student, StudentCourse } from '../../../src/kernel/domain/types.js';
+import type { Course, License, Me, Pool, Student, StudentCourse } from '../../src/kernel/domain/types.js';
 
 export const NOW = new Date('2026-03-01T12:00:00Z');
 const DAY = 86_400_000;

@@ -4,7 +4,7 @@
  * composed limiter on it: wait until bottleneck has nothing left to move (on real turns of the event
  * loop), then jump to the next timer, until the awaited promise settles.
  */
-import type { Clock, ClockTimer } from '../../../src/kernel/licensing/limiter/limiter-clock.js';
+import type { Clock, ClockTimer } from '../../src/kernel/licensing/limiter/limiter-clock.js';
 
 export interface FakeClock extends Clock {
   /** Sleeps `ms` on this clock. */

@@ -1,9 +1,9 @@
 /** An in-memory LicensingClient for service tests: behaves (pages, 404s) and records what was asked. */
-import type { License, Pool, Student } from '../../../src/kernel/domain/types.js';
-import { type LicensingError, NotFoundError } from '../../../src/kernel/licensing/errors.js';
-import { createUnlimitedLimiter } from '../../../src/kernel/licensing/limiter.js';
-import type { CallOptions, LicensingClient } from '../../../src/kernel/licensing/types.js';
-import { ME } from '../blocks/fixtures.js';
+import type { License, Pool, Student } from '../../src/kernel/domain/types.js';
+import { type LicensingError, NotFoundError } from '../../src/kernel/licensing/errors.js';
+import { createUnlimitedLimiter } from '../../src/kernel/licensing/limiter.js';
+import type { CallOptions, LicensingClient } from '../../src/kernel/licensing/types.js';
+import { ME } from './fixtures.js';
 
 export interface FakeData {
   pools?: Pool[];

@@ -1,9 +1,9 @@
 /** Shared setup for the licensing client's integration tests: a sandbox on 127.0.0.1:0 and a client on it. */
 
-import { startSandbox } from '../../../local/sandbox/index.js';
-import type { RunningSandbox, SandboxOptions } from '../../../local/sandbox/types.js';
-import { createLicensingClient, createUnlimitedLimiter } from '../../../src/kernel/licensing/index.js';
-import type { LicensingClient, LicensingClientOptions } from '../../../src/kernel/licensing/types.js';
+import { startSandbox } from '../../local/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
+import { createLicensingClient, createUnlimitedLimiter } from '../../src/kernel/licensing/index.js';
+import type { LicensingClient, LicensingClientOptions } from '../../src/kernel/licensing/types.js';
 
 export interface Harness {
   sandbox: RunningSandbox;
