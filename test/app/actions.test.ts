@@ -2,19 +2,16 @@
  * Button clicks end to end: paging with the values the app rendered, the Licenses and Details buttons,
  * the change buttons' placeholder, and the role check on every click.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
-import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 
 const final = (r: RespondedRequest) => r.waitForResponse(isFinalReply);
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('actions-', () => startTestApp());
 
 async function shown(r: RespondedRequest) {
   expect(r.status).toBe(200);

@@ -13,7 +13,7 @@ import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { openRecords, type Records } from '../../src/kernel/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf } from '../support/change-flow.js';
-import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
+import { cutOffDatabase, freshPostgresDatabase, letDatabaseBackIn, postgresSkipReason } from '../support/postgres.js';
 import { clickInRequestsChannel, requestedThroughForm, selfServiceTo } from '../support/requests.js';
 import { until } from '../support/until.js';
 
@@ -28,22 +28,9 @@ describe.skipIf(skip !== undefined)('an approval while PostgreSQL is down', () =
   let dbName: string;
   let dir: string;
 
-  async function admin(sql: string): Promise<void> {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: postgresServerUrl() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
   /** The database refuses new connections and its open ones are ended: License Desk's records are away. */
-  async function databaseDown(): Promise<void> {
-    await admin(`alter database ${dbName} with allow_connections false`);
-    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
-  }
-  const databaseBack = () => admin(`alter database ${dbName} with allow_connections true`);
+  const databaseDown = () => cutOffDatabase(dbName);
+  const databaseBack = () => letDatabaseBackIn(dbName);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'approval-db-down-'));

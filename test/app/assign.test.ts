@@ -3,9 +3,10 @@
  * modal (loading view first); inline errors cost no write; success changes the seat count once; the
  * API's own refusals and an unclear answer are told plainly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, InputId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   assignState,
   dayFromToday,
@@ -23,11 +24,7 @@ import { callSandbox } from '../support/sandbox.js';
 const MEMBER = { id: 'U0CONTOSO1', name: 'mia.ward', realName: 'Mia Ward', email: 'mia.ward@contoso.com' };
 const acks: Record<string, unknown>[] = [];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ slack: { users: [MEMBER] } });
-});
-afterAll(() => t.close());
+const t = appPerFile('assign-', () => startTestApp({ slack: { users: [MEMBER] } }));
 
 const openByCommand = (text: string) => openModal(t, () => t.command(text));
 const poolOptions = (view: ShownView) => {

@@ -6,13 +6,11 @@
  * as Slack renders them (mentions or names), never an escaped mention, a bare user id or a course
  * request's id, and an end-date change's record says what the new date replaced.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CallbackId, ChangeActionId, InputId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { assignState, extendState, openModal, settledView, submit } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
@@ -31,24 +29,16 @@ const EMA = { id: 'U0NAMEEMA1', name: 'ema.mail', realName: 'Ema Mailwright', em
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 
-let t: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'audit-names-'));
-  t = await startTestApp({
-    dataDir: dir,
+const t = appPerFile('audit-names-', (dataDir) =>
+  startTestApp({
+    dataDir,
     auditChannel: AUDIT,
     auditPosting: { paceMs: 0 },
     admins: [ADMIN, TEST_USERS.workspaceAdmin],
     slack: { users: [IVY, OLA, PIM, RIA, TYP, EMA] },
     ...selfServiceTo(CHANNEL),
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 const dmChannel = (user: string) => `D${user.slice(1)}`;
 const studentOf = (email: string) =>

@@ -4,18 +4,15 @@
  * a failing post never reaches the person. (The audit table: test/stores/db/audit.test.ts and
  * test/processes/audit-table.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { assignState, openModal, settledView, submit } from '../support/change-flow.js';
 
 const AUDIT = 'C0AUDIT0001';
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ auditChannel: AUDIT });
-});
-afterAll(() => t.close());
+const t = appPerFile('audit-', () => startTestApp({ auditChannel: AUDIT }));
 
 const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT);
 

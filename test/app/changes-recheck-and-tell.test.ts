@@ -3,9 +3,10 @@
  * an outcome that still reaches the person when the modal was closed or there is no channel; Revoke
  * now using its fresh read; buttons that fail out loud.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId, DeskActionId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   assignState,
   openModal,
@@ -19,11 +20,7 @@ import {
 } from '../support/change-flow.js';
 import { callSandbox } from '../support/sandbox.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('changes-recheck-and-tell-', () => startTestApp());
 
 describe('recycle default is re-checked before the write', () => {
   it('the named license ended meanwhile: no POST, the person is told which license would end now', async () => {

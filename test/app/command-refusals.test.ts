@@ -4,20 +4,15 @@
  * subcommand, and the pool or license named), the audit channel posts it. Help and the reads of
  * pools, courses and the account are not recorded. Signed slash commands in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/kernel/domain/audit-entry.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 
 const AUDIT = 'C0AUDIT0019';
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ auditChannel: AUDIT });
-});
-
-afterAll(() => t.close());
+const t = appPerFile('command-refusals-', () => startTestApp({ auditChannel: AUDIT }));
 
 /** Types `/licenses <text>` as `userId`: what they read, and the audit entries recorded meanwhile. */
 async function typed(text: string, userId: string): Promise<{ reply: string; entries: AuditEntry[] }> {

@@ -2,9 +2,10 @@
  * /licenses end to end: signed slash commands into the real app, the sandbox as the licensing API, and
  * what the user would see in the response_url posts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
-import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import type { ResponseUrlPost } from '../support/fake-slack.js';
 import { allText, buttons, mrkdwnText } from '../support/fixtures.js';
 
@@ -13,13 +14,11 @@ const isFinal = (p: ResponseUrlPost) => !String(p.body.text).includes(WORKING);
 const final = (r: RespondedRequest) => r.waitForResponse(isFinal);
 const PINGS = /<!(channel|here|everyone)>|<@U/;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
+const t = appPerFile('commands-', () =>
+  startTestApp({
     slack: { users: [{ id: 'U0ALBERTO1', name: 'alberto', email: 'alberto.rossi@contoso.com' }] },
-  });
-});
-afterAll(() => t.close());
+  }),
+);
 
 async function run(text: string, userId: string = TEST_USERS.admin) {
   const r = await t.command(text, { userId });

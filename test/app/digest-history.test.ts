@@ -5,30 +5,17 @@
  * says as many completions this week as the sandbox dates in the last seven days (never more than the
  * holders who completed), and a pool started this week has too little history for a forecast.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedDemoProgress } from '../../local/console/progress-demo.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { allText } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
 
 const DAY = 86_400_000;
 const now = () => new Date();
 
-let t: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-digest-history-'));
-  t = await startTestApp({ dataDir: dir, now });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const t = appPerFile('desk-digest-history-', (dataDir) => startTestApp({ dataDir, now }));
 
 describe('the digest on the demo seed', () => {
   it('counts the completions of the last seven days once, and no forecast for a pool started this week', async () => {

@@ -5,20 +5,19 @@
  * src/main.ts's SIGTERM path is covered in shutdown.test.ts; here the same middleware is driven
  * through the harness, one surface at a time.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackId, DeskActionId, InputId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { extendState, shortcut, textOf } from '../support/change-flow.js';
 import { until } from '../support/until.js';
 
 const RESTARTING = 'License Desk is restarting; try again in a minute.';
 
-let t: TestApp;
+const t = appPerFile('draining-', () => startTestApp());
 beforeAll(async () => {
-  t = await startTestApp();
   t.work.startDraining();
 });
-afterAll(() => t.close());
 beforeEach(() => t.sandbox.clearRequests());
 
 const callsFrom = (from: number, method: string) => t.slack.calls.slice(from).filter((c) => c.method === method);

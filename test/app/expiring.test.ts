@@ -7,17 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 
 // Noon UTC: the demo's "in 3 days" licenses end at 23:59:59 UTC three days later, 3 calendar days ahead.
 const NOW = new Date('2026-05-04T12:00:00Z');
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ now: () => NOW });
-});
-afterAll(() => t.close());
+const t = appPerFile('expiring-', () => startTestApp({ now: () => NOW }));
 
 async function answer(r: RespondedRequest) {
   const post = await r.waitForResponse(isFinalReply);

@@ -4,8 +4,9 @@
  * the export reads at background priority, so a person's command sent meanwhile is answered before
  * the export is done and the export never takes the slots kept for people.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 
@@ -14,18 +15,16 @@ const LIMIT = 25;
 /** Kept free of background work in every window (docs/ratelimit.md). */
 const RESERVED = 5;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
+const t = appPerFile('export-streaming-', () =>
+  startTestApp({
     sandbox: {
       seed: { scale: { pools: 12, licenses: 400, heavyStudentLicenses: 8 } },
       rateLimit: { limit: LIMIT, windowMs: WINDOW_MS },
     },
     // Small pages, so the export needs about 60 requests: more than two windows.
     licensing: { pageSize: 10 },
-  });
-});
-afterAll(() => t.close());
+  }),
+);
 
 const textOf = (args: Record<string, unknown>) => String(args.text ?? '');
 

@@ -2,23 +2,22 @@
  * /licenses export end to end: the CSV arrives as a file in the requester's DM through the
  * three files.uploadV2 steps; its content matches the sandbox, is RFC 4180, and keeps formulas inert.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_HEADER } from '../../src/export/services/export.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { callSandbox } from '../support/sandbox.js';
 
-let t: TestApp;
+const t = appPerFile('export-', () => startTestApp());
 beforeAll(async () => {
-  t = await startTestApp();
   // A student whose name a spreadsheet would run as a formula.
   const r = await callSandbox(t.sandbox, 'POST', '/v1/pool/2007/license', {
     body: { email: 'mallory@contoso.com', name: '=HYPERLINK("http://evil.example","click")' },
   });
   expect(r.status).toBe(200);
 });
-afterAll(() => t.close());
 
 async function exportAs(text: string, userId: string) {
   const before = t.slack.uploads.length;

@@ -3,10 +3,11 @@
  * the pool end and quick choices; rules first; a past date needs a second confirmation; the API's
  * refusal and an unclear PATCH are told plainly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, InputId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   dayFromToday,
   extendState,
@@ -22,11 +23,7 @@ import {
 const endDay = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10);
 const acks: Record<string, unknown>[] = [];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('extend-', () => startTestApp());
 
 const quickValues = (view: ShownView) =>
   (

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   clickLetItEnd,
   dayFromToday,
@@ -23,11 +24,7 @@ import {
 } from '../support/change-flow.js';
 import { callSandbox } from '../support/sandbox.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('forged-payloads-', () => startTestApp());
 
 let seq = 0;
 const isActive = (id: string) => t.sandbox.inspect.license(id)?.active;

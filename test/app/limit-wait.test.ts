@@ -4,26 +4,27 @@
  * app; the licensing client paced at the production 25 requests a minute, its budget spent beforehand
  * by 25 reads of its own (as other people's clicks would).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf, viewOf } from '../support/change-flow.js';
 import { allText } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
 
 const WAIT_WORDS = /Waiting for the licensing API's limit of 25 requests a minute: about (a minute|\d+ seconds)\./;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
+const t = appPerFile('limit-wait-', () =>
+  startTestApp({
     licensing: { rateLimit: { limit: 25, windowMs: 60_000, marginMs: 1_000 } },
     ...selfServiceTo('C0REQUESTS'),
     reclaim: {},
-  });
+  }),
+);
+beforeAll(async () => {
   // The minute's budget, spent: each read holds its slot for a minute after its answer.
   await Promise.all(Array.from({ length: 25 }, () => t.licensing.licenses.get('4001')));
 });
-afterAll(() => t.close());
 
 describe('a wait for the licensing limit', () => {
   it('the first reply of `/licenses show` names the limit and about how long', async () => {

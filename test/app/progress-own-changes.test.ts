@@ -5,13 +5,11 @@
  * them, take them off App Home's "Finished courses: seats to give back" and out of the digest at once,
  * and the newcomers count as holders, without waiting for the next pass.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { recycleConfirmation, recycleState, settledView, submit, textOf } from '../support/change-flow.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { openHome, progressPassOn } from '../support/progress.js';
@@ -20,18 +18,7 @@ const POOL = '2003';
 const COURSE = '302';
 const now = () => new Date();
 
-let t: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-own-changes-'));
-  t = await startTestApp({ dataDir: dir, now });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const t = appPerFile('desk-own-changes-', (dataDir) => startTestApp({ dataDir, now }));
 
 const returnable = async () =>
   buttons((await openHome(t, TEST_USERS.admin)).args.view)

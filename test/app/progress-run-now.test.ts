@@ -4,24 +4,18 @@
  * the admin is told by DM when it is done (with what it read) and Home shows it; a viewer has no button
  * and a forged click of theirs is refused.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressPass } from '../../src/progress/services/progress-pass.js';
 import { createProgressStore } from '../../src/progress/services/progress-store.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
 
 const now = () => new Date();
-let t: TestApp;
-let dir: string;
-
+const t = appPerFile('desk-progress-now-', (dataDir) => startTestApp({ dataDir, now }));
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-progress-now-'));
-  t = await startTestApp({ dataDir: dir, now });
   if (!t.records) throw new Error('no records');
   // The daily pass as main.ts builds it, at a budget of 1 request per 3 s (so a pass of two pages
   // takes long enough for a second click to find it running).
@@ -33,11 +27,6 @@ beforeAll(async () => {
     rateLimit: { limit: 1, windowMs: 3000 },
     share: 1,
   });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const click = (userId: string) =>

@@ -6,18 +6,16 @@
  * it (the revoke confirmation, by DM, then "Revoke now") revokes once and gives the seat to the first
  * approved request on the waitlist.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { dayOf, dayText } from '../../src/kernel/domain/end-date.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { parseCsv } from '../support/csv.js';
 import { allText, buttons } from '../support/fixtures.js';
-import { openHome, progressPassOn } from '../support/progress.js';
+import { clickReturnSeat, openHome, progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 
@@ -27,41 +25,19 @@ const WAITER = { id: 'U0WAIT0001', email: 'wendy.wait@contoso.com' };
 const clock = { t: Date.now() };
 const now = () => new Date(clock.t);
 
-let t: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-progress-'));
-  t = await startTestApp({
-    dataDir: dir,
+const t = appPerFile('desk-progress-', (dataDir) =>
+  startTestApp({
+    dataDir,
     now,
     slack: { users: [{ id: WAITER.id, name: 'wendy.wait', email: WAITER.email }] },
     waitlist: {},
-  });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 const pass = () => progressPassOn(t, now);
 
 /** "Return this seat" clicked on App Home (no response_url). */
-const clickReturn = (licenseId: string) =>
-  t.action({
-    actions: [
-      {
-        action_id: DeskActionId.returnSeat,
-        block_id: 'returns',
-        type: 'button',
-        value: licenseId,
-        action_ts: `${Date.now() / 1000}`,
-      },
-    ],
-    response_url: undefined,
-    container: { type: 'view', view_id: 'V0HOME0001' },
-  });
+const clickReturn = (licenseId: string) => clickReturnSeat(t, licenseId);
 
 /** The admin's App Home as published with `line` on top, once its pools were read again. */
 const homeSays = (line: string) =>

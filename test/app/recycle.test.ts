@@ -4,9 +4,10 @@
  * anything is sent; a chosen license is revoked first; an assign that fails after a revoke says where
  * things stand and offers Retry assign.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CallbackId, ChangeActionId, InputId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   modalProblems,
   pickInRecycleConfirmation,
@@ -19,11 +20,7 @@ import {
   writes,
 } from '../support/change-flow.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('recycle-', () => startTestApp());
 
 const active = () => t.sandbox.inspect.licenses({ poolId: '2003' }).map((l) => l.id);
 

@@ -4,10 +4,11 @@
  * requester sees it where they clicked; and a member's App Home (views.publish to the fake Slack)
  * lists their open requests with their place in line and Cancel. Signed requests in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
@@ -20,19 +21,13 @@ const NORA_WAITING = 'r00000000e002';
 const NORA_HOME_WAITING = 'r00000000e003';
 const NORA_PENDING = 'r00000000e004';
 
-let t: TestApp;
-
+const t = appPerFile('requests-mine-', () => startTestApp({ admins: [TEST_USERS.admin], ...selfServiceTo(CHANNEL) }));
 beforeAll(async () => {
-  t = await startTestApp({ admins: [TEST_USERS.admin], ...selfServiceTo(CHANNEL) });
   const at = new Date(Date.now() - 3_600_000);
   await waitingForPool2003(t, FIRST, AHEAD, at);
   await waitingForPool2003(t, NORA_WAITING, NORA, new Date(at.getTime() + 1000));
   await waitingForPool2003(t, NORA_HOME_WAITING, NORA, new Date(at.getTime() + 2000));
   await t.deps.requests?.store.put({ ...sampleRequest(NORA_PENDING), createdAt: new Date().toISOString() });
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 const line = async () => (await t.deps.waitlist?.entries('2003'))?.map((e) => e.requestId);

@@ -4,10 +4,11 @@
  * requests` list the others, the row is named in a warning (its id, no student data), and Approve on
  * it says plainly that it cannot be read, never that it "no longer exists". Signed requests in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 import { clickInRequestsChannel, sampleRequest, selfServiceTo, waitingForPool2003 } from '../support/requests.js';
@@ -22,14 +23,14 @@ const GOOD_PENDING = 'r00000000c003';
 const NULL_PENDING = 'r00000000d004';
 const BEHIND = 'r00000000e005';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({
+const t = appPerFile('requests-unreadable-', () =>
+  startTestApp({
     admins: [TEST_USERS.admin],
     slack: { users: [{ ...CY, name: 'cy.unread', realName: 'Cy Unread' }] },
     ...selfServiceTo(CHANNEL),
-  });
+  }),
+);
+beforeAll(async () => {
   const at = new Date(Date.now() - 3_600_000);
   await waitingForPool2003(t, GOOD_WAITING, ADA, at);
   await waitingForPool2003(t, CUT_WAITING, BEN, at);
@@ -46,10 +47,6 @@ beforeAll(async () => {
     .where('id', '=', CUT_WAITING)
     .execute();
   await db.updateTable('requests').set({ body: 'null' }).where('id', '=', NULL_PENDING).execute();
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 /** The warnings that name `id`. */

@@ -2,10 +2,11 @@
  * Revoke end to end: the command and the Revoke… button ask for confirmation naming student,
  * course and pool and what follows; the confirmed message loses its buttons and shows the outcome.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
-import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
+import { type RespondedRequest, startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf, writes } from '../support/change-flow.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
@@ -16,11 +17,7 @@ const final = async (r: RespondedRequest) => {
   return { post, text: textOf(post.body.blocks), ids: buttons(post.body).map((b) => b.action_id) };
 };
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('revoke-', () => startTestApp());
 
 const click = (actionId: string, licenseId: string, ts = `${Date.now() / 1000}`) =>
   t.action({

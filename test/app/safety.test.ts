@@ -3,9 +3,10 @@
  * payload; a viewer clicking an admin's message or submitting a forged form changes nothing; forged
  * private_metadata fails; every refused attempt is audited.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
-import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   assignState,
   extendState,
@@ -21,11 +22,7 @@ import { until } from '../support/until.js';
 
 const final = async (r: RespondedRequest) => textOf((await r.waitForResponse(isFinalReply)).body.blocks);
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('safety-', () => startTestApp());
 
 const audits = () => t.logs.filter((l) => l.message === 'audit');
 

@@ -6,10 +6,7 @@
  * the line through the waitlist's API (the approval itself is driven end to end in
  * waitlist-requests.test.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangeActionId, WaitlistActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
@@ -17,7 +14,8 @@ import type { CourseRequest } from '../../src/requests/domain/requests.js';
 import { createDbRequestStore } from '../../src/requests/services/db-store.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import type { WaitlistWatch } from '../../src/requests/services/waitlist-watch.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { extendState, openModal, type ShownView, submit, writes } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
@@ -45,25 +43,16 @@ const EMAIL: Record<string, string> = {
   [U.rita]: 'rita.retry@contoso.com',
 };
 
-let t: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-waitlist-'));
-  t = await startTestApp({
-    dataDir: dir,
+const t = appPerFile('desk-waitlist-', (dataDir) =>
+  startTestApp({
+    dataDir,
     auditChannel: AUDIT,
     slack: {
       users: Object.entries(EMAIL).map(([id, email]) => ({ id, name: email.split('@')[0] ?? id, email })),
     },
     waitlist: {},
-  });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 function waitlist(): Waitlist {
   if (!t.deps.waitlist) throw new Error('no waitlist');

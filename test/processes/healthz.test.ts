@@ -8,7 +8,7 @@ import { buildDemoData, startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox } from '../../local/sandbox/types.js';
 import { TEST_BOT_TOKEN } from '../support/app-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
-import { freshPostgresDatabase, postgresServerUrl, postgresSkipReason } from '../support/postgres.js';
+import { cutOffDatabase, freshPostgresDatabase, letDatabaseBackIn, postgresSkipReason } from '../support/postgres.js';
 import { freePort, privateRedisSkipReason, startPrivateRedis, type TestRedis } from '../support/redis.js';
 import { localAppEnv, type MainProcess, runMain } from '../support/run-main.js';
 import { until } from '../support/until.js';
@@ -26,17 +26,6 @@ describe.skipIf(skip !== undefined)('/healthz of the running app', () => {
   let main: MainProcess;
   let base: string;
   let dbName: string;
-
-  async function admin(sql: string): Promise<void> {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: postgresServerUrl() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
 
   beforeAll(async () => {
     slack = await startFakeSlack({ botToken: BOT });
@@ -99,8 +88,7 @@ describe.skipIf(skip !== undefined)('/healthz of the running app', () => {
   });
 
   it('the database refusing connections: 503, database down', async () => {
-    await admin(`alter database ${dbName} with allow_connections false`);
-    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
+    await cutOffDatabase(dbName);
     // The pool may still hold a connection the server has not closed yet: ask until the answer changes.
     let seen = await health();
     const answers503 = async () => {
@@ -113,6 +101,6 @@ describe.skipIf(skip !== undefined)('/healthz of the running app', () => {
       status: 503,
       body: { ok: false, sandbox: true, database: { state: 'down', dialect: 'postgres' }, redis: { state: 'down' } },
     });
-    await admin(`alter database ${dbName} with allow_connections true`);
+    await letDatabaseBackIn(dbName);
   }, 30_000);
 });

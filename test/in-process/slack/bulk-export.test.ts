@@ -7,13 +7,10 @@
  * and can click, refusals for the wrong role, and the licensing and Slack calls made. The signed-HTTP
  * versions are test/app/{bulk,export,recycle,requests}.test.ts.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeskCallbackId, InputId, RequestActionId } from '../../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
-import type { TestApp } from '../../support/app-harness.js';
+import { appPerFile } from '../../support/app-per-file.js';
 import { bulkFormValues } from '../../support/bulk.js';
 import {
   openModal,
@@ -35,20 +32,13 @@ import { selfServiceTo, workflowStepEvent } from '../../support/requests.js';
 const CHANNEL = 'C0REQUESTS';
 const WORKFLOW_USER = 'U0WFLOW001';
 
-let t: TestApp;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'listener-bulk-'));
-  t = await startListenerApp({
-    dataDir: dir,
+const t = appPerFile('listener-bulk-', (dataDir) =>
+  startListenerApp({
+    dataDir,
     slack: { users: [{ id: WORKFLOW_USER, name: 'wes.flow', email: 'wes.flow@acme-learning.example' }] },
     ...selfServiceTo(CHANNEL),
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 const since = (from: number) => (c: SlackCall) => t.slack.calls.indexOf(c) >= from;
 const dmTo = (user: string) => `D${user.slice(1)}`;

@@ -5,10 +5,10 @@
  * form (shortcuts/assign-shortcut.ts). Asserted: what the admin reads and can click, and the licensing
  * writes. The signed-HTTP versions are in test/app (revoke, extend, assign).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId, ChangeActionId } from '../../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
-import type { TestApp } from '../../support/app-harness.js';
+import { appPerFile } from '../../support/app-per-file.js';
 import {
   dayFromToday,
   extendState,
@@ -21,11 +21,7 @@ import {
 } from '../../support/change-flow.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startListenerApp();
-});
-afterAll(() => t.close());
+const t = appPerFile('changes-', () => startListenerApp());
 
 async function click(actionId: string, value: string, userId: string = TEST_USERS.admin) {
   const r = await t.clickButton(actionId, value, { userId });

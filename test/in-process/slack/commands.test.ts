@@ -3,18 +3,16 @@
  * an admin and a viewer see — the words and the buttons of the reply — and which licensing calls the
  * answer took. test/app/commands.test.ts sends the same over signed HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/kernel/blocks/ids.js';
-import type { TestApp } from '../../support/app-harness.js';
+import { appPerFile } from '../../support/app-per-file.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startListenerApp({
+const t = appPerFile('commands-', () =>
+  startListenerApp({
     slack: { users: [{ id: 'U0ALBERTO1', name: 'alberto', email: 'alberto.rossi@contoso.com' }] },
-  });
-});
-afterAll(() => t.close());
+  }),
+);
 
 /** The command's last reply, as the person sees it. */
 async function run(text: string, userId: string = TEST_USERS.admin) {

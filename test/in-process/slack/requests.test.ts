@@ -7,10 +7,10 @@
  * and the admin read and can click, the licensing writes and the DMs. The signed-HTTP versions are in
  * test/app (requests, waitlist, waitlist-requests).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
-import type { TestApp } from '../../support/app-harness.js';
+import { appPerFile } from '../../support/app-per-file.js';
 import { textOf, writes } from '../../support/change-flow.js';
 import type { SlackCall } from '../../support/fake-slack.js';
 import { buttons } from '../../support/fixtures.js';
@@ -21,15 +21,13 @@ const CHANNEL = 'C0REQUESTS1';
 const CARD = { channel: CHANNEL, ts: '1767225600.000200' };
 const WAITING_USER = 'U0WAIT0001';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startListenerApp({
+const t = appPerFile('requests-', () =>
+  startListenerApp({
     admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
     slack: { users: [{ id: WAITING_USER, name: 'wim.wait', email: 'wim.wait@contoso.com' }] },
     ...selfServiceTo(CHANNEL),
-  });
-});
-afterAll(() => t.close());
+  }),
+);
 
 const dmChannel = (user: string) => `D${user.slice(1)}`;
 const posts = (poolId: string) =>

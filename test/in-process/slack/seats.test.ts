@@ -29,6 +29,7 @@ import { parseCsv } from '../../support/csv.js';
 import { holderInSlack, isFinalReply, type SlackCall } from '../../support/fake-slack.js';
 import { allText, buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
+import { clickReturnSeat } from '../../support/progress.js';
 import { selfServiceTo } from '../../support/requests.js';
 import { until } from '../../support/until.js';
 
@@ -216,23 +217,7 @@ describe('the digest', () => {
 
 describe('App Home "Return this seat", then its history', () => {
   /** The click on App Home: no response_url, so every answer comes by DM. */
-  const returnSeat = (licenseId: string, userId: string) =>
-    t.action(
-      {
-        actions: [
-          {
-            action_id: DeskActionId.returnSeat,
-            block_id: 'returns',
-            type: 'button',
-            value: licenseId,
-            action_ts: `${Date.now() / 1000}`,
-          },
-        ],
-        response_url: undefined,
-        container: { type: 'view', view_id: 'V0HOME0001' },
-      },
-      { userId },
-    );
+  const returnSeat = (licenseId: string, userId: string) => clickReturnSeat(t, licenseId, { userId });
 
   it('a viewer is refused by DM and nothing is revoked', async () => {
     const before = dmsTo(VIEWER).length;
