@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { commandBody } from '../support/slack-signing.js';
 
 describe('the app over HTTP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = appPerFile('app-', () => startTestApp());
 
   it('answers GET /healthz with ok and the sandbox flag', async () => {
     const res = await fetch(`${t.url}/healthz`);

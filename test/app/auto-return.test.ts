@@ -19,6 +19,7 @@ import { registerWriteSettlers } from '../../src/kernel/services/settle-writes.j
 import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { createProgressReturns } from '../../src/progress/services/progress-returns.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
@@ -291,15 +292,7 @@ describe('automatic return of finished seats, on', () => {
 
 describe('automatic return of finished seats, off (the default)', () => {
   const { c: clock, now } = testClock();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ now, waitlist: {}, autoReturn: { channel: ALERTS } });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = appPerFile('auto-return-', () => startTestApp({ now, waitlist: {}, autoReturn: { channel: ALERTS } }));
 
   it('revokes nothing, however old the completions', async () => {
     const holders = longHolders(t, '2003', clock.t).slice(0, 3);

@@ -3,11 +3,12 @@
  * input, errors, paging clicks), over the demo data and over a large hostile data set (200 pools,
  * 300-character titles, names like `<!channel>`), checked against Slack's limits and for pings.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
 import { ActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply, type ResponseUrlPost } from '../support/fake-slack.js';
 import { buttons, mrkdwnText } from '../support/fixtures.js';
 
@@ -120,11 +121,7 @@ function expectAllWithinLimits(t: TestApp): void {
 }
 
 describe('every payload of a tour over the demo data', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ sandbox: { rateLimit: false } });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('block-kit-limits-', () => startTestApp({ sandbox: { rateLimit: false } }));
 
   it('stays within Block Kit limits and pings nobody', async () => {
     await tour(t, '4011', 'channel.co@fabrikam.com');
@@ -133,11 +130,9 @@ describe('every payload of a tour over the demo data', () => {
 });
 
 describe('every payload of a tour over 200 pools with hostile 300-character titles', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ sandbox: { rateLimit: false, seed: largeHostileData() } });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('block-kit-limits-', () =>
+    startTestApp({ sandbox: { rateLimit: false, seed: largeHostileData() } }),
+  );
 
   it('pages instead of overflowing, stays within limits and pings nobody', async () => {
     await tour(t, '70000', 'student0@contoso.com');

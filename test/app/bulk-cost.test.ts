@@ -3,13 +3,11 @@
  * 40 cost the dry run the same number of enrolment reads, for a short list (each e-mail looked up) and
  * for a long one (every active license walked), and the verdicts are right either way.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
 import { BulkInputId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { allText } from '../support/fixtures.js';
 
 const DAY = 86_400_000;
@@ -61,16 +59,7 @@ function manyPools(): SandboxData {
 const ENROLMENT_READ = /^\/v1\/(student\?|licenses\?|pool\/\d+\/licenses)/;
 
 describe('bulk check cost, independent of pools per course', () => {
-  let t: TestApp;
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'desk-bulk-cost-'));
-    t = await startTestApp({ dataDir: dir, sandbox: { seed: manyPools() } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const t = appPerFile('desk-bulk-cost-', (dataDir) => startTestApp({ dataDir, sandbox: { seed: manyPools() } }));
 
   /** The dry run's report text and the enrolment reads it made (a 429 is refused before anything happens). */
   async function dryRun(poolId: string, emails: string[]) {

@@ -14,6 +14,7 @@ import { BulkInputId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { openRecords } from '../../src/kernel/db/open.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
@@ -97,16 +98,14 @@ async function finished(slack: FakeSlack, after: number): Promise<SlackCall> {
 const AUDIT_CHANNEL = 'C0AUDIT001';
 
 describe('bulk assign: every row outcome, seats, progress, audit', () => {
-  let t: TestApp;
+  const t = appPerFile('bulk-', (dataDir) => startTestApp({ dataDir, auditChannel: AUDIT_CHANNEL }));
   beforeAll(async () => {
-    t = await startTestApp({ dataDir: await tempDir(), auditChannel: AUDIT_CHANNEL });
     // Carol already holds a license for the course (Power Query Fundamentals) of pool 2007.
     const r = await callSandbox(t.sandbox, 'POST', '/v1/pool/2007/license', {
       body: { email: 'carol@contoso.com', name: 'Carol' },
     });
     expect(r.status).toBe(200);
   });
-  afterAll(() => t.close());
 
   it('a viewer cannot open it; the form offers only pools that can take students', async () => {
     const r = await t.command('bulk', { userId: TEST_USERS.viewer });

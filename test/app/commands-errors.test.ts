@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 
@@ -57,11 +58,7 @@ describe('licensing errors', () => {
 
 describe('a busy licensing service (429)', () => {
   // Its own app: the 429 pauses this client's limiter and lowers the sandbox's limit.
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('commands-errors-', () => startTestApp());
 
   it('says when to try again', async () => {
     t.sandbox.setRateLimit({ limit: 1, windowMs: 60_000 });
@@ -72,11 +69,9 @@ describe('a busy licensing service (429)', () => {
 });
 
 describe('while the rate limiter holds requests for seconds', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ licensing: { rateLimit: { limit: 2, windowMs: 3000, marginMs: 50 } } });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('commands-errors-', () =>
+    startTestApp({ licensing: { rateLimit: { limit: 2, windowMs: 3000, marginMs: 50 } } }),
+  );
 
   it('acks every command at once and answers each when its turn comes', async () => {
     const requests = await Promise.all(
@@ -89,11 +84,7 @@ describe('while the rate limiter holds requests for seconds', () => {
 });
 
 describe('a token the licensing service no longer accepts (401)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ licensing: { token: 'revoked-token-0000' } });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('commands-errors-', () => startTestApp({ licensing: { token: 'revoked-token-0000' } }));
 
   it('tells the user to generate a new token and update LICENSING_API_TOKEN', async () => {
     const text = await final(await t.command('pools'));

@@ -5,7 +5,7 @@
  */
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LARGE_BODIES_AT_ONCE,
   MAX_BODY_BYTES,
@@ -14,6 +14,7 @@ import {
   TIMESTAMP_WINDOW_SECONDS,
 } from '../../src/kernel/slack/http-receiver.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { commandBody, FORM, interactionBody, slackHeaders } from '../support/slack-signing.js';
 
 interface RawAnswer {
@@ -76,13 +77,7 @@ const command = (text: string, extra: Record<string, string> = {}) =>
   });
 
 describe('the HTTP entry point under abuse', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = appPerFile('hardening-', () => startTestApp());
 
   it('refuses a body declared over the cap with 413 before reading a byte of it', async () => {
     const { req, answer } = openPost(t, { 'content-type': FORM, 'content-length': String(4 * 1024 * 1024) });

@@ -3,22 +3,21 @@
  * and a probe, the next command goes straight through, and the limit stays where it was. The window is
  * 40 s here, so a policy that paused a whole window (as before) would not answer within this test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RespondedRequest, startTestApp, type TestApp } from '../support/app-harness.js';
+import { describe, expect, it } from 'vitest';
+import { type RespondedRequest, startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 
 const final = async (r: RespondedRequest) => allText((await r.waitForResponse(isFinalReply, 20_000)).body);
 
 describe('one 429 from the licensing API', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
+  const t = appPerFile('one-429-', () =>
+    startTestApp({
       sandbox: { rateLimit: { limit: 25, windowMs: 40_000 } },
       licensing: { rateLimit: { limit: 25, windowMs: 40_000, marginMs: 100 }, cacheTtlMs: 0 },
-    });
-  });
-  afterAll(() => t.close());
+    }),
+  );
 
   it('costs the command a short pause, not a window, and nobody else anything', async () => {
     t.sandbox.addFault({ kind: '429', method: 'GET', times: 1 });

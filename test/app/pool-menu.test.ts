@@ -3,13 +3,11 @@
  * (external_select), whose options come from a signed block_suggestion, matched on course title, pool
  * label or id ignoring case and accents, at most 100; choosing one from it assigns.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../local/sandbox/types.js';
 import { BulkInputId, DeskCallbackId, InputId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { assignState, openModal, settledView, submit, textOf } from '../support/change-flow.js';
 
 const DAY = 86_400_000;
@@ -45,16 +43,7 @@ const poolElement = (view: { blocks: Record<string, unknown>[] }, blockId: strin
   (view.blocks.find((b) => b.block_id === blockId) as { element: Element } | undefined)?.element;
 
 describe('pool menus beyond 100 pools', () => {
-  let t: TestApp;
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'desk-pool-menu-'));
-    t = await startTestApp({ dataDir: dir, sandbox: { seed: manyPools() } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const t = appPerFile('desk-pool-menu-', (dataDir) => startTestApp({ dataDir, sandbox: { seed: manyPools() } }));
 
   /** A block_suggestion signed as Slack signs it; the ack body is the menu's options. */
   async function suggest(actionId: string, blockId: string, value: string, userId: string = TEST_USERS.admin) {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import type { ResponseUrlPost, SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
@@ -29,17 +30,13 @@ afterAll(async () => {
 });
 
 describe('LICENSE_ADMINS set: refusals name them', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
+  const t = appPerFile('refusal-words-', () =>
+    startTestApp({
       admins: [TEST_USERS.admin, ADMIN_GROUP],
       dataDir: join(dir, 'named'),
       ...selfServiceTo('C0REQUESTS1'),
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    }),
+  );
 
   const publishedFor = async (user: string): Promise<SlackCall> => {
     const from = t.slack.calls.length;
@@ -116,13 +113,7 @@ describe('LICENSE_ADMINS set: refusals name them', () => {
 });
 
 describe('LICENSE_ADMINS unset: refusals say the workspace admins and owners decide', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ admins: [], viewers: [] });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = appPerFile('refusal-words-', () => startTestApp({ admins: [], viewers: [] }));
 
   it('a member with no role is told to ask one of the workspace admins or owners', async () => {
     const r = await t.command('pools', { userId: TEST_USERS.nobody });

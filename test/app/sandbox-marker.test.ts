@@ -4,10 +4,11 @@
  * (the ack's response_action update) and the result all start with the marker; with sandbox mode
  * off, none of them shows it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_MARKER } from '../../src/kernel/blocks/common.js';
 import { CallbackId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import {
   assignState,
   modalProblems,
@@ -42,11 +43,7 @@ async function assignFlow(t: TestApp, email: string) {
 }
 
 describe('sandbox mode on: modals carry the marker', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('sandbox-marker-', () => startTestApp());
 
   it('the loading view, the form, the working view (ack) and the result start with the marker, once', async () => {
     const { loading, form, working, result, ack } = await assignFlow(t, 'marker.on@contoso.com');
@@ -64,11 +61,7 @@ describe('sandbox mode on: modals carry the marker', () => {
 });
 
 describe('sandbox mode off: no marker anywhere', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ sandboxMode: false });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('sandbox-marker-', () => startTestApp({ sandboxMode: false }));
 
   it('the same flow shows no sandbox marker', async () => {
     expect(t.deps.sandbox).toBe(false);

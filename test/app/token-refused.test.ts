@@ -4,11 +4,9 @@
  * and that the admins have been told, and the admins are told once (the audit channel, or DMs to
  * LICENSE_ADMINS), never with the token itself.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RespondedRequest, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf } from '../support/change-flow.js';
 import { isFinalReply, type SlackCall } from '../support/fake-slack.js';
 
@@ -19,11 +17,7 @@ const posts = (t: TestApp, channel: string) =>
   t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
 
 describe('401 with an audit channel', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('token-refused-', () => startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT }));
 
   it('a viewer hears the service is unreachable and the admins were told; the channel gets one alarm', async () => {
     const text = await final(await t.command('pools', { userId: TEST_USERS.viewer }));
@@ -55,11 +49,7 @@ describe('401 with an audit channel', () => {
 });
 
 describe('401 when the alarm cannot be posted', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('token-refused-', () => startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT }));
 
   it('nobody is promised that the admins know, and the next refusal tries the alarm again', async () => {
     // The bot was never invited to the audit channel: Slack refuses the post.
@@ -77,11 +67,7 @@ describe('401 when the alarm cannot be posted', () => {
 });
 
 describe('401 with LICENSE_ADMINS and no audit channel', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ licensing: { token: WRONG } });
-  });
-  afterAll(() => t.close());
+  const t = appPerFile('token-refused-', () => startTestApp({ licensing: { token: WRONG } }));
 
   it('the listed admin gets a DM; the viewer is told the admins know', async () => {
     const text = await final(await t.command('list', { userId: TEST_USERS.viewer }));
@@ -117,16 +103,9 @@ describe('401 with nobody configured to tell', () => {
 });
 
 describe('401 during the daily alert check (nobody waiting)', () => {
-  let t: TestApp;
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'token-refused-'));
-    t = await startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT, dataDir: dir });
-  });
-  afterAll(async () => {
-    await t.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const t = appPerFile('token-refused-', (dataDir) =>
+    startTestApp({ licensing: { token: WRONG }, auditChannel: AUDIT, dataDir }),
+  );
 
   it('the admins are told in the audit channel', async () => {
     await t.desk?.scheduler?.runNow().catch(() => undefined);

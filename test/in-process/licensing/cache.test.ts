@@ -37,23 +37,21 @@ describe('read cache against the sandbox', () => {
     ]);
   });
 
-  it('an assign invalidates the pools list, that pool, me and courses; the next read shows new counts', async () => {
-    const [pools, pool, other, courses] = await Promise.all([
+  /** Every cached read: the pools list, pools 2007 and 2001, the courses and me. */
+  const readAll = () =>
+    Promise.all([
       h.client.pools.list(),
       h.client.pools.get('2007'),
       h.client.pools.get('2001'),
       h.client.courses.list(),
       h.client.me(),
     ]);
+
+  it('an assign invalidates the pools list, that pool, me and courses; the next read shows new counts', async () => {
+    const [pools, pool, other, courses] = await readAll();
     await h.client.pools.assign('2007', { email: 'cache.one@contoso.com' });
     h.sandbox.clearRequests();
-    const [poolsAfter, poolAfter, otherAfter, coursesAfter] = await Promise.all([
-      h.client.pools.list(),
-      h.client.pools.get('2007'),
-      h.client.pools.get('2001'),
-      h.client.courses.list(),
-      h.client.me(),
-    ]);
+    const [poolsAfter, poolAfter, otherAfter, coursesAfter] = await readAll();
     expect(h.calls().sort()).toEqual(['GET /v1/courses', 'GET /v1/me', 'GET /v1/pool/2007', 'GET /v1/pools']);
     expect(poolAfter.assignedLicenses).toBe(pool.assignedLicenses + 1);
     expect(poolsAfter.find((p) => p.id === '2007')?.availableLicenses).toBe(
