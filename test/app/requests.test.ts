@@ -15,6 +15,8 @@ import { textOf } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
 import {
+  approvedStepOutputs,
+  cardUpdated,
   poolOnlyRequestView,
   requestFormView,
   selfServiceTo,
@@ -93,14 +95,7 @@ const click = (actionId: string, requestId: string, userId: string) =>
   );
 
 /** The update of `user`'s card in the requests channel that shows `words`. */
-const cardUpdate = (user: string, words: string) =>
-  t.slack.waitForCall(
-    'chat.update',
-    (c) =>
-      c.args.channel === CHANNEL &&
-      textOf(c.args.blocks).includes(`<@${user}>`) &&
-      textOf(c.args.blocks).includes(words),
-  );
+const cardUpdate = (user: string, words: string) => cardUpdated(t, CHANNEL, user, words);
 
 describe('course requests', () => {
   it('a member requests a course and an admin approves: exactly one POST, the license goes to the member, who is told', async () => {
@@ -351,14 +346,7 @@ describe('course requests', () => {
     await (await click(RequestActionId.approve, id, TEST_USERS.admin)).waitForResponse();
     const done = await t.slack.waitForCall('functions.completeSuccess');
     expect(done.args.function_execution_id).toBe('Fx0REQUEST1');
-    const license = t.sandbox.inspect
-      .licenses({ poolId: '2002' })
-      .find((l) => l.student.email === 'wes.flow@acme-learning.example');
-    expect(done.args.outputs).toEqual({
-      status: 'approved',
-      license_id: license?.id,
-      end_date: license?.end.slice(0, 10),
-    });
+    expect(done.args.outputs).toEqual(approvedStepOutputs(t, '2002', 'wes.flow@acme-learning.example'));
   });
 
   it('the Workflow Builder step with a bad pool id completes with a readable error', async () => {

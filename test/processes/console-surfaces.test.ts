@@ -101,23 +101,24 @@ describe.skipIf(chromiumSkipReason !== undefined)('every surface from the local 
     expect(await page.locator('#home').textContent()).toMatch(/pool `?2001`?: Asked \d+ · kept 1/);
   });
 
+  /** Picks `name` in the shortcut menu; the title of the form it opens, once that form is cancelled. */
+  async function shortcutFormTitle(name: string): Promise<string | null> {
+    await page.getByRole('button', { name: /Shortcuts/ }).click();
+    await page.getByRole('menuitem', { name }).click();
+    await dialog().waitFor();
+    const title = await dialog().locator('h2').textContent();
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    return title;
+  }
+
   it('the shortcut menu sends the global shortcuts as Slack does: each opens its form for the person shown', async () => {
     await become(MEMBER);
     await open('license-ops');
-    await page.getByRole('button', { name: /Shortcuts/ }).click();
-    await page.getByRole('menuitem', { name: 'Request a course license' }).click();
-    await dialog().waitFor();
-    expect(await dialog().locator('h2').textContent()).toMatch(/course/i);
-    await dialog().getByRole('button', { name: 'Cancel' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    expect(await shortcutFormTitle('Request a course license')).toMatch(/course/i);
 
     await become(ADMIN);
-    await page.getByRole('button', { name: /Shortcuts/ }).click();
-    await page.getByRole('menuitem', { name: 'Assign a course license' }).click();
-    await dialog().waitFor();
-    expect(await dialog().locator('h2').textContent()).toMatch(/assign/i);
-    await dialog().getByRole('button', { name: 'Cancel' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    expect(await shortcutFormTitle('Assign a course license')).toMatch(/assign/i);
   });
 
   it('posts the weekly digest now in its channel, once a week', async () => {

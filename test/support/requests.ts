@@ -179,3 +179,20 @@ export function submitDenyReason(t: TestApp, id: string, reason: string, userId:
     { userId },
   );
 }
+
+/** The outputs a workflow step completes with once its request is approved: the seat `email` was given in `poolId`. */
+export function approvedStepOutputs(t: TestApp, poolId: string, email: string): Record<string, unknown> {
+  const license = t.sandbox.inspect.licenses({ poolId }).find((l) => l.student.email === email);
+  return { status: 'approved', license_id: license?.id, end_date: license?.end.slice(0, 10) };
+}
+
+/** Waits for the card about `user`'s request in `channel` to be updated to say `words`. */
+export function cardUpdated(t: TestApp, channel: string, user: string, words: string) {
+  return t.slack.waitForCall(
+    'chat.update',
+    (c) =>
+      c.args.channel === channel &&
+      textOf(c.args.blocks).includes(`<@${user}>`) &&
+      textOf(c.args.blocks).includes(words),
+  );
+}

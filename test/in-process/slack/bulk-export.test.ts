@@ -27,7 +27,7 @@ import { parseCsv } from '../../support/csv.js';
 import type { SlackCall } from '../../support/fake-slack.js';
 import { allText, buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
-import { selfServiceTo, workflowStepEvent } from '../../support/requests.js';
+import { approvedStepOutputs, selfServiceTo, workflowStepEvent } from '../../support/requests.js';
 
 const CHANNEL = 'C0REQUESTS';
 const WORKFLOW_USER = 'U0WFLOW001';
@@ -310,14 +310,7 @@ describe('the Workflow Builder step "Request a course license"', () => {
     expect(textOf((await clicked.waitForResponse()).body.blocks)).toMatch(/Approved: license `\d+` assigned/);
     const done = await t.slack.waitForCall('functions.completeSuccess');
     expect(done.args.function_execution_id).toBe('Fx0LISTEN01');
-    const license = t.sandbox.inspect
-      .licenses({ poolId: '2002' })
-      .find((l) => l.student.email === 'wes.flow@acme-learning.example');
-    expect(done.args.outputs).toEqual({
-      status: 'approved',
-      license_id: license?.id,
-      end_date: license?.end.slice(0, 10),
-    });
+    expect(done.args.outputs).toEqual(approvedStepOutputs(t, '2002', 'wes.flow@acme-learning.example'));
     expect(writes(t).map((w) => `${w.method} ${w.url}`)).toEqual(['POST /v1/pool/2002/license']);
   });
 

@@ -12,10 +12,15 @@ import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../s
 import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import { appPerFile } from '../../support/app-per-file.js';
 import { textOf, writes } from '../../support/change-flow.js';
-import type { SlackCall } from '../../support/fake-slack.js';
 import { buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
-import { clickInRequestsChannel, requestFormView, selfServiceTo, submitDenyReason } from '../../support/requests.js';
+import {
+  cardUpdated,
+  clickInRequestsChannel,
+  requestFormView,
+  selfServiceTo,
+  submitDenyReason,
+} from '../../support/requests.js';
 
 const CHANNEL = 'C0REQUESTS1';
 const CARD = { channel: CHANNEL, ts: '1767225600.000200' };
@@ -72,14 +77,7 @@ async function requestCourse(user: string, poolId: string, extra: { reason?: str
   return { card, id };
 }
 
-const cardUpdate = (user: string, words: string) =>
-  t.slack.waitForCall(
-    'chat.update',
-    (c: SlackCall) =>
-      c.args.channel === CHANNEL &&
-      textOf(c.args.blocks).includes(`<@${user}>`) &&
-      textOf(c.args.blocks).includes(words),
-  );
+const cardUpdate = (user: string, words: string) => cardUpdated(t, CHANNEL, user, words);
 
 describe('/licenses request and the card', () => {
   it('a member with no role gets the form: running pools, the named course chosen, a full pool marked', async () => {

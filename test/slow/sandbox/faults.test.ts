@@ -12,6 +12,19 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
+/**
+ * The sandbox closed while `pending` hangs in it: close() returns promptly, well short of the 30 s test
+ * timeout (a hanging socket left open would never finish), and `pending` fails.
+ */
+async function closesPromptly(running: RunningSandbox, pending: Promise<unknown>): Promise<void> {
+  pending.catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const closing = Date.now();
+  await running.close();
+  expect(Date.now() - closing).toBeLessThan(5_000);
+  await expect(pending).rejects.toThrow();
+}
+
 describe('injected faults', () => {
   it('answers a share of matching requests with 500, spread evenly', async () => {
     sandbox.addFault({ kind: '500', rate: 0.5 });
@@ -84,14 +97,10 @@ describe('injected faults', () => {
     expect(sandbox.inspect.student({ email: 'hang@contoso.com' })?.courses).toHaveLength(1);
     expect(sandbox.requests.at(-1)?.status).toBe(0);
     // One more request left hanging while the sandbox closes.
-    const pending = callSandbox(sandbox, 'POST', '/v1/pool/2001/license', { body: { email: 'h2@contoso.com' } });
-    pending.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const closing = Date.now();
-    await sandbox.close();
-    // Promptly: well short of the 30 s test timeout (a hanging socket left open would never finish).
-    expect(Date.now() - closing).toBeLessThan(5_000);
-    await expect(pending).rejects.toThrow();
+    await closesPromptly(
+      sandbox,
+      callSandbox(sandbox, 'POST', '/v1/pool/2001/license', { body: { email: 'h2@contoso.com' } }),
+    );
   });
 
   it('adds latency to matching requests only', async () => {
@@ -108,12 +117,6 @@ describe('injected faults', () => {
 
   it('takes rules from the start options, and close() cancels pending latency', async () => {
     const slow = await startSandbox({ port: 0, faults: [{ kind: 'latency', latencyMs: 20_000 }] });
-    const pending = callSandbox(slow, 'GET', '/v1/me');
-    pending.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const closing = Date.now();
-    await slow.close();
-    expect(Date.now() - closing).toBeLessThan(5_000);
-    await expect(pending).rejects.toThrow();
+    await closesPromptly(slow, callSandbox(slow, 'GET', '/v1/me'));
   });
 });
