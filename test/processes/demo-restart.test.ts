@@ -69,6 +69,19 @@ async function post(events: string, body: string): Promise<void> {
   expect(res.status).toBe(200);
 }
 
+/** The signed body of `/licenses <text>` typed by the demo's admin, answered at `path` of the collector. */
+const adminCommandBody = (text: string, path: string, trigger: string) =>
+  commandBody({
+    team_id: 'T0LOCAL001',
+    channel_id: 'C0LOCAL001',
+    user_id: ADMIN.id,
+    user_name: ADMIN.name,
+    command: '/licenses',
+    text,
+    response_url: `${collectorUrl}${path}`,
+    trigger_id: `1.${Date.now()}.${trigger}`,
+  });
+
 let commands = 0;
 /** `/licenses <text>` by the demo's admin; resolves with its response_url posts once the final answer came. */
 async function command(events: string, text: string): Promise<string> {
@@ -76,19 +89,7 @@ async function command(events: string, text: string): Promise<string> {
   const done = (all: string) => all.includes('"replace_original":true');
   const path = `/c${++commands}`;
   const from = posted.length;
-  await post(
-    events,
-    commandBody({
-      team_id: 'T0LOCAL001',
-      channel_id: 'C0LOCAL001',
-      user_id: ADMIN.id,
-      user_name: ADMIN.name,
-      command: '/licenses',
-      text,
-      response_url: `${collectorUrl}${path}`,
-      trigger_id: `1.${Date.now()}.${commands}`,
-    }),
-  );
+  await post(events, adminCommandBody(text, path, String(commands)));
   let all = '';
   await until(
     `an answer to /licenses ${text}`,
@@ -110,19 +111,7 @@ describe('the local demo started twice on one DATA_DIR', () => {
   it('starts afresh each time: nothing of the last run speaks of a license the new sandbox does not have', async () => {
     // Run 1: a license assigned through the form, in the sandbox and in the records' history.
     const one = await startDemo();
-    await post(
-      one.events,
-      commandBody({
-        team_id: 'T0LOCAL001',
-        channel_id: 'C0LOCAL001',
-        user_id: ADMIN.id,
-        user_name: ADMIN.name,
-        command: '/licenses',
-        text: 'assign 2001',
-        response_url: `${collectorUrl}/assign`,
-        trigger_id: `1.${Date.now()}.assign`,
-      }),
-    );
+    await post(one.events, adminCommandBody('assign 2001', '/assign', 'assign'));
     let form: Call | undefined;
     await until(
       'the assign form',
