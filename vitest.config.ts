@@ -1,58 +1,34 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 /**
- * The tests under test/integration that leave `npm run test:fast` (the `in-process` project) for the
- * `integration` project, with every end-to-end test (test/e2e: the whole app per file, a minute and
- * more together): those that start a process or need Redis, and those that take seconds each (a
- * licensing window of real time). A new test/integration test of either kind belongs here.
+ * Each project runs one folder of test/ (test/unit/layout.test.ts checks that every test file sits in
+ * one of them):
+ *
+ * - test/unit: pure code and small pieces with fakes, no server.
+ * - test/in-process: the licensing client, the sandbox, the listeners and the use cases against the
+ *   sandbox on loopback, in the test's own process, each file in about a second.
+ * - test/stores: the store suites, every case on both engines with `testDatabases()`
+ *   (test/support/records.ts). The project's `provide` picks the engine: `in-process` runs them on
+ *   SQLite, `postgres` on PostgreSQL, so `npm run test:fast` starts no PostgreSQL. Such a file holds
+ *   only those cases (an engine-free test in it would run in both projects): put others in test/in-process.
+ * - test/slow: in-process tests that take seconds each (a licensing window of real time) or need Redis.
+ * - test/app: the whole app in the test's own process (startTestApp: signed HTTP in, the fake Slack
+ *   and the sandbox on loopback).
+ * - test/processes: the tests that start processes (the app under `npm start` or `node dist/main.js`, a
+ *   kill and a restart, Chromium, a second replica, the sandbox's command line, a limiter per worker
+ *   process): each file keeps a module graph of its own (`isolate`), since what another file leaves in
+ *   `process.env` would reach the child it starts.
  */
-const NOT_FAST = [
-  'test/integration/licensing/redis-down.test.ts',
-  'test/integration/licensing/redis.test.ts',
-  'test/integration/sandbox/cli.test.ts',
-  'test/integration/shared-state.test.ts',
-  'test/integration/licensing/default-pacing.test.ts',
-  'test/integration/licensing/errors.test.ts',
-  'test/integration/licensing/limiter-recovery.test.ts',
-  'test/integration/licensing/limiter.test.ts',
-  'test/integration/sandbox/faults.test.ts',
-  'test/integration/sandbox/rate-limit.test.ts',
-];
-
-/**
- * The store suites: the test/integration files that run their cases on both engines with
- * `testDatabases()` (test/support/records.ts). `in-process` runs their SQLite cases, `postgres` their
- * PostgreSQL ones, so `npm run test:fast` starts no PostgreSQL. Such a file holds only those cases
- * (an engine-free test in it would run in both projects): put others in a file of their own.
- */
-const STORE_SUITES = readdirSync('test/integration', { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.test.ts'))
-  .map((f) => join('test/integration', f))
-  .filter((f) => readFileSync(f, 'utf8').includes('testDatabases('));
-
-/**
- * The end-to-end files that start processes (the app under `npm start` or `node dist/main.js`, a kill and
- * a restart, Chromium, a second replica): each keeps a module graph of its own (`isolate`), since what
- * another file leaves in `process.env` would reach the child it starts. Found by what they import.
- */
-const PROCESS_MARKS = [
-  'run-main',
-  'kill-restart',
-  'main-rig',
-  'chromium',
-  'process-fault',
-  'child_process',
-  'support/command.js',
-];
-const PROCESSES = [...readdirSync('test/e2e').map((f) => join('test/e2e', f)), ...NOT_FAST]
-  .filter((f) => f.endsWith('.test.ts'))
-  .filter((f) => PROCESS_MARKS.some((m) => readFileSync(f, 'utf8').includes(m)));
+const UNIT = ['test/unit/**/*.test.ts'];
+const IN_PROCESS = ['test/in-process/**/*.test.ts'];
+const STORES = ['test/stores/**/*.test.ts'];
+const SLOW = ['test/slow/**/*.test.ts'];
+const APP = ['test/app/**/*.test.ts'];
+const PROCESSES = ['test/processes/**/*.test.ts'];
 
 /**
  * Workers for the slow projects. Their tests mostly wait (on a licensing window, a restart, a browser),
- * so more files than cores run side by side: four of the in-process ones (postgres, integration), three
+ * so more files than cores run side by side: four of the in-process ones (postgres, slow, app), three
  * of those that start processes (each start loads and opens a whole app, and a kill-restart test
  * times its restarts). The fast projects take two (on two cores, 21 s against 25 s with Vitest's
  * default of one). Vitest runs projects of different worker counts one group after
@@ -93,7 +69,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: UNIT,
           environment: 'node',
           maxWorkers: FAST_WORKERS,
           // One module graph for all the files of a worker: re-importing Bolt, kysely and the rest
@@ -103,13 +79,10 @@ export default defineConfig({
         },
       },
       {
-        // With unit, `npm run test:fast`: the licensing client, the sandbox and the services against
-        // the sandbox on loopback, in the test's own process, each file in about a second; the store
-        // suites on SQLite.
+        // With unit, `npm run test:fast`: test/in-process, and the store suites on SQLite.
         test: {
           name: 'in-process',
-          include: ['test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...NOT_FAST],
+          include: [...IN_PROCESS, ...STORES],
           environment: 'node',
           maxWorkers: FAST_WORKERS,
           testTimeout: 30_000,
@@ -123,7 +96,7 @@ export default defineConfig({
         // The store suites' PostgreSQL cases (npm test, not test:fast).
         test: {
           name: 'postgres',
-          include: STORE_SUITES,
+          include: STORES,
           maxWorkers: IN_PROCESS_WORKERS,
           sequence: { groupOrder: 1 },
           environment: 'node',
@@ -134,14 +107,26 @@ export default defineConfig({
         },
       },
       {
-        // The end-to-end tests of the app in the test's own process (startTestApp: signed HTTP in,
-        // the fake Slack and the sandbox on loopback), and the slow licensing tests. Each file closes
-        // what it starts, so the files of a worker share one module graph (importing the whole app
-        // again for each file was most of this project's time).
+        // The slow in-process tests. Each file closes what it starts, so the files of a worker share one
+        // module graph.
         test: {
-          name: 'integration',
-          include: ['test/e2e/**/*.test.ts', ...NOT_FAST],
-          exclude: [...configDefaults.exclude, ...PROCESSES],
+          name: 'slow',
+          include: SLOW,
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          isolate: false,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The whole app in the test's own process. Each file closes what it starts, so the files of a
+        // worker share one module graph (importing the whole app again for each file was most of this
+        // project's time).
+        test: {
+          name: 'app',
+          include: APP,
           environment: 'node',
           globalSetup: POSTGRES,
           testTimeout: 30_000,
@@ -152,7 +137,7 @@ export default defineConfig({
         },
       },
       {
-        // The end-to-end tests that start processes (PROCESSES above), each file in a fresh worker.
+        // The tests that start processes, each file in a fresh worker.
         test: {
           name: 'processes',
           include: PROCESSES,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../local/sandbox/index.js';
 import type { RunningSandbox } from '../local/sandbox/types.js';
 import { CallbackId } from '../src/kernel/blocks/ids.js';
-import { extendState, viewOf } from '../test/e2e/change-support.js';
+import { extendState, viewOf } from '../test/support/change-flow.js';
 import { type FakeSlack, startFakeSlack, TEST_USERS } from '../test/support/fake-slack.js';
 import { eventsUrlOf, localAppEnv, runMain } from '../test/support/run-main.js';
 import { commandBody, interactionBody, slackHeaders } from '../test/support/slack-signing.js';

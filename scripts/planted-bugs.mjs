@@ -24,21 +24,21 @@ const BUGS = [
     file: 'src/kernel/slack/http-receiver.ts',
     find: "return 'The request signature does not match: check SLACK_SIGNING_SECRET.';",
     replace: 'return undefined;',
-    tests: ['test/unit/slack/signing.test.ts', 'test/e2e/app.test.ts'],
+    tests: ['test/unit/slack/signing.test.ts', 'test/app/app.test.ts'],
   },
   {
     name: 'secrets: the log writes tokens and e-mails as they are',
     file: 'src/kernel/slack/logger.ts',
     find: 'write(maskEmailsIn(redact(line)));',
     replace: 'write(line);',
-    tests: ['test/e2e/log-hygiene.test.ts', 'test/unit/privacy.test.ts'],
+    tests: ['test/app/log-hygiene.test.ts', 'test/unit/privacy.test.ts'],
   },
   {
     name: 'privacy: replies to a command go to the whole channel',
     file: 'src/kernel/slack/reply.ts',
     find: "response_type: 'ephemeral' as const",
     replace: "response_type: 'in_channel' as const",
-    tests: ['test/e2e/commands.test.ts'],
+    tests: ['test/app/commands.test.ts'],
   },
   {
     name: 'end date: a date after the pool ends is accepted',
@@ -52,21 +52,21 @@ const BUGS = [
     file: 'src/kernel/slack/roles.ts',
     find: "return (await listed(client, options.viewers, userId)) ? 'viewer' : 'none';",
     replace: "return (await listed(client, options.viewers, userId)) ? 'admin' : 'none';",
-    tests: ['test/e2e/safety.test.ts', 'test/e2e/refusal-words.test.ts'],
+    tests: ['test/app/safety.test.ts', 'test/app/refusal-words.test.ts'],
   },
   {
     name: 'pacing: a request gives its slot back at once (bursts past 25 a minute)',
     file: 'src/kernel/licensing/limiter/limiter-bottleneck.ts',
     find: 'const holdMs = opts.windowMs + opts.marginMs;',
     replace: 'const holdMs = 0;',
-    tests: ['test/integration/licensing/limiter.test.ts'],
+    tests: ['test/slow/licensing/limiter.test.ts'],
   },
   {
     name: 'told once: a message sent is never marked sent (sent again)',
     file: 'src/kernel/services/outbox.ts',
     find: ".set({ state: 'sent', sent_at: iso() })",
     replace: ".set({ state: 'pending', sent_at: iso() })",
-    tests: ['test/integration/services/intents-outbox.test.ts'],
+    tests: ['test/stores/services/intents-outbox.test.ts'],
   },
   {
     name: 'told at last: a DM Slack refused is swallowed (the outbox marks it sent, nobody is told)',
@@ -74,7 +74,7 @@ const BUGS = [
     find: 'const res = await client.chat.postMessage({ channel, ...marked(message) });',
     replace:
       'const res = await client.chat.postMessage({ channel, ...marked(message) }).catch(() => ({ ts: undefined }));',
-    tests: ['test/e2e/notice-retries.test.ts'],
+    tests: ['test/app/notice-retries.test.ts'],
   },
 ];
 

@@ -5,7 +5,7 @@
 
 import type { BulkJob } from '../../src/bulk/domain/bulk-job.js';
 import { BulkInputId } from '../../src/kernel/blocks/ids.js';
-import { NOW } from '../unit/blocks/fixtures.js';
+import { NOW } from './fixtures.js';
 
 /** Pending rows for `emails`, numbered from line 1 as the uploaded file's lines. */
 export function pendingRows(emails: readonly string[]): BulkJob['rows'] {

@@ -4,7 +4,7 @@
  * sandbox on loopback, the fake Slack Web API recording every call and response_url post), with each
  * payload handed to Bolt's `app.processEvent` the way its receiver would, after the signature check.
  * A request resolves once its listeners have run to their end, so what the person sees is there to
- * assert at once. The signed-HTTP tests (test/e2e) keep what this skips: signing, acks over HTTP, the
+ * assert at once. The signed-HTTP tests (test/app) keep what this skips: signing, acks over HTTP, the
  * receiver's guard and a real process.
  *
  *   const t = await startListenerApp();
@@ -15,9 +15,9 @@
  *   await t.close();
  */
 
-import { allText, buttons } from '../unit/blocks/fixtures.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './app-harness.js';
 import type { ResponseUrlPost } from './fake-slack.js';
+import { allText, buttons } from './fixtures.js';
 
 export { TEST_USERS } from './app-harness.js';
 

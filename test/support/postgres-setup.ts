@@ -1,5 +1,5 @@
 /**
- * vitest global setup of the projects whose tests need PostgreSQL (`postgres`, `integration` in
+ * vitest global setup of the projects whose tests need PostgreSQL (`postgres`, `app`, `processes` in
  * vitest.config.ts): one private PostgreSQL (test/support/postgres.ts), unless PG_TEST_URL names one.
  * vitest runs a project's global setup only when that project has files in the run, so `npm run
  * test:fast` starts none; when both projects run, they share the one server. Under CI=true a

@@ -135,20 +135,37 @@ export function postgresSkipReason(): string | undefined {
   return inject('postgresSkip') ?? 'no PostgreSQL: set PG_TEST_URL or apt-get install postgresql';
 }
 
+/** Runs one statement on the run's server as its administrator (outside any test database). */
+export async function postgresAdmin(sql: string): Promise<void> {
+  const server = postgresServerUrl();
+  if (!server) throw new Error(postgresSkipReason());
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh, empty database on the run's server; its URL. */
 export async function freshPostgresDatabase(): Promise<string> {
   const server = postgresServerUrl();
   if (!server) throw new Error(postgresSkipReason());
   const name = `ld_${randomBytes(6).toString('hex')}`;
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(`create database ${name}`);
-  } finally {
-    await client.end();
-  }
+  await postgresAdmin(`create database ${name}`);
   const u = new URL(server);
   u.pathname = `/${name}`;
   return u.toString();
 }
+
+/** The database refuses new connections and its open ones are ended, as when it goes away. */
+export async function cutOffDatabase(name: string): Promise<void> {
+  await postgresAdmin(`alter database ${name} with allow_connections false`);
+  await postgresAdmin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+}
+
+/** The database takes connections again after cutOffDatabase. */
+export const letDatabaseBackIn = (name: string): Promise<void> =>
+  postgresAdmin(`alter database ${name} with allow_connections true`);

@@ -1,12 +1,14 @@
 /** The daily progress pass as the end-to-end tests run it by hand, over a test app's licensing and records. */
+
+import { DeskActionId } from '../../src/kernel/blocks/ids.js';
 import {
   createProgressPass,
   type ProgressPass,
   type ProgressPassOptions,
 } from '../../src/progress/services/progress-pass.js';
-import { allText } from '../unit/blocks/fixtures.js';
-import type { TestApp } from './app-harness.js';
+import type { RequestOptions, TestApp } from './app-harness.js';
 import type { SlackCall } from './fake-slack.js';
+import { allText } from './fixtures.js';
 
 /**
  * A progress pass on `t` (its licensing client, records and logger) with the clock `now`, paced at 25
@@ -45,5 +47,25 @@ export async function openHome(t: TestApp, user: string): Promise<SlackCall> {
       !allText(c.args.view).includes('Refreshing') &&
       allText(c.args.view).includes('Pools'),
     10_000,
+  );
+}
+
+/** "Return this seat" clicked on App Home: no response_url, so every answer comes by DM. */
+export function clickReturnSeat(t: TestApp, licenseId: string, options?: RequestOptions) {
+  return t.action(
+    {
+      actions: [
+        {
+          action_id: DeskActionId.returnSeat,
+          block_id: 'returns',
+          type: 'button',
+          value: licenseId,
+          action_ts: `${Date.now() / 1000}`,
+        },
+      ],
+      response_url: undefined,
+      container: { type: 'view', view_id: 'V0HOME0001' },
+    },
+    options,
   );
 }

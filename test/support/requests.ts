@@ -3,10 +3,10 @@ import { expect } from 'vitest';
 import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/kernel/blocks/ids.js';
 import type { CourseRequest } from '../../src/requests/domain/requests.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
-import { buttons } from '../unit/blocks/fixtures.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
 import { textOf } from './change-flow.js';
 import { TEST_USERS } from './fake-slack.js';
+import { buttons } from './fixtures.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -177,5 +177,22 @@ export function submitDenyReason(t: TestApp, id: string, reason: string, userId:
       },
     },
     { userId },
+  );
+}
+
+/** The outputs a workflow step completes with once its request is approved: the seat `email` was given in `poolId`. */
+export function approvedStepOutputs(t: TestApp, poolId: string, email: string): Record<string, unknown> {
+  const license = t.sandbox.inspect.licenses({ poolId }).find((l) => l.student.email === email);
+  return { status: 'approved', license_id: license?.id, end_date: license?.end.slice(0, 10) };
+}
+
+/** Waits for the card about `user`'s request in `channel` to be updated to say `words`. */
+export function cardUpdated(t: TestApp, channel: string, user: string, words: string) {
+  return t.slack.waitForCall(
+    'chat.update',
+    (c) =>
+      c.args.channel === channel &&
+      textOf(c.args.blocks).includes(`<@${user}>`) &&
+      textOf(c.args.blocks).includes(words),
   );
 }

@@ -11,7 +11,7 @@ import {
 import { helpMessage } from '../../src/app/commands/index.js';
 import { buildPoolsMessage } from '../../src/browse/blocks/pools.js';
 import { withSandboxMarker } from '../../src/kernel/blocks/common.js';
-import { makePool, NOW } from './blocks/fixtures.js';
+import { makePool, NOW } from '../support/fixtures.js';
 
 describe('mrkdwn made readable', () => {
   it('unescapes entities after reading links, so an escaped <!channel> stays text', () => {

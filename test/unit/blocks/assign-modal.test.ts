@@ -3,7 +3,7 @@ import { buildAssignModal, buildAssignPoolSuggestions } from '../../../src/chang
 import { CallbackId, InputId } from '../../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import { buildOutcomeMessage, buildOutcomeModal, buildWorkingModal } from '../../../src/kernel/blocks/outcome.js';
-import { inDays, makePool, mrkdwnText, NOW } from './fixtures.js';
+import { inDays, makePool, mrkdwnText, NOW } from '../../support/fixtures.js';
 
 const HOSTILE = '<!channel> & <@U0BOSS0001> ';
 const optionsOf = (view: ReturnType<typeof buildAssignModal>) => {

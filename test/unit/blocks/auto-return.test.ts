@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../../../src/progress/blocks/auto-return.js';
-import { allText, buttons } from './fixtures.js';
+import { allText, buttons } from '../../support/fixtures.js';
 
 describe('the automatic return of finished seats in Block Kit', () => {
   it('tells the holder the course, the completion day, and offers a course request for the pool', () => {

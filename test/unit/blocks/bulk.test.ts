@@ -6,7 +6,7 @@ import type { BulkJob } from '../../../src/bulk/db/store.js';
 import { parseBulkList } from '../../../src/bulk/domain/bulk-list.js';
 import { planBulk } from '../../../src/bulk/domain/bulk-plan.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
-import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
+import { allText, inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 const HOSTILE = `<!channel> ${'Ж'.repeat(200)}`;
 const lines = Array.from({ length: 500 }, (_, i) =>

@@ -12,7 +12,7 @@ import {
 } from '../../../src/changes/blocks/revoke.js';
 import { CallbackId, ChangeActionId, InputId } from '../../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/blocks/limits.js';
-import { inDays, makeLicense, makePool, mrkdwnText, NOW } from './fixtures.js';
+import { inDays, makeLicense, makePool, mrkdwnText, NOW } from '../../support/fixtures.js';
 
 const hostile = makeLicense({
   student: { id: '1', name: `<!channel> & ${'Co '.repeat(100)}`, email: `${'x'.repeat(240)}@contoso.com` },

@@ -11,7 +11,7 @@ import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { decodeNav } from '../../../src/kernel/blocks/nav.js';
 import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
 import type { HistoryPage } from '../../../src/kernel/domain/history.js';
-import { allText, buttons } from './fixtures.js';
+import { allText, buttons } from '../../support/fixtures.js';
 
 const extend: AuditEntry = {
   at: '2026-11-20T09:30:00.000Z',

@@ -4,7 +4,7 @@ import { findAlerts } from '../../../src/alerts/domain/alerts.js';
 import { groupAlerts } from '../../../src/alerts/services/alerts.js';
 import { buildDashboardHomeView, buildRefusalHomeView } from '../../../src/home/blocks/home.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
-import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
+import { allText, inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 const HOSTILE = `<!channel> & ${'Ω'.repeat(300)} <@U0ALL>`;
 const pools = Array.from({ length: 200 }, (_, i) =>

@@ -23,7 +23,7 @@ import {
   makeStudent,
   mrkdwnText,
   NOW,
-} from './fixtures.js';
+} from '../../support/fixtures.js';
 
 const running = makePool({ id: '201', course: { id: 'c1', title: 'A running course' }, licenses: 20 });
 const ended = makePool({

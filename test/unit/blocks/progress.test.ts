@@ -9,7 +9,7 @@ import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { progressLine } from '../../../src/progress/blocks/progress-text.js';
 import type { LicenseProgress } from '../../../src/progress/domain/progress.js';
 import type { HomeProgress } from '../../../src/progress/domain/progress-views.js';
-import { allText, inDays, makePool, NOW } from './fixtures.js';
+import { allText, inDays, makePool, NOW } from '../../support/fixtures.js';
 
 function holder(over: Partial<LicenseProgress>): LicenseProgress {
   return {

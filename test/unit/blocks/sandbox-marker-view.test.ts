@@ -8,7 +8,7 @@ import { section } from '../../../src/kernel/blocks/kit.js';
 import { checkModalLimits, LIMITS } from '../../../src/kernel/blocks/limits.js';
 import { modal } from '../../../src/kernel/blocks/modal-kit.js';
 import { buildWorkingModal } from '../../../src/kernel/blocks/outcome.js';
-import { allText, inDays, makeLicense, makePool, NOW } from './fixtures.js';
+import { allText, inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 const HOSTILE = `<!channel> ${'Ж'.repeat(200)}`;
 const markers = (blocks: readonly unknown[]) => blocks.filter((b) => allText(b) === SANDBOX_MARKER).length;

@@ -30,7 +30,7 @@ import {
   makeStudentCourse,
   mrkdwnText,
   NOW,
-} from './fixtures.js';
+} from '../../support/fixtures.js';
 
 const NASTY = '<!channel> & <@U0BOSS0001> <https://evil.example|click> ';
 const longTitle = (i: number) => `${NASTY}${'Advanced DAX & Modeling '.repeat(12)}${i}`.slice(0, 300);

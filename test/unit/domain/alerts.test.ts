@@ -6,7 +6,7 @@ import {
   newLicenseScan,
   scanLicenses,
 } from '../../../src/alerts/domain/alerts.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 const none = () => false;
 

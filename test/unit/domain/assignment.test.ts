@@ -5,7 +5,7 @@ import {
   poolBlocker,
   validateAssignment,
 } from '../../../src/changes/domain/assignment.js';
-import { inDays, makePool, makeStudentCourse, NOW } from '../blocks/fixtures.js';
+import { inDays, makePool, makeStudentCourse, NOW } from '../../support/fixtures.js';
 
 describe('poolBlocker and needsRecycle', () => {
   it('an ended pool and a full untransferable pool cannot give a seat; a full transferable one can recycle', () => {

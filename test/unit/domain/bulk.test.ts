@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BULK_MAX_ROWS, parseBulkLine, parseBulkList } from '../../../src/bulk/domain/bulk-list.js';
 import { chooseEnrolmentRead, endDateProblem, planBulk } from '../../../src/bulk/domain/bulk-plan.js';
 import { recycleCandidates } from '../../../src/changes/domain/recycle.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 describe('parseBulkList', () => {
   it('reads email, "name, email", "email, name", "Name <email>", tabs and semicolons', () => {

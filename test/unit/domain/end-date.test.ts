@@ -8,7 +8,7 @@ import {
   quickChoices,
   today,
 } from '../../../src/kernel/domain/end-date.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 describe('days', () => {
   it('parses only real YYYY-MM-DD days, in UTC', () => {

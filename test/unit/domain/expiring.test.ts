@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysLeft, expiringWithin } from '../../../src/browse/domain/expiring.js';
-import { makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 // NOW is 2026-03-01T12:00:00Z.
 const ending = (end: string, over: Parameters<typeof makeLicense>[0] = {}) => makeLicense({ end, ...over });

@@ -6,7 +6,7 @@ import {
   endsWithPool,
   licenseStatus,
 } from '../../../src/kernel/domain/license-status.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 describe('licenseStatus', () => {
   it.each([

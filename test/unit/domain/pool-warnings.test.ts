@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { poolWarnings } from '../../../src/kernel/domain/pool-warnings.js';
-import { inDays, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makePool, NOW } from '../../support/fixtures.js';
 
 describe('poolWarnings', () => {
   it.each([

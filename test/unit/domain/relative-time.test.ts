@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { daysLeft } from '../../../src/browse/domain/expiring.js';
 import { relativeHint } from '../../../src/kernel/domain/relative-time.js';
 import { calendarDaysUntil } from '../../../src/kernel/domain/time.js';
-import { inDays, NOW } from '../blocks/fixtures.js';
+import { inDays, NOW } from '../../support/fixtures.js';
 
 describe('relativeHint', () => {
   it.each([

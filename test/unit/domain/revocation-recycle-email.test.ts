@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRecycleCandidate, recycleCandidates, recycleProblem } from '../../../src/changes/domain/recycle.js';
 import { revokeBlocker, seatReturns } from '../../../src/changes/domain/revocation.js';
 import { emailDomain, isDomainAllowed, maskEmail, parseEmail } from '../../../src/kernel/domain/email.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 describe('revocation', () => {
   it('offered only for an active, running, revokable license; the seat returns to a transferable pool', () => {

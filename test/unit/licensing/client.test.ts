@@ -13,7 +13,12 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../../../src/kernel/licensing/index.js';
-import { createRecordingLimiter, createRecordingLogger, everythingAbout, type RecordingLimiter } from './fakes.js';
+import {
+  createRecordingLimiter,
+  createRecordingLogger,
+  everythingAbout,
+  type RecordingLimiter,
+} from '../../support/licensing-fakes.js';
 
 const ORIGIN = 'http://licensing.test';
 const TOKEN = 'tok-Sup3rSecret-9f8e7d';

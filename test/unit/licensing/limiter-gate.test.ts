@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBackoffPolicy } from '../../../src/kernel/licensing/limiter/limiter-backoff.js';
 import { createPauseGate } from '../../../src/kernel/licensing/limiter/limiter-gate.js';
 import type { Priority } from '../../../src/kernel/licensing/limiter.js';
-import { createFakeClock } from './limiter-fake-clock.js';
+import { createFakeClock } from '../../support/limiter-fake-clock.js';
 
 interface Job {
   seq: number;

@@ -1,7 +1,7 @@
 /** Held slots and stop (limiter-holds.ts) on a fake clock. */
 import { describe, expect, it } from 'vitest';
 import { createHolds } from '../../../src/kernel/licensing/limiter/limiter-holds.js';
-import { createFakeClock, turn } from './limiter-fake-clock.js';
+import { createFakeClock, turn } from '../../support/limiter-fake-clock.js';
 
 /** Whether the promise has settled once pending callbacks ran. */
 async function isSettled(promise: Promise<unknown>): Promise<boolean> {

@@ -1,7 +1,7 @@
 /** Redis readiness (limiter-readiness.ts) on a fake clock. */
 import { describe, expect, it } from 'vitest';
 import { createReadiness } from '../../../src/kernel/licensing/limiter/limiter-readiness.js';
-import { createFakeClock, turn } from './limiter-fake-clock.js';
+import { createFakeClock, turn } from '../../support/limiter-fake-clock.js';
 
 function readiness(setup: Promise<void> | undefined, down = false) {
   const clock = createFakeClock();

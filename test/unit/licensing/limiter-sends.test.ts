@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSendLog } from '../../../src/kernel/licensing/limiter/limiter-sends.js';
-import { createRecordingLogger } from './fakes.js';
+import { createRecordingLogger } from '../../support/licensing-fakes.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

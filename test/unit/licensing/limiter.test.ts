@@ -1,5 +1,5 @@
 /**
- * createBottleneckLimiter on its own, on a fake clock (limiter-fake-clock.ts): its own timers (holds,
+ * createBottleneckLimiter on its own, on a fake clock (test/support/limiter-fake-clock.ts): its own timers (holds,
  * pauses) and the stub requests run on it, so nothing sleeps; bottleneck's internal turns of the event
  * loop stay real (global fake timers hang it, see design.md section 4), and `drive` waits for them before
  * it moves the clock. fn is a tiny counting stub that records when each job started, in fake ms.
@@ -12,8 +12,8 @@ import {
   createBottleneckLimiter,
 } from '../../../src/kernel/licensing/limiter/limiter-bottleneck.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
+import { createFakeClock, drive, elapse, type FakeClock } from '../../support/limiter-fake-clock.js';
 import { maxInRollingWindow } from '../../support/rolling-window.js';
-import { createFakeClock, drive, elapse, type FakeClock } from './limiter-fake-clock.js';
 
 const W = 300;
 const MARGIN = 20;

@@ -8,8 +8,8 @@ import { openRecords } from '../../../src/kernel/db/open.js';
 import type { License, Pool } from '../../../src/kernel/domain/types.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { turnCounter } from '../../support/event-loop.js';
-import { inDays, makeLicense, makePool, NOW } from '../blocks/fixtures.js';
-import { createFakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { inDays, makeLicense, makePool, NOW } from '../../support/fixtures.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

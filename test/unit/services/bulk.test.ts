@@ -8,8 +8,8 @@ import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import type { AssignRequest, Student } from '../../../src/kernel/domain/types.js';
 import { BadRequestError, RateBudgetUnavailableError, ServerError } from '../../../src/kernel/licensing/errors.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
-import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
-import { createFakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 const notifier = { started: async () => undefined, progress: async () => undefined, finished: async () => undefined };

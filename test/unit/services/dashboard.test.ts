@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createDashboard } from '../../../src/digest/services/dashboard.js';
 import type { Logger } from '../../../src/kernel/licensing/types.js';
 import { turnCounter } from '../../support/event-loop.js';
-import { inDays, makeLicense, makePool } from '../blocks/fixtures.js';
-import { createFakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { inDays, makeLicense, makePool } from '../../support/fixtures.js';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 

@@ -21,8 +21,8 @@ import {
   PROGRESS_PASS_LEASE,
   type ProgressPassOptions,
 } from '../../../src/progress/services/progress-pass.js';
-import { makePool, makeStudent, makeStudentCourse, NOW } from '../blocks/fixtures.js';
-import { createFakeLicensing, type FakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing, type FakeLicensing } from '../../support/fake-licensing.js';
+import { makePool, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 
 const WINDOW = 60_000;
 const DAY = 86_400_000;

@@ -8,8 +8,8 @@ import { assignLicense } from '../../../src/changes/services/assign.js';
 import { exportLicenses } from '../../../src/export/services/export.js';
 import { BadRequestError, NotFoundError, ServerError } from '../../../src/kernel/licensing/errors.js';
 import { readBackAssign } from '../../../src/kernel/services/writes/read-back.js';
-import { makeLicense, makePool, makeStudent, makeStudentCourse } from '../blocks/fixtures.js';
-import { createFakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { makeLicense, makePool, makeStudent, makeStudentCourse } from '../../support/fixtures.js';
 
 const pool = makePool({ id: '101', assignedLicenses: 20 });
 const licenses = Array.from({ length: 23 }, (_, i) =>

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createWaitlistWatch } from '../../../src/requests/services/waitlist-watch.js';
-import { makePool } from '../blocks/fixtures.js';
-import { createFakeLicensing } from './fake-licensing.js';
+import { createFakeLicensing } from '../../support/fake-licensing.js';
+import { makePool } from '../../support/fixtures.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
