@@ -2,7 +2,7 @@
  * The real process refuses to start over records it cannot read, with a sentence that names the file:
  * a database damaged after a first run (truncated). It never starts empty in its place: the file is
  * still there for the operator to restore. (Files of an earlier version are no start's business: a
- * damaged one is refused by npm run import-old-records, test/e2e/old-records.test.ts.)
+ * damaged one is refused by npm run import-old-records, test/processes/old-records.test.ts.)
  */
 import { statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
