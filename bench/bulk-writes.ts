@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BulkJob, type BulkJobStore, createBulkJobStore } from '../src/bulk/services/bulk-jobs.js';
+import { type BulkJob, type BulkJobStore, createBulkJobStore } from '../src/bulk/db/store.js';
 import { createBulkRunner } from '../src/bulk/services/bulk-runner.js';
 import { openRecords } from '../src/kernel/db/open.js';
 import type { LicensingClient } from '../src/kernel/licensing/types.js';

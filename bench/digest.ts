@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { assembleDigest, computeDigest, nameLists } from '../src/digest/services/digest.js';
 import { openRecords } from '../src/kernel/db/open.js';
 import type { Pool } from '../src/kernel/domain/types.js';
+import { createProgressStore } from '../src/progress/db/store.js';
 import { DEFAULT_PROGRESS_THRESHOLDS } from '../src/progress/domain/progress.js';
-import { createProgressStore } from '../src/progress/services/progress-store.js';
 
 const LICENSES = Number(process.argv[2] ?? 50_000);
 const POOLS = Number(process.argv[3] ?? 500);

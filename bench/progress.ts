@@ -23,9 +23,9 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openRecords } from '../src/kernel/db/open.js';
 import { createLicensingClient } from '../src/kernel/licensing/index.js';
+import { createProgressStore } from '../src/progress/db/store.js';
 import type { ProgressObservation } from '../src/progress/domain/progress.js';
 import { createProgressPass } from '../src/progress/services/progress-pass.js';
-import { createProgressStore } from '../src/progress/services/progress-store.js';
 
 const LIMIT = 25;
 const WINDOW_MS = 1_000;

@@ -41,8 +41,8 @@ import { createAuditLog } from '../src/kernel/services/audit.js';
 import { createIntents } from '../src/kernel/services/intents.js';
 import { createOutbox } from '../src/kernel/services/outbox.js';
 import { createLogger } from '../src/kernel/slack/logger.js';
+import { createDbRequestStore } from '../src/requests/db/request-store.js';
 import { requestTimers } from '../src/requests/domain/requests.js';
-import { createDbRequestStore } from '../src/requests/services/db-store.js';
 import { createRequestService } from '../src/requests/services/service.js';
 
 const args = process.argv.slice(2);

@@ -23,7 +23,7 @@ import { openRecords } from './kernel/db/open.js';
 import { createLicensingClient } from './kernel/licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
-import { unreadableRequests } from './requests/services/db-store.js';
+import { unreadableRequests } from './requests/db/request-store.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {

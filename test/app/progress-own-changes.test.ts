@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
-import { createProgressStore } from '../../src/progress/services/progress-store.js';
+import { createProgressStore } from '../../src/progress/db/store.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { recycleConfirmation, recycleState, settledView, submit, textOf } from '../support/change-flow.js';

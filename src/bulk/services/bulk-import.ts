@@ -13,7 +13,7 @@
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../kernel/licensing/types.js';
-import { applyRows, type BulkJob, type BulkJobStore, isJob, type JobRow } from './bulk-jobs.js';
+import { applyRows, type BulkJob, type BulkJobStore, isJob, type JobRow } from '../db/store.js';
 
 export const BULK_FILES_DIR = 'bulk';
 export const IMPORTED_SUFFIX = '.imported';

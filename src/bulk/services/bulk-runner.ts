@@ -27,7 +27,7 @@ import {
   type JobRow,
   JobTakenOverError,
   KEEP_FINISHED_MS,
-} from './bulk-jobs.js';
+} from '../db/store.js';
 import { assignBulkLine } from './bulk-line.js';
 import { rowFailure } from './bulk-outcome.js';
 

@@ -32,8 +32,8 @@ import { createDbLease } from '../../kernel/services/jobs/lease.js';
 import { createJobRunner, type Job, type JobRunner } from '../../kernel/services/jobs/runner.js';
 import { stateDocument } from '../../kernel/services/state-records.js';
 import { yieldToLoop } from '../../kernel/services/turns.js';
+import { createProgressStore, type PoolSeats, type ProgressStore } from '../db/store.js';
 import type { ProgressObservation } from '../domain/progress.js';
-import { createProgressStore, type PoolSeats, type ProgressStore } from './progress-store.js';
 
 export const PROGRESS_PASS_KEY = 'progress:pass';
 /** The job lease (jobs/lease.ts) of the replica running the pass. */

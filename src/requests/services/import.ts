@@ -16,8 +16,8 @@ import { join, resolve } from 'node:path';
 import type { Records } from '../../kernel/db/open.js';
 import type { Logger } from '../../kernel/licensing/types.js';
 import type { Intents } from '../../kernel/services/intents.js';
+import { createDbRequestStore } from '../db/request-store.js';
 import { type CourseRequest, REQUEST_STATUSES, type RequestStatus } from '../domain/requests.js';
-import { createDbRequestStore } from './db-store.js';
 import { REQUEST_ASSIGN_INTENT } from './service.js';
 
 /** A file that cannot be imported; `message` is the sentence for the operator. */
