@@ -70,7 +70,7 @@ const BUGS = [
   },
   {
     name: 'told at last: a DM Slack refused is swallowed (the outbox marks it sent, nobody is told)',
-    file: 'src/requests/slack/notify.ts',
+    file: 'src/requests/slack/notice-sender.ts',
     find: 'const res = await client.chat.postMessage({ channel, ...marked(message) });',
     replace:
       'const res = await client.chat.postMessage({ channel, ...marked(message) }).catch(() => ({ ts: undefined }));',

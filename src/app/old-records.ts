@@ -12,7 +12,7 @@ import { createBulkJobStore, DEFAULT_TAKEOVER_MS, importBulkFiles } from '../bul
 import { auditFilesIn, importAuditFiles } from '../history/services/audit-import.js';
 import type { Records } from '../kernel/db/open.js';
 import type { Logger } from '../kernel/licensing/types.js';
-import { createIntents } from '../kernel/services/intents.js';
+import { createIntents } from '../kernel/services/writes/intents.js';
 import { importRequestFiles } from '../requests/services/import.js';
 
 export const IMPORT_COMMAND = 'npm run import-old-records';

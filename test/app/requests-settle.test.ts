@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Records } from '../../src/kernel/db/open.js';
-import { createIntents } from '../../src/kernel/services/intents.js';
+import { createIntents } from '../../src/kernel/services/writes/intents.js';
 import { buildRequestDecisionMessage } from '../../src/requests/blocks/requests.js';
 import { createDbRequestStore } from '../../src/requests/db/request-store.js';
 import type { CourseRequest } from '../../src/requests/domain/requests.js';

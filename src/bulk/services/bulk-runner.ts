@@ -36,7 +36,7 @@ const BACKGROUND = { priority: 'background' } as const;
 export const PROGRESS_EVERY_MS = 3000;
 
 /** What the runner tells the requester; the Slack side implements it. Failures are logged, not fatal. */
-export interface BulkNotifier {
+export interface BulkProgressNotices {
   /** Posts the progress message; returns where it is, so later updates (and a resumed job) edit it. */
   started(job: BulkJob): Promise<{ channel: string; ts: string } | undefined>;
   progress(job: BulkJob): Promise<void>;
@@ -45,12 +45,12 @@ export interface BulkNotifier {
 
 export interface BulkRunner {
   /** Records the job (held by this runner), then runs it in the background; resolves once it is recorded. */
-  start(job: BulkJob, notifier: BulkNotifier): Promise<void>;
+  start(job: BulkJob, notifier: BulkProgressNotices): Promise<void>;
   /**
    * Takes on the unfinished jobs nobody holds (on SQLite: every unfinished job) and from then on looks
    * for such jobs every `pollMs`; resolves with how many it took at once.
    */
-  resumeAll(notifierFor: (job: BulkJob) => BulkNotifier): Promise<number>;
+  resumeAll(notifierFor: (job: BulkJob) => BulkProgressNotices): Promise<number>;
   /** Resolves when the job's run in this process ends (for tests and the benchmark). */
   settled(jobId: string): Promise<void>;
   /** Stops starting rows; waits up to `timeoutMs` for the rows in flight. */
@@ -256,7 +256,7 @@ function jobRunner(ctx: RunContext) {
   };
 
   /** The rows one after another; 'lost', 'paused' or 'stop' end the walk early. */
-  async function walk(job: BulkJob, notifier: BulkNotifier, lease: { lost: boolean }) {
+  async function walk(job: BulkJob, notifier: BulkProgressNotices, lease: { lost: boolean }) {
     const marker = rowMarker(store, job);
     let lastProgress = opts.now().getTime();
     let aborted = false;
@@ -299,7 +299,7 @@ function jobRunner(ctx: RunContext) {
   /** 'paused': stopped for a shutdown, rows left; 'lost': another replica took the job over. */
   async function run(
     job: BulkJob,
-    notifier: BulkNotifier,
+    notifier: BulkProgressNotices,
     lease: { lost: boolean },
   ): Promise<'done' | 'paused' | 'lost'> {
     if (!job.progress) {
@@ -371,11 +371,11 @@ export function createBulkRunner(opts: BulkRunnerOptions): BulkRunner {
   const pollMs = opts.pollMs ?? Math.min(5000, Math.max(500, Math.floor(takeoverMs / 2)));
   const jobs = opts.jobs ?? createJobRunner({ logger });
   let poller: Job | undefined;
-  let notifierOf: ((job: BulkJob) => BulkNotifier) | undefined;
+  let notifierOf: ((job: BulkJob) => BulkProgressNotices) | undefined;
   const { run, sweep, lost } = jobRunner(ctx);
 
   /** Runs a job this runner holds, renewing its lease meanwhile; a stop lets go of it. */
-  function launch(job: BulkJob, notifier: BulkNotifier): Promise<'done' | 'paused' | 'lost' | 'failed'> {
+  function launch(job: BulkJob, notifier: BulkProgressNotices): Promise<'done' | 'paused' | 'lost' | 'failed'> {
     logger.info('running a bulk job', { job: job.id, left: job.rows.filter((r) => r.state !== 'done').length });
     const held = holdLease(opts, jobs, job, takeoverMs);
     const p = tracked(opts.work, 'bulk', `bulk job ${job.id}`, () => run(job, notifier, held.lease))

@@ -10,9 +10,13 @@ import type { AppDeps } from '../../kernel/slack/deps.js';
 import { openDm } from '../../kernel/slack/notices.js';
 import { buildBulkProgressMessage, buildBulkResultMessages } from '../blocks/bulk-progress.js';
 import type { BulkJob } from '../db/store.js';
-import type { BulkNotifier } from '../services/bulk-runner.js';
+import type { BulkProgressNotices } from '../services/bulk-runner.js';
 
-export function createBulkProgressNotices(client: webApi.WebClient, deps: AppDeps, userId: string): BulkNotifier {
+export function createBulkProgressNotices(
+  client: webApi.WebClient,
+  deps: AppDeps,
+  userId: string,
+): BulkProgressNotices {
   const message = (job: BulkJob) => withSandboxMarker(buildBulkProgressMessage(job), deps.sandbox);
   return {
     async started(job) {

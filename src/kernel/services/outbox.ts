@@ -43,17 +43,17 @@ export interface OutboxSender {
  * people, card copies): kept on its row (`result`), so a retry sends only what is left and nobody is
  * told twice. A notice of one Slack call needs none.
  */
-export interface DeliverySteps {
+export interface NoticeSteps {
   /** Runs `send` unless the part `name` was delivered on an earlier try; records it once `send` resolved. */
   once(name: string, send: () => Promise<void>): Promise<void>;
 }
 
 /** Outside the outbox (a direct call, a test): every part is sent. */
-export const EVERY_STEP: DeliverySteps = { once: (_name, send) => send() };
+export const EVERY_STEP: NoticeSteps = { once: (_name, send) => send() };
 
 /** Thrown by `deliver` when a message can never be delivered (the channel is gone): dropped at once. */
-export class Undeliverable extends Error {
-  override readonly name = 'Undeliverable';
+export class Unsendable extends Error {
+  override readonly name = 'Unsendable';
 }
 
 export interface OutboxOptions {
@@ -64,7 +64,7 @@ export interface OutboxOptions {
    * Sends one message; returns once Slack accepted it, throws to try again later (every part that
    * failed must throw: a message that returns is marked sent). `steps` holds the parts sent already.
    */
-  deliver: (body: unknown, steps: DeliverySteps) => Promise<void>;
+  deliver: (body: unknown, steps: NoticeSteps) => Promise<void>;
   /** Default 5 s. */
   everyMs?: number;
   /** Tries before a message is dropped; default 8 (about 20 minutes of pauses). */
@@ -137,7 +137,7 @@ function createRound(opts: OutboxOptions, isStopped: () => boolean): () => Promi
   }
 
   /** The parts of a message sent on earlier tries, and how to record one more. */
-  function stepsOf(id: number, result: string | null): DeliverySteps {
+  function stepsOf(id: number, result: string | null): NoticeSteps {
     const done = new Set<string>(partsOf(result));
     return {
       async once(name, send) {
@@ -163,7 +163,7 @@ function createRound(opts: OutboxOptions, isStopped: () => boolean): () => Promi
   /** A try that failed: put off (a growing pause), or given up after the last try or when undeliverable. */
   async function failed(row: DueRow, body: unknown, error: unknown): Promise<void> {
     const tries = row.attempts + 1;
-    const give = error instanceof Undeliverable || tries >= maxAttempts;
+    const give = error instanceof Unsendable || tries >= maxAttempts;
     await records.db
       .updateTable('outbox')
       // A message given up keeps when it was given up in `due_at` (App Home counts the recent ones).
@@ -176,7 +176,7 @@ function createRound(opts: OutboxOptions, isStopped: () => boolean): () => Promi
     if (give) {
       logger.error('a message to a person could not be delivered and was given up', {
         ...fields,
-        ...(error instanceof Undeliverable ? {} : { afterTries: maxAttempts }),
+        ...(error instanceof Unsendable ? {} : { afterTries: maxAttempts }),
       });
     } else logger.warn('a message to a person could not be delivered yet; trying again later', fields);
   }

@@ -15,11 +15,11 @@ import type { RequestService } from '../../requests/services/service.js';
 import type { Waitlist } from '../../requests/services/waitlist.js';
 import type { Records } from '../db/open.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
-import type { Intents, Settler } from '../services/intents.js';
 import type { JobRunner } from '../services/jobs/runner.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
 import type { SharedStore } from '../services/shared-store.js';
 import type { WorkTracker } from '../services/work-tracker.js';
+import type { Intents, Settler } from '../services/writes/intents.js';
 import type { WriteLedger } from '../services/writes/ledger.js';
 import type { Notices } from './notices.js';
 

@@ -12,16 +12,16 @@ import { buildOutcomeMessage, type Outcome } from '../blocks/outcome.js';
 import type { Records } from '../db/open.js';
 import type { Logger } from '../licensing/types.js';
 import type { AuditLog } from '../services/audit.js';
-import { type DeliverySteps, EVERY_STEP, type Outbox, type OutboxSender, Undeliverable } from '../services/outbox.js';
+import { EVERY_STEP, type NoticeSteps, type Outbox, type OutboxSender, Unsendable } from '../services/outbox.js';
 
 /**
  * Sends one notice; returns once Slack accepted every part of it, throws to be tried again
- * (Undeliverable: never). `steps`: the parts sent on an earlier try (see `noticeParts`).
+ * (Unsendable: never). `steps`: the parts sent on an earlier try (see `noticeParts`).
  */
 export type NoticeRenderer = (
   client: webApi.WebClient,
   notice: { kind: string } & Record<string, unknown>,
-  steps: DeliverySteps,
+  steps: NoticeSteps,
 ) => Promise<void>;
 
 /** Slack's answers that no retry can change: the person or the channel is gone, or cannot be written to. */
@@ -37,11 +37,11 @@ const NEVER = new Set([
   'restricted_action',
 ]);
 
-/** A Slack error that no retry can change, as Undeliverable; any other error as it is. */
-export function whyUndeliverable(error: unknown): unknown {
-  if (error instanceof Undeliverable) return error;
+/** A Slack error that no retry can change, as Unsendable; any other error as it is. */
+export function whyUnsendable(error: unknown): unknown {
+  if (error instanceof Unsendable) return error;
   const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  return typeof code === 'string' && NEVER.has(code) ? new Undeliverable(code) : error;
+  return typeof code === 'string' && NEVER.has(code) ? new Unsendable(code) : error;
 }
 
 /**
@@ -49,7 +49,7 @@ export function whyUndeliverable(error: unknown): unknown {
  * (`steps`), every one tried even when one fails, and `settle()` throws after the last when any
  * failed, so the outbox tries the notice again later and sends only the parts left.
  */
-export function noticeParts(steps: DeliverySteps = EVERY_STEP) {
+export function noticeParts(steps: NoticeSteps = EVERY_STEP) {
   const failures: unknown[] = [];
   return {
     /** Sends one part unless an earlier try did; false when it failed (settle() will throw). */
@@ -58,7 +58,7 @@ export function noticeParts(steps: DeliverySteps = EVERY_STEP) {
         await steps.once(name, send);
         return true;
       } catch (error) {
-        failures.push(whyUndeliverable(error));
+        failures.push(whyUnsendable(error));
         return false;
       }
     },
@@ -67,7 +67,7 @@ export function noticeParts(steps: DeliverySteps = EVERY_STEP) {
       const first = failures[0];
       const why = first instanceof Error ? first.message : String(first);
       // Only parts that can never be delivered: no retry helps.
-      if (failures.every((f) => f instanceof Undeliverable)) throw new Undeliverable(why);
+      if (failures.every((f) => f instanceof Unsendable)) throw new Unsendable(why);
       throw new Error(`${failures.length} part(s) of the message failed: ${why}`, { cause: first });
     },
   };
@@ -77,7 +77,7 @@ export interface Notices {
   register(kind: string, render: NoticeRenderer): void;
   /** The bot client messages are sent with, once the app is built. */
   attach(client: webApi.WebClient): void;
-  deliver(body: unknown, steps?: DeliverySteps): Promise<void>;
+  deliver(body: unknown, steps?: NoticeSteps): Promise<void>;
 }
 
 export function createNotices(): Notices {
@@ -94,13 +94,13 @@ export function createNotices(): Notices {
       const notice = body as { kind?: unknown } & Record<string, unknown>;
       const kind = typeof notice?.kind === 'string' ? notice.kind : undefined;
       const render = kind ? renderers.get(kind) : undefined;
-      if (!kind || !render) throw new Undeliverable(`no renderer for a notice of kind ${String(kind)}`);
+      if (!kind || !render) throw new Unsendable(`no renderer for a notice of kind ${String(kind)}`);
       // Sent before the app was built: the outbox tries again on its next round.
       if (!client) throw new Error('the Slack client is not attached yet');
       try {
         await render(client, { ...notice, kind }, steps);
       } catch (error) {
-        throw whyUndeliverable(error);
+        throw whyUnsendable(error);
       }
     },
   };

@@ -19,7 +19,7 @@
  *   license), so only the process that ends it tells; the alert channel gets one post a pass, counts only.
  */
 
-import { STALE_INSTANCE_MS } from '../../kernel/services/intents.js';
+import { STALE_INSTANCE_MS } from '../../kernel/services/writes/intents.js';
 import { createProgressReturns } from '../db/returns.js';
 import type { AutoReturnNotice, ReturnedInPool } from '../domain/auto-return.js';
 import { type AutoReturnContext, type AutoReturnOptions, type Ended, resume, send } from './auto-return-claims.js';

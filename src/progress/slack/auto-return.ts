@@ -6,8 +6,8 @@
  */
 
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
-import { createIntents } from '../../kernel/services/intents.js';
 import { createJobRunner, type Job } from '../../kernel/services/jobs/runner.js';
+import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';

@@ -129,7 +129,7 @@ export class UnreadableRequestError extends Error {
 
 /**
  * What people are told about a request, queued in the outbox with the change it tells of and worded
- * by the Slack layer when it is sent (src/requests/slack/deliver.ts), so a crash neither loses nor
+ * by the Slack layer when it is sent (src/requests/slack/request-notices.ts), so a crash neither loses nor
  * repeats a message.
  */
 export type RequestNotice =

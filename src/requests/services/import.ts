@@ -15,7 +15,7 @@ import { readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Records } from '../../kernel/db/open.js';
 import type { Logger } from '../../kernel/licensing/types.js';
-import type { Intents } from '../../kernel/services/intents.js';
+import type { Intents } from '../../kernel/services/writes/intents.js';
 import { createDbRequestStore } from '../db/request-store.js';
 import { type CourseRequest, REQUEST_STATUSES, type RequestStatus } from '../domain/requests.js';
 import { REQUEST_ASSIGN_INTENT } from './service.js';

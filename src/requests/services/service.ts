@@ -3,7 +3,7 @@
  * cancel, put on the waitlist, assign a waitlisted request (the waitlist's assignWaitlisted: a freed
  * seat goes to the first request in line through the same assign as an approval), and the periodic
  * reminder and expiry check. Each owns its fresh reads, its rules, the write, the audit entry and a typed outcome; what
- * people are told goes through RequestEvents, which the Slack layer implements (no Slack types here).
+ * people are told goes through RequestNotices, which the Slack layer implements (no Slack types here).
  */
 import { createIntake } from './create.js';
 import { createDecisions } from './decide.js';

@@ -1,15 +1,15 @@
 /**
  * The types of the course request use cases (service.ts re-exports them): what the Slack layer
- * implements (RequestEvents, RequesterPresence), what a use case is given and what it returns.
+ * implements (RequestNotices, RequesterPresence), what a use case is given and what it returns.
  */
 
 import type { AssignParams, RecycleChosenOutcome, RecycleDefaultOutcome, RetryOutcome } from '../../changes/index.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
-import type { Intent, Intents } from '../../kernel/services/intents.js';
-import type { DeliverySteps, Outbox } from '../../kernel/services/outbox.js';
+import type { NoticeSteps, Outbox } from '../../kernel/services/outbox.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
+import type { Intent, Intents } from '../../kernel/services/writes/intents.js';
 import type { WriteOutcome } from '../../kernel/services/writes/outcome.js';
 import type { DbRequestStore } from '../db/request-store.js';
 import type {
@@ -29,14 +29,14 @@ import type { WaitlistAssignOutcome, WaitlistEntry } from './waitlist.js';
  * outbox's notices (the use cases queue typed notices, never call these). Throws when a part of the
  * message failed, after trying every part (the outbox tries again; `steps` skips the parts sent).
  */
-export interface RequestEvents {
+export interface RequestNotices {
   /** A new request: the approvers get the card (its copies are saved on the request), the requester a DM. */
-  received(request: CourseRequest, facts: { freeSeats: number }, steps?: DeliverySteps): Promise<void>;
+  received(request: CourseRequest, facts: { freeSeats: number }, steps?: NoticeSteps): Promise<void>;
   /**
    * Pending for REQUEST_REMIND_HOURS, or approved that long ago for a full pool with no seat found:
    * the approvers are reminded (and, approved, the approver who must choose).
    */
-  reminder(request: CourseRequest, steps?: DeliverySteps): Promise<void>;
+  reminder(request: CourseRequest, steps?: NoticeSteps): Promise<void>;
   /**
    * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
    * waitlisted, expired, cancelled) unless `toldElsewhere` (the waitlist's own DMs told them), and a
@@ -45,7 +45,7 @@ export interface RequestEvents {
   changed(
     request: CourseRequest,
     extra?: { place?: number; toldElsewhere?: boolean; status?: CourseRequest['status'] },
-    steps?: DeliverySteps,
+    steps?: NoticeSteps,
   ): Promise<void>;
 }
 

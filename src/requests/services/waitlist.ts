@@ -14,7 +14,7 @@
 import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
-import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { WaitlistStore } from '../db/request-store.js';
 import {
   entriesOf,
@@ -40,12 +40,12 @@ export interface PoolLock {
  * delivery. Throws when a DM failed, after trying every one (the outbox tries again; `steps` skips
  * the DMs sent).
  */
-export interface WaitlistNotifier {
+export interface WaitlistNotices {
   /** The request got a seat; `passedOver` are the requests ahead of it that could not take it. */
   assigned(
     entry: WaitlistEntry,
     outcome: Extract<WaitlistAssignOutcome, { kind: 'assigned' }>,
-    steps?: DeliverySteps,
+    steps?: NoticeSteps,
   ): Promise<void>;
   /**
    * The request left the line without a seat (its assign failed for good). `poolEnded`: no seat was
@@ -56,7 +56,7 @@ export interface WaitlistNotifier {
     reason: string,
     nextInLine: WaitlistEntry | undefined,
     poolEnded?: boolean,
-    steps?: DeliverySteps,
+    steps?: NoticeSteps,
   ): Promise<void>;
 }
 

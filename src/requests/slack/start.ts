@@ -10,8 +10,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../../kernel/db/open.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
-import type { Intent, Intents } from '../../kernel/services/intents.js';
-import type { DeliverySteps, Outbox } from '../../kernel/services/outbox.js';
+import type { NoticeSteps, Outbox } from '../../kernel/services/outbox.js';
+import type { Intent, Intents } from '../../kernel/services/writes/intents.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { createDbRequestStore, type DbRequestStore } from '../db/request-store.js';
 import { isRequestNotice, type RequestLimits, type RequestTimers } from '../domain/requests.js';
@@ -19,10 +19,10 @@ import { createRequestCheck } from '../services/check.js';
 import { createRequestService, REQUEST_ASSIGN_INTENT } from '../services/service.js';
 import { createWaitlist, type Waitlist } from '../services/waitlist.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../services/waitlist-watch.js';
-import { createRequestDelivery } from './deliver.js';
 import type { RequestsDeps } from './deps.js';
-import { createRequestEvents } from './notify.js';
+import { createRequestNotices } from './notices.js';
 import { createRequesterName, createRequesterPresence } from './presence.js';
+import { createRequestNoticeRenderers } from './request-notices.js';
 import { createWaitlistNotices } from './waitlist/notices.js';
 
 export interface WaitlistSetup {
@@ -62,7 +62,7 @@ export interface RequestsFeature {
   intentKind: string;
   settle(intent: Intent): Promise<void>;
   /** Sends one outbox message if it is one of this feature's notices: false when it is not. */
-  deliver(body: unknown, steps?: DeliverySteps): Promise<boolean>;
+  deliver(body: unknown, steps?: NoticeSteps): Promise<boolean>;
   /** Starts the timers of the reminder and expiry check and of the background check. */
   start(): void;
   /** Ends both checks, waits briefly for seats being given; before the licensing client closes. */
@@ -82,7 +82,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
   });
   const cards = { store, channel: opts.channel, timers: opts.timers };
   const setup = opts.waitlist;
-  const events = createRequestEvents(opts.client, deps, cards);
+  const events = createRequestNotices(opts.client, deps, cards);
   // A request back in line after a write that did not happen: its pool is looked at again.
   const pending = { waitlist: undefined as Waitlist | undefined };
   const service = createRequestService({
@@ -129,7 +129,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
           ...(deps.jobs ? { jobs: deps.jobs } : {}),
         })
       : undefined;
-  const deliver = createRequestDelivery({
+  const deliver = createRequestNoticeRenderers({
     store,
     events,
     notifier: createWaitlistNotices(opts.client, deps),

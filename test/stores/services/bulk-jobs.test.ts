@@ -13,7 +13,7 @@ import {
   JobTakenOverError,
   KEEP_FINISHED_MS,
 } from '../../../src/bulk/db/store.js';
-import { type BulkNotifier, createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
+import { type BulkProgressNotices, createBulkRunner } from '../../../src/bulk/services/bulk-runner.js';
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
@@ -23,7 +23,7 @@ import { testDatabases } from '../../support/records.js';
 import { until } from '../../support/until.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
-const notifier: BulkNotifier = {
+const notifier: BulkProgressNotices = {
   started: async () => undefined,
   progress: async () => undefined,
   finished: async () => undefined,

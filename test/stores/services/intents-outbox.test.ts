@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Records } from '../../../src/kernel/db/open.js';
-import { createIntents, createSettler, type Intent } from '../../../src/kernel/services/intents.js';
-import { createOutbox, Undeliverable } from '../../../src/kernel/services/outbox.js';
+import { createOutbox, Unsendable } from '../../../src/kernel/services/outbox.js';
+import { createIntents, createSettler, type Intent } from '../../../src/kernel/services/writes/intents.js';
 import { testDatabases } from '../../support/records.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -149,7 +149,7 @@ describe.each(testDatabases())('the outbox on $dialect', ({ skip, open }) => {
       logger,
       now,
       deliver: async (body) => {
-        if ((body as { gone?: boolean }).gone) throw new Undeliverable('channel_not_found');
+        if ((body as { gone?: boolean }).gone) throw new Unsendable('channel_not_found');
         if (failing) throw new Error('ratelimited');
         delivered.push(body);
       },

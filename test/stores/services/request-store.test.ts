@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIntents } from '../../../src/kernel/services/intents.js';
+import { createIntents } from '../../../src/kernel/services/writes/intents.js';
 import { createDbRequestStore } from '../../../src/requests/db/request-store.js';
 import type { CourseRequest } from '../../../src/requests/domain/requests.js';
 import { ImportProblem, importRequestFiles } from '../../../src/requests/services/import.js';

@@ -15,10 +15,10 @@ import type { SettledWriteNotice } from '../../../src/kernel/domain/writes/settl
 import { createLicensingClient } from '../../../src/kernel/licensing/index.js';
 import type { LicensingClient, Logger } from '../../../src/kernel/licensing/types.js';
 import { type AuditLog, createAuditLog } from '../../../src/kernel/services/audit.js';
-import { createIntents, createSettler, type Settler } from '../../../src/kernel/services/intents.js';
 import { createOutbox } from '../../../src/kernel/services/outbox.js';
-import { registerWriteSettlers } from '../../../src/kernel/services/settle-writes.js';
+import { createIntents, createSettler, type Settler } from '../../../src/kernel/services/writes/intents.js';
 import { createWriteLedger, type WriteKind } from '../../../src/kernel/services/writes/ledger.js';
+import { registerWriteSettlers } from '../../../src/kernel/services/writes/settle.js';
 import { testDatabases } from '../../support/records.js';
 import { callSandbox } from '../../support/sandbox.js';
 import { until } from '../../support/until.js';

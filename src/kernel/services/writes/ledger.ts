@@ -10,7 +10,7 @@
  */
 import type { Records } from '../../db/open.js';
 import type { License } from '../../domain/types.js';
-import type { IntentInput, Intents } from '../intents.js';
+import type { IntentInput, Intents } from './intents.js';
 import { WriteNotRecordedError } from './not-recorded.js';
 import { auditOutcomeOf, type WriteOutcome } from './outcome.js';
 

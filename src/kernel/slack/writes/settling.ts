@@ -10,7 +10,7 @@ import { withSandboxMarker } from '../../blocks/common.js';
 import { buildSettledWriteMessage } from '../../blocks/writes/settled-notice.js';
 import type { SettledWriteNotice } from '../../domain/writes/settled-notice.js';
 import type { AuditLog } from '../../services/audit.js';
-import { registerWriteSettlers } from '../../services/settle-writes.js';
+import { registerWriteSettlers } from '../../services/writes/settle.js';
 import type { AppDeps } from '../deps.js';
 
 export function isSettledWriteNotice(body: unknown): body is SettledWriteNotice {

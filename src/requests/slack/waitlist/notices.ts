@@ -9,14 +9,14 @@ import type { SlackMessage } from '../../../kernel/blocks/kit.js';
 import type { AppDeps } from '../../../kernel/slack/deps.js';
 import { noticeParts, sendDm } from '../../../kernel/slack/notices.js';
 import { buildWaitlistSeatMessage, buildWaitlistSkippedMessage } from '../../blocks/waitlist.js';
-import type { WaitlistEntry, WaitlistNotifier } from '../../services/waitlist.js';
+import type { WaitlistEntry, WaitlistNotices } from '../../services/waitlist.js';
 
 function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
   const approvers = entry.approver ? [entry.approver] : [...(deps.roles.adminUsers?.() ?? [])];
   return approvers.filter((u) => u !== entry.requester);
 }
 
-export function createWaitlistNotices(client: webApi.WebClient, deps: AppDeps): WaitlistNotifier {
+export function createWaitlistNotices(client: webApi.WebClient, deps: AppDeps): WaitlistNotices {
   return {
     async assigned(entry, outcome, steps) {
       const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };

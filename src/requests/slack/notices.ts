@@ -1,5 +1,5 @@
 /**
- * RequestEvents over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
+ * RequestNotices over Slack: the approvers' cards (REQUESTS_CHANNEL, else each license admin's DM),
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
  * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
  * the waitlist's DMs (src/requests/slack/waitlist/notices.ts); here its cards and its step follow. Uses the
@@ -10,15 +10,15 @@
  * so the outbox tries the notice again later and sends only what is left.
  */
 import type { webApi } from '@slack/bolt';
-import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import { noticeParts } from '../../kernel/slack/notices.js';
 import { buildRequestCardMessage, buildRequestReminderMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
 import type { CourseRequest } from '../domain/requests.js';
-import type { RequestEvents } from '../services/service.js';
-import { sendReceived } from './notify-received.js';
-import { type Sender, senderOf } from './notify-sender.js';
+import type { RequestNotices } from '../services/service.js';
+import { type Sender, senderOf } from './notice-sender.js';
+import { sendReceived } from './received-notice.js';
 
-export { FOLD_MS } from './notify-received.js';
+export { FOLD_MS } from './received-notice.js';
 
 /** The outputs of the Workflow Builder step (manifest.yml functions.request_course_license). */
 export function workflowOutputs(r: CourseRequest): Record<string, string> | undefined {
@@ -38,11 +38,11 @@ export function workflowOutputs(r: CourseRequest): Record<string, string> | unde
 
 type Parts = ReturnType<typeof noticeParts>;
 
-export function createRequestEvents(
+export function createRequestNotices(
   client: webApi.WebClient,
   deps: Sender['deps'],
   requests: Sender['requests'],
-): RequestEvents {
+): RequestNotices {
   const s = senderOf(client, deps, requests);
   return {
     received: (r, facts, steps) => sendReceived(s, r, facts, steps),
@@ -51,7 +51,7 @@ export function createRequestEvents(
   };
 }
 
-async function sendReminder(s: Sender, r: CourseRequest, steps?: DeliverySteps): Promise<void> {
+async function sendReminder(s: Sender, r: CourseRequest, steps?: NoticeSteps): Promise<void> {
   const parts = noticeParts(steps);
   const reminder = buildRequestReminderMessage(r, s.expiresAt(r));
   const message = s.marked(reminder);
@@ -71,8 +71,8 @@ async function sendReminder(s: Sender, r: CourseRequest, steps?: DeliverySteps):
 async function sendChanged(
   s: Sender,
   r: CourseRequest,
-  extra: Parameters<RequestEvents['changed']>[1],
-  steps?: DeliverySteps,
+  extra: Parameters<RequestNotices['changed']>[1],
+  steps?: NoticeSteps,
 ): Promise<void> {
   const parts = noticeParts(steps);
   const latest = (await s.requests.store.get(r.id)) ?? r;

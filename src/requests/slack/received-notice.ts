@@ -1,15 +1,15 @@
 /**
- * A new request's messages (RequestEvents.received): the approvers' cards (REQUESTS_CHANNEL, else
+ * A new request's messages (RequestNotices.received): the approvers' cards (REQUESTS_CHANNEL, else
  * each license admin's DM), then the requester's "received" DM. A request made shortly after the same
  * person cancelled one takes over that request's messages (FOLD_MS): its card copies are edited in
  * place, and so is its DM, instead of posting more. The copies are saved on the request, so a
  * decision updates each of them.
  */
-import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import { noticeParts, openDm } from '../../kernel/slack/notices.js';
 import { buildRequestCardMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
 import type { CourseRequest, RequestCard } from '../domain/requests.js';
-import type { Sender } from './notify-sender.js';
+import type { Sender } from './notice-sender.js';
 
 /**
  * A request made within this time after the same person cancelled one takes over that request's
@@ -21,7 +21,7 @@ export async function sendReceived(
   s: Sender,
   r: CourseRequest,
   facts: { freeSeats: number },
-  steps?: DeliverySteps,
+  steps?: NoticeSteps,
 ): Promise<void> {
   const parts = noticeParts(steps);
   const { store } = s.requests;

@@ -13,10 +13,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Records } from '../db/open.js';
-import type { Database, IntentRow } from '../db/schema.js';
-import type { Logger } from '../licensing/types.js';
-import { createJobRunner, type Job, type JobRunner } from './jobs/runner.js';
+import type { Records } from '../../db/open.js';
+import type { Database, IntentRow } from '../../db/schema.js';
+import type { Logger } from '../../licensing/types.js';
+import { createJobRunner, type Job, type JobRunner } from '../jobs/runner.js';
 
 export interface IntentInput {
   kind: string;

@@ -7,25 +7,19 @@
  * stays open for the next round.
  */
 
-import type { Records } from '../db/open.js';
-import type { AuditEntry } from '../domain/audit-entry.js';
-import { APP_ACTOR } from '../domain/audit-entry.js';
-import { dayOf } from '../domain/end-date.js';
-import type { License } from '../domain/types.js';
-import type { SettledWriteNotice } from '../domain/writes/settled-notice.js';
-import { isLicensingError } from '../licensing/errors.js';
-import type { LicensingClient } from '../licensing/types.js';
-import type { AuditLog } from './audit.js';
+import type { Records } from '../../db/open.js';
+import type { AuditEntry } from '../../domain/audit-entry.js';
+import { APP_ACTOR } from '../../domain/audit-entry.js';
+import { dayOf } from '../../domain/end-date.js';
+import type { License } from '../../domain/types.js';
+import type { SettledWriteNotice } from '../../domain/writes/settled-notice.js';
+import { isLicensingError } from '../../licensing/errors.js';
+import type { LicensingClient } from '../../licensing/types.js';
+import type { AuditLog } from '../audit.js';
+import type { Outbox } from '../outbox.js';
 import type { Intent, Intents } from './intents.js';
-import type { Outbox } from './outbox.js';
-import type {
-  AssignIntentBody,
-  EndDateIntentBody,
-  RecycleIntentBody,
-  RevokeIntentBody,
-  WriteKind,
-} from './writes/ledger.js';
-import { readBackAssign } from './writes/read-back.js';
+import type { AssignIntentBody, EndDateIntentBody, RecycleIntentBody, RevokeIntentBody, WriteKind } from './ledger.js';
+import { readBackAssign } from './read-back.js';
 
 export const SETTLED_DETAIL = 'settled after a restart: License Desk was stopped before the answer; read back';
 

@@ -7,23 +7,23 @@
  */
 
 import type { webApi } from '@slack/bolt';
-import type { DeliverySteps } from '../../kernel/services/outbox.js';
+import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { sendDm } from '../../kernel/slack/notices.js';
 import { buildApprovalSettledMessage } from '../blocks/requests.js';
 import type { DbRequestStore } from '../db/request-store.js';
 import { type CourseRequest, type RequestNotice, UnreadableRequestError } from '../domain/requests.js';
 import { entryOfRequest } from '../domain/waitlist.js';
-import type { RequestEvents } from '../services/service.js';
-import type { WaitlistNotifier } from '../services/waitlist.js';
+import type { RequestNotices } from '../services/service.js';
+import type { WaitlistNotices } from '../services/waitlist.js';
 
-export function createRequestDelivery(opts: {
+export function createRequestNoticeRenderers(opts: {
   store: Pick<DbRequestStore, 'get'>;
-  events: RequestEvents;
-  notifier: WaitlistNotifier;
+  events: RequestNotices;
+  notifier: WaitlistNotices;
   client: webApi.WebClient;
   deps: AppDeps;
-}): (notice: RequestNotice, steps?: DeliverySteps) => Promise<void> {
+}): (notice: RequestNotice, steps?: NoticeSteps) => Promise<void> {
   const { store, events, notifier } = opts;
   return async (notice, steps) => {
     let r: CourseRequest | undefined;
