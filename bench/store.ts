@@ -1,6 +1,6 @@
 /**
  * npm run bench:store (npx tsx bench/store.ts [approvals] [--audit]) — the records' figures, printed,
- * not asserted (docs/records.md, "Figures"):
+ * not asserted (docs/performance.md, "An approval's time in the database"):
  *
  *   1. The time one course request approval spends in the database, p50/p99 over 300 approvals
  *      (after 20 not counted), on SQLite in a temporary DATA_DIR (WAL; the intent's commit synced, as the app
