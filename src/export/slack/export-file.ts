@@ -23,8 +23,7 @@ import {
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
-import { openDm } from '../../kernel/slack/notices.js';
-import type { Replier } from '../../kernel/slack/reply.js';
+import { openExportDm, type Replier } from '../../kernel/slack/reply.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
 import { createProgressStore } from '../../progress/index.js';
 import { buildExportComment } from '../blocks/export-comment.js';
@@ -119,17 +118,8 @@ export async function runExport(
 ): Promise<void> {
   const what = poolId ? `the licenses of pool ${poolId}` : 'every license';
   await reply.send(buildWorkingMessage(`exporting ${what}; progress in your DM with License Desk`, limitWait(deps)));
-  let channel: string;
-  try {
-    channel = await openDm(client, userId);
-  } catch (error) {
-    deps.logger.warn('export: no DM', { error: String(error) });
-    return reply.send(
-      buildErrorMessage(
-        'License Desk could not open a direct message with you, so nothing was exported. It needs the im:write scope (reinstall the app from manifest.yml); please try again later.',
-      ),
-    );
-  }
+  const channel = await openExportDm(deps, client, userId, reply, 'export');
+  if (channel === undefined) return;
   const progress = progressMessage(deps, client, channel);
   void progress.show({ kind: 'running', what, pagesDone: 0, pagesTotal: 1, msLeft: undefined });
   let result: LicenseExport;
