@@ -1,3 +1,9 @@
+/**
+ * What a click or a form carries back is a hint, never authority. A license admin's client can send
+ * any private_metadata and any button value; each change flow applies its rules to fresh reads when
+ * the payload arrives, sends no write when one fails, and says why in one clear sentence. Every
+ * payload here is forged (signed like Slack signs it, but never shown by the app).
+ */
 import { describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';

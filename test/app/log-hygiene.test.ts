@@ -1,3 +1,8 @@
+/**
+ * Log hygiene under real traffic: a caller's field never overwrites a line's own fields (time, level,
+ * message, component), and no e-mail address reaches a log line whole, whatever its
+ * script: Unicode local parts, internationalised domains and punycode domains included.
+ */
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
