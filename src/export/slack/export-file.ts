@@ -56,6 +56,35 @@ function postFile(url: string, file: string, bytes: number): Promise<void> {
   });
 }
 
+/**
+ * Sends a written export with `send` (uploadToDm) and discards its file after, sent or not. False when
+ * Slack would not take it, after logging `what` and telling the person nothing was sent; a licensing
+ * error is thrown on.
+ */
+export async function sendExportOrSay(
+  deps: AppDeps,
+  reply: Pick<Replier, 'send'>,
+  what: string,
+  written: { discard(): Promise<void> },
+  send: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    if (isLicensingError(error)) throw error;
+    deps.logger.warn(`${what} upload failed`, { error: String(error) });
+    await reply.send(
+      buildErrorMessage(
+        'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
+      ),
+    );
+    return false;
+  } finally {
+    await written.discard();
+  }
+}
+
 /** A CSV file written by a service, uploaded to a DM (also `/licenses history`'s Export). */
 export async function uploadToDm(
   client: webApi.WebClient,
@@ -144,7 +173,7 @@ export async function runExport(
     requests: result.requests,
     path: result.path,
   });
-  try {
+  const sentFile = await sendExportOrSay(deps, reply, 'export', result, async () => {
     await progress.show({ kind: 'done', what, rows: result.rows, pages: result.requests });
     await uploadToDm(
       client,
@@ -152,16 +181,7 @@ export async function runExport(
       result,
       buildExportComment({ rows: result.rows, pool: result.pool, sandbox: deps.sandbox }),
     );
-  } catch (error) {
-    if (isLicensingError(error)) throw error;
-    deps.logger.warn('export upload failed', { error: String(error) });
-    return reply.send(
-      buildErrorMessage(
-        'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
-      ),
-    );
-  } finally {
-    await result.discard();
-  }
+  });
+  if (!sentFile) return;
   await reply.send(buildNoticeMessage(`Sent: ${sent}, as ${result.filename} in a direct message from License Desk.`));
 }

@@ -6,7 +6,7 @@
  */
 
 import { answerRead } from '../../browse/index.js';
-import { uploadToDm, withSandboxComment } from '../../export/index.js';
+import { sendExportOrSay, uploadToDm, withSandboxComment } from '../../export/index.js';
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import { decodeNav, type NavTargetOf } from '../../kernel/blocks/nav.js';
@@ -166,22 +166,14 @@ export function createHistoryExportHandler(s: Surface) {
         buildErrorMessage('The audit trail could not be read just now, so nothing was sent; please try again.'),
       );
     }
-    try {
+    const sent = await sendExportOrSay(deps, reply, 'history export', result, async () => {
       const comment = withSandboxComment(
         buildHistoryExportComment(query.subject, query.days, result.rows),
         deps.sandbox,
       );
       await uploadToDm(client, channel, result, comment);
-    } catch (error) {
-      deps.logger.warn('history export upload failed', { error: String(error) });
-      return reply.send(
-        buildErrorMessage(
-          'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
-        ),
-      );
-    } finally {
-      await result.discard();
-    }
+    });
+    if (!sent) return;
     deps.logger.info('history export done', { rows: result.rows, bytes: result.bytes });
     await reply.send(buildNoticeMessage(historyExportSentText(result.rows, result.filename)));
   });
