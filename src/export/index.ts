@@ -3,4 +3,4 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 export { withSandboxComment } from './blocks/export-comment.js';
-export { uploadToDm } from './slack/export-file.js';
+export { sendExportOrSay, uploadToDm } from './slack/export-file.js';

@@ -12,6 +12,7 @@ import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { assignState, extendState, openModal, settledView, submit } from '../support/change-flow.js';
+import { waitForDm } from '../support/dms.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, requestFormView, sampleRequest, selfServiceTo } from '../support/requests.js';
@@ -40,7 +41,6 @@ const t = appPerFile('audit-names-', (dataDir) =>
   }),
 );
 
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 const studentOf = (email: string) =>
   t.sandbox.inspect.licenses({}).find((l) => l.active && l.student.email === email)?.student;
 const auditPosts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT);
@@ -63,10 +63,7 @@ async function requestFrom(user: string, poolId: string): Promise<string> {
     'chat.postMessage',
     (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${user}>`),
   );
-  await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === dmChannel(user) && allText(c.args.blocks).includes('was received'),
-  );
+  await waitForDm(t.slack, user, 'was received', { text: allText });
   return String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
 }
 
@@ -116,11 +113,7 @@ describe('the names License Desk sends and records', () => {
     const added = await (await click(RequestActionId.waitlist, id, ADMIN)).waitForResponse();
     expect(allText(added.body.blocks)).toContain('On the waitlist, number 1');
     await auditPost(`<@${ADMIN}> put <@${OLA.id}>’s request for *Optimizing DAX* on the waitlist (number 1 in line)`);
-    const told = t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(OLA.id) && allText(c.args.blocks).includes('it is yours'),
-      10_000,
-    );
+    const told = waitForDm(t.slack, OLA.id, 'it is yours', { text: allText, timeoutMs: 10_000 });
     const seat = t.sandbox.inspect
       .licenses({ poolId: '2003' })
       .find((l) => l.active && l.revokable && l.student.email !== OLA.email);

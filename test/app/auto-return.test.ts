@@ -20,6 +20,7 @@ import { createProgressReturns } from '../../src/progress/db/returns.js';
 import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
+import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
@@ -28,7 +29,6 @@ import { until } from '../support/until.js';
 
 const ALERTS = 'C0ALERTS01';
 const WAITER = { id: 'U0WAIT0002', name: 'wendy.wait', email: 'wendy.wait@contoso.com' };
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}`;
 
 /** A clock of the app's own, moved forward by the tests. */

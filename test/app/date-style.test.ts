@@ -5,13 +5,11 @@
  * reads "Jul 28, 2027" everywhere, the same for every reader; an ISO day (2027-07-28) is only what a
  * date picker holds.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mrkdwnToText } from '../../local/try/render.js';
 import { CallbackId } from '../../src/kernel/blocks/ids.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { extendState, openModal, submit, textOf } from '../support/change-flow.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
@@ -37,17 +35,10 @@ function expectOneStyle(view: string, raw: string): void {
   ).toBeUndefined();
 }
 
-let t: TestApp;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-date-style-'));
-  // The daily check is due from midnight, so that it runs whatever the hour the suite runs at.
-  t = await startTestApp({ dataDir: dir, auditChannel: ALERTS, alerts: { time: '00:00' } });
-});
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+// The daily check is due from midnight, so that it runs whatever the hour the suite runs at.
+const t = appPerFile('desk-date-style-', (dataDir) =>
+  startTestApp({ dataDir, auditChannel: ALERTS, alerts: { time: '00:00' } }),
+);
 
 describe('one date style per view', () => {
   it.each([['pools'], ['pool 2003'], ['list'], ['expiring 30'], ['show 4001'], ['find alberto.rossi@contoso.com']])(

@@ -4,13 +4,10 @@
  * the payload arrives, sends no write when one fails, and says why in one clear sentence. Every
  * payload here is forged (signed like Slack signs it, but never shown by the app).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alertLicenseBlockId, CallbackId, ChangeActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startTestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import {
   clickLetItEnd,
@@ -154,16 +151,10 @@ describe('a forged change of end date', () => {
 
 describe('a forged "Let it end" on an alert', () => {
   const CHANNEL = 'C0FORGEALR';
-  let dir: string;
-  let a: TestApp;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forged-alerts-'));
-    a = await startTestApp({ dataDir: dir, auditChannel: CHANNEL });
-    await a.desk?.scheduler?.runNow();
-  });
-  afterAll(async () => {
-    await a.close();
-    await rm(dir, { recursive: true, force: true });
+  const a = appPerFile('forged-alerts-', async (dataDir) => {
+    const app = await startTestApp({ dataDir, auditChannel: CHANNEL });
+    await app.desk?.scheduler?.runNow();
+    return app;
   });
 
   interface AlertFile {

@@ -9,22 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId, DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { selfServiceTo } from '../support/requests.js';
 import { maxInRollingWindow } from '../support/rolling-window.js';
 
-let t: TestApp;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-home-'));
-  // Course requests set up: "Request a course" is offered to whoever may ask for one.
-  t = await startTestApp({ dataDir: dir, ...selfServiceTo('C0REQUESTS1') });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+// Course requests set up: "Request a course" is offered to whoever may ask for one.
+const t = appPerFile('desk-home-', (dataDir) => startTestApp({ dataDir, ...selfServiceTo('C0REQUESTS1') }));
 
 const publishes = (user: string, app: TestApp = t) =>
   app.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);

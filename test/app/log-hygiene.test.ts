@@ -3,25 +3,14 @@
  * message, component), and no e-mail address reaches a log line whole, whatever its
  * script: Unicode local parts, internationalised domains and punycode domains included.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { assignState, openModal, settledView, submit } from '../support/change-flow.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const AUDIT = 'C0AUDIT0002';
-let dir: string;
-let t: TestApp;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'log-hygiene-'));
-  t = await startTestApp({ dataDir: dir, auditChannel: AUDIT });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const t = appPerFile('log-hygiene-', (dataDir) => startTestApp({ dataDir, auditChannel: AUDIT }));
 
 describe('log lines keep their own fields', () => {
   it('"alerts on" logs the alert time without overwriting the line\'s timestamp', () => {

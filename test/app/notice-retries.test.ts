@@ -13,6 +13,7 @@ import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js'
 import { retryPauseMs } from '../../src/kernel/services/outbox.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf } from '../support/change-flow.js';
+import { dmChannel } from '../support/dms.js';
 import {
   clickInRequestsChannel,
   requestedThroughForm,
@@ -49,8 +50,6 @@ afterAll(async () => {
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 /** The DMs to `user` that say `words`. */
 const dmsTo = (user: string, words: string) =>

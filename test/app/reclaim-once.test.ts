@@ -12,6 +12,7 @@ import { createProgressStore } from '../../src/progress/db/store.js';
 import { observationOf } from '../../src/progress/domain/progress.js';
 import { encodeReclaimStart } from '../../src/reclaim/blocks/reclaim.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { dmChannel } from '../support/dms.js';
 import { holderInSlack } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
@@ -27,7 +28,6 @@ const HOLDERS = [
   ['3001', 'U0ONCE0003'],
 ] as const;
 const notWorking = (p: { body: Record<string, unknown> }) => !String(p.body.text).includes('Working');
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 for (const database of testDatabases()) {
   describe.skipIf(database.skip !== undefined)(`one open reclaim round per pool on ${database.dialect}`, () => {

@@ -17,6 +17,7 @@ import type { License } from '../../src/kernel/domain/types.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
 import { observationOf } from '../../src/progress/domain/progress.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { dmChannel, waitForDm } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
@@ -36,7 +37,6 @@ const lic: Record<string, License> = {};
 const users: Record<string, string> = {};
 let notInSlackName = '';
 
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 const dmsTo = (user: string): SlackCall[] =>
   t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === dmChannel(user));
 const askDms = (user: string) =>
@@ -273,11 +273,7 @@ describe('reclaim rounds: still learning?', () => {
     expect(allText(answer.body.blocks)).toContain('released');
     expect(buttons(answer.body).map((b) => [b.action_id, b.value])).toEqual([[RequestActionId.openFor, '2003']]);
     expect((await t.licensing.licenses.get((lic.leaver as License).id)).active).toBe(false);
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(WAITER.id) && allText(c.args.blocks).includes('it is yours'),
-      10_000,
-    );
+    await waitForDm(t.slack, WAITER.id, 'it is yours', { text: allText, timeoutMs: 10_000 });
     // "Ask for it again" opens the course request form with that pool picked.
     const views = () => t.slack.calls.filter((c) => c.method === 'views.update').length;
     const before = views();

@@ -17,6 +17,7 @@ import { dayText } from '../../src/kernel/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf } from '../support/change-flow.js';
+import { dmChannel, waitForDm } from '../support/dms.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
 import {
@@ -29,7 +30,6 @@ import {
 
 const CHANNEL = 'C0REQBOUND';
 const DAY = 86_400_000;
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 const member = (id: string, name: string): LocalSlackUser => ({ id, name, email: `${name}@contoso.com` });
 const LEAVER = member('U0LEAVE001', 'lea.leaver');
@@ -81,10 +81,7 @@ function driver() {
           buttons(c.args).some((b) => b.action_id === RequestActionId.approve),
       );
       const id = String(buttons(call.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-      await d.t.slack.waitForCall(
-        'chat.postMessage',
-        (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('was received'),
-      );
+      await waitForDm(d.t.slack, user, 'was received');
       return { call, id };
     },
     posts(poolId: string) {
@@ -252,10 +249,7 @@ describe('course requests with a requests channel', () => {
     expect(long.errors[RequestInputId.denyReason.block]).toContain('an emoji counts as one); it has 501.');
     expect((await d.store().get(id))?.status).toBe('pending');
     await deny(':no_entry:'.repeat(100));
-    const denied = await d.t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(EMOJI.id) && textOf(c.args.blocks).includes('was denied'),
-    );
+    const denied = await waitForDm(d.t.slack, EMOJI.id, 'was denied');
     expect(textOf(denied.args.blocks)).toContain(`“${':no_entry:'.repeat(100)}”`);
     expect((await d.store().get(id))?.denyReason).toBe(':no_entry:'.repeat(100));
   });
@@ -302,10 +296,7 @@ describe('course requests with a requests channel', () => {
     );
     expect(textOf(card.args.blocks)).toContain('but the pool is full: no license yet');
     expect(buttons(card.args).map((b) => b.action_id)).toEqual([RequestActionId.recycle, RequestActionId.waitlist]);
-    const told = await d.t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(WAITER.id) && textOf(c.args.blocks).includes('approved by'),
-    );
+    const told = await waitForDm(d.t.slack, WAITER.id, 'approved by');
     expect(textOf(told.args.blocks)).toContain('the pool is full, so there is no license yet');
     expect(textOf(told.args.blocks)).toContain('the request expires');
 
@@ -322,19 +313,13 @@ describe('course requests with a requests channel', () => {
     );
     expect(buttons(reminder.args).map((b) => b.action_id)).toEqual([RequestActionId.recycle, RequestActionId.waitlist]);
     // The approver, whose own message had the two buttons, is reminded by DM too (one sandbox marker).
-    const toApprover = await d.t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(TEST_USERS.admin) && textOf(c.args.blocks).includes('no seat has been found'),
-    );
+    const toApprover = await waitForDm(d.t.slack, TEST_USERS.admin, 'no seat has been found');
     expect(String(toApprover.args.text).match(/\[Sandbox\]/g)).toHaveLength(1);
 
     d.offsetMs += 7 * DAY;
     await check?.tick();
     expect((await d.store().get(id))?.status).toBe('expired');
-    const expired = await d.t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(WAITER.id) && textOf(c.args.blocks).includes('expired'),
-    );
+    const expired = await waitForDm(d.t.slack, WAITER.id, 'expired');
     expect(textOf(expired.args.blocks)).toContain('the pool stayed full and no seat was found in time');
     await d.t.slack.waitForCall(
       'chat.update',

@@ -12,6 +12,7 @@ import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { textOf } from '../support/change-flow.js';
+import { dmChannel, waitForDm } from '../support/dms.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
 import {
@@ -60,7 +61,6 @@ const runStep = (n: number, inputs: Record<string, string>) => t.event(workflowS
 
 const posts = (poolId: string) =>
   t.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/pool/${poolId}/license`));
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 /** The request form as a member submits it (the form itself is checked in the first test). */
 function submitForm(user: string, poolId: string, extra: { reason?: string; neededBy?: string } = {}) {
@@ -75,10 +75,7 @@ async function cardFor(user: string): Promise<{ call: SlackCall; id: string }> {
   );
   const approve = buttons(call.args).find((b) => b.action_id === RequestActionId.approve);
   // The requester hears "received" once every copy of the card is saved on the request.
-  await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('was received'),
-  );
+  await waitForDm(t.slack, user, 'was received');
   return { call, id: String(approve?.value) };
 }
 
@@ -136,10 +133,7 @@ describe('course requests', () => {
     // The duration counts from the approval: the license starts now, not when it was asked for.
     expect(Math.abs(Date.parse(license?.start ?? '') - now().getTime())).toBeLessThan(86_400_000);
 
-    const dm = await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('is yours'),
-    );
+    const dm = await waitForDm(t.slack, member, 'is yours');
     expect(textOf(dm.args.blocks)).toContain(`license \`${license?.id}\``);
     expect(textOf(dm.args.blocks)).toMatch(/until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     const updated = await cardUpdate(member, 'Approved by');
@@ -240,12 +234,7 @@ describe('course requests', () => {
 
     const added = await (await click(RequestActionId.waitlist, id, TEST_USERS.admin)).waitForResponse();
     expect(textOf(added.body.blocks)).toContain('On the waitlist, number 1');
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.args.channel === dmChannel(WAITING_USER) &&
-        textOf(c.args.blocks).includes('you are on the waitlist, number 1'),
-    );
+    await waitForDm(t.slack, WAITING_USER, 'you are on the waitlist, number 1');
     await cardUpdate(WAITING_USER, 'on the waitlist');
 
     // A seat frees up (revoked elsewhere), and the waitlist hands it on.
@@ -253,10 +242,7 @@ describe('course requests', () => {
     await t.licensing.licenses.revoke(String(held?.id));
     await t.deps.waitlist?.seatFreed('2003');
     expect(posts('2003').length - before).toBe(1);
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(WAITING_USER) && textOf(c.args.blocks).includes('is yours'),
-    );
+    await waitForDm(t.slack, WAITING_USER, 'is yours');
     expect((await t.deps.requests?.store.get(id))?.status).toBe('assigned');
     await cardUpdate(WAITING_USER, 'assigned');
   });
@@ -279,10 +265,7 @@ describe('course requests', () => {
     expect((await t.deps.requests?.store.get(id))?.status).toBe('approved');
     expect(await t.deps.requests?.check?.tick()).toEqual({ reminded: 0, expired: 0, settled: 1 });
     expect((await t.deps.requests?.store.get(id))?.status).toBe('assigned');
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(RECYCLE_USER) && textOf(c.args.blocks).includes('is yours'),
-    );
+    await waitForDm(t.slack, RECYCLE_USER, 'is yours');
   });
 
   it('a denial with a reason reaches the requester, and a late Approve is told it was denied', async () => {
@@ -299,10 +282,7 @@ describe('course requests', () => {
     expect((modal.args.view as { close?: { text: string } }).close?.text).toBe('Cancel');
     const before = posts('2002').length;
     await submitDenyReason(t, id, 'Budget is frozen until March');
-    const dm = await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('was denied'),
-    );
+    const dm = await waitForDm(t.slack, member, 'was denied');
     expect(textOf(dm.args.blocks)).toContain('Budget is frozen until March');
     expect(textOf(dm.args.blocks)).toContain(`<@${TEST_USERS.admin}>`);
     const late = await (await click(RequestActionId.approve, id, TEST_USERS.workspaceAdmin)).waitForResponse();
@@ -329,10 +309,7 @@ describe('course requests', () => {
     offsetMs += 6 * 86_400_000;
     expect(await check?.tick()).toEqual({ reminded: 0, expired: 1 });
     expect((await t.deps.requests?.store.get(id))?.status).toBe('expired');
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('expired'),
-    );
+    await waitForDm(t.slack, member, 'expired');
     const late = await (await click(RequestActionId.approve, id, TEST_USERS.admin)).waitForResponse();
     expect(textOf(late.body.blocks)).toContain('has already expired');
   });
@@ -397,10 +374,7 @@ describe('course requests without REQUESTS_CHANNEL', () => {
         other.slack.waitForCall('chat.postMessage', (c) => c.args.channel === dmChannel(admin) && isCard(c));
       const [first] = await Promise.all([toAdmin(TEST_USERS.admin), toAdmin(TEST_USERS.workspaceAdmin)]);
       const id = String(buttons(first.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-      await other.slack.waitForCall(
-        'chat.postMessage',
-        (c) => c.args.channel === dmChannel(TEST_USERS.viewer) && textOf(c.args.blocks).includes('was received'),
-      );
+      await waitForDm(other.slack, TEST_USERS.viewer, 'was received');
       await other.clickButton(RequestActionId.deny, id, { userId: TEST_USERS.admin });
       await other.slack.waitForCall('views.open', (c) => textOf(c.args.view).includes('Deny'));
       await other.viewSubmission(

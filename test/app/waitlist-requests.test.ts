@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, RequestActionId, WaitlistActionId } from '../../src/kernel/blocks/ids.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { dmChannel } from '../support/dms.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView, selfServiceTo } from '../support/requests.js';
@@ -47,7 +48,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 const dm = (user: string, predicate: (text: string) => boolean) =>
   t.slack.waitForCall(
     'chat.postMessage',

@@ -52,10 +52,15 @@ export interface LogLine {
   fields: Record<string, unknown> | undefined;
 }
 
-export function createRecordingLogger(): Logger & { lines: LogLine[]; text(): string } {
+/** A logger that keeps its lines; `onLine` hears each one after it is kept. */
+export function createRecordingLogger(
+  onLine: (line: LogLine) => void = () => undefined,
+): Logger & { lines: LogLine[]; text(): string } {
   const lines: LogLine[] = [];
   const at = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) => {
-    lines.push({ level, message, fields });
+    const line = { level, message, fields };
+    lines.push(line);
+    onLine(line);
   };
   return {
     lines,

@@ -1,11 +1,8 @@
 /** A logger that records its lines and lets a test wait for one (the event, not a sleep). */
 import type { Logger } from '../../src/kernel/licensing/types.js';
+import { createRecordingLogger, type LogLine } from './licensing-fakes.js';
 
-export interface LogLine {
-  level: string;
-  message: string;
-  fields: Record<string, unknown> | undefined;
-}
+export type { LogLine };
 
 export interface WatchingLogger extends Logger {
   lines: LogLine[];
@@ -16,19 +13,16 @@ export interface WatchingLogger extends Logger {
 }
 
 export function watchingLogger(): WatchingLogger {
-  const lines: LogLine[] = [];
   const waiters: ((line: LogLine) => boolean)[] = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    const line = { level, message, fields };
-    lines.push(line);
+  const { lines, debug, info, warn, error } = createRecordingLogger((line) => {
     for (const settled of waiters.splice(0)) if (!settled(line)) waiters.push(settled);
-  };
+  });
   return {
     lines,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
+    debug,
+    info,
+    warn,
+    error,
     next: (match) =>
       new Promise((resolve) => {
         waiters.push((line) => {

@@ -9,9 +9,8 @@ import type { Subcommand } from '../../kernel/slack/command-types.js';
 import { extra } from '../../kernel/slack/command-words.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
-import { createProgressStore } from '../../progress/index.js';
 import { buildDigestMessage, withoutCharts } from '../blocks/digest.js';
-import { computeDigest } from '../services/digest.js';
+import { readDigest } from './digest.js';
 
 export const digest: Subcommand<Record<string, never>> = {
   name: 'digest',
@@ -33,12 +32,7 @@ export const digest: Subcommand<Record<string, never>> = {
     await ctx.reply.send(buildWorkingMessage('counting seats and progress', limitWait(ctx.deps)));
     let message: ReturnType<typeof buildDigestMessage>;
     try {
-      const d = await computeDigest(
-        { licensing: deps.licensing, store: createProgressStore(deps.records) },
-        deps.now(),
-        deps.progress?.thresholds,
-        'interactive',
-      );
+      const d = await readDigest(deps, deps.records, deps.now(), 'interactive');
       message = buildDigestMessage(d, { names: true, showHolders: false });
     } catch (error) {
       deps.logger.warn('read failed', { question: 'digest', error: String(error) });

@@ -16,6 +16,7 @@ import { presentError } from '../../kernel/slack/present.js';
 import type { Surface } from '../../kernel/slack/state.js';
 import { createProgressStore } from '../../progress/index.js';
 import { buildDigestHoldersMessage, buildDigestMessage, withoutCharts } from '../blocks/digest.js';
+import type { Digest } from '../domain/digest.js';
 import { computeDigest } from '../services/digest.js';
 import {
   CATCH_UP_DAYS,
@@ -122,6 +123,23 @@ function logSetting(deps: AppDeps, schedule: DigestOptions['schedule']): void {
   }
 }
 
+/** The digest from the licensing API and the progress records, with the configured thresholds. */
+export function readDigest(
+  deps: AppDeps,
+  records: NonNullable<AppDeps['records']>,
+  now: Date,
+  priority: 'background' | 'interactive',
+  names: 'listed' | 'counts' = 'listed',
+): Promise<Digest> {
+  return computeDigest(
+    { licensing: deps.licensing, store: createProgressStore(records) },
+    now,
+    deps.progress?.thresholds,
+    priority,
+    names,
+  );
+}
+
 /** Computes the digest, then claims `week` and enqueues its post in one transaction. */
 async function claimWeek(
   deps: AppDeps,
@@ -134,13 +152,7 @@ async function claimWeek(
   const channel = opts.schedule.channel;
   if (!records || !channel) return 'off';
   // The post carries counts only: no holder's name is read for it.
-  const d = await computeDigest(
-    { licensing: deps.licensing, store: createProgressStore(records) },
-    now,
-    deps.progress?.thresholds,
-    priority,
-    'counts',
-  );
+  const d = await readDigest(deps, records, now, priority, 'counts');
   const notice: DigestNotice = { kind: DIGEST_NOTICE_KIND, channel, week, digest: digestForPost(d) };
   if (!(await digestClaims(records, opts.outbox).claimAndEnqueue(week, notice, now))) return 'claimed';
   deps.logger.info('digest: the week is claimed and its post queued', { week, channel });
@@ -246,12 +258,7 @@ export function createShowHoldersHandler(s: Surface) {
     };
     if (!deps.records) return tell(buildErrorMessage('The digest needs the records, which this process has not.'));
     try {
-      const d = await computeDigest(
-        { licensing: deps.licensing, store: createProgressStore(deps.records) },
-        deps.now(),
-        deps.progress?.thresholds,
-        'interactive',
-      );
+      const d = await readDigest(deps, deps.records, deps.now(), 'interactive');
       await tell(buildDigestHoldersMessage(d));
     } catch (error) {
       deps.logger.warn('digest: could not read the holders', { error: String(error) });

@@ -23,8 +23,7 @@ import {
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
-import { openDm } from '../../kernel/slack/notices.js';
-import type { Replier } from '../../kernel/slack/reply.js';
+import { openExportDm, type Replier } from '../../kernel/slack/reply.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
 import { createProgressStore } from '../../progress/index.js';
 import { buildExportComment } from '../blocks/export-comment.js';
@@ -55,6 +54,35 @@ function postFile(url: string, file: string, bytes: number): Promise<void> {
     stream.on('error', (error) => req.destroy(error));
     stream.pipe(req);
   });
+}
+
+/**
+ * Sends a written export with `send` (uploadToDm) and discards its file after, sent or not. False when
+ * Slack would not take it, after logging `what` and telling the person nothing was sent; a licensing
+ * error is thrown on.
+ */
+export async function sendExportOrSay(
+  deps: AppDeps,
+  reply: Pick<Replier, 'send'>,
+  what: string,
+  written: { discard(): Promise<void> },
+  send: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    if (isLicensingError(error)) throw error;
+    deps.logger.warn(`${what} upload failed`, { error: String(error) });
+    await reply.send(
+      buildErrorMessage(
+        'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
+      ),
+    );
+    return false;
+  } finally {
+    await written.discard();
+  }
 }
 
 /** A CSV file written by a service, uploaded to a DM (also `/licenses history`'s Export). */
@@ -119,17 +147,8 @@ export async function runExport(
 ): Promise<void> {
   const what = poolId ? `the licenses of pool ${poolId}` : 'every license';
   await reply.send(buildWorkingMessage(`exporting ${what}; progress in your DM with License Desk`, limitWait(deps)));
-  let channel: string;
-  try {
-    channel = await openDm(client, userId);
-  } catch (error) {
-    deps.logger.warn('export: no DM', { error: String(error) });
-    return reply.send(
-      buildErrorMessage(
-        'License Desk could not open a direct message with you, so nothing was exported. It needs the im:write scope (reinstall the app from manifest.yml); please try again later.',
-      ),
-    );
-  }
+  const channel = await openExportDm(deps, client, userId, reply, 'export');
+  if (channel === undefined) return;
   const progress = progressMessage(deps, client, channel);
   void progress.show({ kind: 'running', what, pagesDone: 0, pagesTotal: 1, msLeft: undefined });
   let result: LicenseExport;
@@ -154,7 +173,7 @@ export async function runExport(
     requests: result.requests,
     path: result.path,
   });
-  try {
+  const sentFile = await sendExportOrSay(deps, reply, 'export', result, async () => {
     await progress.show({ kind: 'done', what, rows: result.rows, pages: result.requests });
     await uploadToDm(
       client,
@@ -162,16 +181,7 @@ export async function runExport(
       result,
       buildExportComment({ rows: result.rows, pool: result.pool, sandbox: deps.sandbox }),
     );
-  } catch (error) {
-    if (isLicensingError(error)) throw error;
-    deps.logger.warn('export upload failed', { error: String(error) });
-    return reply.send(
-      buildErrorMessage(
-        'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
-      ),
-    );
-  } finally {
-    await result.discard();
-  }
+  });
+  if (!sentFile) return;
   await reply.send(buildNoticeMessage(`Sent: ${sent}, as ${result.filename} in a direct message from License Desk.`));
 }

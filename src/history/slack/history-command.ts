@@ -6,7 +6,7 @@
  */
 
 import { answerRead } from '../../browse/index.js';
-import { uploadToDm, withSandboxComment } from '../../export/index.js';
+import { sendExportOrSay, uploadToDm, withSandboxComment } from '../../export/index.js';
 import { buildErrorMessage, buildNoticeMessage, withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import { decodeNav, type NavTargetOf } from '../../kernel/blocks/nav.js';
@@ -15,8 +15,7 @@ import { isId } from '../../kernel/domain/ids.js';
 import { type NavSubcommand, type Problem, problem } from '../../kernel/slack/command-types.js';
 import { extra, quote } from '../../kernel/slack/command-words.js';
 import { BUTTON_GONE, type ClickArgs, onClick, refusalMessage } from '../../kernel/slack/gate.js';
-import { openDm } from '../../kernel/slack/notices.js';
-import { createReplier } from '../../kernel/slack/reply.js';
+import { createReplier, openExportDm } from '../../kernel/slack/reply.js';
 import { resolveUserEmail, slackNameOf } from '../../kernel/slack/resolve-user.js';
 import type { Surface } from '../../kernel/slack/state.js';
 import { buildHistoryExportComment, buildHistoryMessage, historyExportSentText } from '../blocks/history.js';
@@ -143,17 +142,8 @@ export function createHistoryExportHandler(s: Surface) {
     const db = deps.records?.db;
     if (!db) return reply.send(buildNoticeMessage(NO_RECORDS));
     const userId = body.user.id;
-    let channel: string;
-    try {
-      channel = await openDm(client, userId);
-    } catch (error) {
-      deps.logger.warn('history export: no DM', { error: String(error) });
-      return reply.send(
-        buildErrorMessage(
-          'License Desk could not open a direct message with you, so nothing was exported. It needs the im:write scope (reinstall the app from manifest.yml); please try again later.',
-        ),
-      );
-    }
+    const channel = await openExportDm(deps, client, userId, reply, 'history export');
+    if (channel === undefined) return;
     const since = target.since ?? sinceOf(target.days, deps.now());
     const query = {
       subject: target.subject,
@@ -176,22 +166,14 @@ export function createHistoryExportHandler(s: Surface) {
         buildErrorMessage('The audit trail could not be read just now, so nothing was sent; please try again.'),
       );
     }
-    try {
+    const sent = await sendExportOrSay(deps, reply, 'history export', result, async () => {
       const comment = withSandboxComment(
         buildHistoryExportComment(query.subject, query.days, result.rows),
         deps.sandbox,
       );
       await uploadToDm(client, channel, result, comment);
-    } catch (error) {
-      deps.logger.warn('history export upload failed', { error: String(error) });
-      return reply.send(
-        buildErrorMessage(
-          'Slack did not take the file, so nothing was sent. License Desk needs the files:write and im:write scopes (reinstall the app from manifest.yml); please try again later.',
-        ),
-      );
-    } finally {
-      await result.discard();
-    }
+    });
+    if (!sent) return;
     deps.logger.info('history export done', { rows: result.rows, bytes: result.bytes });
     await reply.send(buildNoticeMessage(historyExportSentText(result.rows, result.filename)));
   });

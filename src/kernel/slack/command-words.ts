@@ -44,6 +44,14 @@ export function parseId(word: string | undefined, what: 'pool' | 'license', usag
   return ID_PATTERN.test(id) ? id : problem(`${quote(word)} is not a ${what} id; ids are ${ID_RULE}.`);
 }
 
+/** `[poolId]`: no word, or one pool id (`usage` is the example named when the word is not one). */
+export function parseOptionalPool(name: string, words: string[], usage: string): { poolId?: string } | Problem {
+  if (words.length > 1) return extra(name, words.slice(1));
+  if (words[0] === undefined) return {};
+  const poolId = parseId(words[0], 'pool', usage);
+  return typeof poolId === 'string' ? { poolId } : poolId;
+}
+
 /** An optional page number, 1 when absent. */
 export function parsePage(word: string | undefined): number | Problem {
   if (word === undefined) return 1;

@@ -3,10 +3,11 @@
  * of a command is a new ephemeral one, every later one replaces it. respond() throws RespondError on
  * a non-2xx answer (an expired or used-up URL): logged, never thrown into Bolt, which would 500.
  */
-import type { RespondFn } from '@slack/bolt';
-import { withSandboxMarker, withSandboxMarkerCharts } from '../blocks/common.js';
+import type { RespondFn, webApi } from '@slack/bolt';
+import { buildErrorMessage, withSandboxMarker, withSandboxMarkerCharts } from '../blocks/common.js';
 import type { ChartMessage, SlackMessage } from '../blocks/kit.js';
 import type { AppDeps } from './deps.js';
+import { openDm } from './notices.js';
 
 export interface Replier {
   /** Sends `message` (with the sandbox marker when in sandbox mode). Never throws. */
@@ -46,4 +47,28 @@ export function createReplier(respond: RespondFn, deps: AppDeps, firstIsNew: boo
       }
     },
   };
+}
+
+/**
+ * The DM an export's file goes to (the license export, the history export); undefined when Slack
+ * would not open one, after logging `what` and telling the person through `reply` that nothing was exported.
+ */
+export async function openExportDm(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  userId: string,
+  reply: Pick<Replier, 'send'>,
+  what: string,
+): Promise<string | undefined> {
+  try {
+    return await openDm(client, userId);
+  } catch (error) {
+    deps.logger.warn(`${what}: no DM`, { error: String(error) });
+    await reply.send(
+      buildErrorMessage(
+        'License Desk could not open a direct message with you, so nothing was exported. It needs the im:write scope (reinstall the app from manifest.yml); please try again later.',
+      ),
+    );
+    return undefined;
+  }
 }

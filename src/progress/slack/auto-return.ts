@@ -6,7 +6,7 @@
  */
 
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
-import { createJobRunner, type Job } from '../../kernel/services/jobs/runner.js';
+import { startedJob } from '../../kernel/services/jobs/runner.js';
 import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
@@ -81,13 +81,18 @@ export function composeAutoReturn(
     await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
   }
 
-  let job: Job | undefined;
-  const resume = () =>
-    service
-      .resume()
-      .catch((error: unknown) =>
-        logger.warn('automatic return: the read-back failed; trying again later', { error: String(error) }),
-      );
+  const job = startedJob(deps.jobs, logger, {
+    name: 'automatic return: read-back',
+    everyMs: opts.everyMs ?? AUTO_RETURN_RESUME_EVERY_MS,
+    // After the settler's first round (it reads back the revokes' intents first).
+    firstAfterMs: 20_000,
+    run: () =>
+      service
+        .resume()
+        .catch((error: unknown) =>
+          logger.warn('automatic return: the read-back failed; trying again later', { error: String(error) }),
+        ),
+  });
 
   return {
     service,
@@ -97,18 +102,7 @@ export function composeAutoReturn(
       await deliver(body);
       return true;
     },
-    start() {
-      job ??= (deps.jobs ?? createJobRunner({ logger })).add({
-        name: 'automatic return: read-back',
-        everyMs: opts.everyMs ?? AUTO_RETURN_RESUME_EVERY_MS,
-        // After the settler's first round (it reads back the revokes' intents first).
-        firstAfterMs: 20_000,
-        run: resume,
-      });
-    },
-    async stop() {
-      await job?.stop();
-      job = undefined;
-    },
+    start: () => job.start(),
+    stop: () => job.stop(),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { buildErrorMessage, buildNoticeMessage, buildWorkingMessage } from '../../kernel/blocks/common.js';
 import type { Subcommand } from '../../kernel/slack/command-types.js';
-import { extra, parseId } from '../../kernel/slack/command-words.js';
+import { parseOptionalPool } from '../../kernel/slack/command-words.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
 import { presentError } from '../../kernel/slack/present.js';
 import { slackUserByEmail } from '../../kernel/slack/resolve-user.js';
@@ -16,12 +16,7 @@ export const reclaim: Subcommand<{ poolId?: string }> = {
   usage: 'reclaim [poolId]',
   summary: 'ask holders who stalled or never started whether they still want their seat (a preview first; admins only)',
   need: 'admin',
-  parse(words) {
-    if (words.length > 1) return extra('reclaim', words.slice(1));
-    if (words[0] === undefined) return {};
-    const poolId = parseId(words[0], 'pool', '`/licenses reclaim 2003`');
-    return typeof poolId === 'string' ? { poolId } : poolId;
-  },
+  parse: (words) => parseOptionalPool('reclaim', words, '`/licenses reclaim 2003`'),
   async run(args, ctx) {
     const service = ctx.deps.reclaim?.service;
     if (!service) return ctx.reply.send(buildNoticeMessage(RECLAIM_OFF));

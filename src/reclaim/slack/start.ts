@@ -9,7 +9,7 @@ import type { ChangeContext } from '../../changes/index.js';
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
-import { createJobRunner, type Job } from '../../kernel/services/jobs/runner.js';
+import { startedJob } from '../../kernel/services/jobs/runner.js';
 import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
@@ -111,7 +111,6 @@ export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<Reclaim
 
   const deliver = reclaimDelivery(service, opts.client, deps);
 
-  let job: Job | undefined;
   let running: Promise<void> | undefined;
   function tick(): Promise<void> {
     running ??= service
@@ -127,6 +126,12 @@ export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<Reclaim
       });
     return running;
   }
+  const job = startedJob(deps.jobs, logger, {
+    name: 'reclaim: reminders and deadlines',
+    everyMs: opts.everyMs ?? RECLAIM_EVERY_MS,
+    firstAfterMs: 0,
+    run: tick,
+  });
 
   return {
     service,
@@ -136,17 +141,9 @@ export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<Reclaim
       return true;
     },
     tick,
-    start() {
-      job ??= (deps.jobs ?? createJobRunner({ logger })).add({
-        name: 'reclaim: reminders and deadlines',
-        everyMs: opts.everyMs ?? RECLAIM_EVERY_MS,
-        firstAfterMs: 0,
-        run: tick,
-      });
-    },
+    start: () => job.start(),
     async stop() {
-      await job?.stop();
-      job = undefined;
+      await job.stop();
       await running;
     },
   };

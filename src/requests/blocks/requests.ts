@@ -100,18 +100,7 @@ export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
           hint: 'Running pools only, with their free seats and how long a license would run: from the approval to the pool’s end.',
         },
       ),
-      input(
-        RequestInputId.reason.block,
-        'Why',
-        {
-          type: 'plain_text_input',
-          action_id: RequestInputId.reason.action,
-          // Slack counts an emoji as its :shortcode:; the limit is checked on submission, counted as a person sees it.
-          max_length: MAX_REASON_RAW,
-          placeholder: { type: 'plain_text', text: 'What you need the course for (optional)' },
-        },
-        { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
-      ),
+      reasonInput(RequestInputId.reason, 'Why', 'What you need the course for (optional)'),
       input(
         RequestInputId.neededBy.block,
         'Needed by',
@@ -120,6 +109,22 @@ export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
       ),
     ]),
   });
+}
+
+/** An optional reason of at most MAX_REASON characters (the request's "Why", the deny's "Reason"). */
+function reasonInput(id: { block: string; action: string }, label: string, placeholder: string) {
+  return input(
+    id.block,
+    label,
+    {
+      type: 'plain_text_input',
+      action_id: id.action,
+      // Slack counts an emoji as its :shortcode:; the limit is checked on submission, counted as a person sees it.
+      max_length: MAX_REASON_RAW,
+      placeholder: { type: 'plain_text', text: placeholder },
+    },
+    { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
+  );
 }
 
 /**
@@ -143,17 +148,7 @@ export function buildDenyReasonModal(request: CourseRequest): ModalView {
     privateMetadata: request.id,
     blocks: [
       section(`Deny <@${request.requester}>'s request for *${escapeTruncated(request.courseTitle, 200)}*?`),
-      input(
-        RequestInputId.denyReason.block,
-        'Reason',
-        {
-          type: 'plain_text_input',
-          action_id: RequestInputId.denyReason.action,
-          max_length: MAX_REASON_RAW,
-          placeholder: { type: 'plain_text', text: 'Told to the requester (optional)' },
-        },
-        { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
-      ),
+      reasonInput(RequestInputId.denyReason, 'Reason', 'Told to the requester (optional)'),
     ],
   });
 }

@@ -4,7 +4,7 @@
  * service's, so tests never wait.
  */
 import type { Logger } from '../../kernel/licensing/types.js';
-import { createJobRunner, type Job, type JobRunner } from '../../kernel/services/jobs/runner.js';
+import { type JobRunner, startedJob } from '../../kernel/services/jobs/runner.js';
 import type { RequestService } from './service.js';
 
 export interface RequestCheck {
@@ -19,7 +19,6 @@ export function createRequestCheck(
   everyMs = 5 * 60_000,
   jobs?: JobRunner,
 ): RequestCheck {
-  let job: Job | undefined;
   let running: Promise<unknown> | undefined;
   const tick: RequestCheck['tick'] = async () => {
     if (running) return 'busy';
@@ -31,18 +30,15 @@ export function createRequestCheck(
       running = undefined;
     }
   };
+  const job = startedJob(jobs, logger, {
+    name: 'requests: reminders and expiry',
+    everyMs,
+    run: () => tick().catch((error: unknown) => logger.warn('course request check failed', { error: String(error) })),
+  });
   return {
-    start() {
-      job ??= (jobs ?? createJobRunner({ logger })).add({
-        name: 'requests: reminders and expiry',
-        everyMs,
-        run: () =>
-          tick().catch((error: unknown) => logger.warn('course request check failed', { error: String(error) })),
-      });
-    },
+    start: () => job.start(),
     async stop() {
-      await job?.stop(0);
-      job = undefined;
+      await job.stop(0);
       await running?.catch(() => undefined);
     },
     tick,

@@ -184,6 +184,17 @@ describe('/licenses export', () => {
     expect(missing.uploads).toEqual([]);
   });
 
+  it('Slack refusing the DM or the file: the reply says nothing was exported or sent, and no file arrives', async () => {
+    t.slack.answer('conversations.open', { ok: false, error: 'missing_scope' }, 1);
+    const noDm = await exportAs('export 2003', TEST_USERS.viewer);
+    expect(noDm.reply.text).toContain('could not open a direct message with you, so nothing was exported');
+    expect(noDm.uploads).toEqual([]);
+    t.slack.answer('files.getUploadURLExternal', { ok: false, error: 'missing_scope' }, 1);
+    const noFile = await exportAs('export 2003', TEST_USERS.viewer);
+    expect(noFile.reply.text).toContain('Slack did not take the file, so nothing was sent');
+    expect(noFile.uploads).toEqual([]);
+  });
+
   it('someone with no role is refused and gets no file', async () => {
     const from = t.slack.calls.length;
     const { reply, uploads } = await exportAs('export', TEST_USERS.nobody);

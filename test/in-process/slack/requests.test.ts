@@ -12,6 +12,7 @@ import { RequestActionId, RequestCallbackId, WaitlistActionId } from '../../../s
 import { checkModalLimits } from '../../../src/kernel/blocks/limits.js';
 import { appPerFile } from '../../support/app-per-file.js';
 import { textOf, writes } from '../../support/change-flow.js';
+import { dmChannel, waitForDm } from '../../support/dms.js';
 import { buttons } from '../../support/fixtures.js';
 import { seen, startListenerApp, TEST_USERS } from '../../support/listener-harness.js';
 import {
@@ -34,7 +35,6 @@ const t = appPerFile('requests-', () =>
   }),
 );
 
-const dmChannel = (user: string) => `D${user.slice(1)}`;
 const posts = (poolId: string) =>
   writes(t).filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/pool/${poolId}/license`));
 const dmsTo = (user: string, words: string) =>
@@ -70,10 +70,7 @@ async function requestCourse(user: string, poolId: string, extra: { reason?: str
     (c) => c.args.channel === CHANNEL && textOf(c.args.blocks).includes(`<@${user}>`),
   );
   const id = String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-  await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('was received'),
-  );
+  await waitForDm(t.slack, user, 'was received');
   return { card, id };
 }
 
@@ -132,10 +129,7 @@ describe('/licenses request and the card', () => {
       .licenses({ poolId: '2005' })
       .find((l) => l.student.email === 'nora.quinn@acme-learning.example');
     expect(license?.active).toBe(true);
-    const dm = await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('is yours'),
-    );
+    const dm = await waitForDm(t.slack, member, 'is yours');
     expect(textOf(dm.args.blocks)).toContain(`license \`${license?.id}\``);
     const updated = await cardUpdate(member, 'Approved by');
     expect(buttons(updated.args).map((b) => b.action_id)).not.toContain(RequestActionId.approve);
@@ -190,10 +184,7 @@ describe('/licenses request and the card', () => {
     t.sandbox.clearRequests();
     const sent = await submitDenyReason(t, id, 'Budget is frozen until March');
     expect(sent.status).toBe(200);
-    const dm = await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(member) && textOf(c.args.blocks).includes('was denied'),
-    );
+    const dm = await waitForDm(t.slack, member, 'was denied');
     expect(textOf(dm.args.blocks)).toContain('Budget is frozen until March');
     expect(textOf(dm.args.blocks)).toContain(`<@${TEST_USERS.admin}>`);
     await cardUpdate(member, 'Denied by');
@@ -220,12 +211,7 @@ describe('the waitlist', () => {
     t.sandbox.clearRequests();
     const added = await onCard(RequestActionId.waitlist, waitingId);
     expect(added.text).toContain('On the waitlist, number 1');
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.args.channel === dmChannel(WAITING_USER) &&
-        textOf(c.args.blocks).includes('you are on the waitlist, number 1'),
-    );
+    await waitForDm(t.slack, WAITING_USER, 'you are on the waitlist, number 1');
     await cardUpdate(WAITING_USER, 'on the waitlist');
     expect(writes(t)).toEqual([]);
   });
@@ -263,10 +249,7 @@ describe('the waitlist', () => {
       .licenses({ poolId: '2003' })
       .find((l) => l.active && l.student.email === 'wim.wait@contoso.com');
     expect(license).toBeDefined();
-    await t.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.args.channel === dmChannel(WAITING_USER) && textOf(c.args.blocks).includes('is yours'),
-    );
+    await waitForDm(t.slack, WAITING_USER, 'is yours');
     expect((await t.deps.requests?.store.get(waitingId))?.status).toBe('assigned');
     await cardUpdate(WAITING_USER, 'assigned');
     expect(await t.deps.waitlist?.entries('2003')).toEqual([]);

@@ -217,14 +217,17 @@ describe('the digest', () => {
 
 describe('App Home "Return this seat", then its history', () => {
   /** The click on App Home: no response_url, so every answer comes by DM. */
-  const returnSeat = (licenseId: string, userId: string) => clickReturnSeat(t, licenseId, { userId });
+  /** Clicks "Return this seat" for `userId`; the DMs it brought them, and the DELETEs sent before it. */
+  const returnSeat = async (licenseId: string, userId: string) => {
+    const before = dmsTo(userId).length;
+    const deleted = deletes().length;
+    await clickReturnSeat(t, licenseId, { userId });
+    await t.settled();
+    return { dms: dmsTo(userId).slice(before), deleted };
+  };
 
   it('a viewer is refused by DM and nothing is revoked', async () => {
-    const before = dmsTo(VIEWER).length;
-    const deleted = deletes().length;
-    await returnSeat(lic.done.id, VIEWER);
-    await t.settled();
-    const told = dmsTo(VIEWER).slice(before);
+    const { dms: told, deleted } = await returnSeat(lic.done.id, VIEWER);
     expect(told).toHaveLength(1);
     expect(allText((told[0] as SlackCall).args)).toMatch(/admin/i);
     expect(seen((told[0] as SlackCall).args).buttons).not.toContain(ChangeActionId.revokeConfirm);
@@ -232,11 +235,7 @@ describe('App Home "Return this seat", then its history', () => {
   });
 
   it('an admin gets the confirmation by DM; its Revoke now revokes once', async () => {
-    const before = dmsTo(ADMIN).length;
-    const deleted = deletes().length;
-    await returnSeat(lic.done.id, ADMIN);
-    await t.settled();
-    const confirmation = dmsTo(ADMIN).slice(before);
+    const { dms: confirmation, deleted } = await returnSeat(lic.done.id, ADMIN);
     expect(confirmation).toHaveLength(1);
     const { text, buttons: ids } = seen((confirmation[0] as SlackCall).args);
     expect(text).toContain('Revoke license');

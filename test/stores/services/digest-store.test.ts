@@ -152,50 +152,17 @@ for (const database of testDatabases()) {
         ['PA', 0],
         ['PB', 0],
       ]);
-      const list = (limit: number) =>
-        s.listHolders({
-          standing: 'not-started',
-          pools: places,
-          limit,
-          now: NOW,
-          thresholds: DEFAULT_PROGRESS_THRESHOLDS,
-        });
+      type Query = Parameters<typeof s.listHolders>[0];
+      const list = (limit: number, standing: Query['standing'] = 'not-started', pools: Query['pools'] = places) =>
+        s.listHolders({ standing, pools, limit, now: NOW, thresholds: DEFAULT_PROGRESS_THRESHOLDS });
       // Place 0 (PA and PB mixed by name, A–Z whatever the case; the same name by license id), then PC.
       expect((await list(10)).map((h) => h.licenseId)).toEqual(['A2', 'A6', 'A3', 'A4', 'A1', 'A5']);
       expect((await list(3)).map((h) => h.licenseId)).toEqual(['A2', 'A6', 'A3']);
       const [first] = await list(1);
       expect(first).toMatchObject({ licenseId: 'A2', studentName: 'Anna', poolId: 'PA', progress: 0 });
-      expect(
-        (
-          await s.listHolders({
-            standing: 'open',
-            pools: new Map([['PA', 0]]),
-            limit: 10,
-            now: NOW,
-            thresholds: DEFAULT_PROGRESS_THRESHOLDS,
-          })
-        ).map((h) => h.licenseId),
-      ).toEqual(['X3', 'A2', 'A6', 'A1']);
-      expect(
-        (
-          await s.listHolders({
-            standing: 'completed',
-            pools: new Map([['PA', 0]]),
-            limit: 10,
-            now: NOW,
-            thresholds: DEFAULT_PROGRESS_THRESHOLDS,
-          })
-        ).map((h) => h.licenseId),
-      ).toEqual(['X2']);
-      expect(
-        await s.listHolders({
-          standing: 'stalled',
-          pools: new Map(),
-          limit: 10,
-          now: NOW,
-          thresholds: DEFAULT_PROGRESS_THRESHOLDS,
-        }),
-      ).toEqual([]);
+      expect((await list(10, 'open', new Map([['PA', 0]]))).map((h) => h.licenseId)).toEqual(['X3', 'A2', 'A6', 'A1']);
+      expect((await list(10, 'completed', new Map([['PA', 0]]))).map((h) => h.licenseId)).toEqual(['X2']);
+      expect(await list(10, 'stalled', new Map())).toEqual([]);
     });
 
     it('the digest says what the rules say of every holder: spreads, standings, totals and the first names', async () => {

@@ -25,13 +25,18 @@ async function sibling(records: Records, alive: boolean): Promise<Records> {
 }
 
 describe.each(testDatabases())('writes in flight on $dialect', ({ skip, open, dialect }) => {
+  /** Fresh records, and a process on them that died. */
+  async function withDeadProcess() {
+    const t = await open();
+    cleanups.push(t.close);
+    return { t, dead: await sibling(t.records, false) };
+  }
+
   it.skipIf(skip !== undefined)(
     'an intent left by a dead process is settled once; a live one is left alone',
     async () => {
-      const t = await open();
-      cleanups.push(t.close);
+      const { t, dead } = await withDeadProcess();
       const now = () => new Date();
-      const dead = await sibling(t.records, false);
       const deadIntents = createIntents(dead, now);
       const left = await dead.db.transaction().execute((trx) =>
         deadIntents.open(trx, {
@@ -75,10 +80,8 @@ describe.each(testDatabases())('writes in flight on $dialect', ({ skip, open, di
   it.skipIf(skip !== undefined)(
     'a handler that fails (the API is down) leaves the intent for the next round',
     async () => {
-      const t = await open();
-      cleanups.push(t.close);
+      const { t, dead } = await withDeadProcess();
       const now = () => new Date();
-      const dead = await sibling(t.records, false);
       await dead.db
         .transaction()
         .execute((trx) =>

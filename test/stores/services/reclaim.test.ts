@@ -132,6 +132,17 @@ for (const database of testDatabases()) {
       return opened;
     }
 
+    /** Seeded records, and a round of pool 2003 started at T0 by U0MGR00001 (`revoked`: the revokes sent). */
+    async function roundStarted(mode: 'release' | 'list') {
+      const { records } = await open();
+      await seed(records);
+      const clock = { now: new Date(T0) };
+      const revoked: string[] = [];
+      const r = reclaimOn(records, clock, revoked);
+      await r.start('U0MGR00001', '2003', mode, lookup);
+      return { records, clock, revoked, r };
+    }
+
     it('no progress records: the preview says so and nothing is written', async () => {
       const { records } = await open();
       const r = reclaimOn(records, { now: new Date(T0) }, []);
@@ -255,12 +266,7 @@ for (const database of testDatabases()) {
     });
 
     it('two open rounds of one pool, written before one round per pool: an answer in one after the other was answered says so and records nothing', async () => {
-      const { records } = await open();
-      await seed(records);
-      const clock = { now: new Date(T0) };
-      const revoked: string[] = [];
-      const r = reclaimOn(records, clock, revoked);
-      await r.start('U0MGR00001', '2003', 'release', lookup);
+      const { records, clock, revoked, r } = await roundStarted('release');
       // The second round as two Starts at once used to write it: the same holders asked again.
       const first = await records.db.selectFrom('reclaim_rounds').selectAll().executeTakeFirstOrThrow();
       await records.db
@@ -311,12 +317,7 @@ for (const database of testDatabases()) {
     });
 
     it('a kill during the deadline work: the claim runs out and the next tick finishes it; a license found revoked counts as released', async () => {
-      const { records } = await open();
-      await seed(records);
-      const clock = { now: new Date(T0) };
-      const revoked: string[] = [];
-      const r = reclaimOn(records, clock, revoked);
-      await r.start('U0MGR00001', '2003', 'release', lookup);
+      const { records, clock, revoked, r } = await roundStarted('release');
       // As a process killed after claiming the round and sending L1's revoke, before recording it.
       clock.now = new Date(T0 + 7 * DAY + 60_000);
       await records.db
@@ -338,12 +339,7 @@ for (const database of testDatabases()) {
     });
 
     it('a holder’s Release cut off by a kill is finished at the deadline, even when the round only lists', async () => {
-      const { records } = await open();
-      await seed(records);
-      const clock = { now: new Date(T0) };
-      const revoked: string[] = [];
-      const r = reclaimOn(records, clock, revoked);
-      await r.start('U0MGR00001', '2003', 'list', lookup);
+      const { records, clock, revoked, r } = await roundStarted('list');
       await records.db.updateTable('reclaim_asks').set({ state: 'releasing' }).where('license_id', '=', 'L1').execute();
       clock.now = new Date(T0 + 7 * DAY + 60_000);
       expect((await r.tick()).closed).toBe(1);

@@ -203,3 +203,24 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     },
   };
 }
+
+/** One job added at `start()` (at most once) and stopped at `stop()`: the face a feature's periodic work shows. */
+export interface StartedJob {
+  start(): void;
+  /** Stops the job (see Job.stop) and forgets it, so that a later `start()` adds it again. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** `spec` as a job of `jobs` (a runner of its own on `logger` when none is given), added only at `start()`. */
+export function startedJob<T>(jobs: JobRunner | undefined, logger: Logger, spec: JobSpec<T>): StartedJob {
+  let job: Job<T> | undefined;
+  return {
+    start() {
+      job ??= (jobs ?? createJobRunner({ logger })).add(spec);
+    },
+    async stop(timeoutMs) {
+      await job?.stop(timeoutMs);
+      job = undefined;
+    },
+  };
+}

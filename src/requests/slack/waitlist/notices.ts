@@ -17,28 +17,27 @@ function approversOf(deps: AppDeps, entry: WaitlistEntry): string[] {
 }
 
 export function createWaitlistNotices(client: webApi.WebClient, deps: AppDeps): WaitlistNotices {
+  /** A DM to the requester, then one to each approver: each sent once across tries (`steps`). */
+  async function tellBoth(
+    entry: WaitlistEntry,
+    steps: Parameters<typeof noticeParts>[0],
+    build: (to: 'requester' | 'approver') => SlackMessage,
+  ): Promise<void> {
+    const parts = noticeParts(steps);
+    const dm = (user: string, message: SlackMessage) =>
+      parts.send(`dm:${user}`, async () => void (await sendDm(deps, client, user, message)));
+    await dm(entry.requester, build('requester'));
+    for (const admin of approversOf(deps, entry)) await dm(admin, build('approver'));
+    parts.settle();
+  }
   return {
     async assigned(entry, outcome, steps) {
       const facts = { entry, licenseId: outcome.licenseId, ...(outcome.endDate ? { endDate: outcome.endDate } : {}) };
-      const parts = noticeParts(steps);
-      const dm = (user: string, message: SlackMessage) =>
-        parts.send(`dm:${user}`, async () => void (await sendDm(deps, client, user, message)));
-      await dm(entry.requester, buildWaitlistSeatMessage({ ...facts, to: 'requester' }));
-      for (const admin of approversOf(deps, entry)) {
-        await dm(admin, buildWaitlistSeatMessage({ ...facts, to: 'approver' }));
-      }
-      parts.settle();
+      await tellBoth(entry, steps, (to) => buildWaitlistSeatMessage({ ...facts, to }));
     },
     async skipped(entry, reason, next, poolEnded, steps) {
       const facts = { entry, reason, next, ...(poolEnded ? { poolEnded } : {}) };
-      const parts = noticeParts(steps);
-      const dm = (user: string, message: SlackMessage) =>
-        parts.send(`dm:${user}`, async () => void (await sendDm(deps, client, user, message)));
-      await dm(entry.requester, buildWaitlistSkippedMessage({ ...facts, to: 'requester' }));
-      for (const admin of approversOf(deps, entry)) {
-        await dm(admin, buildWaitlistSkippedMessage({ ...facts, to: 'approver' }));
-      }
-      parts.settle();
+      await tellBoth(entry, steps, (to) => buildWaitlistSkippedMessage({ ...facts, to }));
     },
   };
 }
