@@ -1,6 +1,6 @@
 /**
  * Reclaim rounds composed (docs/reclaim.md): the use case on the records, the renderers of its outbox
- * notices and its job of the runner (every few minutes, and at start). Built before createApp, like the
+ * notices and its job of the runner (every few minutes, and at start). Built by the composition root, like the
  * course requests; its Slack client arrives once the app exists.
  */
 

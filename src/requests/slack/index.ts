@@ -1,7 +1,7 @@
 /**
  * Registration only: the course-request surfaces (the approvers' buttons, the requester's Cancel, the
  * form from App Home and the global shortcut, the deny modal, the Workflow Builder step). The service
- * they call is built before createApp (src/requests/slack/start.ts) and reaches them in deps.requests.
+ * they call is built by the composition root (src/app/compose.ts, through src/requests/slack/start.ts) and reaches them in deps.requests.
  */
 import type { App, BlockAction, ButtonAction, GlobalShortcut } from '@slack/bolt';
 import { RequestActionId, RequestCallbackId } from '../../kernel/blocks/ids.js';

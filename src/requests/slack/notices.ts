@@ -3,7 +3,7 @@
  * their updates on every copy, reminders as thread replies, the requester's DMs, and the Workflow
  * Builder step's completion. A waitlisted request that gets its seat (or cannot take it) hears it from
  * the waitlist's DMs (src/requests/slack/waitlist/notices.ts); here its cards and its step follow. Uses the
- * app's own bot client (composeRequests runs once createApp has built it): a step's
+ * app's own bot client (composeRequests runs once the composition root has built it): a step's
  * workflow token expires 15 minutes after the step starts (docs/course-requests.md), and a decision
  * may come days later. Sent by the outbox: every part (a card copy, a thread reply, a DM, the step's
  * completion) is tried, each once across tries (`steps`), and a failed part throws after the others,

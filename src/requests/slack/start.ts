@@ -3,7 +3,7 @@
  * call composeRequests): the request service over the requests in the database, the waitlist (the
  * waitlisted requests in rank order), whose freed seats go through the request service's assign, the
  * delivery of what the outbox holds for them, the settle of their writes in flight, the reminder and
- * expiry check and the waitlist's background check. Composed once createApp has run: it takes the
+ * expiry check and the waitlist's background check. Composed by the composition root once the Bolt App exists: it takes the
  * app's bot client and audit trail as they are, and the caller puts the result into deps before the app
  * listens (the listeners read deps.requests and deps.waitlist when a request comes).
  */
@@ -34,9 +34,9 @@ export interface WaitlistSetup {
 }
 
 export interface RequestsOptions {
-  /** The app's bot client (createApp built it). */
+  /** The app's bot client (the composition root's Bolt App). */
   client: webApi.WebClient;
-  /** The app's audit trail (createApp built it). */
+  /** The app's audit trail (built by the composition root). */
   audit: AuditLog;
   records: Records;
   intents: Intents;
