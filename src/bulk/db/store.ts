@@ -8,17 +8,21 @@
  * service, and is read back, never sent blind. Its outcome is committed after the answer, together
  * with the next row's move to 'sending' (one transaction per row).
  *
- * Who runs a job: the process holding its lease (`lease_owner`, `lease_until`). The runner that starts
+ * Who runs a job: the process holding its lease, the job's row in `job_leases` (`bulk:<id>`), the one
+ * lease every job uses (kernel/db/job-leases.ts, docs/records.md "Job leases"). The runner that starts
  * a job holds it from its first write; it renews the lease while it runs; a runner elsewhere takes over
- * a running job whose lease ran out (its process died or hung). Every write of a job checks the lease
- * in the same transaction, so a runner that lost its job gets JobTakenOverError and stops before it
- * sends anything more. Finished jobs are deleted after KEEP_FINISHED_MS (sweep).
+ * a running job whose lease ran out (its process died or hung). Every write of a job checks, in the
+ * same transaction, that this process still holds that lease row, so a runner that lost its job gets
+ * JobTakenOverError and stops before it sends anything more. Finished jobs are deleted after
+ * KEEP_FINISHED_MS (sweep). The old lease columns of `bulk_jobs` are no longer read; every write of a
+ * job clears them.
  *
  * Every query of the bulk feature is here. The lease is one piece (`jobLeases`): the store asks it who
- * may write a job and what a job's row says of its holder, and nothing else knows the lease columns.
+ * may write a job, and nothing else knows the job's lease row.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { createDbLease } from '../../kernel/db/job-leases.js';
 import type { Records } from '../../kernel/db/open.js';
 import type { BulkJobsTable, Database } from '../../kernel/db/schema.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
@@ -102,23 +106,25 @@ const CHUNK = 200;
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;
-/** What a job's head row says of who holds it. */
+/** What a job's head row says of its lease: nothing any more (the lease is a `job_leases` row). */
 type LeaseColumns = Pick<BulkJobsTable, 'lease_owner' | 'lease_until'>;
+const NO_LEASE_COLUMNS: LeaseColumns = { lease_owner: null, lease_until: null };
 
-/** The lease on a job's row: who runs it, until when (see the header). */
+/** A bulk job's row in `job_leases`. */
+export const bulkLeaseName = (id: string) => `bulk:${id}`;
+
+/** The lease of a job: its `job_leases` row, taken, renewed and let go through the one lease (see the header). */
 interface JobLeases {
   readonly owner: string;
-  /** Lease columns for a job written afresh: held by this owner while it runs, by nobody once done. */
-  fresh(done: boolean): LeaseColumns;
-  /** Lease columns for an update of this owner's job: renewed while it runs, let go once done. */
-  renewed(done: boolean): Partial<LeaseColumns>;
   /**
    * In a transaction: whether the job's row exists, locked until the transaction ends (PostgreSQL;
-   * SQLite has one writer). JobTakenOverError when it exists and this owner does not hold it.
+   * SQLite has one writer). JobTakenOverError when it exists and this owner does not hold its lease.
    */
   check(trx: Trx, id: string): Promise<'absent' | 'held'>;
   /** In a transaction: whether a row with this id exists (locked like `check`), whoever holds it. */
   exists(trx: Trx, id: string): Promise<boolean>;
+  /** In the transaction that writes the job: held while it runs, let go once done. */
+  keep(trx: Trx, id: string, done: boolean): Promise<void>;
   free(): Promise<string[]>;
   claim(id: string, force?: boolean): Promise<boolean>;
   renew(id: string): Promise<boolean>;
@@ -128,70 +134,54 @@ interface JobLeases {
 function jobLeases(records: Records, opts: BulkJobStoreOptions): JobLeases {
   const { db } = records;
   const owner = opts.owner ?? records.instance;
+  const lease = createDbLease(records, { holder: owner, ...(opts.now ? { now: opts.now } : {}) });
   const leaseMs = opts.leaseMs ?? DEFAULT_TAKEOVER_MS;
-  const now = opts.now ?? (() => new Date());
-  const stamp = () => now().toISOString();
-  const until = () => new Date(now().getTime() + leaseMs).toISOString();
-  const holder = (trx: Trx, id: string) => {
-    let q = trx.selectFrom('bulk_jobs').select('lease_owner').where('id', '=', id);
+  const taken = (id: string) => new JobTakenOverError(`bulk job ${id} is being run by another process`);
+  const head = (trx: Trx, id: string) => {
+    let q = trx.selectFrom('bulk_jobs').select('state').where('id', '=', id);
     if (records.dialect === 'postgres') q = q.forUpdate();
     return q.executeTakeFirst();
   };
+  const running = async (id: string) =>
+    (await db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .executeTakeFirst()) !== undefined;
   return {
     owner,
-    fresh: (done) => (done ? { lease_owner: null, lease_until: null } : { lease_owner: owner, lease_until: until() }),
-    renewed: (done) => (done ? { lease_owner: null, lease_until: null } : { lease_until: until() }),
     async check(trx, id) {
-      const found = await holder(trx, id);
-      if (!found) return 'absent';
-      if (found.lease_owner !== owner) throw new JobTakenOverError(`bulk job ${id} is being run by another process`);
+      if (!(await head(trx, id))) return 'absent';
+      if (!(await lease.holds(trx, bulkLeaseName(id)))) throw taken(id);
       return 'held';
     },
-    exists: async (trx, id) => (await holder(trx, id)) !== undefined,
+    exists: async (trx, id) => (await head(trx, id)) !== undefined,
+    async keep(trx, id, done) {
+      const name = bulkLeaseName(id);
+      if (done) await lease.release(name, trx);
+      else if (!(await lease.take(name, leaseMs, { in: trx }))) throw taken(id);
+    },
     async free() {
       const rows = await db
         .selectFrom('bulk_jobs')
         .select('id')
         .where('state', '=', 'running')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', stamp())]))
         .orderBy('created_at')
         .execute();
-      return rows.map((r) => r.id);
+      const free: string[] = [];
+      for (const { id } of rows) if (!(await lease.holder(bulkLeaseName(id)))) free.push(id);
+      return free;
     },
     async claim(id, force = false) {
-      // One conditional UPDATE: of two runners claiming at once, the second finds the lease taken
-      // (PostgreSQL re-checks the condition once the first one's update is committed).
-      let q = db
-        .updateTable('bulk_jobs')
-        .set({ lease_owner: owner, lease_until: until() })
-        .where('id', '=', id)
-        .where('state', '=', 'running');
-      if (!force) {
-        q = q.where((eb) =>
-          eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', stamp())]),
-        );
-      }
-      const result = await q.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      // One conditional write (lease.ts): of two runners claiming at once, the second finds it taken.
+      if (!(await running(id))) return false;
+      return lease.take(bulkLeaseName(id), leaseMs, { force });
     },
     async renew(id) {
-      const result = await db
-        .updateTable('bulk_jobs')
-        .set({ lease_until: until() })
-        .where('id', '=', id)
-        .where('state', '=', 'running')
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return (await running(id)) && lease.renew(bulkLeaseName(id), leaseMs);
     },
-    async release(id) {
-      await db
-        .updateTable('bulk_jobs')
-        .set({ lease_owner: null, lease_until: null })
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .execute();
-    },
+    release: (id) => lease.release(bulkLeaseName(id)),
   };
 }
 
@@ -201,7 +191,7 @@ const jobBody = (job: BulkJob) => {
 };
 
 /** Inserts a job's head row (its rows go with writeRows). */
-async function insertJob(trx: Trx, job: BulkJob, lease: LeaseColumns): Promise<void> {
+async function insertJob(trx: Trx, job: BulkJob): Promise<void> {
   await trx
     .insertInto('bulk_jobs')
     .values({
@@ -211,16 +201,16 @@ async function insertJob(trx: Trx, job: BulkJob, lease: LeaseColumns): Promise<v
       pool_id: job.poolId,
       created_at: job.createdAt,
       finished_at: job.finishedAt ?? null,
-      ...lease,
+      ...NO_LEASE_COLUMNS,
       body: jobBody(job),
     })
     .execute();
 }
 
-async function updateJob(trx: Trx, job: BulkJob, lease: Partial<LeaseColumns>): Promise<void> {
+async function updateJob(trx: Trx, job: BulkJob): Promise<void> {
   await trx
     .updateTable('bulk_jobs')
-    .set({ state: job.state, finished_at: job.finishedAt ?? null, body: jobBody(job), ...lease })
+    .set({ state: job.state, finished_at: job.finishedAt ?? null, body: jobBody(job), ...NO_LEASE_COLUMNS })
     .where('id', '=', job.id)
     .execute();
 }
@@ -296,8 +286,9 @@ export function createBulkJobStore(records: Records, opts: BulkJobStoreOptions =
     async save(job) {
       const done = job.state !== 'running';
       await db.transaction().execute(async (trx) => {
-        if ((await lease.check(trx, job.id)) === 'absent') await insertJob(trx, job, lease.fresh(done));
-        else await updateJob(trx, job, lease.renewed(done));
+        if ((await lease.check(trx, job.id)) === 'absent') await insertJob(trx, job);
+        else await updateJob(trx, job);
+        await lease.keep(trx, job.id, done);
         await writeRows(trx, job.id, job.rows);
       });
     },
@@ -309,7 +300,7 @@ export function createBulkJobStore(records: Records, opts: BulkJobStoreOptions =
           if ((await lease.check(trx, job.id)) === 'absent') {
             throw new JobTakenOverError(`bulk job ${job.id} is being run by another process`);
           }
-          await trx.updateTable('bulk_jobs').set(lease.renewed(false)).where('id', '=', job.id).execute();
+          await lease.keep(trx, job.id, false);
           await writeRows(trx, job.id, rows);
         }),
       );
@@ -324,7 +315,7 @@ export function createBulkJobStore(records: Records, opts: BulkJobStoreOptions =
     async adopt(job) {
       return db.transaction().execute(async (trx) => {
         if (await lease.exists(trx, job.id)) return false;
-        await insertJob(trx, job, { lease_owner: null, lease_until: null });
+        await insertJob(trx, job);
         await writeRows(trx, job.id, job.rows);
         return true;
       });

@@ -122,11 +122,9 @@ describe.each(testDatabases())('bulk jobs on $dialect', ({ dialect, skip, open }
       ]);
       expect((await store.unfinished()).map((u) => u.id)).toEqual(['j1']);
       // A new job is held by the store that wrote it; a finished one by nobody.
-      const leases = await records.db.selectFrom('bulk_jobs').select(['id', 'lease_owner']).orderBy('id').execute();
-      expect(leases).toEqual([
-        { id: 'j1', lease_owner: store.owner },
-        { id: 'j2', lease_owner: null },
-      ]);
+      // The lease is the job's row in `job_leases` (the one lease mechanism).
+      const leases = await records.db.selectFrom('job_leases').select(['name', 'holder']).orderBy('name').execute();
+      expect(leases).toEqual([{ name: 'bulk:j1', holder: store.owner }]);
     },
   );
 
@@ -321,8 +319,9 @@ describe.each(testDatabases())('bulk jobs on $dialect', ({ dialect, skip, open }
       await b.resumeAll(() => notifier);
       // a's lease runs out while it hangs (as if 60 s had passed): b takes the job and finishes it.
       await t.records.db
-        .updateTable('bulk_jobs')
-        .set({ lease_until: new Date(0).toISOString() })
+        .updateTable('job_leases')
+        .set({ until: new Date(0).toISOString() })
+        .where('name', '=', 'bulk:js')
         .execute();
       await until('b to finish the job', () => ledger.size === 4, 10_000);
       await b.settled('js');

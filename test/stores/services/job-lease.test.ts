@@ -116,6 +116,45 @@ for (const database of testDatabases()) {
       expect(await createDbLease(records, { holder: 'dead', now }).renew('alerts: daily check', LEASE)).toBe(false);
     });
 
+    it('in a transaction: a write guarded by holds lands only while its holder keeps the lease; force takes it from anyone', async () => {
+      const { records, other } = await open();
+      let at = Date.parse('2026-11-21T09:00:00Z');
+      const now = () => new Date(at);
+      const a = createDbLease(records, { holder: 'a', now });
+      const b = createDbLease(other, { holder: 'b', now });
+      // Taken in the transaction that records the work: rolled back with it.
+      await expect(
+        records.db.transaction().execute(async (trx) => {
+          expect(await a.take('bulk:j', LEASE, { in: trx })).toBe(true);
+          throw new Error('the write failed');
+        }),
+      ).rejects.toThrow('the write failed');
+      expect(await a.holder('bulk:j')).toBeUndefined();
+      expect(await a.take('bulk:j', LEASE)).toBe(true);
+      const guarded = (lease: typeof a, db: Records) =>
+        db.db.transaction().execute(async (trx) => {
+          if (!(await lease.holds(trx, 'bulk:j'))) return 'refused';
+          expect(await lease.renew('bulk:j', LEASE, trx)).toBe(true);
+          return 'written';
+        });
+      expect(await guarded(a, records)).toBe('written');
+      expect(await guarded(b, other)).toBe('refused');
+      // a's lease runs out but nobody took it: a still holds the row. Once b takes it, a is refused.
+      at += LEASE + 1;
+      expect(await guarded(a, records)).toBe('written');
+      at += LEASE + 1;
+      expect(await b.take('bulk:j', LEASE)).toBe(true);
+      expect(await guarded(a, records)).toBe('refused');
+      expect(await guarded(b, other)).toBe('written');
+      // force (one process on SQLite, at start): taken whoever holds it.
+      expect(await a.take('bulk:j', LEASE)).toBe(false);
+      expect(await a.take('bulk:j', LEASE, { force: true })).toBe(true);
+      expect(await guarded(b, other)).toBe('refused');
+      // Let go in a transaction: nobody holds it.
+      await records.db.transaction().execute((trx) => a.release('bulk:j', trx));
+      expect(await b.holder('bulk:j')).toBeUndefined();
+    });
+
     describe('the daily check across replicas (one lease, in the database)', () => {
       async function world(start: string) {
         const { records, other } = await open();
