@@ -3,49 +3,15 @@
  * licensing write recorded before it is sent) and `outbox` (a notice queued in the transaction of the
  * change it tells of).
  */
-import { type AnyDb, type Dialect, serialKey, types } from './columns.js';
+import { schemaStep } from './columns.js';
 
-export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
-  const t = types(dialect);
-  await db.schema
-    .createTable('instances')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('started_at', 'text', (c) => c.notNull())
-    .addColumn('seen_at', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('intents')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('owner', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text')
-    .addColumn('pool_id', 'text')
-    .addColumn('instance', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('settled_at', 'text')
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('outcome', 'text')
-    .execute();
-  await db.schema.createIndex('intents_state').on('intents').columns(['state', 'created_at']).execute();
-  await db.schema.createIndex('intents_subject').on('intents').columns(['subject']).execute();
-  await db.schema
-    .createTable('outbox')
-    .addColumn('id', t.serial, serialKey(dialect))
-    .addColumn('key', 'text', (c) => c.unique())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('due_at', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('sent_at', 'text')
-    .addColumn('result', 'text')
-    .execute();
-  await db.schema.createIndex('outbox_due').on('outbox').columns(['state', 'due_at']).execute();
-}
-
-export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('outbox').execute();
-  await db.schema.dropTable('intents').execute();
-  await db.schema.dropTable('instances').execute();
-}
+export const { up, down } = schemaStep(`
+  table instances (id text primary key, started_at text not null, seen_at text not null)
+  table intents (id text primary key, kind text not null, owner text not null, subject text, pool_id text,
+    instance text not null, state text not null, created_at text not null, settled_at text, body text not null, outcome text)
+  index intents_state on intents (state, created_at)
+  index intents_subject on intents (subject)
+  table outbox (id serial, key text unique, created_at text not null, due_at text not null, state text not null,
+    attempts integer not null default 0, body text not null, sent_at text, result text)
+  index outbox_due on outbox (state, due_at)
+`);

@@ -1,33 +1,12 @@
 /**
  * Bulk assign: a job and its rows, the lease that lets one replica run it.
  */
-import type { AnyDb } from './columns.js';
+import { schemaStep } from './columns.js';
 
-export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('bulk_jobs')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('requester', 'text', (c) => c.notNull())
-    .addColumn('pool_id', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('finished_at', 'text')
-    .addColumn('lease_owner', 'text')
-    .addColumn('lease_until', 'text')
-    .addColumn('body', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('bulk_jobs_state').on('bulk_jobs').columns(['state']).execute();
-  await db.schema
-    .createTable('bulk_rows')
-    .addColumn('job_id', 'text', (c) => c.notNull().references('bulk_jobs.id').onDelete('cascade'))
-    .addColumn('line', 'integer', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('bulk_rows_pk', ['job_id', 'line'])
-    .execute();
-}
-
-export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('bulk_rows').execute();
-  await db.schema.dropTable('bulk_jobs').execute();
-}
+export const { up, down } = schemaStep(`
+  table bulk_jobs (id text primary key, state text not null, requester text not null, pool_id text not null,
+    created_at text not null, finished_at text, lease_owner text, lease_until text, body text not null)
+  index bulk_jobs_state on bulk_jobs (state)
+  table bulk_rows (job_id text not null references bulk_jobs.id on delete cascade, line integer not null,
+    state text not null, body text not null, primary key bulk_rows_pk (job_id, line))
+`);

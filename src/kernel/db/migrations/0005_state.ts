@@ -1,17 +1,8 @@
 /**
  * Small named values the app keeps between starts (a key, its value, when it changed).
  */
-import type { AnyDb } from './columns.js';
+import { schemaStep } from './columns.js';
 
-export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('state')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute();
-}
-
-export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('state').execute();
-}
+export const { up, down } = schemaStep(`
+  table state (key text primary key, value text not null, updated_at text not null)
+`);

@@ -4,14 +4,12 @@
  * whichever replica makes it), deleted when the round closes. Rounds still open are claimed here,
  * the oldest first (two open rounds of one pool, from before this table, keep the oldest's claim).
  */
-import type { AnyDb } from './columns.js';
+import { type AnyDb, type Dialect, runSchema, undoSchema } from './columns.js';
 
-export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('reclaim_open_pools')
-    .addColumn('pool_id', 'text', (c) => c.primaryKey())
-    .addColumn('round_id', 'text', (c) => c.notNull())
-    .execute();
+const SCHEMA = 'table reclaim_open_pools (pool_id text primary key, round_id text not null)';
+
+export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
+  await runSchema(db, dialect, SCHEMA);
   const open = await db
     .selectFrom('reclaim_asks')
     .innerJoin('reclaim_rounds', 'reclaim_rounds.id', 'reclaim_asks.round_id')
@@ -29,5 +27,5 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('reclaim_open_pools').execute();
+  await undoSchema(db, SCHEMA);
 }

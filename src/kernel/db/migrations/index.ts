@@ -5,8 +5,9 @@
  * way back (`down`), tested both ways. Run at start by ../open.ts through Kysely's migrator, which holds
  * a lock on PostgreSQL so that replicas starting together run each migration once.
  *
- * Never edit, rename or renumber a migration that has shipped: add the next one (docs/records.md,
- * "Migrations"). There is no 0008: no branch ever shipped one.
+ * Never rename or renumber a migration that has shipped, nor change the SQL it sends (the migrations
+ * test keeps it): add the next one (docs/records.md, "Migrations"). There is no 0008: no branch ever
+ * shipped one.
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_requests.js';
@@ -21,15 +22,9 @@ import * as m0010 from './0010_progress_returns.js';
 import * as m0011 from './0011_progress_standing.js';
 import * as m0012 from './0012_reclaim_open_pools.js';
 import * as m0013 from './0013_job_leases.js';
-import type { AnyDb, Dialect } from './columns.js';
+import type { AnyDb, Dialect, Step } from './columns.js';
 
 export type { Dialect };
-
-/** One migration's file: its way up (on the engine it runs on) and its way back. */
-interface Step {
-  up(db: AnyDb, dialect: Dialect): Promise<void>;
-  down(db: AnyDb): Promise<void>;
-}
 
 /** Every migration by the name databases record it under, in the order they run. */
 const STEPS: readonly (readonly [name: string, step: Step])[] = [
