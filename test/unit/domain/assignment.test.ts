@@ -1,20 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeEnrollment,
-  needsRecycle,
-  poolBlocker,
-  validateAssignment,
-} from '../../../src/changes/domain/assignment.js';
+import * as assignment from '../../../src/changes/domain/assignment.js';
 import { inDays, makePool, makeStudentCourse, NOW } from '../../support/fixtures.js';
 
 describe('poolBlocker and needsRecycle', () => {
   it('an ended pool and a full untransferable pool cannot give a seat; a full transferable one can recycle', () => {
-    expect(poolBlocker(makePool(), NOW)).toBeUndefined();
-    expect(poolBlocker(makePool({ end: inDays(-1) }), NOW)).toBe('ended');
-    expect(poolBlocker(makePool({ availableLicenses: 0, transferable: false }), NOW)).toBe('full-untransferable');
-    expect(poolBlocker(makePool({ availableLicenses: 0 }), NOW)).toBeUndefined();
-    expect(needsRecycle(makePool({ availableLicenses: 0 }))).toBe(true);
-    expect(needsRecycle(makePool())).toBe(false);
+    expect(assignment.poolBlocker(makePool(), NOW)).toBeUndefined();
+    expect(assignment.poolBlocker(makePool({ end: inDays(-1) }), NOW)).toBe('ended');
+    expect(assignment.poolBlocker(makePool({ availableLicenses: 0, transferable: false }), NOW)).toBe(
+      'full-untransferable',
+    );
+    expect(assignment.poolBlocker(makePool({ availableLicenses: 0 }), NOW)).toBeUndefined();
+    expect(assignment.needsRecycle(makePool({ availableLicenses: 0 }))).toBe(true);
+    expect(assignment.needsRecycle(makePool())).toBe(false);
   });
 });
 
@@ -28,36 +25,40 @@ describe('validateAssignment', () => {
   };
 
   it('passes a plain assignment', () => {
-    expect(validateAssignment(base, NOW)).toEqual([]);
+    expect(assignment.validateAssignment(base, NOW)).toEqual([]);
   });
 
   it('flags the domain only for transferable pools, any case', () => {
-    expect(validateAssignment({ ...base, email: 'a@outlook.com' }, NOW)).toEqual([
+    expect(assignment.validateAssignment({ ...base, email: 'a@outlook.com' }, NOW)).toEqual([
       { field: 'email', kind: 'domain', allowed: ['contoso.com'] },
     ]);
-    expect(validateAssignment({ ...base, email: 'a@CONTOSO.com' }, NOW)).toEqual([]);
+    expect(assignment.validateAssignment({ ...base, email: 'a@CONTOSO.com' }, NOW)).toEqual([]);
     expect(
-      validateAssignment({ ...base, email: 'a@outlook.com', pool: makePool({ transferable: false }) }, NOW),
+      assignment.validateAssignment({ ...base, email: 'a@outlook.com', pool: makePool({ transferable: false }) }, NOW),
     ).toEqual([]);
-    expect(validateAssignment({ ...base, email: 'a@outlook.com', allowedDomains: [] }, NOW)).toEqual([]);
+    expect(assignment.validateAssignment({ ...base, email: 'a@outlook.com', allowedDomains: [] }, NOW)).toEqual([]);
   });
 
   it('asks for recycle on a full transferable pool, and the date rules', () => {
     const full = makePool({ availableLicenses: 0 });
-    expect(validateAssignment({ ...base, pool: full }, NOW).map((p) => p.kind)).toEqual(['full-needs-recycle']);
-    expect(validateAssignment({ ...base, pool: full, recycle: true }, NOW)).toEqual([]);
-    expect(validateAssignment({ ...base, endDate: '2026-02-27' }, NOW).map((p) => p.kind)).toEqual(['past']);
-    expect(validateAssignment({ ...base, endDate: '2026-03-01' }, NOW)).toEqual([]);
+    expect(assignment.validateAssignment({ ...base, pool: full }, NOW).map((p) => p.kind)).toEqual([
+      'full-needs-recycle',
+    ]);
+    expect(assignment.validateAssignment({ ...base, pool: full, recycle: true }, NOW)).toEqual([]);
+    expect(assignment.validateAssignment({ ...base, endDate: '2026-02-27' }, NOW).map((p) => p.kind)).toEqual(['past']);
+    expect(assignment.validateAssignment({ ...base, endDate: '2026-03-01' }, NOW)).toEqual([]);
     const after = inDays(201).slice(0, 10);
-    expect(validateAssignment({ ...base, endDate: after }, NOW).map((p) => p.kind)).toEqual(['after-pool-end']);
+    expect(assignment.validateAssignment({ ...base, endDate: after }, NOW).map((p) => p.kind)).toEqual([
+      'after-pool-end',
+    ]);
   });
 });
 
 describe('activeEnrollment', () => {
   it('finds an active, running license of the course only', () => {
-    expect(activeEnrollment([makeStudentCourse()], 'c1', NOW)?.licenseId).toBe('5001');
-    expect(activeEnrollment([makeStudentCourse({ licenseActive: false })], 'c1', NOW)).toBeUndefined();
-    expect(activeEnrollment([makeStudentCourse({ end: inDays(-1) })], 'c1', NOW)).toBeUndefined();
-    expect(activeEnrollment([makeStudentCourse()], 'c2', NOW)).toBeUndefined();
+    expect(assignment.activeEnrollment([makeStudentCourse()], 'c1', NOW)?.licenseId).toBe('5001');
+    expect(assignment.activeEnrollment([makeStudentCourse({ licenseActive: false })], 'c1', NOW)).toBeUndefined();
+    expect(assignment.activeEnrollment([makeStudentCourse({ end: inDays(-1) })], 'c1', NOW)).toBeUndefined();
+    expect(assignment.activeEnrollment([makeStudentCourse()], 'c2', NOW)).toBeUndefined();
   });
 });

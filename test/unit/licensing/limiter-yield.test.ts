@@ -4,15 +4,11 @@
  */
 import Bottleneck from 'bottleneck';
 import { describe, expect, it } from 'vitest';
-import {
-  checkYieldHook,
-  PATCHED_BOTTLENECK_VERSION,
-  yieldWithSetImmediate,
-} from '../../../src/kernel/licensing/limiter/limiter-yield.js';
+import * as yieldPatch from '../../../src/kernel/licensing/limiter/limiter-yield.js';
 
 describe('the yield patch of bottleneck', () => {
   it('still fits the installed bottleneck (private _store.yieldLoop, same version)', () => {
-    const problem = checkYieldHook(new Bottleneck({ maxConcurrent: 1 }));
+    const problem = yieldPatch.checkYieldHook(new Bottleneck({ maxConcurrent: 1 }));
     expect(
       problem,
       `bottleneck changed under src/kernel/licensing/limiter/limiter-yield.ts (${problem}); bursts would start slower. Re-check the patch.`,
@@ -21,7 +17,7 @@ describe('the yield patch of bottleneck', () => {
 
   it('bottleneck still yields through _store.yieldLoop when a job is scheduled', async () => {
     const limiter = new Bottleneck({ maxConcurrent: 1 });
-    expect(yieldWithSetImmediate(limiter)).toBeUndefined();
+    expect(yieldPatch.yieldWithSetImmediate(limiter)).toBeUndefined();
     const store = Reflect.get(limiter, '_store') as object;
     const patched = Reflect.get(store, 'yieldLoop') as () => Promise<void>;
     let calls = 0;
@@ -32,7 +28,7 @@ describe('the yield patch of bottleneck', () => {
     await expect(limiter.schedule(async () => 'done')).resolves.toBe('done');
     expect(
       calls,
-      `bottleneck ${PATCHED_BOTTLENECK_VERSION} no longer calls _store.yieldLoop: the patch in src/kernel/licensing/limiter/limiter-yield.ts does nothing`,
+      `bottleneck ${yieldPatch.PATCHED_BOTTLENECK_VERSION} no longer calls _store.yieldLoop: the patch in src/kernel/licensing/limiter/limiter-yield.ts does nothing`,
     ).toBeGreaterThan(0);
     await limiter.stop();
   });
@@ -40,8 +36,8 @@ describe('the yield patch of bottleneck', () => {
   it('says what is missing instead of patching a bottleneck that changed', () => {
     const changed = new Bottleneck({ maxConcurrent: 1 });
     Reflect.set(changed, '_store', { yieldLoop: 'not a function' });
-    expect(yieldWithSetImmediate(changed)).toBe("bottleneck's _store has no yieldLoop function");
+    expect(yieldPatch.yieldWithSetImmediate(changed)).toBe("bottleneck's _store has no yieldLoop function");
     Reflect.set(changed, '_store', undefined);
-    expect(checkYieldHook(changed)).toBe('bottleneck limiter has no _store object');
+    expect(yieldPatch.checkYieldHook(changed)).toBe('bottleneck limiter has no _store object');
   });
 });
