@@ -11,14 +11,14 @@ import { allText, buttons } from '../../support/fixtures.js';
 
 describe('the automatic return of finished seats in Block Kit', () => {
   it('tells the holder the course, the completion day, and offers a course request for the pool', () => {
-    const m = buildSeatReturnedMessage({
+    const returned = {
       kind: 'progress-returned',
       email: 'ada@contoso.com',
       licenseId: '4001',
       poolId: '2003',
-      courseTitle: 'Optimizing <DAX>',
       completedOn: '2026-03-02',
-    });
+    } as const;
+    const m = buildSeatReturnedMessage({ ...returned, courseTitle: 'Optimizing <DAX>' });
     expect(checkBlockKitLimits(m)).toEqual([]);
     expect(m.text).toContain('Optimizing');
     const all = allText(m.blocks);
@@ -28,13 +28,7 @@ describe('the automatic return of finished seats in Block Kit', () => {
     expect(all).not.toContain('ada@contoso.com');
     expect(buttons(m).map((b) => [b.action_id, b.value])).toEqual([[RequestActionId.openFor, '2003']]);
     // Without a course title (the pool was gone), the pool names it.
-    const bare = buildSeatReturnedMessage({
-      kind: 'progress-returned',
-      email: 'ada@contoso.com',
-      licenseId: '4001',
-      poolId: '2003',
-      completedOn: '2026-03-02',
-    });
+    const bare = buildSeatReturnedMessage(returned);
     expect(allText(bare.blocks)).toContain('the course of pool `2003`');
   });
 

@@ -18,22 +18,10 @@ describe('the DM about a write settled after a restart', () => {
   });
 
   it('an end date: the day as people read it, and what the license ends on when it was not changed', () => {
-    const done = text({
-      write: 'end-date',
-      result: 'done',
-      studentName: 'Ada',
-      licenseId: '4002',
-      endDate: '2027-07-28',
-    });
+    const change = { write: 'end-date', studentName: 'Ada', licenseId: '4002', endDate: '2027-07-28' } as const;
+    const done = text({ ...change, result: 'done' });
     expect(done).toBe("After a restart: the change of Ada's license `4002` to end Jul 28, 2027 was done.");
-    const not = text({
-      write: 'end-date',
-      result: 'not-done',
-      studentName: 'Ada',
-      licenseId: '4002',
-      endDate: '2027-07-28',
-      endsNow: '2027-01-01T00:00:00Z',
-    });
+    const not = text({ ...change, result: 'not-done', endsNow: '2027-01-01T00:00:00Z' });
     expect(not).toContain('was not done: it still ends Jan 1, 2027.');
   });
 
