@@ -11,7 +11,7 @@ import type { License } from '../../src/kernel/domain/types.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
 import { observationOf } from '../../src/progress/domain/progress.js';
 import { encodeReclaimStart } from '../../src/reclaim/blocks/reclaim.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
@@ -62,12 +62,7 @@ for (const database of testDatabases()) {
       db = await database.open();
       const common = { now: () => clock, admins: [ADMIN_A, ADMIN_B], reclaim: {} };
       a = await startTestApp({ ...common, records: db.records });
-      b = await startTestApp({
-        ...common,
-        useSandbox: a.sandbox,
-        useSlack: a.slack,
-        records: { ...db.records, instance: `${db.records.instance}-b` },
-      });
+      b = await startReplica(a, db.records, common);
       const licenses = (await a.licensing.pools.allLicenses(POOL)).filter((l) => l.active);
       const held: License[] = HOLDERS.map(([student, user]) => {
         const l = licenses.find((x) => x.student.id === student);

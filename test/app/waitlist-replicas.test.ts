@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { allText } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
 import { callSandbox } from '../support/sandbox.js';
@@ -48,13 +48,7 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
     db = await (postgres as NonNullable<typeof postgres>).open();
     const requests = { timers: requestTimers(24, 7) };
     a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: {} });
-    b = await startTestApp({
-      useSandbox: a.sandbox,
-      useSlack: a.slack,
-      records: { ...db.records, instance: `${db.records.instance}-b` },
-      requests,
-      waitlist: {},
-    });
+    b = await startReplica(a, db.records, { requests, waitlist: {} });
   });
 
   afterAll(async () => {

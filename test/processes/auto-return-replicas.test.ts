@@ -16,7 +16,7 @@ import type { Outbox, OutboxSender } from '../../src/kernel/services/outbox.js';
 import { createIntents } from '../../src/kernel/services/writes/intents.js';
 import { registerWriteSettlers } from '../../src/kernel/services/writes/settle.js';
 import { createProgressReturns } from '../../src/progress/db/returns.js';
-import { startTestApp, type TestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, type TestApp } from '../support/app-harness.js';
 import { holderInSlack } from '../support/fake-slack.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { progressPassOn } from '../support/progress.js';
@@ -51,14 +51,7 @@ describe.skipIf(postgres?.skip !== undefined)('automatic return on replicas', ()
       waitlist: {},
       autoReturn: settings,
     });
-    b = await startTestApp({
-      now: nowB,
-      useSandbox: sandbox,
-      useSlack: a.slack,
-      records: { ...db.records, instance: `${db.records.instance}-b` },
-      waitlist: {},
-      autoReturn: settings,
-    });
+    b = await startReplica(a, db.records, { now: nowB, waitlist: {}, autoReturn: settings });
     // B's settler reads back License Desk's own revokes, as main.ts registers it.
     if (!b.settler) throw new Error('no settler');
     registerWriteSettlers(b.settler, {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { testDatabases } from '../support/records.js';
 import { callSandbox } from '../support/sandbox.js';
@@ -33,10 +33,8 @@ describe.skipIf(postgres?.skip !== undefined)('two replicas hand on one seat', (
     a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: {} });
     // Replica B talks to the same fake Slack through a proxy that can hold one of its calls.
     slackProxy = await startHoldingProxy(a.slack.url);
-    b = await startTestApp({
-      useSandbox: a.sandbox,
+    b = await startReplica(a, db.records, {
       useSlack: Object.assign(Object.create(a.slack) as typeof a.slack, { apiUrl: `${slackProxy.url}/api/` }),
-      records: { ...db.records, instance: `${db.records.instance}-b` },
       requests,
       waitlist: {},
     });

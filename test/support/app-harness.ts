@@ -210,6 +210,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * A second replica beside `first`: the same fake Slack and licensing API (unless `options` names
+ * others), and the same database under an instance name of its own.
+ */
+export function startReplica(first: TestApp, records: Records, options: TestAppOptions = {}): Promise<TestApp> {
+  return startTestApp({
+    useSandbox: first.sandbox,
+    useSlack: first.slack,
+    ...options,
+    records: { ...records, instance: `${records.instance}-b` },
+  });
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const now = options.now ?? (() => new Date());
   const slack = options.useSlack ?? (await startFakeSlack(options.slack));
