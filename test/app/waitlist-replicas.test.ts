@@ -4,11 +4,12 @@
  * its requester told once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { allText } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
+import { joinWaitlist } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 
 const POOL = '2003';
@@ -27,22 +28,8 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
     return t.deps.waitlist;
   };
   /** An approved request for the full pool, joined to the line by one replica's approver click. */
-  const join = async (t: TestApp, id: string, requester: string, email: string) => {
-    const r: CourseRequest = {
-      id,
-      requester,
-      requesterEmail: email,
-      poolId: POOL,
-      courseTitle: 'Optimizing DAX',
-      createdAt: new Date().toISOString(),
-      status: 'approved',
-      decidedBy: TEST_USERS.admin,
-      source: 'command',
-      cards: [],
-    };
-    await t.deps.requests?.store.put(r);
-    return t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin);
-  };
+  const join = (t: TestApp, id: string, requester: string, email: string) =>
+    joinWaitlist(t, id, { id: requester, email }, POOL);
 
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();

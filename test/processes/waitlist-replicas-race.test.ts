@@ -5,11 +5,12 @@
  * race, nothing failed: the audit trail has A's one "assigned", and no "assign failed" row from B.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
+import { requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
-import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { testDatabases } from '../support/records.js';
+import { joinWaitlist } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
 
@@ -50,20 +51,7 @@ describe.skipIf(postgres?.skip !== undefined)('two replicas hand on one seat', (
   it('the replica that lost the race audits no failure; the seat is given once', async () => {
     const [u] = USERS;
     if (!u) throw new Error('no user');
-    const r: CourseRequest = {
-      id: 'RACE1',
-      requester: u.id,
-      requesterEmail: u.email,
-      poolId: POOL,
-      courseTitle: 'Optimizing DAX',
-      createdAt: new Date().toISOString(),
-      status: 'approved',
-      decidedBy: TEST_USERS.admin,
-      source: 'command',
-      cards: [],
-    };
-    await a.deps.requests?.store.put(r);
-    expect(await a.deps.requests?.service.toWaitlist(r.id, TEST_USERS.admin)).toMatchObject({ kind: 'joined' });
+    expect(await joinWaitlist(a, 'RACE1', u, POOL)).toMatchObject({ kind: 'joined' });
     const victim = a.sandbox.inspect.licenses({ poolId: POOL }).find((l) => l.active);
     expect((await callSandbox(a.sandbox, 'DELETE', `/v1/license/${victim?.id}`)).status).toBe(200);
     a.sandbox.clearRequests();

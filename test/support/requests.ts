@@ -23,6 +23,27 @@ export function sampleRequest(id: string): CourseRequest {
   };
 }
 
+/**
+ * An approved request of `requester` for `poolId` (Optimizing DAX), put straight into `t`'s records and
+ * joined to the pool's waitlist as an approver's click would: what a full pool's approval leaves.
+ */
+export async function joinWaitlist(t: TestApp, id: string, requester: { id: string; email: string }, poolId: string) {
+  const r: CourseRequest = {
+    id,
+    requester: requester.id,
+    requesterEmail: requester.email,
+    poolId,
+    courseTitle: 'Optimizing DAX',
+    createdAt: new Date().toISOString(),
+    status: 'approved',
+    decidedBy: TEST_USERS.admin,
+    source: 'command',
+    cards: [],
+  };
+  await t.deps.requests?.store.put(r);
+  return t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin);
+}
+
 /** Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`, default timers. */
 export function selfServiceTo(channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
   return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: {} };
