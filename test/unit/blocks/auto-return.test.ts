@@ -7,17 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../../../src/progress/blocks/auto-return.js';
+import type { AutoReturnNotice } from '../../../src/progress/domain/auto-return.js';
 import { allText, buttons } from '../../support/fixtures.js';
 
 describe('the automatic return of finished seats in Block Kit', () => {
   it('tells the holder the course, the completion day, and offers a course request for the pool', () => {
-    const returned = {
+    const returned: AutoReturnNotice = {
       kind: 'progress-returned',
       email: 'ada@contoso.com',
       licenseId: '4001',
       poolId: '2003',
       completedOn: '2026-03-02',
-    } as const;
+    };
     const m = buildSeatReturnedMessage({ ...returned, courseTitle: 'Optimizing <DAX>' });
     expect(checkBlockKitLimits(m)).toEqual([]);
     expect(m.text).toContain('Optimizing');

@@ -11,6 +11,7 @@ import {
   decodeReclaimStart,
   encodeReclaimStart,
 } from '../../../src/reclaim/blocks/reclaim.js';
+import type { ReclaimOpenRound } from '../../../src/reclaim/domain/reclaim.js';
 import { DEFAULT_RECLAIM_SETTINGS, type ReclaimCandidate } from '../../../src/reclaim/domain/reclaim.js';
 
 const candidate = (i: number): ReclaimCandidate => ({
@@ -92,7 +93,7 @@ describe('reclaim messages', () => {
   });
 
   it('a second Start names the open round and its deadline; a late or superseded answer says nothing changed', () => {
-    const open = {
+    const open: ReclaimOpenRound = {
       poolId: '2003',
       roundId: 'rr0000000000000001',
       admin: 'U0MGR00001',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { License } from '../../../src/kernel/domain/types.js';
 import {
   countStandings,
   daysSince,
@@ -76,7 +77,7 @@ describe('since when', () => {
 
 describe('what a pass would see of a license', () => {
   it("takes the license's ids, holder, dates and state, and the given progress", () => {
-    const license = {
+    const license: License = {
       id: 'L9',
       poolId: '2003',
       courseId: 'c7',

@@ -13,20 +13,21 @@ describe('SANDBOX_* settings', () => {
   });
 
   it('reads every setting', () => {
-    const options = readSandboxEnv({
-      SANDBOX_HOST: '0.0.0.0',
-      SANDBOX_PORT: '0',
-      SANDBOX_RATE_LIMIT: '10',
-      SANDBOX_RATE_WINDOW_MS: '3000',
-      SANDBOX_RATE_ALGORITHM: 'token-bucket',
-      SANDBOX_RETRY_AFTER: 'true',
-      SANDBOX_COUNT_REJECTED: '1',
-      SANDBOX_MAX_PAGE_SIZE: '50',
-      SANDBOX_SEED: 'empty',
-      SANDBOX_ADMIN_TOKEN: 'a',
-      SANDBOX_READONLY_TOKEN: 'r',
-    });
-    expect(options).toEqual({
+    expect(
+      readSandboxEnv({
+        SANDBOX_HOST: '0.0.0.0',
+        SANDBOX_PORT: '0',
+        SANDBOX_RATE_LIMIT: '10',
+        SANDBOX_RATE_WINDOW_MS: '3000',
+        SANDBOX_RATE_ALGORITHM: 'token-bucket',
+        SANDBOX_RETRY_AFTER: 'true',
+        SANDBOX_COUNT_REJECTED: '1',
+        SANDBOX_MAX_PAGE_SIZE: '50',
+        SANDBOX_SEED: 'empty',
+        SANDBOX_ADMIN_TOKEN: 'a',
+        SANDBOX_READONLY_TOKEN: 'r',
+      }),
+    ).toEqual({
       host: '0.0.0.0',
       port: 0,
       rateLimit: { limit: 10, windowMs: 3_000, algorithm: 'token-bucket', retryAfter: true, countRejected: true },
