@@ -5,14 +5,13 @@
  * error line naming its kind, and a warning on the admins' App Home. Signed requests in, the recording
  * fake Slack out; the clock is moved past each retry's pause and the outbox flushed, never waited for.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { retryPauseMs } from '../../src/kernel/services/outbox.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf } from '../support/change-flow.js';
+import { movableClock } from '../support/clock.js';
 import { dmChannel } from '../support/dms.js';
 import {
   clickInRequestsChannel,
@@ -27,16 +26,11 @@ const CHANNEL = 'C0REQUESTS1';
 const WAITER = { id: 'U0WAITRETR', email: 'wanda.retry@contoso.com' };
 const FAILING = { id: 'U0FAILDM01', email: 'fay.failing@contoso.com' };
 
-let t: TestApp;
-let dir: string;
-let offsetMs = 0;
-const now = () => new Date(Date.now() + offsetMs);
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'notice-retries-'));
-  t = await startTestApp({
-    now,
-    dataDir: dir,
+const clock = movableClock();
+const t = appPerFile('notice-retries-', (dataDir) =>
+  startTestApp({
+    now: clock.now,
+    dataDir,
     slack: {
       users: [
         { id: WAITER.id, name: 'wanda.retry', email: WAITER.email },
@@ -44,12 +38,8 @@ beforeAll(async () => {
       ],
     },
     ...selfServiceTo(CHANNEL),
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 /** The DMs to `user` that say `words`. */
 const dmsTo = (user: string, words: string) =>
@@ -60,7 +50,7 @@ const dmsTo = (user: string, words: string) =>
 
 /** The next try of every message that failed is due: the clock passes its pause, and the outbox sends. */
 async function nextTry(tries: number): Promise<void> {
-  offsetMs += retryPauseMs(tries) + 1_000;
+  clock.advance(retryPauseMs(tries) + 1_000);
   await t.outbox?.flush();
 }
 
@@ -104,7 +94,7 @@ describe('a message to a person after a Slack error', () => {
   });
 
   it('a waitlist seat: the requester’s failed DM is sent again, the approver’s DM that got through is not', async () => {
-    const at = now();
+    const at = clock.now();
     await waitingForPool2003(t, 'rqretry1', WAITER, at);
     await until('the "you are on the waitlist" DM', () => dmsTo(WAITER.id, 'Optimizing DAX').length === 1);
     // The requester's DM (the first of the notice's two) fails once; the approver's goes through.

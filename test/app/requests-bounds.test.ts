@@ -10,12 +10,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestActionId, RequestCallbackId, RequestInputId } from '../../src/kernel/blocks/ids.js';
 import { openRecords } from '../../src/kernel/db/open.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { type CourseRequest, requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf } from '../support/change-flow.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
 import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
@@ -98,22 +99,16 @@ function driver() {
 
 describe('course requests with a requests channel', () => {
   const d = driver();
-  let dir: string;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'requests-bounds-'));
-    d.t = await startTestApp({
+  d.t = appPerFile('requests-bounds-', (dataDir) =>
+    startTestApp({
       now: d.now,
+      dataDir,
       admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
       slack: { users: [LEAVER, TURNED_GUEST, DROPPED, FLOW, WAITER, TIMED, EMOJI] },
       requests: { channel: CHANNEL, timers: requestTimers(24, 7) },
       waitlist: {},
-    });
-  });
-  afterAll(async () => {
-    await d.t?.close();
-    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-  });
+    }),
+  );
 
   it.each([
     ['deactivated', LEAVER, { deleted: true }, 'they are no longer in the Slack workspace'],
@@ -400,12 +395,10 @@ describe('course requests when LICENSE_ADMINS names only a user group', () => {
 
 describe('course requests without a requests channel, admins through a user group', () => {
   const d = driver();
-  let dir: string;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'requests-group-'));
-    d.t = await startTestApp({
+  d.t = appPerFile('requests-group-', (dataDir) =>
+    startTestApp({
       now: d.now,
+      dataDir,
       admins: [TEST_USERS.admin, ADMIN_GROUP],
       slack: {
         users: [GROUP_ADMIN, MANY, LOOPER],
@@ -415,12 +408,8 @@ describe('course requests without a requests channel, admins through a user grou
         },
       },
       requests: { timers: requestTimers(24, 7) },
-    });
-  });
-  afterAll(async () => {
-    await d.t?.close();
-    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-  });
+    }),
+  );
 
   it('each member of a LICENSE_ADMINS user group gets the card by DM', async () => {
     expect((await d.submit(TEST_USERS.nobody, '2002')).status).toBe(200);

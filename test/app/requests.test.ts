@@ -3,15 +3,14 @@
  * Builder event in; Slack calls out to the recording fake; licenses from the sandbox. The clock is
  * injected, and the reminder and expiry check is driven with tick(), never waited for.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CallbackId, RequestActionId, RequestCallbackId } from '../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
-import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { startTestApp, TEST_USERS } from '../support/app-harness.js';
+import { appPerFile } from '../support/app-per-file.js';
 import { textOf } from '../support/change-flow.js';
+import { movableClock } from '../support/clock.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
 import type { SlackCall } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
@@ -31,15 +30,12 @@ const OUTSIDER = 'U0NOSUCH01';
 const WAITING_USER = 'U0WAIT0001';
 const RECYCLE_USER = 'U0RECY0001';
 
-let t: TestApp;
-let dir: string;
-let offsetMs = 0;
-const now = () => new Date(Date.now() + offsetMs);
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'requests-e2e-'));
-  t = await startTestApp({
+const clock = movableClock();
+const now = clock.now;
+const t = appPerFile('requests-e2e-', (dataDir) =>
+  startTestApp({
     now,
+    dataDir,
     admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
     slack: {
       users: [
@@ -49,12 +45,8 @@ beforeAll(async () => {
       ],
     },
     ...selfServiceTo(CHANNEL),
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  }),
+);
 
 /** Workflow Builder runs the step: function_executed number `n` with `inputs`, as Slack sends it. */
 const runStep = (n: number, inputs: Record<string, string>) => t.event(workflowStepEvent(`Fx0REQUEST${n}`, inputs));
@@ -297,7 +289,7 @@ describe('course requests', () => {
     const check = t.deps.requests?.check;
     expect(check).toBeDefined();
     expect(await check?.tick()).toEqual({ reminded: 0, expired: 0 });
-    offsetMs += 25 * 3_600_000;
+    clock.advance(25 * 3_600_000);
     expect(await check?.tick()).toEqual({ reminded: 1, expired: 0 });
     const reminder = await t.slack.waitForCall(
       'chat.postMessage',
@@ -306,7 +298,7 @@ describe('course requests', () => {
     );
     expect(textOf(reminder.args.blocks)).toContain('still waiting for a decision');
     expect(await check?.tick()).toEqual({ reminded: 0, expired: 0 }); // once
-    offsetMs += 6 * 86_400_000;
+    clock.advance(6 * 86_400_000);
     expect(await check?.tick()).toEqual({ reminded: 0, expired: 1 });
     expect((await t.deps.requests?.store.get(id))?.status).toBe('expired');
     await waitForDm(t.slack, member, 'expired');
