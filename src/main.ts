@@ -12,7 +12,7 @@ import { usageHint } from './app/commands/index.js';
 import { type ComposedApp, composeApp } from './app/compose.js';
 import { hintOldFiles } from './app/old-records.js';
 import { settingsOf } from './app/settings.js';
-import type { RunningDesk } from './home/slack/desk.js';
+import type { RunningDesk } from './home/index.js';
 import { COMMAND } from './kernel/blocks/ids.js';
 import { type Config, formatProblems, readConfig, secretsOf } from './kernel/config/config.js';
 import { DEMO_BOT_TOKEN, DEMO_SIGNING_SECRET } from './kernel/config/demo-credentials.js';
@@ -23,7 +23,7 @@ import { openRecords } from './kernel/db/open.js';
 import { createLicensingClient } from './kernel/licensing/index.js';
 import { probeSandbox, type SandboxProbe } from './kernel/licensing/sandbox-probe.js';
 import { createLogger, createRedactor, type LevelledLogger, toBoltLogger } from './kernel/slack/logger.js';
-import { unreadableRequests } from './requests/db/request-store.js';
+import { unreadableRequests } from './requests/index.js';
 
 /** A port someone else holds: the one setting that fixes it, named (Node says only EADDRINUSE). */
 export function listenProblem(error: unknown, port: number): string | undefined {

@@ -12,3 +12,4 @@ export {
   SANDBOX_ALERT_MEMORY_KEY,
 } from './services/alerts.js';
 export { createAlertPoster, tellNothingNew } from './slack/alerts.js';
+export { alertsFeature } from './slack/feature.js';

@@ -14,24 +14,16 @@ interface ErrorHandlerArgs {
   body: unknown;
 }
 
-import { registerBulk } from '../bulk/slack/index.js';
-import { registerActions } from '../changes/slack/actions/index.js';
-import { registerShortcuts } from '../changes/slack/shortcuts/index.js';
-import { registerViews } from '../changes/slack/views/index.js';
 import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
 import type { AppDeps } from '../kernel/slack/deps.js';
 import { createDrainingMiddleware } from '../kernel/slack/draining.js';
+import type { Feature } from '../kernel/slack/feature.js';
 import { createHealthCheck } from '../kernel/slack/health.js';
 import { createSlackHttpReceiver } from '../kernel/slack/http-receiver.js';
 import { toBoltLogger } from '../kernel/slack/logger.js';
 import type { Surface } from '../kernel/slack/state.js';
 import { acknowledgeUnhandled } from '../kernel/slack/unhandled.js';
-import { registerReclaim } from '../reclaim/slack/index.js';
-import { registerRequests } from '../requests/slack/index.js';
-import { withWaitlist } from '../requests/slack/waitlist/home.js';
-import { registerWaitlist } from '../requests/slack/waitlist/index.js';
 import { registerCommands } from './commands/register.js';
-import { registerEvents } from './events.js';
 
 export type SlackTransport =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
@@ -125,17 +117,10 @@ export function createBoltApp(deps: AppDeps, options: CreateAppOptions): App {
  * Every listener, registered once with the app's state and the finished deps: the work tracker first
  * of our middleware (while stopping, nothing else runs; until then, every request is counted).
  */
-export function registerListeners(app: App, surface: Surface): void {
+export function registerListeners(app: App, surface: Surface, features: readonly Feature[]): void {
   app.use(createDrainingMiddleware(surface.deps, surface.state.work));
   registerCommands(app, surface);
-  registerActions(app, surface);
-  registerEvents(app, surface, { sections: withWaitlist });
-  registerBulk(app, surface);
-  registerViews(app, surface);
-  registerShortcuts(app, surface);
-  registerWaitlist(app, surface);
-  registerRequests(app, surface);
-  registerReclaim(app, surface);
+  for (const feature of features) feature.register?.(app, surface);
 }
 
 /** auth.test with the bot token: a refused token or an unreachable Slack stops the start, with its sentence. */

@@ -11,13 +11,14 @@
  * parts by their names (src/kernel/config/shutdown.ts STOP_ORDER) through `stops`.
  */
 import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt';
-import type { AlertsConfig } from '../alerts/index.js';
-import { DIGEST_NOTICE_KIND, type DigestSchedule } from '../digest/services/digest-schedule.js';
-import { createDigestFeature, type DigestFeature } from '../digest/slack/digest.js';
-import { type AuditRetention, startAuditRetention } from '../history/services/audit-retention.js';
-import { createSlackAuditLog } from '../history/slack/audit-trail.js';
-import { createDesk, type Desk } from '../home/services/desk.js';
-import { type RunningDesk, startDesk } from '../home/slack/desk.js';
+import { type AlertsConfig, alertsFeature } from '../alerts/index.js';
+import { browseFeature } from '../browse/index.js';
+import { bulkFeature } from '../bulk/index.js';
+import { changesFeature } from '../changes/index.js';
+import { createDigestFeature, type DigestFeature, type DigestSchedule, digestFeature } from '../digest/index.js';
+import { exportFeature } from '../export/index.js';
+import { createSlackAuditLog, historyFeature } from '../history/index.js';
+import { createDesk, type Desk, type HomeFeature, homeFeature, type RunningDesk } from '../home/index.js';
 import type { Close, Part } from '../kernel/config/shutdown.js';
 import type { Records } from '../kernel/db/open.js';
 import type { LicensingClient } from '../kernel/licensing/types.js';
@@ -31,21 +32,32 @@ import { createWorkTracker, type WorkTracker } from '../kernel/services/work-tra
 import { createIntents, createSettler, type Settler } from '../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../kernel/slack/deps.js';
+import type { Feature } from '../kernel/slack/feature.js';
 import type { LevelledLogger } from '../kernel/slack/logger.js';
 import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
-import { registerWriteSettling } from '../kernel/slack/writes/settling.js';
-import { createProgressStore } from '../progress/db/store.js';
-import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnSettings } from '../progress/domain/auto-return.js';
-import type { ProgressThresholds } from '../progress/domain/progress.js';
-import { withProgressMarks } from '../progress/services/progress-marks.js';
-import { createProgressPass, type ProgressPass } from '../progress/services/progress-pass.js';
-import { type AutoReturnFeature, composeAutoReturn } from '../progress/slack/auto-return.js';
-import { RECLAIM_NOTICE_KINDS, type ReclaimSettings } from '../reclaim/domain/reclaim.js';
-import { composeReclaim, type ReclaimFeature } from '../reclaim/slack/start.js';
-import { REQUEST_NOTICE_KINDS, type RequestLimits, type RequestTimers } from '../requests/domain/requests.js';
-import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../requests/slack/start.js';
+import {
+  type AutoReturnFeature,
+  type AutoReturnSettings,
+  composeAutoReturn,
+  createProgressPass,
+  createProgressStore,
+  type ProgressPass,
+  type ProgressThresholds,
+  progressFeature,
+  withProgressMarks,
+} from '../progress/index.js';
+import { composeReclaim, type ReclaimFeature, type ReclaimSettings, reclaimFeature } from '../reclaim/index.js';
+import {
+  composeRequests,
+  type RequestLimits,
+  type RequestsFeature,
+  type RequestTimers,
+  requestsFeature,
+  type WaitlistSetup,
+  withWaitlist,
+} from '../requests/index.js';
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
 /** What the app talks to: each a real service in main.ts, a fake or a sandbox in the tests. */
@@ -324,91 +336,82 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   digest: undefined,
 };
 
+/**
+ * Every feature in the order it was built, each the same shape (kernel/slack/feature.ts): what it
+ * registers in Bolt, the notices it words, the writes it settles, the jobs it runs, how it stops.
+ */
+function featuresOf(
+  settings: AppSettings,
+  ports: AppPorts,
+  parts: { client: webApi.WebClient; audit: AuditLog; runner: JobRunner; f: Features },
+): { all: Feature[]; home: HomeFeature } {
+  const { client, audit, runner, f } = parts;
+  // App Home shows the waitlist beside the desk's own sections.
+  const sections = withWaitlist;
+  const home = homeFeature(client, f.deps, { alerts: settings.desk?.alerts, sections });
+  const all: Feature[] = [
+    historyFeature({
+      records: ports.records,
+      retentionDays: settings.auditRetentionDays,
+      jobs: runner,
+      logger: ports.logger.child({ component: 'audit' }),
+    }),
+    // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
+    home,
+    alertsFeature(),
+    browseFeature(),
+    changesFeature(f.deps, audit),
+    bulkFeature(),
+    requestsFeature(f.requests),
+    reclaimFeature(f.reclaim),
+    progressFeature(f.progressPass, f.autoReturn, { sections }),
+    digestFeature(f.digest),
+    exportFeature(),
+  ];
+  return { all, home };
+}
+
 /** Each feature's notices rendered by the outbox, and its writes in flight settled. */
-function registerNotices(notices: Notices, settler: Settler | undefined, f: Features): void {
-  const { requests, reclaim, autoReturn, digest } = f;
-  if (requests) {
-    for (const kind of REQUEST_NOTICE_KINDS)
-      notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
-    settler?.register(requests.intentKind, (intent) => requests.settle(intent));
+function registerNotices(notices: Notices, settler: Settler | undefined, features: readonly Feature[]): void {
+  for (const feature of features) {
+    for (const [kind, render] of Object.entries(feature.notices ?? {})) notices.register(kind, render);
+    for (const [kind, settle] of Object.entries(feature.writes ?? {})) settler?.register(kind, settle);
   }
-  if (reclaim)
-    for (const kind of RECLAIM_NOTICE_KINDS)
-      notices.register(kind, (_client, notice) => reclaim.deliver(notice).then(() => undefined));
-  if (autoReturn)
-    for (const kind of AUTO_RETURN_NOTICE_KINDS)
-      notices.register(kind, (_client, notice) => autoReturn.deliver(notice).then(() => undefined));
-  if (digest)
-    notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
 }
 
 /**
- * The one place where background work starts and stops: the audit retention, the desk (daily alert
- * check, bulk jobs left unfinished), the requests' reminders and waitlist check, reclaim rounds, the
- * settling of writes in flight, the outbox, the progress pass, the automatic return and the digest.
- * With `jobs: 'on demand'` only the outbox runs on its own, and the alert check waits for a tick.
+ * The one place where background work starts and stops: the records' heartbeat, the settling of
+ * writes in flight and the outbox (the kernel's), then each feature's jobs in the order it was built.
+ * With `jobs: 'on demand'` only the outbox runs on its own; the features' jobs wait for a test's tick.
  */
 function createJobs(
   settings: AppSettings,
   ports: AppPorts,
   parts: {
-    client: webApi.WebClient;
     outbox: OutboxSender | undefined;
     settler: Settler | undefined;
-    f: Features;
+    features: readonly Feature[];
+    home: HomeFeature;
     runner: JobRunner;
   },
 ): Jobs {
-  const { client, outbox, settler, f, runner } = parts;
-  const all = settings.jobs === 'all';
-  let retention: AuditRetention | undefined;
-  let desk: RunningDesk | undefined;
+  const { outbox, settler, features, home, runner } = parts;
+  const mode = settings.jobs;
   let heartbeat: Job | undefined;
   return {
     async start() {
-      const { records } = ports;
       // This process's heartbeat in the records (`instances.seen_at`): replicas know it is alive.
-      const beat = records?.heartbeat;
-      if (all && beat && beat.everyMs > 0)
+      const beat = ports.records?.heartbeat;
+      if (mode === 'all' && beat && beat.everyMs > 0)
         heartbeat = runner.add({ name: 'records: heartbeat', everyMs: beat.everyMs, run: beat.beat });
-      if (all && records && settings.auditRetentionDays !== undefined) {
-        retention = startAuditRetention({
-          jobs: runner,
-          records,
-          days: settings.auditRetentionDays,
-          logger: ports.logger.child({ component: 'audit' }),
-        });
-        await retention.run();
-      }
-      // After the app (its bot client posts alerts and bulk progress), stopped before the licensing client.
-      desk = settings.desk
-        ? await startDesk(client, f.deps, { alerts: settings.desk.alerts, autoStart: all })
-        : undefined;
-      if (all) {
-        f.requests?.start();
-        f.reclaim?.start();
-        // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
-        settler?.start();
-      }
+      for (const feature of features) await feature.start?.(mode);
+      // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
+      if (mode === 'all') settler?.start();
       outbox?.start();
-      if (all) {
-        f.progressPass?.start();
-        f.autoReturn?.start();
-        f.digest?.start();
-      }
-      return desk;
+      return home.running();
     },
     async stop(bulkLineMs) {
-      retention?.stop();
-      await Promise.all([
-        desk?.stop(bulkLineMs),
-        f.requests?.stop(),
-        settler?.stop(),
-        f.reclaim?.stop(),
-        f.progressPass?.stop().then(() => f.autoReturn?.stop()) ?? f.autoReturn?.stop(),
-        f.digest?.stop(),
-        heartbeat?.stop(),
-      ]);
+      await Promise.all([...features.map((feature) => feature.stop?.(bulkLineMs)), settler?.stop(), heartbeat?.stop()]);
     },
   };
 }
@@ -438,18 +441,17 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
       ? await composeFeatures(settings, ports, kernel.deps, { client, audit, records, outbox })
       : { ...NO_FEATURES, deps: kernel.deps };
   const { deps } = features;
-  registerNotices(notices, settler, features);
-  // The admin's writes a killed process left in flight: read back, audited, told by DM.
-  registerWriteSettling(deps, audit);
+  const { all, home } = featuresOf(settings, ports, { client, audit, runner, f: features });
+  registerNotices(notices, settler, all);
   const work = deps.work ?? createWorkTracker();
   const state = createAppState({
     work,
     audit,
     ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
   });
-  registerListeners(app, { deps, state });
+  registerListeners(app, { deps, state }, all);
   await initApp(app, ports.slack.apiUrl);
-  const jobs = createJobs(settings, ports, { client, outbox, settler, f: features, runner });
+  const jobs = createJobs(settings, ports, { outbox, settler, features: all, home, runner });
   let listening = false;
   return {
     app,

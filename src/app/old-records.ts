@@ -9,11 +9,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALERT_MEMORY_KEY, alertMemory, importAlertFile } from '../alerts/index.js';
 import { createBulkJobStore, DEFAULT_TAKEOVER_MS, importBulkFiles } from '../bulk/index.js';
-import { auditFilesIn, importAuditFiles } from '../history/services/audit-import.js';
+import { auditFilesIn, importAuditFiles } from '../history/index.js';
 import type { Records } from '../kernel/db/open.js';
 import type { Logger } from '../kernel/licensing/types.js';
 import { createIntents } from '../kernel/services/writes/intents.js';
-import { importRequestFiles } from '../requests/services/import.js';
+import { importRequestFiles } from '../requests/index.js';
 
 export const IMPORT_COMMAND = 'npm run import-old-records';
 

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../kernel/config/config.js';
 import { DEFAULT_RATE_LIMIT } from '../kernel/licensing/index.js';
-import { requestTimers } from '../requests/domain/requests.js';
+import { requestTimers } from '../requests/index.js';
 import type { AppSettings } from './compose.js';
 
 export function settingsOf(

@@ -9,4 +9,6 @@ export { createDraftStore } from './services/bulk.js';
 export { importBulkFiles } from './services/bulk-import.js';
 export type { BulkRunner } from './services/bulk-runner.js';
 export { createBulkRunner } from './services/bulk-runner.js';
+export { bulk } from './slack/bulk-command.js';
+export { bulkFeature } from './slack/feature.js';
 export { createBulkProgressNotices } from './slack/progress-notices.js';

@@ -5,3 +5,7 @@
 export type { DashboardData } from './domain/dashboard.js';
 export type { Dashboard, RefreshResult } from './services/dashboard.js';
 export { createDashboard } from './services/dashboard.js';
+export type { DigestSchedule } from './services/digest-schedule.js';
+export { createDigestFeature, type DigestFeature } from './slack/digest.js';
+export { digest } from './slack/digest-command.js';
+export { digestFeature } from './slack/feature.js';

@@ -3,4 +3,6 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 export { withSandboxComment } from './blocks/export-comment.js';
+export { exportCsv } from './slack/export-command.js';
 export { sendExportOrSay, uploadToDm } from './slack/export-file.js';
+export { exportFeature } from './slack/feature.js';

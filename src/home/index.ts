@@ -6,5 +6,8 @@
 export type { HomeView } from './blocks/home.js';
 export { sectionsOf } from './blocks/home.js';
 export type { Desk } from './services/desk.js';
+export { createDesk } from './services/desk.js';
+export type { RunningDesk } from './slack/desk.js';
+export { type HomeFeature, homeFeature } from './slack/feature.js';
 export type { HomeSections } from './slack/home.js';
 export { showHome } from './slack/home.js';

@@ -11,8 +11,13 @@ export type {
   ProgressStore,
 } from './db/store.js';
 export { createProgressStore } from './db/store.js';
+export type { AutoReturnSettings } from './domain/auto-return.js';
 export type { LicenseProgress, ProgressStanding, ProgressThresholds } from './domain/progress.js';
 export { DEFAULT_PROGRESS_THRESHOLDS, daysSince, progressSince, progressStanding } from './domain/progress.js';
 export type { HomeProgress } from './domain/progress-views.js';
+export { withProgressMarks } from './services/progress-marks.js';
+export { createProgressPass, type ProgressPass } from './services/progress-pass.js';
 export { homeProgress } from './services/progress-views.js';
+export { type AutoReturnFeature, composeAutoReturn } from './slack/auto-return.js';
+export { progressFeature } from './slack/feature.js';
 export { readProgress } from './slack/progress.js';

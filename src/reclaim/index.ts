@@ -3,6 +3,9 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 export { roundWords } from './blocks/reclaim.js';
-export type { AskState, ReclaimRoundSummary } from './domain/reclaim.js';
+export type { AskState, ReclaimRoundSummary, ReclaimSettings } from './domain/reclaim.js';
 export { roundFigures } from './domain/reclaim.js';
 export { recentRounds } from './services/round-views.js';
+export { reclaimFeature } from './slack/feature.js';
+export { reclaim } from './slack/reclaim-command.js';
+export { composeReclaim, type ReclaimFeature } from './slack/start.js';

@@ -9,7 +9,14 @@ export {
   requestAlreadySentence,
 } from './blocks/requests.js';
 export { whoOf } from './blocks/waitlist.js';
-export type { CourseRequest } from './domain/requests.js';
-export { UnreadableRequestError } from './domain/requests.js';
+export { unreadableRequests } from './db/request-store.js';
+export type { CourseRequest, RequestLimits, RequestTimers } from './domain/requests.js';
+export { requestTimers, UnreadableRequestError } from './domain/requests.js';
 export type { SeatHandOn } from './domain/waitlist.js';
+export { importRequestFiles } from './services/import.js';
 export type { FreeSeatOutcome } from './services/service.js';
+export { requestsFeature } from './slack/feature.js';
+export { request, requests } from './slack/request-command.js';
+export { composeRequests, type RequestsFeature, type WaitlistSetup } from './slack/start.js';
+export { withWaitlist } from './slack/waitlist/home.js';
+export { waitlist } from './slack/waitlist/waitlist-command.js';

@@ -277,6 +277,38 @@ describe('architecture (docs/architecture.md)', () => {
     expect(found).toEqual([]);
   });
 
+  it('the composition root and the entry points reach a feature only through its face', () => {
+    const entries = [...sources('src/app'), 'src/main.ts', 'src/backup.ts', 'src/import-old-records.ts'];
+    const found = entries.flatMap((f) =>
+      importsOf(f)
+        .map((spec) => ({ spec, to: target(f, spec) }))
+        .filter(({ to }) => to && FEATURES.includes(unitOf(to)))
+        .filter(({ to }) => to !== `src/${unitOf(to ?? '')}/index.ts`)
+        .map(({ spec }) => `${f} imports ${spec}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('every feature offers the root one builder of the same shape (kernel/slack/feature.ts), and the root builds each', () => {
+    const compose = code('src/app/compose.ts');
+    const missing = FEATURES.flatMap((u) => {
+      const builder = `${u}Feature`;
+      const face = existsSync(join(root, 'src', u, 'index.ts')) ? code(`src/${u}/index.ts`) : '';
+      const problems: string[] = [];
+      if (!new RegExp(`export\\s*\\{[^}]*\\b${builder}\\b`).test(face))
+        problems.push(`src/${u}/index.ts offers no ${builder}`);
+      if (!new RegExp(`\\b${builder}\\(`).test(compose)) problems.push(`src/app/compose.ts never calls ${builder}`);
+      return problems;
+    });
+    expect(missing).toEqual([]);
+    const untyped = FEATURES.filter(
+      (u) =>
+        !existsSync(join(root, 'src', u, 'slack', 'feature.ts')) ||
+        !/\): (Feature|\w+Feature) \{/.test(code(`src/${u}/slack/feature.ts`)),
+    );
+    expect(untyped).toEqual([]);
+  });
+
   it("a feature's face re-exports only its own files", () => {
     const found = FEATURES.filter((u) => existsSync(join(root, 'src', u, 'index.ts'))).flatMap((u) =>
       importsOf(`src/${u}/index.ts`)

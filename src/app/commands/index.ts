@@ -4,22 +4,12 @@
  * command table and manifest.yml's usage hint (both checked against this table) follow from it.
  */
 
-import { courses } from '../../browse/slack/courses.js';
-import { expiring } from '../../browse/slack/expiring.js';
-import { find } from '../../browse/slack/find.js';
-import { list } from '../../browse/slack/list.js';
-import { me } from '../../browse/slack/me.js';
-import { pool } from '../../browse/slack/pool.js';
-import { pools } from '../../browse/slack/pools.js';
-import { show } from '../../browse/slack/show.js';
-import { students } from '../../browse/slack/students.js';
-import { bulk } from '../../bulk/slack/bulk-command.js';
-import { assign } from '../../changes/slack/assign-command.js';
-import { extend } from '../../changes/slack/extend-command.js';
-import { revoke } from '../../changes/slack/revoke-command.js';
-import { digest } from '../../digest/slack/digest-command.js';
-import { exportCsv } from '../../export/slack/export-command.js';
-import { history } from '../../history/slack/history-command.js';
+import { courses, expiring, find, list, me, pool, pools, show, students } from '../../browse/index.js';
+import { bulk } from '../../bulk/index.js';
+import { assignCommand as assign, extend, revokeCommand as revoke } from '../../changes/index.js';
+import { digest } from '../../digest/index.js';
+import { exportCsv } from '../../export/index.js';
+import { history } from '../../history/index.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import type { NavTarget, NavView } from '../../kernel/blocks/nav.js';
 import {
@@ -33,9 +23,8 @@ import {
   tableEntry,
 } from '../../kernel/slack/command-types.js';
 import { MAX_TEXT, normalize, quote } from '../../kernel/slack/command-words.js';
-import { reclaim } from '../../reclaim/slack/reclaim-command.js';
-import { request, requests } from '../../requests/slack/request-command.js';
-import { waitlist } from '../../requests/slack/waitlist/waitlist-command.js';
+import { reclaim } from '../../reclaim/index.js';
+import { request, requests, waitlist } from '../../requests/index.js';
 import { helpEntry } from './help.js';
 import { buildHelpMessage, buildRequesterHelpMessage } from './help-blocks.js';
 

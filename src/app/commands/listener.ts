@@ -4,7 +4,7 @@
  * (nobody without a role sees anything else, whatever they typed).
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { auditRefusedCommand } from '../../changes/slack/change-refusal.js';
+import { auditRefusedCommand } from '../../changes/index.js';
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
 import { isProblem } from '../../kernel/slack/command-types.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
