@@ -18,6 +18,7 @@ import { registerBulk } from '../bulk/slack/index.js';
 import { registerActions } from '../changes/slack/actions/index.js';
 import { registerShortcuts } from '../changes/slack/shortcuts/index.js';
 import { registerViews } from '../changes/slack/views/index.js';
+import { registerExtensions } from '../extensions/index.js';
 import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
 import type { AppDeps } from '../kernel/slack/deps.js';
 import { createDrainingMiddleware } from '../kernel/slack/draining.js';
@@ -136,6 +137,7 @@ export function registerListeners(app: App, surface: Surface): void {
   registerWaitlist(app, surface);
   registerRequests(app, surface);
   registerReclaim(app, surface);
+  registerExtensions(app, surface);
 }
 
 /** auth.test with the bot token: a refused token or an unreachable Slack stops the start, with its sentence. */

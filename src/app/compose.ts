@@ -14,6 +14,7 @@ import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt
 import type { AlertsConfig } from '../alerts/index.js';
 import { DIGEST_NOTICE_KIND, type DigestSchedule } from '../digest/services/digest-schedule.js';
 import { createDigestFeature, type DigestFeature } from '../digest/slack/digest.js';
+import { composeExtensions, EXTENSION_NOTICE_KINDS, type ExtensionsFeature } from '../extensions/index.js';
 import { type AuditRetention, startAuditRetention } from '../history/services/audit-retention.js';
 import { createSlackAuditLog } from '../history/slack/audit-trail.js';
 import { createDesk, type Desk } from '../home/services/desk.js';
@@ -130,6 +131,8 @@ export interface ComposedApp {
   outbox: (Outbox & OutboxSender) | undefined;
   settler: Settler | undefined;
   requests: RequestsFeature | undefined;
+  /** A learner's ask for more time, composed with the course requests. */
+  extensions: ExtensionsFeature | undefined;
   reclaim: ReclaimFeature | undefined;
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
@@ -249,11 +252,29 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
           waitlist: r.waitlist,
         })
       : undefined;
+  // A learner's ask for more time: the course requests' approvers, cards channel, timers and daily limit.
+  const extensions =
+    r && base.intents
+      ? composeExtensions(withDesk, {
+          client,
+          audit,
+          records,
+          intents: base.intents,
+          outbox,
+          channel: r.channel,
+          timers: r.timers,
+          maxPerDay: r.limits?.maxPerDay,
+        })
+      : undefined;
   const withRequests = requests
-    ? extend(withDesk, { requests: requests.requests, ...(requests.waitlist ? { waitlist: requests.waitlist } : {}) })
+    ? extend(withDesk, {
+        requests: requests.requests,
+        ...(requests.waitlist ? { waitlist: requests.waitlist } : {}),
+        ...(extensions ? { extensions } : {}),
+      })
     : withDesk;
   const later = composeSeatReturns(settings, ports, withRequests, parts);
-  return { desk, requests, ...later };
+  return { desk, requests, extensions, ...later };
 }
 
 /**
@@ -318,6 +339,7 @@ type Features = Awaited<ReturnType<typeof composeFeatures>>;
 const NO_FEATURES: Omit<Features, 'deps'> = {
   desk: undefined,
   requests: undefined,
+  extensions: undefined,
   reclaim: undefined,
   autoReturn: undefined,
   progressPass: undefined,
@@ -331,6 +353,12 @@ function registerNotices(notices: Notices, settler: Settler | undefined, f: Feat
     for (const kind of REQUEST_NOTICE_KINDS)
       notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
     settler?.register(requests.intentKind, (intent) => requests.settle(intent));
+  }
+  const { extensions } = f;
+  if (extensions) {
+    for (const kind of EXTENSION_NOTICE_KINDS)
+      notices.register(kind, (_client, notice, steps) => extensions.deliver(notice, steps).then(() => undefined));
+    settler?.register(extensions.intentKind, (intent) => extensions.settle(intent));
   }
   if (reclaim)
     for (const kind of RECLAIM_NOTICE_KINDS)
@@ -386,6 +414,7 @@ function createJobs(
         : undefined;
       if (all) {
         f.requests?.start();
+        f.extensions?.start();
         f.reclaim?.start();
         // What a process killed mid-write left open is settled now, and every minute (docs/records.md).
         settler?.start();
@@ -403,6 +432,7 @@ function createJobs(
       await Promise.all([
         desk?.stop(bulkLineMs),
         f.requests?.stop(),
+        f.extensions?.stop(),
         settler?.stop(),
         f.reclaim?.stop(),
         f.progressPass?.stop().then(() => f.autoReturn?.stop()) ?? f.autoReturn?.stop(),
@@ -460,6 +490,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     outbox,
     settler,
     requests: features.requests,
+    extensions: features.extensions,
     reclaim: features.reclaim,
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,

@@ -9,7 +9,8 @@ export {
   requestAlreadySentence,
 } from './blocks/requests.js';
 export { whoOf } from './blocks/waitlist.js';
-export type { CourseRequest } from './domain/requests.js';
-export { UnreadableRequestError } from './domain/requests.js';
+export type { CourseRequest, RequestTimers } from './domain/requests.js';
+export { cutReason, MAX_REASON, MAX_REASON_RAW, reasonProblem, UnreadableRequestError } from './domain/requests.js';
 export type { SeatHandOn } from './domain/waitlist.js';
 export type { FreeSeatOutcome } from './services/service.js';
+export { approverTargets } from './slack/received-notice.js';
