@@ -101,7 +101,7 @@ export function askRefusalText(r: AskRefusal): string {
         ? ':lock: The end date of a license in this pool cannot be changed (the pool is not transferable), so more time cannot be given. Nothing was changed.'
         : ':lock: This license is no longer active, so more time cannot be given. Nothing was changed.';
     case 'waiting':
-      return `:hourglass_flowing_sand: You already asked for more time on ${course(r.request.courseTitle)} (until ${shownDay(r.request.endDate)}), and that request is waiting for a license admin. You hear the answer by DM.`;
+      return `:information_source: You already asked for more time on ${course(r.request.courseTitle)} (until ${shownDay(r.request.endDate)}), and that request is waiting for a license admin. You hear the answer by DM.`;
     case 'date':
     case 'reason':
     case 'limited':
