@@ -238,34 +238,15 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
   // Course requests and the waitlist of approved requests for full pools (docs/course-requests.md,
   // docs/waitlist.md): a freed seat goes to the first in line through the requests' assign.
   const r = settings.requests;
+  // What course requests and a learner's ask for more time share: approvers, cards channel, timers.
+  const shared =
+    r && base.intents
+      ? { client, audit, records, intents: base.intents, outbox, channel: r.channel, timers: r.timers }
+      : undefined;
   const requests =
-    r && base.intents
-      ? composeRequests(withDesk, {
-          client,
-          audit,
-          records,
-          intents: base.intents,
-          outbox,
-          channel: r.channel,
-          timers: r.timers,
-          limits: r.limits,
-          waitlist: r.waitlist,
-        })
-      : undefined;
-  // A learner's ask for more time: the course requests' approvers, cards channel, timers and daily limit.
+    r && shared ? composeRequests(withDesk, { ...shared, limits: r.limits, waitlist: r.waitlist }) : undefined;
   const extensions =
-    r && base.intents
-      ? composeExtensions(withDesk, {
-          client,
-          audit,
-          records,
-          intents: base.intents,
-          outbox,
-          channel: r.channel,
-          timers: r.timers,
-          maxPerDay: r.limits?.maxPerDay,
-        })
-      : undefined;
+    r && shared ? composeExtensions(withDesk, { ...shared, maxPerDay: r.limits?.maxPerDay }) : undefined;
   const withRequests = requests
     ? extend(withDesk, {
         requests: requests.requests,

@@ -6,6 +6,7 @@ export {
   buildMyRequestsHomeSection,
   HOME_MAX_MY_REQUESTS,
   REQUEST_UNREADABLE_TEXT,
+  reasonInput,
   requestAlreadySentence,
 } from './blocks/requests.js';
 export { whoOf } from './blocks/waitlist.js';
@@ -13,4 +14,6 @@ export type { CourseRequest, RequestTimers } from './domain/requests.js';
 export { cutReason, MAX_REASON, MAX_REASON_RAW, reasonProblem, UnreadableRequestError } from './domain/requests.js';
 export type { SeatHandOn } from './domain/waitlist.js';
 export type { FreeSeatOutcome } from './services/service.js';
+export type { RequestServiceOptions } from './services/types.js';
 export { approverTargets } from './slack/received-notice.js';
+export type { RequestsOptions } from './slack/start.js';

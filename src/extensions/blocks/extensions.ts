@@ -9,7 +9,7 @@ import { LIMITS } from '../../kernel/blocks/limits.js';
 import { input, type ModalView, modal } from '../../kernel/blocks/modal-kit.js';
 import { dayText, escapeMrkdwn, escapeTruncated, slackMoment, truncate } from '../../kernel/blocks/mrkdwn.js';
 import { addDays, dayOf } from '../../kernel/domain/end-date.js';
-import { MAX_REASON, MAX_REASON_RAW } from '../../requests/index.js';
+import { reasonInput } from '../../requests/index.js';
 import {
   type AskRefusal,
   type ExtensionDecision,
@@ -40,20 +40,6 @@ export interface MoreTimeForm {
   poolId: string;
   currentEnd: string;
   poolEnd: string;
-}
-
-function reasonInput(id: { block: string; action: string }, label: string, placeholder: string, optional: boolean) {
-  return input(
-    id.block,
-    label,
-    {
-      type: 'plain_text_input',
-      action_id: id.action,
-      max_length: MAX_REASON_RAW,
-      placeholder: { type: 'plain_text', text: placeholder },
-    },
-    { optional, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
-  );
 }
 
 /** The learner's form: a new end date (the latest possible said) and why. */

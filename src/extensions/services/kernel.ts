@@ -4,31 +4,22 @@
  * the audit entry about a request.
  */
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
-import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
-import type { AuditLog } from '../../kernel/services/audit.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
-import type { WorkTracker } from '../../kernel/services/work-tracker.js';
-import type { Intents } from '../../kernel/services/writes/intents.js';
+import type { RequestServiceOptions, RequestTimers } from '../../requests/index.js';
 import type { ExtensionStore } from '../db/store.js';
 import type { ExtensionNotice, ExtensionRequest } from '../domain/extensions.js';
 
-export interface ExtensionServiceOptions {
+/** The course requests' service parts (records, outbox, licensing, audit, clock), with its own store and limits. */
+export type ExtensionServiceOptions = Pick<
+  RequestServiceOptions,
+  'intents' | 'outbox' | 'licensing' | 'audit' | 'now' | 'logger' | 'work' | 'settleLater'
+> & {
   store: ExtensionStore;
-  /** Approve's write is recorded before it is sent (an open intent), closed with its outcome. */
-  intents: Intents;
-  outbox: Outbox & { kick?: () => void };
-  licensing: LicensingClient;
-  audit: AuditLog;
-  now: () => Date;
-  logger: Logger;
   /** The course requests' REQUEST_REMIND_HOURS and REQUEST_EXPIRY_DAYS. */
-  timers: { remindAfterMs: number; expireAfterMs: number };
+  timers: RequestTimers;
   /** The course requests' REQUEST_MAX_PER_DAY: asks for more time one person may make in 24 hours. */
   maxPerDay: number;
-  work?: WorkTracker | undefined;
-  /** A write whose outcome the database did not take: the settler reads it back once it answers. */
-  settleLater?: ((intentId: string) => void) | undefined;
-}
+};
 
 /** Who acts when License Desk decides by itself (an expiry): the audit's actor. */
 export const DESK = 'license-desk';

@@ -4,34 +4,25 @@
  * a job of the one runner. Built by the composition root next to the course requests, whose approvers,
  * cards channel, timers and daily limit it shares.
  */
-import type { webApi } from '@slack/bolt';
-import type { Records } from '../../kernel/db/open.js';
-import type { AuditLog } from '../../kernel/services/audit.js';
-import type { NoticeSteps, Outbox } from '../../kernel/services/outbox.js';
-import type { Intent, Intents } from '../../kernel/services/writes/intents.js';
+import type { NoticeSteps } from '../../kernel/services/outbox.js';
+import type { Intent } from '../../kernel/services/writes/intents.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { noticeOf } from '../../kernel/slack/notices.js';
-import type { RequestTimers } from '../../requests/index.js';
+import type { RequestsOptions } from '../../requests/index.js';
 import { createExtensionStore } from '../db/store.js';
 import { EXTENSION_INTENT, EXTENSION_NOTICE_KINDS, type ExtensionNotice } from '../domain/extensions.js';
 import { checkJob } from '../services/check.js';
 import { createExtensionService, type ExtensionService } from '../services/extensions.js';
 import { createExtensionDelivery } from './notices.js';
 
-export interface ExtensionsOptions {
-  client: webApi.WebClient;
-  audit: AuditLog;
-  records: Records;
-  intents: Intents;
-  outbox: Outbox;
-  /** REQUESTS_CHANNEL: where the cards go; unset: each license admin by DM. */
-  channel?: string | undefined;
-  timers: RequestTimers;
+/** The course requests' own parts (their approvers' channel, timers), with the daily limit. */
+export type ExtensionsOptions = Pick<
+  RequestsOptions,
+  'client' | 'audit' | 'records' | 'intents' | 'outbox' | 'channel' | 'timers' | 'checkEveryMs'
+> & {
   /** REQUEST_MAX_PER_DAY; default 10. */
   maxPerDay?: number | undefined;
-  /** How often the check runs once started; default 5 minutes. */
-  checkEveryMs?: number;
-}
+};
 
 export interface ExtensionsFeature {
   service: ExtensionService;
