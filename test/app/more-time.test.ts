@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDemoData } from '../../local/sandbox/index.js';
 import { ExtensionActionId, ExtensionCallbackId, ExtensionInputId } from '../../src/kernel/blocks/ids.js';
+import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
@@ -110,6 +111,7 @@ describe('ask for more time', () => {
   it('the form says the latest possible date, and each bad field gets its own sentence', async () => {
     const form = await askFor(LEARNER.id, LEARNER.license);
     expect(form.callback_id).toBe(ExtensionCallbackId.form);
+    expect(checkModalLimits(form)).toEqual([]);
     const poolEnd = t.sandbox.inspect.pool('2001')?.end ?? '';
     expect(textOf(form.blocks)).toContain(`The latest possible end date is *${dayText(poolEnd)}*`);
     const problems = async (endDate: string | null, reason: string | null) => {
@@ -168,6 +170,26 @@ describe('ask for more time', () => {
       (c) => c.args.channel === dmChannel(LEARNER.id) && textOf(c.args.blocks).includes('You have more time'),
     );
     expect(told).toHaveLength(1);
+  });
+
+  it('Approve re-checks on a fresh read: a license revoked since is not written to, and the ask waits again', async () => {
+    const form = await askFor(LEARNER.id, LEARNER.license);
+    await send(LEARNER.id, form, day(90), 'One more module');
+    const id = await t.slack
+      .waitForCall(
+        'chat.postMessage',
+        (c) => c.args.channel === CHANNEL && textOf(c.args.blocks).includes(dayText(day(90))),
+      )
+      .then((call) => String(buttons(call.args).find((b) => b.action_id === ExtensionActionId.approve)?.value));
+    await t.licensing.licenses.revoke(LEARNER.license);
+    t.sandbox.clearRequests();
+    const answer = await (await clickCard(ExtensionActionId.approve, id, TEST_USERS.admin)).waitForResponse();
+    expect(textOf(answer.body.blocks)).toContain('The end date was not changed: the license is no longer active');
+    expect(writes(t)).toEqual([]);
+    await cardUpdate('The last approval changed nothing');
+    expect(buttons((await cardUpdate('The last approval changed nothing')).args).map((b) => b.action_id)).toContain(
+      ExtensionActionId.approve,
+    );
   });
 
   it('denied with a reason: the learner is told the reason, the end date stays', async () => {
