@@ -5,7 +5,7 @@
  * approvers never both decide. `transaction` gives the store inside a transaction the caller's intent
  * and outbox rows share.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../kernel/db/schema.js';
 import { type ExtensionRequest, type ExtensionStatus, readStoredExtension } from '../domain/extensions.js';
 
@@ -33,6 +33,11 @@ export interface ExtensionStore {
     from: readonly ExtensionStatus[],
     change: (r: ExtensionRequest) => ExtensionRequest | Promise<ExtensionRequest>,
   ): Promise<ExtensionSwap>;
+  /**
+   * In a transaction: the license's asks locked until it commits (PostgreSQL: an advisory lock on its
+   * id; SQLite has one writer), so two asks at once cannot both find none open.
+   */
+  lockLicense(licenseId: string): Promise<void>;
   /** Replaces its card copies (the notice that posted them). */
   setCards(id: string, cards: ExtensionRequest['cards']): Promise<void>;
   transaction<T>(fn: (trx: Kysely<Database>, store: ExtensionStore) => Promise<T>): Promise<T>;
@@ -98,6 +103,11 @@ export function createExtensionStore(opts: ExtensionStoreOptions, bound?: Kysely
         await write(trx, next);
         return { changed: true as const, request: next };
       }),
+    async lockLicense(licenseId) {
+      if (opts.dialect === 'postgres') {
+        await sql`select pg_advisory_xact_lock(hashtext(${`license-desk:extension:${licenseId}`}))`.execute(db);
+      }
+    },
     async setCards(id, cards) {
       await inTransaction(async (trx) => {
         const row = await trx.selectFrom('extension_requests').select(['body']).where('id', '=', id).executeTakeFirst();

@@ -84,6 +84,7 @@ export async function ask(k: ExtensionKernel, input: NewAsk): Promise<AskOutcome
   };
   // One open request per license: looked at again in the transaction that stores this one.
   const stored = await k.txn(async (trx, s) => {
+    await s.lockLicense(license.id);
     const waiting = (await s.byLicense(license.id)).find(isOpenExtension);
     if (waiting) return waiting;
     await s.insert(request);
