@@ -48,34 +48,63 @@ const cardCopies = () =>
       textOf(c.args.blocks).includes(`<@${LEARNER}> asks for more time`),
   );
 
-describe('an approved ask for more time, the process killed with the write applied and its answer lost', () => {
-  it('the next start reads the license back: one write, the new end date, the learner told once', async () => {
-    await desk.start();
-    const until60 = new Date(Date.now() + 60 * DAY_MS).toISOString().slice(0, 10);
-    const state = {
-      values: {
-        [ExtensionInputId.endDate.block]: {
-          [ExtensionInputId.endDate.action]: { type: 'datepicker', selected_date: until60 },
-        },
-        [ExtensionInputId.reason.block]: {
-          [ExtensionInputId.reason.action]: { type: 'plain_text_input', value: 'Exams' },
-        },
+/** The learner asks with the signed form until `day`; the card reaches the channel: its request id. */
+async function askUntil(day: string): Promise<string> {
+  await desk.start();
+  const state = {
+    values: {
+      [ExtensionInputId.endDate.block]: {
+        [ExtensionInputId.endDate.action]: { type: 'datepicker', selected_date: day },
       },
-    };
-    const asked = await desk.submit(
-      { id: 'VMORETIME1', callback_id: ExtensionCallbackId.form, private_metadata: LICENSE, state },
-      LEARNER,
-    );
-    expect(asked.status).toBe(200);
-    await until('the card to reach the requests channel', () => cardCopies().length > 0, 15_000);
-    await until(
-      'the learner to be told it was sent',
-      () => desk.dmsTo(LEARNER, 'was sent to the license admins').length > 0,
-      15_000,
-    );
-    const id = String(buttons(cardCopies()[0]?.args).find((b) => b.action_id === ExtensionActionId.approve)?.value);
+      [ExtensionInputId.reason.block]: {
+        [ExtensionInputId.reason.action]: { type: 'plain_text_input', value: 'Exams' },
+      },
+    },
+  };
+  const view = { id: 'VMORETIME1', callback_id: ExtensionCallbackId.form, private_metadata: LICENSE, state };
+  expect((await desk.submit(view, LEARNER)).status).toBe(200);
+  await until('the card to reach the requests channel', () => cardCopies().length > 0, 15_000);
+  await until(
+    'the learner to be told it was sent',
+    () => desk.dmsTo(LEARNER, 'was sent to the license admins').length > 0,
+    15_000,
+  );
+  return String(buttons(cardCopies()[0]?.args).find((b) => b.action_id === ExtensionActionId.approve)?.value);
+}
 
-    const hold = desk.licensing.hold({ method: 'PATCH', path: new RegExp(`^/v1/license/${LICENSE}$`), phase: 'after' });
+const holdPatch = (phase: 'before' | 'after') =>
+  desk.licensing.hold({ method: 'PATCH', path: new RegExp(`^/v1/license/${LICENSE}$`), phase });
+
+describe('an approved ask for more time, the process killed during its end-date write', () => {
+  it('killed before the write reached the service: read back, nothing changed, the ask waits again, the approver told once', async () => {
+    const before = endOf();
+    const id = await askUntil(new Date(Date.now() + 60 * DAY_MS).toISOString().slice(0, 10));
+    const hold = holdPatch('before');
+    await desk.click(ExtensionActionId.approve, id, ADMIN, { channel: CHANNEL, responseId: 'approve' });
+    await until('the end-date write to be held before the service', () => hold.request !== undefined, 15_000);
+
+    await desk.killAndRestart();
+    await until(
+      'the approver to hear the write did not go through',
+      () => desk.dmsTo(ADMIN, 'did not go through').length > 0,
+      60_000,
+      200,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(patches()).toEqual([]);
+    expect(endOf()).toBe(before);
+    expect(desk.dmsTo(ADMIN, 'did not go through')).toHaveLength(1);
+    expect(desk.dmsTo(LEARNER, 'You have more time')).toEqual([]);
+    const card = cardCopies().at(-1)?.args;
+    expect(textOf(card?.blocks)).toContain('The last approval changed nothing');
+    expect(buttons(card).map((b) => b.action_id)).toContain(ExtensionActionId.approve);
+  }, 120_000);
+
+  it('killed with the write applied and its answer lost: the next start reads the license back, one write, the learner told once', async () => {
+    const until60 = new Date(Date.now() + 60 * DAY_MS).toISOString().slice(0, 10);
+    const id = await askUntil(until60);
+
+    const hold = holdPatch('after');
     const clicked = await desk.click(ExtensionActionId.approve, id, ADMIN, { channel: CHANNEL, responseId: 'approve' });
     expect(clicked.status).toBe(200);
     await until('the end-date write to be applied and its answer held', () => hold.request !== undefined, 15_000);

@@ -9,6 +9,7 @@ import { getLicenseDetails } from '../../browse/index.js';
 import { endDateBlocker } from '../../kernel/domain/end-date.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
+import { isLicensingError } from '../../kernel/licensing/errors.js';
 import { reasonProblem } from '../../requests/index.js';
 import { type AskRefusal, type ExtensionRequest, endDateProblem, isOpenExtension } from '../domain/extensions.js';
 import type { ExtensionKernel } from './kernel.js';
@@ -35,7 +36,8 @@ export async function holding(k: ExtensionKernel, licenseId: string, email: stri
   try {
     details = await getLicenseDetails(k.opts.licensing, licenseId);
   } catch (error) {
-    if ((error as { kind?: unknown }).kind === 'not-found') return { ok: false, refusal: { kind: 'not-yours' } };
+    // A license the licensing service does not know is nobody's here: said as not theirs.
+    if (isLicensingError(error) && error.kind === 'not-found') return { ok: false, refusal: { kind: 'not-yours' } };
     throw error;
   }
   const { license, pool } = details;
