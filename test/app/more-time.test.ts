@@ -33,7 +33,9 @@ const LEARNER = { id: 'U0LEARN001', license: '4012' };
 const DENIED = { id: 'U0LEARN002', license: '4005' };
 const LATE = { id: 'U0LEARN003', license: '4002' };
 const FIXED = { id: 'U0LEARN004', license: '4017' };
-const learners = [LEARNER, DENIED, LATE, FIXED];
+/** 4035: Data Modeling for Power BI, pool 2004 (transferable, ends in 21 days), the license ends in 2 days. */
+const UNCLEAR = { id: 'U0LEARN005', license: '4035' };
+const learners = [LEARNER, DENIED, LATE, FIXED, UNCLEAR];
 
 const t = appPerFile('more-time-', () =>
   startTestApp({
@@ -190,6 +192,39 @@ describe('ask for more time', () => {
     expect(buttons((await cardUpdate('The last approval changed nothing')).args).map((b) => b.action_id)).toContain(
       ExtensionActionId.approve,
     );
+  });
+
+  it('an answer lost and its read-back failing: the approver is told it is being checked; the check reads it back and tells both once', async () => {
+    const form = await askFor(UNCLEAR.id, UNCLEAR.license);
+    const until = day(10);
+    await send(UNCLEAR.id, form, until, 'Sick leave');
+    const { id } = await cardFor(UNCLEAR.id);
+    t.sandbox.clearRequests();
+    t.sandbox.addFault({ kind: 'reset', phase: 'after', method: 'PATCH', times: 1 });
+    // Spread evenly (rate 2/3): the fresh read before the write passes, the read-back after it fails
+    // both its attempts (the harness's client tries a read twice).
+    t.sandbox.addFault({
+      kind: '500',
+      method: 'GET',
+      path: new RegExp(`/v1/license/${UNCLEAR.license}$`),
+      rate: 2 / 3,
+      times: 2,
+    });
+    const answer = await (await clickCard(ExtensionActionId.approve, id, TEST_USERS.admin)).waitForResponse();
+    expect(textOf(answer.body.blocks)).toContain('is checking whether the end date changed');
+    await cardUpdate('the end date is being changed');
+    expect(
+      t.slack.calls.filter(
+        (c) => c.args.channel === dmChannel(UNCLEAR.id) && textOf(c.args.blocks).includes('more time:'),
+      ),
+    ).toEqual([]);
+    t.sandbox.clearFaults();
+    offsetMs += 3 * 60_000;
+    await t.extensions?.tick();
+    await waitForDm(t.slack, UNCLEAR.id, 'You have more time');
+    await waitForDm(t.slack, TEST_USERS.admin, 'went through after all');
+    expect(writes(t).filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(endOf(UNCLEAR.license)).toBe(until);
   });
 
   it('denied with a reason: the learner is told the reason, the end date stays', async () => {

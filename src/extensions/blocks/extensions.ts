@@ -21,6 +21,8 @@ import {
 export const MORE_TIME_TITLE = 'Ask for more time';
 export const DENY_TITLE = 'Deny more time';
 
+/** A sentence from elsewhere, without its closing stop, to go inside one of ours. */
+const inner = (text: string) => escapeTruncated(text.replace(/[.\s]+$/, ''), 500);
 const course = (title: string) => `*${escapeTruncated(title, 200)}*`;
 const pool = (id: string) => `pool \`${escapeMrkdwn(id)}\``;
 const quoted = (text: string) => `“${escapeTruncated(text, 600)}”`;
@@ -100,7 +102,7 @@ function statusLine(r: ExtensionRequest): string {
   switch (r.status) {
     case 'pending':
       return r.lastProblem
-        ? `:hourglass_flowing_sand: Waiting for a license admin. The last approval changed nothing: ${escapeTruncated(r.lastProblem, 300)}.`
+        ? `:hourglass_flowing_sand: Waiting for a license admin. The last approval changed nothing: ${inner(r.lastProblem)}.`
         : ':hourglass_flowing_sand: Waiting for a license admin.';
     case 'extending':
       return `:hourglass_flowing_sand: Approved by ${person(r.decidedBy)}${at}; the end date is being changed.`;
@@ -193,7 +195,7 @@ export function buildExtensionDecisionText(d: ExtensionDecision): string {
     case 'denied':
       return `:no_entry_sign: Denied. <@${d.request.requester}> is told by DM${d.request.denyReason ? ', with your reason' : ''}.`;
     case 'not-extended':
-      return `:warning: The end date was not changed: ${escapeTruncated(d.why, 500)}. The request waits again; approve it again later or deny it.`;
+      return `:warning: The end date was not changed: ${inner(d.why)}. The request waits again; approve it again later or deny it.`;
     case 'unknown':
       return ':hourglass_flowing_sand: The licensing service did not answer clearly; License Desk is checking whether the end date changed and tells you and the learner. Nothing else is needed.';
   }

@@ -94,8 +94,9 @@ async function begin(k: ExtensionKernel, id: string, approver: string): Promise<
   if (current.requester === approver) return { kind: 'own', request: current };
   if (current.status !== 'pending') return { kind: 'already', request: current };
   const at = k.stamp();
-  const begun = await k.opts.store.durableTransaction(async (trx, s) =>
-    s.swap(id, ['pending'], async (x) => {
+  // The intent and the cards' "being changed" in the transaction that takes the decision, on disk.
+  const begun = await k.opts.store.durableTransaction(async (trx, s) => {
+    const swapped = await s.swap(id, ['pending'], async (x) => {
       const intentId = await k.opts.intents.open(trx, {
         kind: EXTENSION_INTENT,
         owner: approver,
@@ -103,15 +104,13 @@ async function begin(k: ExtensionKernel, id: string, approver: string): Promise<
         poolId: x.poolId,
         body: { extensionId: id, licenseId: x.licenseId, endDate: x.endDate },
       });
-      return {
-        ...x,
-        status: 'extending',
-        decidedBy: approver,
-        decidedAt: at,
-        extending: { intentId, by: approver, at },
-      };
-    }),
-  );
+      const next: ExtensionRequest = { ...x, status: 'extending', decidedBy: approver, decidedAt: at };
+      return { ...next, extending: { intentId, by: approver, at } };
+    });
+    if (swapped.changed) await k.changed(trx, swapped.request, false, `:${swapped.request.extending?.intentId}`);
+    return swapped;
+  });
+  k.opts.outbox.kick?.();
   if (!begun.changed) return begun.request ? { kind: 'already', request: begun.request } : { kind: 'not-found' };
   return begun.request;
 }
