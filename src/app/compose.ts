@@ -17,6 +17,7 @@ import { bulkFeature } from '../bulk/index.js';
 import { changesFeature } from '../changes/index.js';
 import { createDigestFeature, type DigestFeature, type DigestSchedule, digestFeature } from '../digest/index.js';
 import { exportFeature } from '../export/index.js';
+import { composeExtensions, type ExtensionsFeature, extensionsFeature } from '../extensions/index.js';
 import { createSlackAuditLog, historyFeature } from '../history/index.js';
 import { createDesk, type Desk, type HomeFeature, homeFeature, type RunningDesk } from '../home/index.js';
 import type { Close, Part } from '../kernel/config/shutdown.js';
@@ -142,6 +143,8 @@ export interface ComposedApp {
   outbox: (Outbox & OutboxSender) | undefined;
   settler: Settler | undefined;
   requests: RequestsFeature | undefined;
+  /** A learner's ask for more time, composed with the course requests. */
+  extensions: ExtensionsFeature | undefined;
   reclaim: ReclaimFeature | undefined;
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
@@ -247,25 +250,24 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
   // Course requests and the waitlist of approved requests for full pools (docs/course-requests.md,
   // docs/waitlist.md): a freed seat goes to the first in line through the requests' assign.
   const r = settings.requests;
-  const requests =
+  // What course requests and a learner's ask for more time share: approvers, cards channel, timers.
+  const shared =
     r && base.intents
-      ? composeRequests(withDesk, {
-          client,
-          audit,
-          records,
-          intents: base.intents,
-          outbox,
-          channel: r.channel,
-          timers: r.timers,
-          limits: r.limits,
-          waitlist: r.waitlist,
-        })
+      ? { client, audit, records, intents: base.intents, outbox, channel: r.channel, timers: r.timers }
       : undefined;
+  const requests =
+    r && shared ? composeRequests(withDesk, { ...shared, limits: r.limits, waitlist: r.waitlist }) : undefined;
+  const extensions =
+    r && shared ? composeExtensions(withDesk, { ...shared, maxPerDay: r.limits?.maxPerDay }) : undefined;
   const withRequests = requests
-    ? extend(withDesk, { requests: requests.requests, ...(requests.waitlist ? { waitlist: requests.waitlist } : {}) })
+    ? extend(withDesk, {
+        requests: requests.requests,
+        ...(requests.waitlist ? { waitlist: requests.waitlist } : {}),
+        ...(extensions ? { extensions } : {}),
+      })
     : withDesk;
   const later = composeSeatReturns(settings, ports, withRequests, parts);
-  return { desk, requests, ...later };
+  return { desk, requests, extensions, ...later };
 }
 
 /**
@@ -330,6 +332,7 @@ type Features = Awaited<ReturnType<typeof composeFeatures>>;
 const NO_FEATURES: Omit<Features, 'deps'> = {
   desk: undefined,
   requests: undefined,
+  extensions: undefined,
   reclaim: undefined,
   autoReturn: undefined,
   progressPass: undefined,
@@ -363,6 +366,7 @@ function featuresOf(
     changesFeature(f.deps, audit),
     bulkFeature(),
     requestsFeature(f.requests),
+    extensionsFeature(f.extensions),
     reclaimFeature(f.reclaim),
     progressFeature(f.progressPass, f.autoReturn, { sections }),
     digestFeature(f.digest),
@@ -462,6 +466,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     outbox,
     settler,
     requests: features.requests,
+    extensions: features.extensions,
     reclaim: features.reclaim,
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,

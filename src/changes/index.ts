@@ -9,6 +9,8 @@ export { defaultRecycleCandidate, recycleOrder } from './domain/recycle.js';
 export type { AssignParams } from './services/assign.js';
 export { assign, newcomerProblem } from './services/assign.js';
 export type { ChangeContext } from './services/change-context.js';
+export type { EndDateOutcome } from './services/change-end-date.js';
+export { changeLicenseEndDate } from './services/change-end-date.js';
 export type { RecycleChosenOutcome, RecycleDefaultOutcome, RetryOutcome } from './services/recycle.js';
 export { recycleChosenSeat, recycleDefaultSeat, retryAssign } from './services/recycle.js';
 export { checkRevoke, revoke } from './services/revoke.js';

@@ -19,6 +19,7 @@ import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.j
 import { composeApp } from '../../src/app/compose.js';
 import type { DigestSchedule } from '../../src/digest/services/digest-schedule.js';
 import type { DigestFeature } from '../../src/digest/slack/digest.js';
+import type { ExtensionsFeature } from '../../src/extensions/index.js';
 import type { RunningDesk } from '../../src/home/slack/desk.js';
 import type { AlertsConfig } from '../../src/kernel/config/config.js';
 import { openRecords, type Records } from '../../src/kernel/db/open.js';
@@ -171,6 +172,8 @@ export interface TestApp {
   desk: RunningDesk | undefined;
   /** Course requests and the waitlist as built before createApp, when `requests` or `waitlist` was given. */
   selfService: RequestsFeature | undefined;
+  /** A learner's ask for more time, composed with the course requests (its check ticks with `extensions.tick()`). */
+  extensions: ExtensionsFeature | undefined;
   /** Reclaim rounds, when `reclaim` was given. */
   reclaim: ReclaimFeature | undefined;
   /** The automatic return of finished seats, when `autoReturn` was given. */
@@ -370,6 +373,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     work,
     desk,
     selfService: composed.requests,
+    extensions: composed.extensions,
     reclaim: composed.reclaim,
     autoReturn: composed.autoReturn,
     records,

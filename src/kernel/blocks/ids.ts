@@ -140,6 +140,30 @@ export const ReclaimActionId = {
   release: 'reclaim_release',
 } as const;
 
+/** A learner's ask for more time (docs/learners-more-time.md). */
+export const ExtensionActionId = {
+  /** "Ask for more time" on a learner's own license (`/licenses mine`, App Home, reminder DMs): value = license id. */
+  moreTime: 'learner_more_time',
+  /** On the approvers' card: value = the extension request's id. */
+  approve: 'extension_approve',
+  deny: 'extension_deny',
+} as const;
+
+export const ExtensionCallbackId = {
+  /** The form: private_metadata = license id. */
+  form: 'extension_form',
+  /** Deny's optional reason: private_metadata = the extension request's id. */
+  denyForm: 'extension_deny_modal',
+  /** Working and result views: nothing to submit. */
+  info: 'extension_info_modal',
+} as const;
+
+export const ExtensionInputId = {
+  endDate: { block: 'extension_end_date', action: 'extension_end_date_pick' },
+  reason: { block: 'extension_reason', action: 'extension_reason_input' },
+  denyReason: { block: 'extension_deny_reason', action: 'extension_deny_reason_input' },
+} as const;
+
 export const RequestCallbackId = {
   /** The global shortcut "Request a course license" (manifest.yml). */
   shortcut: 'request_course_shortcut',

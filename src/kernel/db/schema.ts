@@ -19,6 +19,18 @@ export interface RequestsTable {
   body: string;
 }
 
+/** Extension requests: a learner asks for a later end date of a license they hold (src/extensions/). */
+export interface ExtensionRequestsTable {
+  id: string;
+  requester: string;
+  license_id: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  /** The whole request (extensions/domain/extensions.ts `ExtensionRequest`) as JSON. */
+  body: string;
+}
+
 /**
  * A licensing write recorded before it is sent (docs/records.md): `open` until its outcome is known;
  * one left open by a process that died is settled by reading back, never resent blind.
@@ -271,6 +283,7 @@ export interface JobLeasesTable {
 
 export interface Database {
   requests: RequestsTable;
+  extension_requests: ExtensionRequestsTable;
   intents: IntentsTable;
   outbox: OutboxTable;
   audit: AuditTable;
@@ -289,6 +302,7 @@ export interface Database {
 }
 
 export type RequestRow = Selectable<RequestsTable>;
+export type ExtensionRequestRow = Selectable<ExtensionRequestsTable>;
 export type IntentRow = Selectable<IntentsTable>;
 export type LicenseProgressRow = Selectable<LicenseProgressTable>;
 export type ProgressHistoryRow = Selectable<ProgressHistoryTable>;

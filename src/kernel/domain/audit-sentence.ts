@@ -112,7 +112,10 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
       if (student || e.studentEmail) return tried(`assign ${done ? licenseOf(e) : 'a license'}${course}${to} in bulk`);
       return done ? `${who} ran a bulk assign${course}` : `${who} tried to assign licenses${course} in bulk`;
     case 'requested':
-      return tried(`request a license${course}`);
+      // A learner's ask for more time names the license it is about; a course request has none yet.
+      return e.licenseId
+        ? tried(`ask for more time on ${heldLicense(e, style)}${e.endDate ? ` until ${day(e.endDate)}` : ''}`)
+        : tried(`request a license${course}`);
     case 'approved':
       return tried(`approve ${requestOf(e)}${title}`);
     case 'denied':
@@ -164,6 +167,7 @@ const PAST: Record<string, string> = {
   change: 'changed',
   revoke: 'revoked',
   request: 'requested',
+  ask: 'asked',
   approve: 'approved',
   deny: 'denied',
   put: 'put',

@@ -4,6 +4,7 @@
  */
 
 import type { webApi } from '@slack/bolt';
+import type { ExtensionService } from '../../extensions/services/extensions.js';
 import type { Desk } from '../../home/services/desk.js';
 import type { ProgressThresholds } from '../../progress/domain/progress.js';
 import type { ProgressPass } from '../../progress/services/progress-pass.js';
@@ -73,6 +74,8 @@ export interface AppDeps {
   waitlist?: Waitlist;
   /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
   requests?: RequestsDeps;
+  /** A learner's ask for more time (docs/learners-more-time.md); without it the button says it is not set up. */
+  extensions?: { service: ExtensionService };
   /** Reclaim rounds (docs/reclaim.md, src/reclaim/slack/start.ts); without it `/licenses reclaim` says it is off. */
   reclaim?: { service: Reclaim };
   /** The work in flight and the draining flag of a stop (docs/shutdown.md); the composition root makes it. */

@@ -112,7 +112,13 @@ export function buildRequestFormModal(inputData: RequestFormInput): ModalView {
 }
 
 /** An optional reason of at most MAX_REASON characters (the request's "Why", the deny's "Reason"). */
-function reasonInput(id: { block: string; action: string }, label: string, placeholder: string) {
+/** A reason's input (optional unless `optional` is false): Slack's raw cap, the limit as a person counts it in the hint. */
+export function reasonInput(
+  id: { block: string; action: string },
+  label: string,
+  placeholder: string,
+  optional = true,
+) {
   return input(
     id.block,
     label,
@@ -123,7 +129,7 @@ function reasonInput(id: { block: string; action: string }, label: string, place
       max_length: MAX_REASON_RAW,
       placeholder: { type: 'plain_text', text: placeholder },
     },
-    { optional: true, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
+    { optional, hint: `${MAX_REASON} characters at most; an emoji counts as one.` },
   );
 }
 

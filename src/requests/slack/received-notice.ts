@@ -69,18 +69,31 @@ async function justCancelled(s: Sender, r: CourseRequest): Promise<CourseRequest
  * Where the cards go: the channel, or without one each license admin by DM (the users listed, and the
  * members of the user groups listed: an admin through a group is an admin too).
  */
-async function cardTargets(s: Sender, r: CourseRequest): Promise<string[]> {
-  const { roles } = s.deps;
-  const channel = s.requests.channel;
+function cardTargets(s: Sender, r: CourseRequest): Promise<string[]> {
+  return approverTargets(s.client, s.deps, s.requests.channel, { request: r.id });
+}
+
+/**
+ * Who decides requests (course requests, and a learner's ask for more time): REQUESTS_CHANNEL, else
+ * each license admin by DM (the users of LICENSE_ADMINS and the members of its user groups). A
+ * warning names `about` when there is nobody.
+ */
+export async function approverTargets(
+  client: Sender['client'],
+  deps: Pick<Sender['deps'], 'roles' | 'logger'>,
+  channel: string | undefined,
+  about: Record<string, string>,
+): Promise<string[]> {
+  const { roles } = deps;
   const targets = channel
     ? [channel]
     : roles.adminRecipients
-      ? await roles.adminRecipients(s.client)
+      ? await roles.adminRecipients(client)
       : [...(roles.adminUsers?.() ?? [])];
   if (targets.length === 0) {
-    s.deps.logger.warn(
-      'course request: nobody to send the card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
-      { request: r.id },
+    deps.logger.warn(
+      'nobody to send a request card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
+      about,
     );
   }
   return targets;
