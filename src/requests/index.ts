@@ -13,6 +13,7 @@ export { whoOf } from './blocks/waitlist.js';
 export { unreadableRequests } from './db/request-store.js';
 export type { CourseRequest, RequestLimits, RequestTimers } from './domain/requests.js';
 export {
+  backToPending,
   cutReason,
   MAX_REASON,
   MAX_REASON_RAW,

@@ -8,7 +8,7 @@
 import type { EndDateOutcome } from '../../changes/index.js';
 import { changeLicenseEndDate } from '../../changes/index.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
-import { cutReason } from '../../requests/index.js';
+import { cutReason, backToPending as undone } from '../../requests/index.js';
 import { EXTENSION_INTENT, type ExtensionDecision, type ExtensionRequest } from '../domain/extensions.js';
 import type { ExtensionKernel } from './kernel.js';
 
@@ -36,11 +36,7 @@ function resultOf(outcome: EndDateOutcome): { extended: true } | { extended: fal
 
 /** Back to pending after an approval that changed nothing: an approver may approve again or deny. */
 export function backToPending(x: ExtensionRequest, why: string): ExtensionRequest {
-  const next: ExtensionRequest = { ...x, status: 'pending', lastProblem: why };
-  delete next.decidedBy;
-  delete next.decidedAt;
-  delete next.extending;
-  return next;
+  return undone(x, why, 'extending');
 }
 
 /**

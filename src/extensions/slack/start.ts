@@ -7,7 +7,7 @@
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { Intent } from '../../kernel/services/writes/intents.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { noticeOf } from '../../kernel/slack/notices.js';
+import { deliverIf, noticeOf } from '../../kernel/slack/notices.js';
 import type { RequestsOptions } from '../../requests/index.js';
 import { createExtensionStore } from '../db/store.js';
 import { EXTENSION_INTENT, EXTENSION_NOTICE_KINDS, type ExtensionNotice } from '../domain/extensions.js';
@@ -70,11 +70,7 @@ export function composeExtensions(deps: AppDeps, opts: ExtensionsOptions): Exten
     service,
     intentKind: EXTENSION_INTENT,
     settle: (intent) => service.settle(intent),
-    async deliver(body, steps) {
-      if (!isExtensionNotice(body)) return false;
-      await deliver(body, steps);
-      return true;
-    },
+    deliver: deliverIf(isExtensionNotice, deliver),
     tick: job.tick,
     start: job.start,
     stop: job.stop,

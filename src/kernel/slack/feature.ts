@@ -6,6 +6,7 @@
  * its public face (`src/<feature>/index.ts`).
  */
 import type { App } from '@slack/bolt';
+import type { NoticeSteps } from '../services/outbox.js';
 import type { Intent } from '../services/writes/intents.js';
 import type { NoticeRenderer } from './notices.js';
 import type { Surface } from './state.js';
@@ -31,4 +32,38 @@ export interface Feature {
 /** The same renderer for each of a feature's notice kinds. */
 export function noticeRenderers(kinds: readonly string[], render: NoticeRenderer): Record<string, NoticeRenderer> {
   return Object.fromEntries(kinds.map((kind) => [kind, render]));
+}
+
+/** What a feature composed on the records hands over: how it sends a notice, settles its write, runs and stops. */
+export interface ComposedParts {
+  deliver(notice: unknown, steps: NoticeSteps): Promise<unknown>;
+  /** The kind of licensing write it records before sending, and how one left in flight is settled. */
+  intentKind?: string;
+  settle?(intent: Intent): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The shape for a feature whose listeners are always there (without records they say it is off) and
+ * whose notices, write, job and stop come with its composed parts.
+ */
+export function featureOf(
+  name: string,
+  register: NonNullable<Feature['register']>,
+  noticeKinds: readonly string[],
+  composed: ComposedParts | undefined,
+): Feature {
+  if (!composed) return { name, register };
+  const { intentKind, settle } = composed;
+  return {
+    name,
+    register,
+    notices: noticeRenderers(noticeKinds, async (_client, notice, steps) => {
+      await composed.deliver(notice, steps);
+    }),
+    ...(intentKind && settle ? { writes: { [intentKind]: (intent: Intent) => settle(intent) } } : {}),
+    start: (mode) => (mode === 'all' ? composed.start() : undefined),
+    stop: () => composed.stop(),
+  };
 }

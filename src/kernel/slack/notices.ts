@@ -115,6 +115,21 @@ export function noticeOf<T>(kinds: readonly string[]): (body: unknown) => body i
   };
 }
 
+/**
+ * A feature's `deliver`: sends `body` with `send` when it is one of the feature's notices (`is`), and
+ * answers false for any other kind.
+ */
+export function deliverIf<T>(
+  is: (body: unknown) => body is T,
+  send: (notice: T, steps: NoticeSteps) => Promise<unknown>,
+) {
+  return async (body: unknown, steps: NoticeSteps = EVERY_STEP): Promise<boolean> => {
+    if (!is(body)) return false;
+    await send(body, steps);
+    return true;
+  };
+}
+
 /** What a feature that writes records and queues notices is composed with (reclaim, automatic return). */
 export interface NoticeFeatureOptions<Settings> {
   /** The app's bot client and audit trail: the feature is composed once the app exists. */

@@ -10,7 +10,7 @@ import { startedJob } from '../../kernel/services/jobs/runner.js';
 import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
+import { deliverIf, type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
 import { slackUserByEmail } from '../../kernel/slack/resolve-user.js';
 import { buildSeatReturnedMessage, buildSeatsReturnedPost } from '../blocks/auto-return.js';
 import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnNotice, type AutoReturnSettings } from '../domain/auto-return.js';
@@ -97,11 +97,7 @@ export function composeAutoReturn(
   return {
     service,
     afterPass: (pass) => service.afterPass(pass),
-    async deliver(body) {
-      if (!isAutoReturnNotice(body)) return false;
-      await deliver(body);
-      return true;
-    },
+    deliver: deliverIf(isAutoReturnNotice, deliver),
     start: () => job.start(),
     stop: () => job.stop(),
   };

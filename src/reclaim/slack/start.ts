@@ -13,7 +13,7 @@ import { startedJob } from '../../kernel/services/jobs/runner.js';
 import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
+import { deliverIf, type NoticeFeatureOptions, noticeOf, openDm } from '../../kernel/slack/notices.js';
 import { createProgressStore } from '../../progress/index.js';
 import {
   buildReclaimAskMessage,
@@ -135,11 +135,7 @@ export function composeReclaim(deps: AppDeps, opts: NoticeFeatureOptions<Reclaim
 
   return {
     service,
-    async deliver(body) {
-      if (!isReclaimNotice(body)) return false;
-      await deliver(body);
-      return true;
-    },
+    deliver: deliverIf(isReclaimNotice, deliver),
     tick,
     start: () => job.start(),
     async stop() {

@@ -548,3 +548,15 @@ export function applyDecision(r: CourseRequest, d: Decision): CourseRequest {
       return { ...r, status: 'cancelled', decidedBy: d.by, decidedAt: d.at };
   }
 }
+
+/**
+ * An approval that changed nothing, undone: pending again with why, its decision and its write in
+ * flight (`inFlight`) dropped, so an approver may approve again or deny (course requests and asks for
+ * more time alike).
+ */
+export function backToPending<
+  T extends { status: string; decidedBy?: string; decidedAt?: string; lastProblem?: string },
+>(x: T, why: string, inFlight: 'assigning' | 'extending'): T {
+  const { decidedBy: _by, decidedAt: _at, [inFlight]: _write, ...rest } = x as T & Record<string, unknown>;
+  return { ...rest, status: 'pending', lastProblem: why } as unknown as T;
+}

@@ -6,7 +6,7 @@
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
 import type { DbRequestStore } from '../db/request-store.js';
-import type { CourseRequest, RequestNotice } from '../domain/requests.js';
+import { type CourseRequest, type RequestNotice, backToPending as undone } from '../domain/requests.js';
 import type { RequestAssignContext } from './assign.js';
 import type { RequestServiceOptions } from './types.js';
 
@@ -53,11 +53,7 @@ export function factsOf(r: CourseRequest) {
 
 /** Back to pending after an approval that gave no license: an approver may approve again or deny. */
 export function backToPending(x: CourseRequest, why: string): CourseRequest {
-  const next: CourseRequest = { ...x, status: 'pending', lastProblem: why };
-  delete next.decidedBy;
-  delete next.decidedAt;
-  delete next.assigning;
-  return next;
+  return undone(x, why, 'assigning');
 }
 
 /**

@@ -13,6 +13,7 @@ import type { AuditLog } from '../../kernel/services/audit.js';
 import type { NoticeSteps, Outbox } from '../../kernel/services/outbox.js';
 import type { Intent, Intents } from '../../kernel/services/writes/intents.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
+import { deliverIf } from '../../kernel/slack/notices.js';
 import { createDbRequestStore, type DbRequestStore } from '../db/request-store.js';
 import { isRequestNotice, type RequestLimits, type RequestTimers } from '../domain/requests.js';
 import { createRequestCheck } from '../services/check.js';
@@ -143,11 +144,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     watch,
     intentKind: REQUEST_ASSIGN_INTENT,
     settle: (intent) => service.settle(intent),
-    async deliver(body, steps) {
-      if (!isRequestNotice(body)) return false;
-      await deliver(body, steps);
-      return true;
-    },
+    deliver: deliverIf(isRequestNotice, deliver),
     start() {
       check.start();
       watch?.start();
