@@ -18,6 +18,7 @@ import { registerBulk } from '../bulk/slack/index.js';
 import { registerActions } from '../changes/slack/actions/index.js';
 import { registerShortcuts } from '../changes/slack/shortcuts/index.js';
 import { registerViews } from '../changes/slack/views/index.js';
+import type { HomeSections } from '../home/index.js';
 import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
 import type { AppDeps } from '../kernel/slack/deps.js';
 import { createDrainingMiddleware } from '../kernel/slack/draining.js';
@@ -26,6 +27,7 @@ import { createSlackHttpReceiver } from '../kernel/slack/http-receiver.js';
 import { toBoltLogger } from '../kernel/slack/logger.js';
 import type { Surface } from '../kernel/slack/state.js';
 import { acknowledgeUnhandled } from '../kernel/slack/unhandled.js';
+import { createUserChangeHandler, type LeaversFeature } from '../leavers/index.js';
 import { registerReclaim } from '../reclaim/slack/index.js';
 import { registerRequests } from '../requests/slack/index.js';
 import { withWaitlist } from '../requests/slack/waitlist/home.js';
@@ -125,11 +127,22 @@ export function createBoltApp(deps: AppDeps, options: CreateAppOptions): App {
  * Every listener, registered once with the app's state and the finished deps: the work tracker first
  * of our middleware (while stopping, nothing else runs; until then, every request is counted).
  */
-export function registerListeners(app: App, surface: Surface): void {
+export function registerListeners(
+  app: App,
+  surface: Surface,
+  more: { leavers?: LeaversFeature | undefined } = {},
+): void {
   app.use(createDrainingMiddleware(surface.deps, surface.state.work));
   registerCommands(app, surface);
   registerActions(app, surface);
-  registerEvents(app, surface, { sections: withWaitlist });
+  // App Home's sections under the dashboard, for license admins: the waitlist, then the leavers' seats.
+  const leavers = more.leavers;
+  const sections: HomeSections = leavers
+    ? async (deps, canChange, view) => leavers.homeSection(deps, canChange, await withWaitlist(deps, canChange, view))
+    : withWaitlist;
+  registerEvents(app, surface, { sections });
+  // A member deactivated or back (docs/leavers.md).
+  if (leavers) app.event('user_change', createUserChangeHandler(surface.deps, leavers));
   registerBulk(app, surface);
   registerViews(app, surface);
   registerShortcuts(app, surface);

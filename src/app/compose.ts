@@ -36,6 +36,7 @@ import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
 import { registerWriteSettling } from '../kernel/slack/writes/settling.js';
+import { composeLeavers, LEAVER_NOTICE_KINDS, type LeaversFeature, type LeaversSetup } from '../leavers/index.js';
 import { createProgressStore } from '../progress/db/store.js';
 import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnSettings } from '../progress/domain/auto-return.js';
 import type { ProgressThresholds } from '../progress/domain/progress.js';
@@ -108,6 +109,8 @@ export interface AppSettings {
   progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
   /** The weekly digest (needs records). */
   digest?: DigestSchedule & { channel?: string | undefined; tickMs?: number };
+  /** Leavers: a deactivated member's seats on hold, returned after the grace (needs records). */
+  leavers?: LeaversSetup;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -134,6 +137,7 @@ export interface ComposedApp {
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
   digest: DigestFeature | undefined;
+  leavers: LeaversFeature | undefined;
   /** The one place where background work starts and stops (the desk's alert check and bulk jobs included). */
   jobs: Jobs;
   /** Listens (HTTP) or connects (socket): what Bolt's start returns. */
@@ -309,7 +313,11 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const digest = d
     ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
     : undefined;
-  return { deps, reclaim, autoReturn, progressPass, digest };
+  // Leavers (docs/leavers.md): a seat returned after the grace goes to the waitlist above.
+  const leavers = settings.leavers
+    ? composeLeavers(deps, { client, audit, records, outbox, ...settings.leavers })
+    : undefined;
+  return { deps, reclaim, autoReturn, progressPass, digest, leavers };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;
@@ -322,11 +330,15 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   autoReturn: undefined,
   progressPass: undefined,
   digest: undefined,
+  leavers: undefined,
 };
 
 /** Each feature's notices rendered by the outbox, and its writes in flight settled. */
 function registerNotices(notices: Notices, settler: Settler | undefined, f: Features): void {
-  const { requests, reclaim, autoReturn, digest } = f;
+  const { requests, reclaim, autoReturn, digest, leavers } = f;
+  if (leavers)
+    for (const kind of LEAVER_NOTICE_KINDS)
+      notices.register(kind, (_client, notice) => leavers.deliver(notice).then(() => undefined));
   if (requests) {
     for (const kind of REQUEST_NOTICE_KINDS)
       notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
@@ -395,6 +407,7 @@ function createJobs(
         f.progressPass?.start();
         f.autoReturn?.start();
         f.digest?.start();
+        f.leavers?.start();
       }
       return desk;
     },
@@ -407,6 +420,7 @@ function createJobs(
         f.reclaim?.stop(),
         f.progressPass?.stop().then(() => f.autoReturn?.stop()) ?? f.autoReturn?.stop(),
         f.digest?.stop(),
+        f.leavers?.stop(),
         heartbeat?.stop(),
       ]);
     },
@@ -447,7 +461,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     audit,
     ...(deps.shared?.shared ? { once: createSharedOnceGuard(deps.shared, deps.logger) } : {}),
   });
-  registerListeners(app, { deps, state });
+  registerListeners(app, { deps, state }, { leavers: features.leavers });
   await initApp(app, ports.slack.apiUrl);
   const jobs = createJobs(settings, ports, { client, outbox, settler, f: features, runner });
   let listening = false;
@@ -464,6 +478,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,
     digest: features.digest,
+    leavers: features.leavers,
     jobs,
     async listen(at) {
       const started = ports.slack.mode === 'socket' || !at ? await app.start() : await app.start(at);

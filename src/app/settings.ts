@@ -47,6 +47,8 @@ export function settingsOf(
     // PROGRESS_PASS=off: no daily pass.
     ...(progress.pass ? { progressPass: { share: progress.budgetShare } } : {}),
     digest: config.digest,
+    // LEAVER_GRACE_DAYS (7 by default, off: none); its posts go to the alert channel.
+    leavers: { settings: config.leavers, channel: config.alerts.channel },
     jobs: 'all',
   };
 }
