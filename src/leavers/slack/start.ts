@@ -13,6 +13,7 @@ import { createIntents } from '../../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { type NoticeFeatureOptions, noticeOf } from '../../kernel/slack/notices.js';
+import { jobChangeContext } from '../../kernel/slack/state.js';
 import { createProgressStore } from '../../progress/index.js';
 import {
   buildLeaverCancelledPost,
@@ -91,14 +92,7 @@ export function composeLeavers(
     records,
     licensing: deps.licensing,
     outbox: opts.outbox,
-    change: () => ({
-      licensing: deps.licensing,
-      audit: opts.audit,
-      now: deps.now,
-      work: deps.work,
-      seats: deps.waitlist,
-      writes,
-    }),
+    change: () => jobChangeContext(deps, opts.audit, writes),
     now: deps.now,
     settings,
     channel: opts.channel,
