@@ -72,8 +72,25 @@ export interface LeaversFeature {
 
 export const isLeaverNotice = noticeOf<LeaverNotice>(LEAVER_NOTICE_KINDS);
 
-const waitOn = (timers: JobTimers) => (ms: number) =>
-  new Promise<void>((resolve) => void timers.setTimeout(resolve, ms));
+/** Waits on the runner's timers; `cut()` ends every wait at once (a stop does not sit out a Retry-After). */
+function waits(timers: JobTimers) {
+  const pending = new Set<() => void>();
+  return {
+    wait: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          pending.delete(done);
+          timers.clearTimeout(timer);
+          resolve();
+        };
+        const timer = timers.setTimeout(done, ms);
+        pending.add(done);
+      }),
+    cut: () => {
+      for (const done of [...pending]) done();
+    },
+  };
+}
 
 export function composeLeavers(
   deps: AppDeps,
@@ -101,13 +118,13 @@ export function composeLeavers(
     kick: () => void returnsJob?.run().catch(() => undefined),
     store,
   };
-  const timers = deps.jobs?.timers ?? realTimers;
+  const paced = waits(deps.jobs?.timers ?? realTimers);
   const runSweep = async () => {
     if (!settings.on) return undefined;
     return sweep(ctx, {
       emails: () => createProgressStore(records).activeHolderEmails(),
       lookup: (email) => lookUpByEmail(opts.client, email),
-      wait: opts.sweep?.wait ?? waitOn(timers),
+      wait: opts.sweep?.wait ?? paced.wait,
       paceMs: opts.sweep?.paceMs ?? SLACK_LOOKUP_PACE_MS,
       stopping: () => stopping,
     });
@@ -180,6 +197,7 @@ export function composeLeavers(
     },
     async stop() {
       stopping = true;
+      paced.cut();
       await Promise.all([returnsJob?.stop(), sweepJob?.stop()]);
       returnsJob = undefined;
       sweepJob = undefined;
