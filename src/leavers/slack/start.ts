@@ -49,8 +49,12 @@ export interface LeaversSetup {
   settings: LeaverSettings;
   /** The alert channel (ALERT_CHANNEL, else AUDIT_CHANNEL); unset: no channel post. */
   channel?: string | undefined;
-  /** The sweep's pace between two lookups (default Tier 3's: 1.2 s), and how it waits (default the runner's timers). */
-  sweep?: { paceMs?: number; wait?: (ms: number) => Promise<void> };
+  /**
+   * The sweep's pace between two lookups (default Tier 3's: 1.2 s), how it waits (default the runner's
+   * timers), and whether it runs weekly (default yes; the local demo's Slack double knows only a few
+   * of the sandbox's holders, so it has none).
+   */
+  sweep?: { paceMs?: number; wait?: (ms: number) => Promise<void>; weekly?: boolean };
 }
 
 export interface LeaversFeature {
@@ -180,6 +184,7 @@ export function composeLeavers(
         oneReplica: lease(),
         run: () => runReturns(ctx, `${records.instance}:${++runs}`),
       });
+      if (opts.sweep?.weekly === false) return;
       sweepJob ??= deps.jobs.add({
         name: 'leavers: weekly sweep',
         everyMs: SWEEP_TICK_MS,
