@@ -29,17 +29,8 @@ const POOLS = 40;
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-leavers-'));
-  const clock = { t: Date.parse('2026-11-30T06:00:00Z') };
-  const start = clock.t;
-  const now = () => new Date(clock.t);
-  const records = await openRecords({ dataDir: dir, heartbeatMs: 0, now });
-  const emails = Array.from({ length: HOLDERS }, (_, i) => `holder${String(i).padStart(5, '0')}@contoso.com`);
-  const step = Math.max(1, Math.floor(HOLDERS / Math.max(1, LEAVERS)));
-  const gone = new Set(emails.filter((_, i) => i % step === 0).slice(0, LEAVERS));
-
-  // The licensing API at its limit: 25 a rolling minute on the virtual clock, pools cached 30 s.
+/** The licensing API at its limit: 25 a rolling minute on the virtual clock, pools cached 30 s. */
+function fakeLicensing(clock: { t: number }) {
   const sent: number[] = [];
   const counts = { students: 0, pools: 0 };
   const cached = new Map<string, number>();
@@ -84,6 +75,21 @@ async function main(): Promise<void> {
       },
     },
   } as unknown as LicensingClient;
+
+  return { licensing, counts };
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-leavers-'));
+  const clock = { t: Date.parse('2026-11-30T06:00:00Z') };
+  const start = clock.t;
+  const now = () => new Date(clock.t);
+  const records = await openRecords({ dataDir: dir, heartbeatMs: 0, now });
+  const emails = Array.from({ length: HOLDERS }, (_, i) => `holder${String(i).padStart(5, '0')}@contoso.com`);
+  const step = Math.max(1, Math.floor(HOLDERS / Math.max(1, LEAVERS)));
+  const gone = new Set(emails.filter((_, i) => i % step === 0).slice(0, LEAVERS));
+
+  const { licensing, counts } = fakeLicensing(clock);
 
   const ctx: LeaversContext = {
     records,

@@ -65,10 +65,20 @@ function listedOf(r: LeaverHoldRow): ListedHold {
   };
 }
 
-export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
-  const db: Kysely<Database> = records.db;
-  const updated = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) > 0;
-  const self: LeaverHolds = {
+const updated = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) > 0;
+
+/** Holds made and cancelled. */
+function holdQueries(db: Kysely<Database>): Pick<LeaverHolds, 'hold' | 'heldOf' | 'heldBySlackUser' | 'cancel'> {
+  const heldOf = (email: string) =>
+    db
+      .selectFrom('leaver_holds')
+      .selectAll()
+      .where('student_email', '=', email)
+      .where('state', '=', WAITING)
+      .orderBy('license_id')
+      .execute();
+  return {
+    heldOf,
     async hold({ email, slackUser, since, due, seats }) {
       const held: string[] = [];
       for (const s of seats) {
@@ -103,15 +113,6 @@ export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
       return held;
     },
 
-    heldOf: (email) =>
-      db
-        .selectFrom('leaver_holds')
-        .selectAll()
-        .where('student_email', '=', email)
-        .where('state', '=', WAITING)
-        .orderBy('license_id')
-        .execute(),
-
     heldBySlackUser: (slackUser) =>
       db
         .selectFrom('leaver_holds')
@@ -121,7 +122,7 @@ export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
         .executeTakeFirst(),
 
     async cancel(email, at) {
-      const rows = await self.heldOf(email);
+      const rows = await heldOf(email);
       const mine: LeaverHoldRow[] = [];
       for (const row of rows) {
         const r = await db
@@ -134,7 +135,14 @@ export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
       }
       return mine;
     },
+  };
+}
 
+/** Returns claimed, taken over and ended. */
+function returnQueries(
+  db: Kysely<Database>,
+): Pick<LeaverHolds, 'due' | 'claim' | 'leftBy' | 'takeOver' | 'finish' | 'release' | 'revokesSince'> {
+  return {
     due: (now, limit) =>
       db
         .selectFrom('leaver_holds')
@@ -204,7 +212,12 @@ export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
         .where('created_at', '>=', since)
         .orderBy('created_at', 'desc')
         .execute(),
+  };
+}
 
+/** App Home's list and the sweep's weeks. */
+function viewQueries(db: Kysely<Database>): Pick<LeaverHolds, 'listed' | 'claimWeek' | 'finishWeek'> {
+  return {
     async listed(limit, listedSince) {
       const shown = (eb: ExpressionBuilder<Database, 'leaver_holds'>) =>
         eb.or([
@@ -243,9 +256,16 @@ export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
         .where('week', '=', week)
         .execute();
     },
+  };
+}
 
+export function createLeaverHolds(records: Pick<Records, 'db'>): LeaverHolds {
+  const db: Kysely<Database> = records.db;
+  return {
+    ...holdQueries(db),
+    ...returnQueries(db),
+    ...viewQueries(db),
     handle: db,
     transaction: (work) => db.transaction().execute((trx) => work(createLeaverHolds({ db: trx }))),
   };
-  return self;
 }

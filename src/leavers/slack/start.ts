@@ -4,6 +4,7 @@
  * the one lease so one replica runs it: the returns after the grace (soon after start, then every few
  * minutes) and the weekly sweep (an hourly tick that claims the week).
  */
+import type { webApi } from '@slack/bolt';
 import type { HomeSections, HomeView } from '../../home/index.js';
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
@@ -21,7 +22,7 @@ import {
   buildLeaverReturnsPost,
   buildLeaversHomeSection,
 } from '../blocks/leavers.js';
-import { createLeaverHolds } from '../db/holds.js';
+import { createLeaverHolds, type LeaverHolds } from '../db/holds.js';
 import {
   type HoldOutcome,
   LEAVER_NOTICE_KINDS,
@@ -96,6 +97,37 @@ function waits(timers: JobTimers) {
   };
 }
 
+/** The alert channel's post of one notice. */
+async function postNotice(deps: AppDeps, client: webApi.WebClient, notice: LeaverNotice): Promise<void> {
+  const message =
+    notice.kind === 'leaver-held'
+      ? buildLeaverHeldPost(notice)
+      : notice.kind === 'leaver-cancelled'
+        ? buildLeaverCancelledPost(notice)
+        : buildLeaverReturnsPost(notice);
+  const m = withSandboxMarker(message, deps.sandbox);
+  await client.chat.postMessage({ channel: notice.channel, text: m.text, blocks: m.blocks });
+}
+
+/** App Home's "Leavers' seats" under the dashboard, for license admins. */
+async function withLeaversSection(
+  deps: AppDeps,
+  store: LeaverHolds,
+  settings: LeaverSettings,
+  view: HomeView,
+  canChange: boolean,
+): Promise<HomeView> {
+  if (!settings.on || !canChange) return view;
+  try {
+    const since = new Date(deps.now().getTime() - LISTED_DAYS * DAY_MS);
+    const blocks = buildLeaversHomeSection(await store.listed(HOME_MAX, since));
+    return blocks.length > 0 ? { ...view, blocks: [...view.blocks, ...blocks] } : view;
+  } catch (error) {
+    deps.logger.warn('could not read the leavers’ seats for the Home tab', { error: String(error) });
+    return view;
+  }
+}
+
 export function composeLeavers(
   deps: AppDeps,
   opts: Omit<NoticeFeatureOptions<LeaverSettings>, 'settings'> & LeaversSetup,
@@ -135,29 +167,6 @@ export function composeLeavers(
   };
   const lease = () => ({ lease: createDbLease(records, { now: deps.now }) });
 
-  async function deliver(notice: LeaverNotice): Promise<void> {
-    const message =
-      notice.kind === 'leaver-held'
-        ? buildLeaverHeldPost(notice)
-        : notice.kind === 'leaver-cancelled'
-          ? buildLeaverCancelledPost(notice)
-          : buildLeaverReturnsPost(notice);
-    const m = withSandboxMarker(message, deps.sandbox);
-    await opts.client.chat.postMessage({ channel: notice.channel, text: m.text, blocks: m.blocks });
-  }
-
-  async function homeSection(d: AppDeps, canChange: boolean, view: HomeView): Promise<HomeView> {
-    if (!settings.on || !canChange) return view;
-    try {
-      const since = new Date(d.now().getTime() - LISTED_DAYS * DAY_MS);
-      const blocks = buildLeaversHomeSection(await store.listed(HOME_MAX, since));
-      return blocks.length > 0 ? { ...view, blocks: [...view.blocks, ...blocks] } : view;
-    } catch (error) {
-      logger.warn('could not read the leavers’ seats for the Home tab', { error: String(error) });
-      return view;
-    }
-  }
-
   return {
     settings,
     deactivated: (leaver) => holdLeaver(ctx, leaver),
@@ -167,10 +176,10 @@ export function composeLeavers(
     async emailOfHeld(slackUser) {
       return (await store.heldBySlackUser(slackUser))?.student_email;
     },
-    homeSection,
+    homeSection: (d, canChange, view) => withLeaversSection(d, store, settings, view, canChange),
     async deliver(body) {
       if (!isLeaverNotice(body)) return false;
-      await deliver(body);
+      await postNotice(deps, opts.client, body);
       return true;
     },
     start() {
