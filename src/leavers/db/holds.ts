@@ -4,8 +4,8 @@
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Records } from '../../kernel/db/open.js';
+import { ownRevokesSince } from '../../kernel/db/own-revokes.js';
 import type { Database, LeaverHoldRow } from '../../kernel/db/schema.js';
-import { APP_ACTOR } from '../../kernel/domain/audit-entry.js';
 import type { HeldSeat, ListedHold } from '../domain/leavers.js';
 
 export type { LeaverHoldRow };
@@ -202,16 +202,7 @@ function returnQueries(
         .execute();
     },
 
-    revokesSince: (licenseId, since) =>
-      db
-        .selectFrom('intents')
-        .select(['state'])
-        .where('subject', '=', licenseId)
-        .where('kind', '=', 'revoke')
-        .where('owner', '=', APP_ACTOR)
-        .where('created_at', '>=', since)
-        .orderBy('created_at', 'desc')
-        .execute(),
+    revokesSince: (licenseId, since) => ownRevokesSince(db, licenseId, since),
   };
 }
 
