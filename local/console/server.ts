@@ -545,6 +545,53 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     return { ok: ack.status === 200 };
   }
 
+  /**
+   * Not a person's click in Slack: a workspace admin deactivates (or reactivates) the member chosen in
+   * the switcher. The local workspace records it, and the app gets the signed `user_change` event Slack
+   * sends then (docs/leavers.md).
+   */
+  async function member(req: IncomingMessage, b: Json): Promise<Json> {
+    const u = userOf(b.user);
+    const deleted = b.deleted === true;
+    u.deleted = deleted;
+    local?.setUser(u);
+    const event = {
+      token: 'local-console-verification-token',
+      team_id: team.id,
+      api_app_id: appId,
+      event: {
+        type: 'user_change',
+        user: {
+          id: u.id,
+          team_id: team.id,
+          name: u.name,
+          real_name: u.realName ?? u.name,
+          deleted,
+          is_bot: false,
+          profile: { real_name: u.realName ?? u.name, display_name: u.name, ...(u.email ? { email: u.email } : {}) },
+        },
+        cache_ts: Math.floor(Date.now() / 1000),
+        event_ts: `${Date.now() / 1000}`,
+      },
+      type: 'event_callback',
+      event_id: `Ev${Date.now().toString(36).toUpperCase()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: team.id, user_id: options.botUserId, is_bot: true, is_enterprise_install: false }],
+    };
+    const who = u.realName ?? u.name;
+    world.notice(
+      'warning',
+      `${who} was ${deleted ? 'deactivated' : 'reactivated'} in Slack: the app got the user_change event.`,
+    );
+    const ack = await deliver(
+      req,
+      JSON.stringify(event),
+      `${deleted ? 'Deactivating' : 'Reactivating'} ${who}`,
+      'application/json',
+    );
+    return { ok: ack.status === 200 };
+  }
+
   function events(req: IncomingMessage, res: ServerResponse): void {
     const me = new URL(req.url ?? '/', 'http://localhost').searchParams.get('user') ?? '';
     userOf(me);
@@ -679,6 +726,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     { path: '/console/close', method: ['POST'], handler: post(close) },
     { path: '/console/home', method: ['POST'], handler: post(home) },
     { path: '/console/alerts-now', method: ['POST'], handler: post(alertsNow) },
+    { path: '/console/member', method: ['POST'], handler: post(member) },
   ];
 
   return {

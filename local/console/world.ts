@@ -83,7 +83,7 @@ export interface ResponseContext {
 export interface Snapshot {
   me: string;
   botUserId: string;
-  users: { id: string; name: string; realName: string; role: string }[];
+  users: { id: string; name: string; realName: string; role: string; deleted: boolean }[];
   channels: ConsoleChannel[];
   messages: ConsoleMessage[];
   modals: ConsoleView[];
@@ -587,6 +587,7 @@ export function createWorld(options: WorldOptions) {
             name: u.name,
             realName: u.realName ?? u.name,
             role: options.roleLabels[u.id] ?? '',
+            deleted: u.deleted === true,
           })),
         channels: [...channels.values()].filter((c) => inChannel(me, c)),
         messages: latestPerChannel(messages.filter((x) => seesMessage(me, x))),

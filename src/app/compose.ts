@@ -19,7 +19,14 @@ import { createDigestFeature, type DigestFeature, type DigestSchedule, digestFea
 import { exportFeature } from '../export/index.js';
 import { composeExtensions, type ExtensionsFeature, extensionsFeature } from '../extensions/index.js';
 import { createSlackAuditLog, historyFeature } from '../history/index.js';
-import { createDesk, type Desk, type HomeFeature, homeFeature, type RunningDesk } from '../home/index.js';
+import {
+  createDesk,
+  type Desk,
+  type HomeFeature,
+  type HomeSections,
+  homeFeature,
+  type RunningDesk,
+} from '../home/index.js';
 import type { Close, Part } from '../kernel/config/shutdown.js';
 import type { Records } from '../kernel/db/open.js';
 import type { LicensingClient } from '../kernel/licensing/types.js';
@@ -38,6 +45,7 @@ import type { LevelledLogger } from '../kernel/slack/logger.js';
 import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
+import { composeLeavers, type LeaversFeature, type LeaversSetup, leaversFeature } from '../leavers/index.js';
 import {
   type AutoReturnFeature,
   type AutoReturnSettings,
@@ -121,6 +129,8 @@ export interface AppSettings {
   progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
   /** The weekly digest (needs records). */
   digest?: DigestSchedule & { channel?: string | undefined; tickMs?: number };
+  /** Leavers: a deactivated member's seats on hold, returned after the grace (needs records). */
+  leavers?: LeaversSetup;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -149,6 +159,7 @@ export interface ComposedApp {
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
   digest: DigestFeature | undefined;
+  leavers: LeaversFeature | undefined;
   /** The one place where background work starts and stops (the desk's alert check and bulk jobs included). */
   jobs: Jobs;
   /** Listens (HTTP) or connects (socket): what Bolt's start returns. */
@@ -323,7 +334,11 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const digest = d
     ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
     : undefined;
-  return { deps, reclaim, autoReturn, progressPass, digest };
+  // Leavers (docs/leavers.md): a seat returned after the grace goes to the waitlist above.
+  const leavers = settings.leavers
+    ? composeLeavers(deps, { client, audit, records, outbox, ...settings.leavers })
+    : undefined;
+  return { deps, reclaim, autoReturn, progressPass, digest, leavers };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;
@@ -337,6 +352,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   autoReturn: undefined,
   progressPass: undefined,
   digest: undefined,
+  leavers: undefined,
 };
 
 /**
@@ -349,8 +365,11 @@ function featuresOf(
   parts: { client: webApi.WebClient; audit: AuditLog; runner: JobRunner; f: Features },
 ): { all: Feature[]; home: HomeFeature } {
   const { client, audit, runner, f } = parts;
-  // App Home shows the waitlist beside the desk's own sections.
-  const sections = withWaitlist;
+  // App Home's sections under the dashboard, for license admins: the waitlist, then the leavers' seats.
+  const leavers = f.leavers;
+  const sections: HomeSections = leavers
+    ? async (deps, canChange, view) => leavers.homeSection(deps, canChange, await withWaitlist(deps, canChange, view))
+    : withWaitlist;
   const home = homeFeature(client, f.deps, { alerts: settings.desk?.alerts, sections });
   const all: Feature[] = [
     historyFeature({
@@ -368,6 +387,7 @@ function featuresOf(
     requestsFeature(f.requests),
     extensionsFeature(f.extensions),
     reclaimFeature(f.reclaim),
+    leaversFeature(f.leavers),
     progressFeature(f.progressPass, f.autoReturn, { sections }),
     digestFeature(f.digest),
     exportFeature(),
@@ -471,6 +491,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,
     digest: features.digest,
+    leavers: features.leavers,
     jobs,
     async listen(at) {
       const started = ports.slack.mode === 'socket' || !at ? await app.start() : await app.start(at);

@@ -47,6 +47,13 @@ export function settingsOf(
     // PROGRESS_PASS=off: no daily pass.
     ...(progress.pass ? { progressPass: { share: progress.budgetShare } } : {}),
     digest: config.digest,
+    // LEAVER_GRACE_DAYS (7 by default, off: none); its posts go to the alert channel. The local demo's
+    // Slack double knows a few of the sandbox's holders only: no weekly sweep there.
+    leavers: {
+      settings: config.leavers,
+      channel: config.alerts.channel,
+      ...(config.slack.mode === 'demo' ? { sweep: { weekly: false } } : {}),
+    },
     jobs: 'all',
   };
 }

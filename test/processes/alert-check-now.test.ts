@@ -10,37 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../local/slack/demo.js';
+import { type ConsoleMessage, consoleState } from '../support/console-state.js';
 import { allText } from '../support/fixtures.js';
 import { type MainProcess, runMain } from '../support/run-main.js';
 
 const ALERTS = 'C0DEMOALRT';
-
-interface ConsoleMessage {
-  channel: string;
-  ephemeralFor?: string;
-  text?: string;
-  blocks?: unknown[];
-}
-
-/** The console's first state for `user`: what the page would draw (messages per channel included). */
-async function consoleState(base: string, user: string): Promise<{ messages: ConsoleMessage[] }> {
-  const res = await fetch(`${base}console/events?user=${user}`);
-  const reader = res.body?.getReader();
-  if (!reader) throw new Error('no event stream');
-  let text = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-      const m = /event: state\ndata: (.*)\n\n/.exec(text);
-      if (m?.[1]) return JSON.parse(m[1]) as { messages: ConsoleMessage[] };
-    }
-  } finally {
-    await reader.cancel();
-  }
-  throw new Error('the event stream ended without a state');
-}
 
 const alertPosts = (messages: ConsoleMessage[]) => messages.filter((m) => m.channel === ALERTS && !m.ephemeralFor);
 

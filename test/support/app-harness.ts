@@ -33,6 +33,7 @@ import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { Settler } from '../../src/kernel/services/writes/intents.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
+import { LEAVER_DEFAULTS, type LeaversFeature, type LeaversSetup } from '../../src/leavers/index.js';
 import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/progress/domain/auto-return.js';
 import type { ProgressPass } from '../../src/progress/services/progress-pass.js';
 import type { AutoReturnFeature } from '../../src/progress/slack/auto-return.js';
@@ -112,6 +113,12 @@ export interface TestAppOptions {
   autoReturn?: Partial<AutoReturnSettings> & { channel?: string };
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
+  /**
+   * Leavers (docs/leavers.md) on the app's records, these settings over the defaults (7 days' grace);
+   * `channel` is the alert channel. Its jobs never tick on their own: call `leavers.runReturns()` or
+   * `leavers.runSweep()`.
+   */
+  leavers?: Partial<LeaversSetup['settings']> & Omit<LeaversSetup, 'settings'>;
   /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()` (or `digest.start()`, every `tickMs`). */
   digest?: DigestSchedule & { channel?: string; tickMs?: number };
   /**
@@ -186,6 +193,8 @@ export interface TestApp {
   digest: DigestFeature | undefined;
   /** The daily progress pass, when `progressPass` was given. */
   progressPass: ProgressPass | undefined;
+  /** Leavers, when `leavers` was given. */
+  leavers: LeaversFeature | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -264,6 +273,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const share = options.homeBudgetShare ?? 0.2;
   const rateLimit = { limit: 25, windowMs: 3000 };
   const ar = options.autoReturn;
+  const lv = options.leavers;
   // The app as main.ts builds it (src/app/compose.ts), with the fakes as its ports; no job ticks on its
   // own but the outbox (every 50 ms): a test ticks the others.
   const composed = await composeApp(
@@ -304,6 +314,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(ar ? { autoReturn: { settings: { ...AUTO_RETURN_DEFAULTS, ...ar }, channel: ar.channel } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
       ...(options.progressPass ? { progressPass: options.progressPass } : {}),
+      ...(lv
+        ? {
+            leavers: {
+              settings: { on: lv.on ?? LEAVER_DEFAULTS.on, graceDays: lv.graceDays ?? LEAVER_DEFAULTS.graceDays },
+              channel: lv.channel,
+              ...(lv.sweep ? { sweep: lv.sweep } : {}),
+            },
+          }
+        : {}),
       jobs: 'on demand',
       outboxEveryMs: 50,
     },
@@ -381,6 +400,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     settler,
     digest: composed.digest,
     progressPass: composed.progressPass,
+    leavers: composed.leavers,
     logs,
     send,
     async settled(timeoutMs = 10_000) {

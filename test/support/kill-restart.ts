@@ -203,6 +203,8 @@ export interface KilledDesk {
   killAndRestart(): Promise<number>;
   /** A signed POST to the running process's /slack/events. */
   post(body: string): Promise<{ status: number; text: string }>;
+  /** A signed Events API callback (JSON) carrying `event`, as Slack sends it. */
+  event(event: Record<string, unknown>): Promise<{ status: number; text: string }>;
   /** `/licenses <text>` by `user`; its replies go to response_url `responseId`. */
   command(text: string, user: string, responseId: string): Promise<{ status: number; text: string }>;
   /** A button click by `user` on a message in `channel`; replies to response_url `responseId`. */
@@ -313,6 +315,21 @@ export async function startKilledDesk(options: KillRestartOptions = {}): Promise
       return from;
     },
     post,
+    async event(event) {
+      const body = JSON.stringify({
+        token: 'qWeRtY1234567890AsDfGhJk',
+        team_id: 'T0ACME0001',
+        api_app_id: 'A0LICBOT01',
+        event: { event_ts: `${Date.now() / 1000}`, ...event },
+        type: 'event_callback',
+        event_id: `Ev0KILL${++seq}`,
+        event_time: Math.floor(Date.now() / 1000),
+        authorizations: [{ team_id: 'T0ACME0001', user_id: 'U0LICBOT01', is_bot: true, is_enterprise_install: false }],
+      });
+      const headers = slackHeaders(SECRET, body, { contentType: 'application/json' });
+      const res = await fetch(eventsUrl, { method: 'POST', headers, body });
+      return { status: res.status, text: await res.text() };
+    },
     command: (text, user, responseId) =>
       post(
         commandBody({

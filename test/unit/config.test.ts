@@ -36,6 +36,7 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0DEMOALRT', time: '09:00', timeZone: 'UTC' },
         digest: { channel: 'C0DEMOALRT', day: 'mon', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
+        leavers: { on: true, graceDays: 7 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -232,6 +233,7 @@ describe('parseConfig', () => {
         alerts: { channel: 'C0LICALERT', time: '07:30', timeZone: 'Europe/Rome' },
         digest: { channel: 'C0LICALERT', day: 'mon', time: '09:00', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
+        leavers: { on: true, graceDays: 7 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -413,6 +415,22 @@ describe('parseConfig', () => {
     expect(problems({ PROGRESS_RETURN_MAX: '0' })).toEqual([
       expect.stringMatching(/^PROGRESS_RETURN_MAX must be between 1 and 1000/),
     ]);
+  });
+
+  it('LEAVER_GRACE_DAYS: 7 days by default, 0 to 90, off turns leavers off; anything else is refused with the fix', () => {
+    expect(parseConfig({ LEAVER_GRACE_DAYS: '0' })).toMatchObject({
+      ok: true,
+      config: { leavers: { on: true, graceDays: 0 } },
+    });
+    expect(parseConfig({ LEAVER_GRACE_DAYS: 'off' })).toMatchObject({ ok: true, config: { leavers: { on: false } } });
+    expect(parseConfig({ LEAVER_GRACE_DAYS: ' 30 ' })).toMatchObject({
+      ok: true,
+      config: { leavers: { graceDays: 30 } },
+    });
+    for (const bad of ['91', 'a week', '-1', '7.5'])
+      expect(problems({ LEAVER_GRACE_DAYS: bad })).toEqual([
+        expect.stringMatching(/^LEAVER_GRACE_DAYS must be off .* or a whole number of days from 0 to 90/),
+      ]);
   });
 
   it('SHUTDOWN_DRAIN_SECONDS: 0 to 300 whole seconds, with the fix named', () => {

@@ -137,6 +137,8 @@ function renderSwitcher(s) {
     );
   }
   select.value = s.me;
+  const me = s.users.find((u) => u.id === s.me);
+  $('deactivate').textContent = me?.deleted ? 'Reactivate in Slack' : 'Deactivate in Slack';
 }
 
 function renderSidebar(s) {
@@ -445,6 +447,16 @@ document.addEventListener('click', (event) => {
   }
 });
 
+// Not a person's click: a workspace admin deactivates (or reactivates) the member chosen above, and the
+// app gets Slack's signed user_change event (docs/leavers.md).
+function setupDeactivate() {
+  $('deactivate').addEventListener('click', async () => {
+    const me = store.snapshot?.users.find((u) => u.id === store.me);
+    const r = await post('/console/member', { deleted: !me?.deleted });
+    $('composer-error').textContent = r.ok ? '' : r.error;
+  });
+}
+
 function setupAlertsNow() {
   $('alerts-now').addEventListener('click', async () => {
     const r = await post('/console/alerts-now', {});
@@ -513,6 +525,7 @@ async function start() {
   setupComposer();
   setupSwitcher();
   setupAlertsNow();
+  setupDeactivate();
   setupDigestNow();
   setupShortcuts();
   // The first person on the list (the license admin) unless the page remembers another.

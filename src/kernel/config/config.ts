@@ -5,6 +5,12 @@
  */
 import * as z from 'zod';
 import type { AlertsConfig } from '../../alerts/domain/alerts.js';
+import {
+  LEAVER_DEFAULTS,
+  LEAVER_GRACE_PROBLEM,
+  type LeaverSettings,
+  leaverSettingsOf,
+} from '../../leavers/domain/leavers.js';
 import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
@@ -59,6 +65,8 @@ export interface Config {
   progress: ProgressConfig;
   /** The weekly digest (docs/digest.md); no channel: the scheduled post is off (`/licenses digest` still answers). */
   digest: DigestConfig;
+  /** LEAVER_GRACE_DAYS: a deactivated member's seats on hold, returned after the grace (docs/leavers.md); `off`: none of it. */
+  leavers: LeaverSettings;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -217,6 +225,9 @@ const schema = z.object({
     int('PROGRESS_RETURN_AFTER_DAYS', 0, 365, 'days after a completion was first seen before its seat is returned'),
   ),
   PROGRESS_RETURN_MAX: optional(int('PROGRESS_RETURN_MAX', 1, 1000, 'seats returned at most after one pass')),
+  LEAVER_GRACE_DAYS: optional(
+    z.string().refine((v) => leaverSettingsOf(v) !== undefined, { error: LEAVER_GRACE_PROBLEM }),
+  ),
   RECLAIM_KEEP_DAYS: optional(
     int('RECLAIM_KEEP_DAYS', 1, 3650, 'days a holder who chose Keep is left out of reclaim rounds'),
   ),
@@ -510,6 +521,7 @@ function configOf(e: Settings): ConfigResult {
     },
     homeBudgetShare: e.HOME_BUDGET_SHARE ?? 0.2,
     progress: progressOf(e),
+    leavers: leaverSettingsOf(e.LEAVER_GRACE_DAYS) ?? LEAVER_DEFAULTS,
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
     requests: requestsOf(e, consoleOn),

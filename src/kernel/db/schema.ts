@@ -299,6 +299,43 @@ export interface Database {
   reclaim_open_pools: ReclaimOpenPoolsTable;
   progress_returns: ProgressReturnsTable;
   job_leases: JobLeasesTable;
+  leaver_holds: LeaverHoldsTable;
+  leaver_sweeps: LeaverSweepsTable;
+}
+
+/** A deactivated member's license on hold (docs/leavers.md): one row per license. */
+export interface LeaverHoldsTable {
+  license_id: string;
+  pool_id: string;
+  /** Lower-case. */
+  student_email: string;
+  /** The deactivated Slack member, when known (the sweep may find none). */
+  slack_user: string | null;
+  course_title: string | null;
+  /** 1 when the pool gets a revoked seat back (only those are returned). */
+  transferable: number;
+  /** When License Desk learned of the deactivation (ISO). */
+  since: string;
+  /** since + LEAVER_GRACE_DAYS (ISO). */
+  due: string;
+  /** 'held' | 'returning' | 'returned' | 'listed' (untransferable, past the grace) | 'cancelled' | 'failed' | 'gone'. */
+  state: string;
+  /** The process that claimed the return, when, and until when. */
+  claimed_by: string | null;
+  claimed_at: string | null;
+  claimed_until: string | null;
+  ended_at: string | null;
+  detail: string | null;
+}
+
+/** One row per week the leaver sweep ran: its claim, and what it came to. */
+export interface LeaverSweepsTable {
+  /** The week's Monday (YYYY-MM-DD, UTC). */
+  week: string;
+  started_at: string;
+  finished_at: string | null;
+  looked_up: number | null;
+  found: number | null;
 }
 
 export type RequestRow = Selectable<RequestsTable>;
@@ -313,3 +350,4 @@ export type AuditRow = Selectable<AuditTable>;
 export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
 export type ReclaimAskRow = Selectable<ReclaimAsksTable>;
 export type ProgressReturnRow = Selectable<ProgressReturnsTable>;
+export type LeaverHoldRow = Selectable<LeaverHoldsTable>;

@@ -158,6 +158,10 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
         ? `${who} returned ${heldLicense(e, style)} ${why}`
         : `${who} tried to return ${heldLicense(e, style)} ${why}`;
     }
+    case 'leaver-returned':
+      return done
+        ? `${who} returned ${heldLicense(e, style)} (returned: left the workspace)`
+        : `${who} tried to return ${heldLicense(e, style)} (returned: left the workspace)`;
   }
 }
 
@@ -194,6 +198,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'reclaim-kept': 'kept the seat when asked',
   'reclaim-released': 'seat released when asked',
   'auto-returned': 'finished seat returned automatically',
+  'leaver-returned': 'returned: left the workspace',
   command: 'typed command',
 };
 

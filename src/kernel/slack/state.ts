@@ -82,12 +82,10 @@ export function createAppState(parts: {
 
 /** The use cases' context (services/change-context.ts) for a listener. */
 export function changeContext({ deps, state }: Surface): ChangeContext {
-  return {
-    licensing: deps.licensing,
-    audit: state.audit,
-    now: deps.now,
-    work: state.work,
-    seats: deps.waitlist,
-    writes: deps.writes,
-  };
+  return { ...jobChangeContext(deps, state.audit), work: state.work };
+}
+
+/** The use cases' context for License Desk's own background work (a job): the app's deps and audit trail. */
+export function jobChangeContext(deps: AppDeps, audit: AuditLog, writes = deps.writes): ChangeContext {
+  return { licensing: deps.licensing, audit, now: deps.now, work: deps.work, seats: deps.waitlist, writes };
 }

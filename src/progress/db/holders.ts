@@ -59,10 +59,22 @@ export interface HolderRecords {
    * seat comes back when revoked): the most recent completions first, at most `limit`, and how many in all.
    */
   completedInTransferable(limit: number): Promise<{ rows: LicenseProgress[]; total: number }>;
+  /** The distinct e-mails (lower-case) of the active holders the records know, A–Z: the leaver sweep's list. */
+  activeHolderEmails(): Promise<string[]>;
 }
 
 export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRecords {
   return {
+    async activeHolderEmails() {
+      const rows = await db
+        .selectFrom('license_progress')
+        .select('student_email')
+        .distinct()
+        .where('active', '=', 1)
+        .orderBy('student_email')
+        .execute();
+      return rows.map((r) => r.student_email);
+    },
     async holders(filter = {}) {
       let q = db.selectFrom('license_progress').selectAll();
       if (!filter.includeInactive) q = q.where('active', '=', 1);

@@ -8,8 +8,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Records } from '../../kernel/db/open.js';
+import { ownRevokesSince } from '../../kernel/db/own-revokes.js';
 import type { Database, ProgressReturnRow } from '../../kernel/db/schema.js';
-import { APP_ACTOR } from '../../kernel/domain/audit-entry.js';
 import { dayOf } from '../../kernel/domain/end-date.js';
 
 /** A completed license due to be returned. */
@@ -162,16 +162,7 @@ function readBacks(db: Kysely<Database>): ReturnReadBacks {
       return row?.completed;
     },
 
-    revokesSince: (licenseId, since) =>
-      db
-        .selectFrom('intents')
-        .select(['instance', 'state'])
-        .where('subject', '=', licenseId)
-        .where('kind', '=', 'revoke')
-        .where('owner', '=', APP_ACTOR)
-        .where('created_at', '>=', since)
-        .orderBy('created_at', 'desc')
-        .execute(),
+    revokesSince: (licenseId, since) => ownRevokesSince(db, licenseId, since),
 
     seenSince: async (since) =>
       new Set(

@@ -75,7 +75,7 @@ async function settled(
       settledAfterRestart: true,
       ...(notice.assignedLicenseId ? { licenseId: notice.assignedLicenseId } : {}),
     });
-    // License Desk's own writes (the automatic return of finished seats) have no admin to tell: their
+    // License Desk's own writes (the automatic return of finished seats, a leaver's seat) have no admin to tell: their
     // audit entry says what became of them, and their own read-back tells the holder.
     if (notice.to !== APP_ACTOR) await deps.outbox.enqueue(trx, notice, `settled-write:${intent.id}`);
   });
@@ -108,7 +108,7 @@ async function settleRevoke(deps: SettleDeps, intent: Intent): Promise<void> {
     ...entryOf(deps, intent, as?.action ?? 'revoke', done),
     ...facts(license),
     ...(courseTitle ? { courseTitle } : {}),
-    ...(as ? { completedOn: as.completedOn } : {}),
+    ...(as && 'completedOn' in as ? { completedOn: as.completedOn } : {}),
     detail: detail(done ? 'the license is revoked' : 'the license is still active; nothing changed'),
   };
   await settled(deps, intent, [entry], {
