@@ -8,7 +8,7 @@ export { isFull, needsRecycle, poolBlocker } from './domain/assignment.js';
 export { defaultRecycleCandidate, recycleOrder } from './domain/recycle.js';
 export type { AssignParams } from './services/assign.js';
 export { assign, newcomerProblem } from './services/assign.js';
-export type { ChangeContext } from './services/change-context.js';
+export type { ChangeContext, SeatReturnJobOptions } from './services/change-context.js';
 export type { EndDateOutcome } from './services/change-end-date.js';
 export { changeLicenseEndDate } from './services/change-end-date.js';
 export type { RecycleChosenOutcome, RecycleDefaultOutcome, RetryOutcome } from './services/recycle.js';

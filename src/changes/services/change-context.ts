@@ -4,8 +4,10 @@
  * tracker a stop waits for. No Slack types: the caller turns the typed outcome into words.
  */
 
-import type { LicensingClient } from '../../kernel/licensing/types.js';
+import type { Records } from '../../kernel/db/open.js';
+import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
+import type { Outbox } from '../../kernel/services/outbox.js';
 import type { WorkTracker } from '../../kernel/services/work-tracker.js';
 import type { WriteLedger } from '../../kernel/services/writes/ledger.js';
 import type { SeatHandOn } from '../../requests/index.js';
@@ -32,4 +34,23 @@ export interface ChangeContext {
         handOn?(poolId: string): Promise<SeatHandOn>;
       }
     | undefined;
+}
+
+/**
+ * What a job that returns seats on its own is given (the automatic return of finished seats, leavers'
+ * returns): the records, the licensing client, the outbox, the revoke use case's context, the clock,
+ * the alert channel of its post, and the settler's round for a write a gone process left in flight.
+ */
+export interface SeatReturnJobOptions {
+  records: Records;
+  licensing: LicensingClient;
+  outbox: Outbox & { kick(): void };
+  /** The revoke use case's context (audit trail, intents, the waitlist's hand-on). */
+  change: () => ChangeContext;
+  now: () => Date;
+  /** The alert channel (ALERT_CHANNEL, else AUDIT_CHANNEL); unset: no channel post. */
+  channel?: string | undefined;
+  logger: Logger;
+  /** Settles the writes in flight of processes that are gone (the settler's round). */
+  settle?: () => Promise<unknown>;
 }

@@ -18,6 +18,7 @@ export interface RequestsTable {
   /** The whole request (domain/requests.ts `CourseRequest`) as JSON. */
   body: string;
 }
+export type RequestRow = Selectable<RequestsTable>;
 
 /** Extension requests: a learner asks for a later end date of a license they hold (src/extensions/). */
 export interface ExtensionRequestsTable {
@@ -30,6 +31,7 @@ export interface ExtensionRequestsTable {
   /** The whole request (extensions/domain/extensions.ts `ExtensionRequest`) as JSON. */
   body: string;
 }
+export type ExtensionRequestRow = Selectable<ExtensionRequestsTable>;
 
 /**
  * A licensing write recorded before it is sent (docs/records.md): `open` until its outcome is known;
@@ -54,6 +56,8 @@ export interface IntentsTable {
   /** How it ended, as JSON, once known. */
   outcome: string | null;
 }
+export type NewIntent = Insertable<IntentsTable>;
+export type IntentRow = Selectable<IntentsTable>;
 
 /** Messages to people, written in the same transaction as the change they tell of; sent once Slack accepts them. */
 export interface OutboxTable {
@@ -72,6 +76,7 @@ export interface OutboxTable {
   /** What Slack answered that later steps need (a message's channel and ts), as JSON. */
   result: string | null;
 }
+export type OutboxRow = Selectable<OutboxTable>;
 
 /** The audit trail, one for every process, append-only (deleted only by age: AUDIT_RETENTION_DAYS). */
 export interface AuditTable {
@@ -89,6 +94,7 @@ export interface AuditTable {
   /** The whole entry (domain/audit-entry.ts `AuditEntry`) as JSON. */
   body: string;
 }
+export type AuditRow = Selectable<AuditTable>;
 
 /**
  * Bulk assignment jobs (docs/records.md, "Bulk jobs"). `lease_*` says which process runs one and until
@@ -152,6 +158,7 @@ export interface LicenseProgressTable {
   /** The last pass that saw the license. */
   seen_at: string;
 }
+export type LicenseProgressRow = Selectable<LicenseProgressTable>;
 
 /** One row per change of a license's progress or completion (and one when it is first seen): never one per day. */
 export interface ProgressHistoryTable {
@@ -164,6 +171,7 @@ export interface ProgressHistoryTable {
   /** When the pass saw the new value (UTC ISO). */
   at: string;
 }
+export type ProgressHistoryRow = Selectable<ProgressHistoryTable>;
 
 /** A pool's seats as seen by a pass, one row per pool and UTC day on which they changed (or were first seen). */
 export interface PoolUsageTable {
@@ -178,6 +186,7 @@ export interface PoolUsageTable {
   /** The pool's end (ISO or YYYY-MM-DD). */
   pool_end: string;
 }
+export type PoolUsageRow = Selectable<PoolUsageTable>;
 
 /**
  * Reclaim rounds ("still learning?", docs/reclaim.md): an admin asks the holders who stalled or never
@@ -205,6 +214,7 @@ export interface ReclaimRoundsTable {
   claimed_until: string | null;
   closed_at: string | null;
 }
+export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
 
 /** One holder asked in a round. */
 export interface ReclaimAsksTable {
@@ -231,6 +241,7 @@ export interface ReclaimAsksTable {
   /** Why a release failed, when it did. */
   detail: string | null;
 }
+export type ReclaimAskRow = Selectable<ReclaimAsksTable>;
 
 /**
  * One open reclaim round per pool: a round claims each pool it asks in (the primary key refuses a
@@ -265,6 +276,7 @@ export interface ProgressReturnsTable {
   /** Why a return failed, when it did. */
   detail: string | null;
 }
+export type ProgressReturnRow = Selectable<ProgressReturnsTable>;
 
 /** The processes that use the database, so that an intent left by one that died is known as such. */
 export interface InstancesTable {
@@ -327,6 +339,7 @@ export interface LeaverHoldsTable {
   ended_at: string | null;
   detail: string | null;
 }
+export type LeaverHoldRow = Selectable<LeaverHoldsTable>;
 
 /** One row per week the leaver sweep ran: its claim, and what it came to. */
 export interface LeaverSweepsTable {
@@ -337,17 +350,3 @@ export interface LeaverSweepsTable {
   looked_up: number | null;
   found: number | null;
 }
-
-export type RequestRow = Selectable<RequestsTable>;
-export type ExtensionRequestRow = Selectable<ExtensionRequestsTable>;
-export type IntentRow = Selectable<IntentsTable>;
-export type LicenseProgressRow = Selectable<LicenseProgressTable>;
-export type ProgressHistoryRow = Selectable<ProgressHistoryTable>;
-export type PoolUsageRow = Selectable<PoolUsageTable>;
-export type NewIntent = Insertable<IntentsTable>;
-export type OutboxRow = Selectable<OutboxTable>;
-export type AuditRow = Selectable<AuditTable>;
-export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
-export type ReclaimAskRow = Selectable<ReclaimAsksTable>;
-export type ProgressReturnRow = Selectable<ProgressReturnsTable>;
-export type LeaverHoldRow = Selectable<LeaverHoldsTable>;

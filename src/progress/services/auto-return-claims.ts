@@ -3,35 +3,21 @@
  * the revoke use case, ended once (the holder told in the same transaction, keyed), and read back when
  * the process that claimed it died.
  */
-import { type ChangeContext, checkRevoke, revoke } from '../../changes/index.js';
-import type { Records } from '../../kernel/db/open.js';
+import { checkRevoke, revoke, type SeatReturnJobOptions } from '../../changes/index.js';
 import type { ProgressReturnRow } from '../../kernel/db/schema.js';
 import { APP_ACTOR } from '../../kernel/domain/audit-entry.js';
 import { dayOf } from '../../kernel/domain/end-date.js';
-import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
-import type { Outbox } from '../../kernel/services/outbox.js';
 import type { ProgressReturns } from '../db/returns.js';
 import type { AutoReturnNotice, AutoReturnSettings } from '../domain/auto-return.js';
 
-export interface AutoReturnOptions {
-  records: Records;
-  licensing: LicensingClient;
-  outbox: Outbox & { kick(): void };
-  /** The change context of the revoke use case (audit trail, intents, waitlist hand-on). */
-  change: () => ChangeContext;
-  now: () => Date;
+/**
+ * The seat-return job's options (`settle` is called when a return is taken over from a process that
+ * died with its DELETE's intent open, so the read-back need not wait for the settler's next minute).
+ */
+export interface AutoReturnOptions extends SeatReturnJobOptions {
   settings: AutoReturnSettings;
-  /** The alert channel for the pass's one post; unset: no post. */
-  channel?: string | undefined;
-  logger: Logger;
   /** How long a return is one process's before another may read it back (default 5 minutes). */
   claimMs?: number;
-  /**
-   * Settles the writes in flight of processes that are gone (the settler's round): called when a return
-   * is taken over from a process that died with its DELETE's intent open, so the read-back need not
-   * wait for the settler's next minute.
-   */
-  settle?: () => Promise<unknown>;
   /** PostgreSQL: a process silent this long is gone (default: the settler's, 45 s). */
   staleMs?: number;
 }
