@@ -26,6 +26,7 @@ import { createSlackHttpReceiver } from '../kernel/slack/http-receiver.js';
 import { toBoltLogger } from '../kernel/slack/logger.js';
 import type { Surface } from '../kernel/slack/state.js';
 import { acknowledgeUnhandled } from '../kernel/slack/unhandled.js';
+import { registerLearners } from '../learners/index.js';
 import { registerReclaim } from '../reclaim/slack/index.js';
 import { registerRequests } from '../requests/slack/index.js';
 import { withWaitlist } from '../requests/slack/waitlist/home.js';
@@ -136,6 +137,7 @@ export function registerListeners(app: App, surface: Surface): void {
   registerWaitlist(app, surface);
   registerRequests(app, surface);
   registerReclaim(app, surface);
+  registerLearners(app, surface);
 }
 
 /** auth.test with the bot token: a refused token or an unreachable Slack stops the start, with its sentence. */

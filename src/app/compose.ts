@@ -36,6 +36,12 @@ import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
 import { registerWriteSettling } from '../kernel/slack/writes/settling.js';
+import {
+  composeLearners,
+  LEARNER_NOTICE_KINDS,
+  type LearnerSettings,
+  type LearnersFeature,
+} from '../learners/index.js';
 import { createProgressStore } from '../progress/db/store.js';
 import { AUTO_RETURN_NOTICE_KINDS, type AutoReturnSettings } from '../progress/domain/auto-return.js';
 import type { ProgressThresholds } from '../progress/domain/progress.js';
@@ -108,6 +114,8 @@ export interface AppSettings {
   progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
   /** The weekly digest (needs records). */
   digest?: DigestSchedule & { channel?: string | undefined; tickMs?: number };
+  /** The learners' reminders before a license ends (needs records; docs/learners.md). */
+  learners?: LearnerSettings;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -134,6 +142,7 @@ export interface ComposedApp {
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
   digest: DigestFeature | undefined;
+  learners: LearnersFeature | undefined;
   /** The one place where background work starts and stops (the desk's alert check and bulk jobs included). */
   jobs: Jobs;
   /** Listens (HTTP) or connects (socket): what Bolt's start returns. */
@@ -309,7 +318,11 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const digest = d
     ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
     : undefined;
-  return { deps, reclaim, autoReturn, progressPass, digest };
+  // The learners' reminders before a license ends (docs/learners.md), from the progress records.
+  const learners = settings.learners
+    ? composeLearners(deps, { client, audit, records, outbox, settings: settings.learners })
+    : undefined;
+  return { deps, reclaim, autoReturn, progressPass, digest, learners };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;
@@ -322,11 +335,12 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   autoReturn: undefined,
   progressPass: undefined,
   digest: undefined,
+  learners: undefined,
 };
 
 /** Each feature's notices rendered by the outbox, and its writes in flight settled. */
 function registerNotices(notices: Notices, settler: Settler | undefined, f: Features): void {
-  const { requests, reclaim, autoReturn, digest } = f;
+  const { requests, reclaim, autoReturn, digest, learners } = f;
   if (requests) {
     for (const kind of REQUEST_NOTICE_KINDS)
       notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
@@ -338,6 +352,9 @@ function registerNotices(notices: Notices, settler: Settler | undefined, f: Feat
   if (autoReturn)
     for (const kind of AUTO_RETURN_NOTICE_KINDS)
       notices.register(kind, (_client, notice) => autoReturn.deliver(notice).then(() => undefined));
+  if (learners)
+    for (const kind of LEARNER_NOTICE_KINDS)
+      notices.register(kind, (_client, notice) => learners.deliver(notice).then(() => undefined));
   if (digest)
     notices.register(DIGEST_NOTICE_KIND, (client, notice) => digest.deliver(client, notice).then(() => undefined));
 }
@@ -395,6 +412,7 @@ function createJobs(
         f.progressPass?.start();
         f.autoReturn?.start();
         f.digest?.start();
+        f.learners?.start();
       }
       return desk;
     },
@@ -407,6 +425,7 @@ function createJobs(
         f.reclaim?.stop(),
         f.progressPass?.stop().then(() => f.autoReturn?.stop()) ?? f.autoReturn?.stop(),
         f.digest?.stop(),
+        f.learners?.stop(),
         heartbeat?.stop(),
       ]);
     },
@@ -464,6 +483,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,
     digest: features.digest,
+    learners: features.learners,
     jobs,
     async listen(at) {
       const started = ports.slack.mode === 'socket' || !at ? await app.start() : await app.start(at);

@@ -47,6 +47,8 @@ export function settingsOf(
     // PROGRESS_PASS=off: no daily pass.
     ...(progress.pass ? { progressPass: { share: progress.budgetShare } } : {}),
     digest: config.digest,
+    // LEARNER_REMIND_DAYS (docs/learners.md): off leaves `/licenses mine` and App Home's list.
+    learners: config.learners,
     jobs: 'all',
   };
 }

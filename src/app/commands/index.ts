@@ -33,6 +33,7 @@ import {
   tableEntry,
 } from '../../kernel/slack/command-types.js';
 import { MAX_TEXT, normalize, quote } from '../../kernel/slack/command-words.js';
+import { mine } from '../../learners/index.js';
 import { reclaim } from '../../reclaim/slack/reclaim-command.js';
 import { request, requests } from '../../requests/slack/request-command.js';
 import { waitlist } from '../../requests/slack/waitlist/waitlist-command.js';
@@ -63,6 +64,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(reclaim),
   tableEntry(request),
   tableEntry(requests),
+  tableEntry(mine),
 ];
 
 /** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */

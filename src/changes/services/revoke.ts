@@ -59,23 +59,22 @@ export interface RevokeRequest {
   licenseId: string;
   /**
    * What the audit trail calls the revoke when it is not an admin's: the automatic return of a
-   * finished seat (services/auto-return.ts), with the day the course was completed. Kept in the
+   * finished seat (services/auto-return.ts), with the day the course was completed, or the holder's
+   * own return (src/learners). Kept in the
    * intent too, so that a revoke settled after a restart reads the same.
    */
   as?: RevokeAs;
 }
 
-export interface RevokeAs {
-  action: 'auto-returned';
-  completedOn: string;
-}
+/** The automatic return of a finished seat, or a seat given back by its holder (src/learners). */
+export type RevokeAs = { action: 'auto-returned'; completedOn: string } | { action: 'returned' };
 
 /** Revokes `licenseId` once, audited; a license ended since the confirmation was shown sends nothing. */
 export async function revoke(ctx: ChangeContext, { actor, licenseId, as }: RevokeRequest): Promise<RevokeOutcome> {
   const now = ctx.now();
   const at = now.toISOString();
   const action = as?.action ?? 'revoke';
-  const asFacts = as ? { completedOn: as.completedOn } : {};
+  const asFacts = as && 'completedOn' in as ? { completedOn: as.completedOn } : {};
   const check = await checkRevoke(ctx.licensing, licenseId, now);
   if (check.kind === 'unread') {
     await ctx.audit.record({ at, actor, action, outcome: 'failed', licenseId, ...asFacts, detail: check.sentence });

@@ -269,6 +269,22 @@ export interface JobLeasesTable {
   until: string;
 }
 
+/** A reminder sent to a learner before a license ends: one per license and end date (docs/learners.md). */
+export interface LearnerRemindersTable {
+  license_id: string;
+  /** The end date it was sent for (YYYY-MM-DD): a new end date may be reminded again. */
+  end_day: string;
+  slack_user: string;
+  sent_at: string;
+}
+
+/** A learner's choices: `reminders_off` 1 once they chose "Stop these reminders". */
+export interface LearnerPrefsTable {
+  slack_user: string;
+  reminders_off: number;
+  changed_at: string;
+}
+
 export interface Database {
   requests: RequestsTable;
   intents: IntentsTable;
@@ -286,6 +302,8 @@ export interface Database {
   reclaim_open_pools: ReclaimOpenPoolsTable;
   progress_returns: ProgressReturnsTable;
   job_leases: JobLeasesTable;
+  learner_reminders: LearnerRemindersTable;
+  learner_prefs: LearnerPrefsTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'reclaim-kept',
   'reclaim-released',
   'auto-returned',
+  'returned',
   'command',
 ] as const;
 

@@ -155,6 +155,10 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
         ? `${who} returned ${heldLicense(e, style)} ${why}`
         : `${who} tried to return ${heldLicense(e, style)} ${why}`;
     }
+    case 'returned':
+      return done
+        ? `${who} returned ${heldLicense(e, style)} (returned by its holder)`
+        : `${who} tried to return ${heldLicense(e, style)} (a return by its holder)`;
   }
 }
 
@@ -190,6 +194,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'reclaim-kept': 'kept the seat when asked',
   'reclaim-released': 'seat released when asked',
   'auto-returned': 'finished seat returned automatically',
+  returned: 'returned by its holder',
   command: 'typed command',
 };
 

@@ -59,6 +59,11 @@ export interface HolderRecords {
    * seat comes back when revoked): the most recent completions first, at most `limit`, and how many in all.
    */
   completedInTransferable(limit: number): Promise<{ rows: LicenseProgress[]; total: number }>;
+  /**
+   * Active licenses whose end day (YYYY-MM-DD) is after `after` and at most `until`: the learners'
+   * reminders before a license ends (docs/learners.md), by e-mail then license.
+   */
+  endingBetween(after: string, until: string): Promise<LicenseProgress[]>;
 }
 
 export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRecords {
@@ -152,6 +157,20 @@ export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRec
         .execute();
       const total = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return { rows: rows.map(toProgress), total: Number(total.n) };
+    },
+
+    async endingBetween(after, until) {
+      const day = sql<string>`substr(license_end, 1, 10)`;
+      const rows = await db
+        .selectFrom('license_progress')
+        .selectAll()
+        .where('active', '=', 1)
+        .where(day, '>', after)
+        .where(day, '<=', until)
+        .orderBy('student_email')
+        .orderBy('license_id')
+        .execute();
+      return rows.map(toProgress);
     },
   };
 }

@@ -29,8 +29,11 @@ export interface AssignIntentBody {
 export interface RevokeIntentBody {
   license: License;
   courseTitle?: string;
-  /** Not an admin's revoke: the automatic return of a finished seat (its audit action and completion day). */
-  as?: { action: 'auto-returned'; completedOn: string };
+  /**
+   * Not an admin's revoke: the automatic return of a finished seat (its audit action and completion
+   * day), or a seat given back by its holder (`returned`).
+   */
+  as?: { action: 'auto-returned'; completedOn: string } | { action: 'returned' };
 }
 
 /** An 'end-date' intent: the PATCH's day, and the license as read just before. */

@@ -108,7 +108,7 @@ async function settleRevoke(deps: SettleDeps, intent: Intent): Promise<void> {
     ...entryOf(deps, intent, as?.action ?? 'revoke', done),
     ...facts(license),
     ...(courseTitle ? { courseTitle } : {}),
-    ...(as ? { completedOn: as.completedOn } : {}),
+    ...(as && 'completedOn' in as ? { completedOn: as.completedOn } : {}),
     detail: detail(done ? 'the license is revoked' : 'the license is still active; nothing changed'),
   };
   await settled(deps, intent, [entry], {
