@@ -32,6 +32,7 @@ import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { Settler } from '../../src/kernel/services/writes/intents.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
+import { LEARNER_DEFAULTS, type LearnerSettings, type LearnersFeature } from '../../src/learners/index.js';
 import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/progress/domain/auto-return.js';
 import type { ProgressPass } from '../../src/progress/services/progress-pass.js';
 import type { AutoReturnFeature } from '../../src/progress/slack/auto-return.js';
@@ -113,6 +114,8 @@ export interface TestAppOptions {
   requesters?: string[] | '*';
   /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()` (or `digest.start()`, every `tickMs`). */
   digest?: DigestSchedule & { channel?: string; tickMs?: number };
+  /** The learners' reminders (with records): LEARNER_REMIND_DAYS, default 7; the test ticks them. */
+  learners?: Partial<LearnerSettings>;
   /**
    * The daily progress pass (with records) at this budget (default the harness's 25 per 3 s) and share,
    * as main.ts builds it: App Home's "Run the progress pass now" and the digest use it. It never runs on
@@ -183,6 +186,8 @@ export interface TestApp {
   digest: DigestFeature | undefined;
   /** The daily progress pass, when `progressPass` was given. */
   progressPass: ProgressPass | undefined;
+  /** The learners' reminders, when `learners` was given. */
+  learners: LearnersFeature | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -287,6 +292,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.reclaim ? { reclaim: reclaimSettings(options.reclaim) } : {}),
       ...(ar ? { autoReturn: { settings: { ...AUTO_RETURN_DEFAULTS, ...ar }, channel: ar.channel } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
+      ...(options.learners ? { learners: { ...LEARNER_DEFAULTS, ...options.learners } } : {}),
       ...(options.progressPass ? { progressPass: options.progressPass } : {}),
       jobs: 'on demand',
       outboxEveryMs: 50,
@@ -364,6 +370,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     settler,
     digest: composed.digest,
     progressPass: composed.progressPass,
+    learners: composed.learners,
     logs,
     send,
     async settled(timeoutMs = 10_000) {

@@ -21,8 +21,12 @@ export async function checkReturn(
   // Someone else's license: nothing about it is told, not even its course.
   if (!isOwn(license, email)) return { kind: 'refused', licenseId, refusal: 'not-yours' };
   const courseTitle = pool ? { courseTitle: pool.course.title } : {};
-  if (check.kind === 'blocked') return { kind: 'refused', licenseId, refusal: check.blocker, ...courseTitle };
+  const blocker = check.kind === 'blocked' ? check.blocker : undefined;
+  if (blocker === 'inactive' || blocker === 'expired')
+    return { kind: 'refused', licenseId, refusal: blocker, ...courseTitle };
+  // An untransferable pool's licenses are not revokable either: the pool is the reason worth telling.
   if (!pool?.transferable) return { kind: 'refused', licenseId, refusal: 'untransferable', ...courseTitle };
+  if (blocker) return { kind: 'refused', licenseId, refusal: blocker, ...courseTitle };
   return { kind: 'returnable', license, pool };
 }
 
