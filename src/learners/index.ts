@@ -5,7 +5,7 @@
 export { buildMyLicensesHomeSection, HOME_MAX_MY_LICENSES } from './blocks/learners.js';
 export type { LearnerSettings, MineOutcome } from './domain/learners.js';
 export { LEARNER_DEFAULTS, LEARNER_NOTICE_KINDS, learnerSettings } from './domain/learners.js';
-export { myLicenses } from './services/mine.js';
+export { myLicenses, recordedLicenses } from './services/mine.js';
 export { registerLearners } from './slack/index.js';
 export { mine } from './slack/mine-command.js';
 export { composeLearners, type LearnersFeature } from './slack/start.js';

@@ -71,6 +71,12 @@ beforeAll(async () => {
   holderInSlack(t.slack, OTHER, others2003);
   holderInSlack(t.slack, REMINDED, reminded);
   holderInSlack(t.slack, UNTRANS, untransferable);
+  // The progress records, as the daily pass leaves them: what App Home lists (it asks the API nothing).
+  const store = createProgressStore(t.records as NonNullable<typeof t.records>);
+  await store.record(
+    [mine2003, mine2001].map((l) => ({ ...observationOf(l, 40), active: true })),
+    clock,
+  );
 });
 
 afterAll(async () => {

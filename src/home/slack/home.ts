@@ -15,7 +15,7 @@ import type { AppDeps } from '../../kernel/slack/deps.js';
 import { authorize, mayAskForCourse } from '../../kernel/slack/gate.js';
 import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
-import { buildMyLicensesHomeSection, HOME_MAX_MY_LICENSES, myLicenses } from '../../learners/index.js';
+import { buildMyLicensesHomeSection, HOME_MAX_MY_LICENSES, recordedLicenses } from '../../learners/index.js';
 import {
   createProgressStore,
   DEFAULT_PROGRESS_THRESHOLDS,
@@ -77,9 +77,10 @@ async function withMyRequests(deps: AppDeps, userId: string, view: HomeView, not
 }
 
 /**
- * "Your licenses" for a full member (docs/learners.md): their own active licenses, found by the e-mail
- * Slack shows for them (one licensing read), with Return my seat and Ask for more time; right under the
- * quick actions, never past Slack's 100 blocks of a view. Guests and bots get none.
+ * "Your licenses" for a full member (docs/learners.md): their own active licenses in the progress
+ * records, found by the e-mail Slack shows for them (no licensing request: App Home keeps to its
+ * budget), with Return my seat and Ask for more time; right under the quick actions, never past
+ * Slack's 100 blocks of a view. Guests and bots get none.
  */
 async function withMyLicenses(
   deps: AppDeps,
@@ -94,8 +95,10 @@ async function withMyLicenses(
     if (room < 1) return view;
     const found = await resolveUserEmail(client, userId);
     if (!('email' in found)) return view;
-    const progress = deps.records ? createProgressStore(deps.records) : undefined;
-    const outcome = await myLicenses(deps.licensing, progress, found.email);
+    if (!deps.records) return view;
+    const pools = deps.desk?.dashboard.current()?.pools ?? [];
+    const titles = new Map(pools.map((p) => [p.id, p.course.title]));
+    const outcome = await recordedLicenses(createProgressStore(deps.records), found.email, titles);
     section = buildMyLicensesHomeSection(outcome, deps.now(), Math.min(HOME_MAX_MY_LICENSES, room));
   } catch (error) {
     deps.logger.warn('could not read the member’s own licenses for the Home tab', { error: String(error) });

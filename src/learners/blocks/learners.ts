@@ -61,6 +61,8 @@ function emptyText(outcome: Exclude<MineOutcome, { kind: 'listed' }>): string {
       return `:information_source: No licenses here for your Slack e-mail, ${escapeTruncated(outcome.email, 254)}: the licensing account has no student with it. If your licenses are under another e-mail, ask a license admin.`;
     case 'unread':
       return `:warning: I could not read your licenses right now: ${escapeTruncated(outcome.sentence, 300)}`;
+    case 'none-recorded':
+      return 'None of your licenses is in License Desk’s records yet: `/licenses mine` asks the licensing service.';
   }
 }
 

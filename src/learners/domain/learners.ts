@@ -26,7 +26,9 @@ export type MineOutcome =
   | { kind: 'no-student'; email: string }
   /** The licensing service could not be read: `sentence` says why. */
   | { kind: 'unread'; sentence: string }
-  | { kind: 'listed'; email: string; licenses: MyLicense[] };
+  | { kind: 'listed'; email: string; licenses: MyLicense[] }
+  /** App Home reads the progress records only (no licensing request): they hold none for this e-mail. */
+  | { kind: 'none-recorded'; email: string };
 
 /** Why a license cannot be given back from here. */
 export type ReturnRefusal =

@@ -12,6 +12,32 @@ import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import type { ProgressStore } from '../../progress/index.js';
 import type { MineOutcome, MyLicense } from '../domain/learners.js';
 
+/**
+ * App Home's "Your licenses": the progress records only (App Home spends no licensing request of its
+ * own on it), the courses named from the dashboard's last reading of the pools when it has them.
+ */
+export async function recordedLicenses(
+  progress: Pick<ProgressStore, 'holders'>,
+  email: string,
+  titles: ReadonlyMap<string, string>,
+): Promise<MineOutcome> {
+  const held = await progress.holders({ email });
+  if (held.length === 0) return { kind: 'none-recorded', email };
+  const licenses = held
+    .map(
+      (p): MyLicense => ({
+        licenseId: p.licenseId,
+        poolId: p.poolId,
+        courseTitle: titles.get(p.poolId) ?? `course ${p.courseId}`,
+        progress: p.progress,
+        completed: p.completed,
+        end: p.end,
+      }),
+    )
+    .sort((a, b) => a.end.localeCompare(b.end) || a.licenseId.localeCompare(b.licenseId));
+  return { kind: 'listed', email, licenses };
+}
+
 export async function myLicenses(
   licensing: LicensingClient,
   progress: Pick<ProgressStore, 'holders'> | undefined,
