@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LearnerActionId, LearnerCallbackId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { LearnerActionId, LearnerCallbackId } from '../../src/kernel/blocks/ids.js';
 import type { License } from '../../src/kernel/domain/types.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
 import { observationOf } from '../../src/progress/domain/progress.js';
@@ -21,7 +21,7 @@ import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.j
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
-import { requestFormView, selfServiceTo } from '../support/requests.js';
+import { selfServiceTo, waitlistedRequest } from '../support/requests.js';
 import { until } from '../support/until.js';
 
 const DAY = 86_400_000;
@@ -83,28 +83,6 @@ afterAll(async () => {
   await t?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** WAITER's request for 2003, approved onto the waitlist (2003 is full). */
-async function waitlistRequest(): Promise<void> {
-  await t.viewSubmission({ view: requestFormView('VLEARNW001', '2003') }, { userId: WAITER.id });
-  const card = await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${WAITER.id}>`),
-  );
-  const id = String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-  const click = (actionId: string) =>
-    t.action(
-      {
-        container: { type: 'message', message_ts: '1767225600.000500', channel_id: CHANNEL },
-        channel: { id: CHANNEL, name: 'license-requests' },
-        actions: [{ action_id: actionId, block_id: 'b', type: 'button', value: id, action_ts: `${Date.now() / 1000}` }],
-      },
-      { userId: ADMIN, channelId: CHANNEL },
-    );
-  await (await click(RequestActionId.approve)).waitForResponse();
-  const added = await (await click(RequestActionId.waitlist)).waitForResponse();
-  expect(allText(added.body.blocks)).toContain('On the waitlist, number 1');
-}
 
 /** The holder clicks "Return my seat" on `licenseId`: the modal it ends with (after the loading view). */
 async function clickReturn(user: string, licenseId: string) {
@@ -189,7 +167,9 @@ describe('Return my seat', () => {
   });
 
   it('confirms, then revokes once, audits it as a return by its holder, and the waitlist gets the seat', async () => {
-    await waitlistRequest();
+    // WAITER's request for 2003 (full) waits first in line.
+    const w = { viewId: 'VLEARNW001', poolId: '2003', messageTs: '1767225600.000500' };
+    await waitlistedRequest(t, { channel: CHANNEL, admin: ADMIN, waiter: WAITER.id, ...w });
     const { view, viewId } = await clickReturn(LEARNER, mine2003.id);
     expect(view.submit).toBeDefined();
     expect(allText(view.blocks)).toContain('ends now');

@@ -145,16 +145,26 @@ export async function authorizeRequester(
     const role = await deps.roles.roleOf(client, userId);
     return { allowed: true, canDecide: permits(role, 'admin'), role };
   } catch (error) {
-    if (error instanceof SlackBusyError) {
-      return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
-    }
-    deps.logger.error('requester check failed', { userId, error: String(error) });
-    return {
-      allowed: false,
-      reason: 'not-member',
-      text: `Sorry, I could not check who you are right now. Please try again, or ask ${who}.`,
-    };
+    return checkFailed(deps, error, 'requester check failed', userId);
   }
+}
+
+/** A requester's or member's check that Slack could not answer: busy (try again), or fail closed. */
+function checkFailed(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  error: unknown,
+  what: string,
+  userId: string,
+): RequesterVerdict {
+  if (error instanceof SlackBusyError) {
+    return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
+  }
+  deps.logger.error(what, { userId, error: String(error) });
+  return {
+    allowed: false,
+    reason: 'not-member',
+    text: `Sorry, I could not check who you are right now. Please try again, or ask ${deps.roles.whoToAsk()}.`,
+  };
 }
 
 /**
@@ -179,15 +189,7 @@ export async function authorizeMember(
     const role = await deps.roles.roleOf(client, userId);
     return { allowed: true, canDecide: permits(role, 'admin'), role };
   } catch (error) {
-    if (error instanceof SlackBusyError) {
-      return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
-    }
-    deps.logger.error('member check failed', { userId, error: String(error) });
-    return {
-      allowed: false,
-      reason: 'not-member',
-      text: `Sorry, I could not check who you are right now. Please try again, or ask ${who}.`,
-    };
+    return checkFailed(deps, error, 'member check failed', userId);
   }
 }
 

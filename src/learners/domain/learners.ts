@@ -4,6 +4,7 @@
  */
 import type { License, Pool } from '../../kernel/domain/types.js';
 import type { WriteReport } from '../../kernel/domain/writes/report.js';
+import type { LicenseProgress } from '../../progress/index.js';
 
 /** One license of the member, as `/licenses mine` and App Home list it. */
 export interface MyLicense {
@@ -16,6 +17,18 @@ export interface MyLicense {
   completed: string | null;
   /** The license's end (YYYY-MM-DD or ISO, as the service gives it). */
   end: string;
+}
+
+/** A license as the progress records hold it, its course named from `titles` (by pool) when known. */
+export function myLicenseOf(p: LicenseProgress, titles: ReadonlyMap<string, string>): MyLicense {
+  return {
+    licenseId: p.licenseId,
+    poolId: p.poolId,
+    courseTitle: titles.get(p.poolId) ?? `course ${p.courseId}`,
+    progress: p.progress,
+    completed: p.completed,
+    end: p.end,
+  };
 }
 
 /** What `/licenses mine` found for the person asking. */

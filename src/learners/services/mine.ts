@@ -10,7 +10,7 @@ import type { LicensingClient } from '../../kernel/licensing/types.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import type { ProgressStore } from '../../progress/index.js';
-import type { MineOutcome, MyLicense } from '../domain/learners.js';
+import { type MineOutcome, type MyLicense, myLicenseOf } from '../domain/learners.js';
 
 /**
  * App Home's "Your licenses": the progress records only (App Home spends no licensing request of its
@@ -24,16 +24,7 @@ export async function recordedLicenses(
   const held = await progress.holders({ email });
   if (held.length === 0) return { kind: 'none-recorded', email };
   const licenses = held
-    .map(
-      (p): MyLicense => ({
-        licenseId: p.licenseId,
-        poolId: p.poolId,
-        courseTitle: titles.get(p.poolId) ?? `course ${p.courseId}`,
-        progress: p.progress,
-        completed: p.completed,
-        end: p.end,
-      }),
-    )
+    .map((p) => myLicenseOf(p, titles))
     .sort((a, b) => a.end.localeCompare(b.end) || a.licenseId.localeCompare(b.licenseId));
   return { kind: 'listed', email, licenses };
 }

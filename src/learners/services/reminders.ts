@@ -14,7 +14,7 @@ import {
   endDayOf,
   type LearnerReminderNotice,
   type LearnerSettings,
-  type MyLicense,
+  myLicenseOf,
   remindWindow,
   weekPassed,
 } from '../domain/learners.js';
@@ -93,16 +93,7 @@ async function remind(
   const notice: LearnerReminderNotice = {
     kind: 'learner-reminder',
     user,
-    licenses: licenses.map(
-      (p): MyLicense => ({
-        licenseId: p.licenseId,
-        poolId: p.poolId,
-        courseTitle: titles.get(p.poolId) ?? `course ${p.courseId}`,
-        progress: p.progress,
-        completed: p.completed,
-        end: p.end,
-      }),
-    ),
+    licenses: licenses.map((p) => myLicenseOf(p, titles)),
   };
   const rows = licenses.map((p) => ({ licenseId: p.licenseId, endDay: endDayOf(p.end), slackUser: user }));
   const key = `learner-reminder:${rows.map((r) => reminderKey(r.licenseId, r.endDay)).join(',')}`.slice(0, 400);
