@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LearnerCallbackId } from '../../src/kernel/blocks/ids.js';
 import { SQLITE_FILE } from '../../src/kernel/db/open.js';
+import { textOf } from '../support/change-flow.js';
 import { type KilledDesk, startKilledDesk } from '../support/kill-restart.js';
 import { auditTableIn } from '../support/run-main.js';
 import { until } from '../support/until.js';
@@ -69,7 +70,9 @@ describe('SIGKILL with a learner’s return in flight', () => {
         detail: expect.stringContaining('settled after a restart'),
       }),
     ]);
-    expect(desk.dmsTo(HOLDER, '')).toHaveLength(1);
+    const [dm, ...more] = desk.dmsTo(HOLDER, '');
+    expect(more).toEqual([]);
+    expect(textOf(dm?.args)).toContain(`your return of license \`${LICENSE}\``);
     expect(deletes()).toHaveLength(1);
   }, 90_000);
 });
