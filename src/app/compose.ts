@@ -45,6 +45,7 @@ import type { LevelledLogger } from '../kernel/slack/logger.js';
 import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
+import { composeLearners, type LearnerSettings, type LearnersFeature, learnersFeature } from '../learners/index.js';
 import { composeLeavers, type LeaversFeature, type LeaversSetup, leaversFeature } from '../leavers/index.js';
 import {
   type AutoReturnFeature,
@@ -131,6 +132,8 @@ export interface AppSettings {
   digest?: DigestSchedule & { channel?: string | undefined; tickMs?: number };
   /** Leavers: a deactivated member's seats on hold, returned after the grace (needs records). */
   leavers?: LeaversSetup;
+  /** The learners' reminders before a license ends (needs records; docs/learners.md). */
+  learners?: LearnerSettings;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -160,6 +163,7 @@ export interface ComposedApp {
   progressPass: ProgressPass | undefined;
   digest: DigestFeature | undefined;
   leavers: LeaversFeature | undefined;
+  learners: LearnersFeature | undefined;
   /** The one place where background work starts and stops (the desk's alert check and bulk jobs included). */
   jobs: Jobs;
   /** Listens (HTTP) or connects (socket): what Bolt's start returns. */
@@ -338,7 +342,11 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const leavers = settings.leavers
     ? composeLeavers(deps, { client, audit, records, outbox, ...settings.leavers })
     : undefined;
-  return { deps, reclaim, autoReturn, progressPass, digest, leavers };
+  // The learners' reminders before a license ends (docs/learners.md), from the progress records.
+  const learners = settings.learners
+    ? composeLearners(deps, { client, audit, records, outbox, settings: settings.learners })
+    : undefined;
+  return { deps, reclaim, autoReturn, progressPass, digest, leavers, learners };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;
@@ -353,6 +361,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   progressPass: undefined,
   digest: undefined,
   leavers: undefined,
+  learners: undefined,
 };
 
 /**
@@ -388,6 +397,7 @@ function featuresOf(
     extensionsFeature(f.extensions),
     reclaimFeature(f.reclaim),
     leaversFeature(f.leavers),
+    learnersFeature(f.learners),
     progressFeature(f.progressPass, f.autoReturn, { sections }),
     digestFeature(f.digest),
     exportFeature(),
@@ -492,6 +502,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     progressPass: features.progressPass,
     digest: features.digest,
     leavers: features.leavers,
+    learners: features.learners,
     jobs,
     async listen(at) {
       const started = ports.slack.mode === 'socket' || !at ? await app.start() : await app.start(at);

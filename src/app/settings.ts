@@ -54,6 +54,8 @@ export function settingsOf(
       channel: config.alerts.channel,
       ...(config.slack.mode === 'demo' ? { sweep: { weekly: false } } : {}),
     },
+    // LEARNER_REMIND_DAYS (docs/learners.md): off leaves `/licenses mine` and App Home's list.
+    learners: config.learners,
     jobs: 'all',
   };
 }

@@ -21,7 +21,7 @@ import { dmChannel, waitForDm } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
-import { requestFormView, selfServiceTo } from '../support/requests.js';
+import { selfServiceTo, waitlistedRequest } from '../support/requests.js';
 import { until } from '../support/until.js';
 
 const DAY = 86_400_000;
@@ -132,24 +132,14 @@ afterAll(async () => {
 });
 
 async function waitlistRequest(): Promise<void> {
-  await t.viewSubmission({ view: requestFormView('VRECLAIMW1', '2003') }, { userId: WAITER.id });
-  const card = await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) => c.args.channel === CHANNEL && allText(c.args.blocks).includes(`<@${WAITER.id}>`),
-  );
-  const id = String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
-  const click = (actionId: string) =>
-    t.action(
-      {
-        container: { type: 'message', message_ts: '1767225600.000400', channel_id: CHANNEL },
-        channel: { id: CHANNEL, name: 'license-requests' },
-        actions: [{ action_id: actionId, block_id: 'b', type: 'button', value: id, action_ts: `${Date.now() / 1000}` }],
-      },
-      { userId: ADMIN, channelId: CHANNEL },
-    );
-  await (await click(RequestActionId.approve)).waitForResponse();
-  const added = await (await click(RequestActionId.waitlist)).waitForResponse();
-  expect(allText(added.body.blocks)).toContain('On the waitlist, number 1');
+  await waitlistedRequest(t, {
+    channel: CHANNEL,
+    admin: ADMIN,
+    waiter: WAITER.id,
+    viewId: 'VRECLAIMW1',
+    poolId: '2003',
+    messageTs: '1767225600.000400',
+  });
 }
 
 const notWorking = (p: { body: Record<string, unknown> }) => !String(p.body.text).includes('Working');

@@ -33,6 +33,7 @@ import type { WorkTracker } from '../../src/kernel/services/work-tracker.js';
 import type { Settler } from '../../src/kernel/services/writes/intents.js';
 import type { AppDeps } from '../../src/kernel/slack/deps.js';
 import { createLogger } from '../../src/kernel/slack/logger.js';
+import { LEARNER_DEFAULTS, type LearnerSettings, type LearnersFeature } from '../../src/learners/index.js';
 import { LEAVER_DEFAULTS, type LeaversFeature, type LeaversSetup } from '../../src/leavers/index.js';
 import { AUTO_RETURN_DEFAULTS, type AutoReturnSettings } from '../../src/progress/domain/auto-return.js';
 import type { ProgressPass } from '../../src/progress/services/progress-pass.js';
@@ -121,6 +122,8 @@ export interface TestAppOptions {
   leavers?: Partial<LeaversSetup['settings']> & Omit<LeaversSetup, 'settings'>;
   /** The weekly digest's schedule (with records); it never ticks on its own: call `digest.tick()` (or `digest.start()`, every `tickMs`). */
   digest?: DigestSchedule & { channel?: string; tickMs?: number };
+  /** The learners' reminders (with records): LEARNER_REMIND_DAYS, default 7; the test ticks them. */
+  learners?: Partial<LearnerSettings>;
   /**
    * The daily progress pass (with records) at this budget (default the harness's 25 per 3 s) and share,
    * as main.ts builds it: App Home's "Run the progress pass now" and the digest use it. It never runs on
@@ -195,6 +198,8 @@ export interface TestApp {
   progressPass: ProgressPass | undefined;
   /** Leavers, when `leavers` was given. */
   leavers: LeaversFeature | undefined;
+  /** The learners' reminders, when `learners` was given. */
+  learners: LearnersFeature | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -313,6 +318,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.reclaim ? { reclaim: reclaimSettings(options.reclaim) } : {}),
       ...(ar ? { autoReturn: { settings: { ...AUTO_RETURN_DEFAULTS, ...ar }, channel: ar.channel } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
+      ...(options.learners ? { learners: { ...LEARNER_DEFAULTS, ...options.learners } } : {}),
       ...(options.progressPass ? { progressPass: options.progressPass } : {}),
       ...(lv
         ? {
@@ -401,6 +407,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     digest: composed.digest,
     progressPass: composed.progressPass,
     leavers: composed.leavers,
+    learners: composed.learners,
     logs,
     send,
     async settled(timeoutMs = 10_000) {

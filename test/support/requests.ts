@@ -6,7 +6,7 @@ import { requestTimers } from '../../src/requests/domain/requests.js';
 import type { TestApp, TestAppOptions } from './app-harness.js';
 import { textOf } from './change-flow.js';
 import { TEST_USERS } from './fake-slack.js';
-import { buttons } from './fixtures.js';
+import { allText, buttons } from './fixtures.js';
 
 /** A pending request of a member with no role for pool 2002 (Mastering DAX). */
 export function sampleRequest(id: string): CourseRequest {
@@ -216,4 +216,32 @@ export function cardUpdated(t: TestApp, channel: string, user: string, words: st
       textOf(c.args.blocks).includes(`<@${user}>`) &&
       textOf(c.args.blocks).includes(words),
   );
+}
+
+/**
+ * `waiter` asks for a seat in `poolId` through the request form; `admin` approves it and puts it on
+ * the waitlist (the pool is full) from the card in `channel`: it ends first in line.
+ */
+export async function waitlistedRequest(
+  t: TestApp,
+  o: { channel: string; admin: string; waiter: string; viewId: string; poolId: string; messageTs: string },
+): Promise<void> {
+  await t.viewSubmission({ view: requestFormView(o.viewId, o.poolId) }, { userId: o.waiter });
+  const card = await t.slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.args.channel === o.channel && allText(c.args.blocks).includes(`<@${o.waiter}>`),
+  );
+  const id = String(buttons(card.args).find((b) => b.action_id === RequestActionId.approve)?.value);
+  const click = (actionId: string) =>
+    t.action(
+      {
+        container: { type: 'message', message_ts: o.messageTs, channel_id: o.channel },
+        channel: { id: o.channel, name: 'license-requests' },
+        actions: [{ action_id: actionId, block_id: 'b', type: 'button', value: id, action_ts: `${Date.now() / 1000}` }],
+      },
+      { userId: o.admin, channelId: o.channel },
+    );
+  await (await click(RequestActionId.approve)).waitForResponse();
+  const added = await (await click(RequestActionId.waitlist)).waitForResponse();
+  expect(allText(added.body.blocks)).toContain('On the waitlist, number 1');
 }

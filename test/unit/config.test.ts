@@ -37,6 +37,7 @@ describe('parseConfig', () => {
         digest: { channel: 'C0DEMOALRT', day: 'mon', time: '09:00', timeZone: 'UTC' },
         homeBudgetShare: 0.2,
         leavers: { on: true, graceDays: 7 },
+        learners: { remindDays: 7 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -195,6 +196,7 @@ describe('parseConfig', () => {
       REQUEST_EXPIRY_DAYS: '3',
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
+      LEARNER_REMIND_DAYS: '10',
       PROGRESS_NOT_STARTED_DAYS: '10',
       PROGRESS_STALLED_DAYS: '21',
       PROGRESS_RETURN_COMPLETED: 'on',
@@ -234,6 +236,7 @@ describe('parseConfig', () => {
         digest: { channel: 'C0LICALERT', day: 'mon', time: '09:00', timeZone: 'Europe/Rome' },
         homeBudgetShare: 0.5,
         leavers: { on: true, graceDays: 7 },
+        learners: { remindDays: 10 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -464,6 +467,21 @@ describe('parseConfig', () => {
       if (!r.ok) throw new Error(r.problems.join());
       expect(secretsOf(r.config)).toContain(secret);
     }
+  });
+
+  it('LEARNER_REMIND_DAYS: off turns the reminders off; anything but off or 1 to 90 is refused, saying what it takes', () => {
+    expect(parseConfig({ LEARNER_REMIND_DAYS: 'off' })).toMatchObject({
+      ok: true,
+      config: { learners: { remindDays: undefined } },
+    });
+    expect(parseConfig({ LEARNER_REMIND_DAYS: '90' })).toMatchObject({
+      ok: true,
+      config: { learners: { remindDays: 90 } },
+    });
+    for (const bad of ['0', '91', 'never', '7.5'])
+      expect(problems({ LEARNER_REMIND_DAYS: bad })).toEqual([
+        expect.stringMatching(/^LEARNER_REMIND_DAYS must be off or a whole number of days from 1 to 90/),
+      ]);
   });
 
   it('REDIS_URL without DATABASE_URL: refused, saying why (SQLite belongs to one process) and what to set', () => {

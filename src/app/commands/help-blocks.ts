@@ -13,8 +13,11 @@ export interface HelpEntry {
   /** After `/licenses `, e.g. `pool <poolId> [all]`. */
   usage: string;
   summary: string;
-  /** `requester`: asking for a course, open to members who may request (REQUESTERS). */
-  need: 'viewer' | 'admin' | 'requester';
+  /**
+   * `requester`: asking for a course, open to members who may request (REQUESTERS); `member`: one's own
+   * licenses, open to every full member.
+   */
+  need: 'viewer' | 'admin' | 'requester' | 'member';
   /** False for an entry help does not list (help itself). */
   listed?: boolean;
 }
@@ -58,7 +61,7 @@ export function buildHelpMessage(entries: readonly HelpEntry[], canChange: boole
   const listed = entries.filter((e) => e.listed !== false);
   const look = listed.filter((e) => e.need === 'viewer').map(line);
   const change = [...listed.filter((e) => e.need === 'admin').map(line), SHORTCUT];
-  const ask = [...listed.filter((e) => e.need === 'requester').map(line), REQUEST_SHORTCUT];
+  const ask = [...listed.filter((e) => e.need === 'requester' || e.need === 'member').map(line), REQUEST_SHORTCUT];
   const roleLine = canChange
     ? 'You are a *license admin*: you can look at everything, and the pool and license views show buttons to assign, change end dates and revoke.'
     : 'You are a *license viewer*: you can look at everything; changes are for license admins.';
@@ -74,7 +77,8 @@ export function buildRequesterHelpMessage(
   whoToAsk: string,
   reason?: string,
 ): SlackMessage {
-  const ask = [...entries.filter((e) => e.listed !== false && e.need === 'requester').map(line), REQUEST_SHORTCUT];
+  const mayAsk = (e: HelpEntry) => e.listed !== false && (e.need === 'requester' || e.need === 'member');
+  const ask = [...entries.filter(mayAsk).map(line), REQUEST_SHORTCUT];
   return helpMessage(
     reason,
     `You can ask the license admins for a seat in a course. Pools and licenses are for license viewers and admins: to see them, ask ${whoToAsk}.`,

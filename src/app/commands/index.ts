@@ -23,6 +23,7 @@ import {
   tableEntry,
 } from '../../kernel/slack/command-types.js';
 import { MAX_TEXT, normalize, quote } from '../../kernel/slack/command-words.js';
+import { mine } from '../../learners/index.js';
 import { reclaim } from '../../reclaim/index.js';
 import { request, requests, waitlist } from '../../requests/index.js';
 import { helpEntry } from './help.js';
@@ -52,6 +53,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(reclaim),
   tableEntry(request),
   tableEntry(requests),
+  tableEntry(mine),
 ];
 
 /** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */

@@ -10,6 +10,7 @@ import { isProblem } from '../../kernel/slack/command-types.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import {
   authorize,
+  authorizeMember,
   authorizeRequester,
   mayAskForCourse,
   nothingForYouText,
@@ -47,9 +48,13 @@ export function createLicensesCommandHandler({ deps, state }: Surface) {
     const resolved = resolveCommand(command.text ?? '');
     const need = isProblem(resolved) ? 'viewer' : resolved.entry.need;
     const context = { deps, state, client, userId: command.user_id, reply, command };
-    if (need === 'requester' && !isProblem(resolved)) {
-      // Asking for a course needs no role: anyone REQUESTERS lets in (a full member by default).
-      const asker = await authorizeRequester(deps, client, command.user_id);
+    if ((need === 'requester' || need === 'member') && !isProblem(resolved)) {
+      // Asking for a course needs no role: anyone REQUESTERS lets in (a full member by default); one's
+      // own licenses, any full member.
+      const asker =
+        need === 'member'
+          ? await authorizeMember(deps, client, command.user_id)
+          : await authorizeRequester(deps, client, command.user_id);
       if (!asker.allowed) return reply.send(buildNoticeMessage(asker.text));
       return resolved.run({ ...context, role: asker.role, canChange: asker.canDecide });
     }

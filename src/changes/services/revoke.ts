@@ -59,15 +59,18 @@ export interface RevokeRequest {
   licenseId: string;
   /**
    * What the audit trail calls the revoke when it is not an admin's: the automatic return of a
-   * finished seat (services/auto-return.ts), with the day the course was completed, or a leaver's seat
-   * returned after the grace (src/leavers). Kept in the
+   * finished seat (services/auto-return.ts), with the day the course was completed, a leaver's seat
+   * returned after the grace (src/leavers), or the holder's own return (src/learners). Kept in the
    * intent too, so that a revoke settled after a restart reads the same.
    */
   as?: RevokeAs;
 }
 
-/** The automatic return of a finished seat, or the return of a leaver's seat after the grace (src/leavers). */
-export type RevokeAs = { action: 'auto-returned'; completedOn: string } | { action: 'leaver-returned' };
+/** The automatic return of a finished seat, a leaver's seat returned after the grace (src/leavers), or a seat given back by its holder (src/learners). */
+export type RevokeAs =
+  | { action: 'auto-returned'; completedOn: string }
+  | { action: 'leaver-returned' }
+  | { action: 'returned' };
 
 /** Revokes `licenseId` once, audited; a license ended since the confirmation was shown sends nothing. */
 export async function revoke(ctx: ChangeContext, { actor, licenseId, as }: RevokeRequest): Promise<RevokeOutcome> {

@@ -67,6 +67,7 @@ const NOTICE_WORDS: Record<string, string> = {
   'progress-return': 'automatic returns',
   'progress-returns': 'automatic returns',
   digest: 'the weekly digest',
+  'learner-reminder': 'reminders before a license ends',
 };
 
 /** Admins: the messages License Desk gave up on lately, so someone tells those people another way. */

@@ -13,8 +13,15 @@ import { DAY_MS } from '../../kernel/domain/time.js';
 import { givenUpSince } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { authorize, mayAskForCourse } from '../../kernel/slack/gate.js';
+import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
-import { DEFAULT_PROGRESS_THRESHOLDS, type HomeProgress, homeProgress } from '../../progress/index.js';
+import { buildMyLicensesHomeSection, HOME_MAX_MY_LICENSES, recordedLicenses } from '../../learners/index.js';
+import {
+  createProgressStore,
+  DEFAULT_PROGRESS_THRESHOLDS,
+  type HomeProgress,
+  homeProgress,
+} from '../../progress/index.js';
 import { type ReclaimRoundSummary, recentRounds } from '../../reclaim/index.js';
 import { buildMyRequestsHomeSection, HOME_MAX_MY_REQUESTS } from '../../requests/index.js';
 import {
@@ -69,6 +76,40 @@ async function withMyRequests(deps: AppDeps, userId: string, view: HomeView, not
   return { ...view, blocks };
 }
 
+/**
+ * "Your licenses" for a full member (docs/learners.md): their own active licenses in the progress
+ * records, found by the e-mail Slack shows for them (no licensing request: App Home keeps to its
+ * budget), with Return my seat and Ask for more time; right under the quick actions, never past
+ * Slack's 100 blocks of a view. Guests and bots get none.
+ */
+async function withMyLicenses(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  userId: string,
+  view: HomeView,
+): Promise<HomeView> {
+  let section: Block[];
+  try {
+    if (!(await deps.roles.isMember?.(client, userId))) return view;
+    const room = Math.floor((LIMITS.viewBlocks - view.blocks.length - 3) / 2);
+    if (room < 1) return view;
+    const found = await resolveUserEmail(client, userId);
+    if (!('email' in found)) return view;
+    if (!deps.records) return view;
+    const pools = deps.desk?.dashboard.current()?.pools ?? [];
+    const titles = new Map(pools.map((p) => [p.id, p.course.title]));
+    const outcome = await recordedLicenses(createProgressStore(deps.records), found.email, titles);
+    section = buildMyLicensesHomeSection(outcome, deps.now(), Math.min(HOME_MAX_MY_LICENSES, room));
+  } catch (error) {
+    deps.logger.warn('could not read the member’s own licenses for the Home tab', { error: String(error) });
+    return view;
+  }
+  const blocks = [...view.blocks];
+  const at = blocks.findIndex((b) => (b as { block_id?: string }).block_id === 'home_actions');
+  blocks.splice(at < 0 ? blocks.length : at + 1, 0, divider(), ...section);
+  return { ...view, blocks };
+}
+
 /** How far back App Home looks for messages given up. */
 const UNDELIVERED_DAYS = 7;
 
@@ -112,7 +153,8 @@ export async function showHome(
   if (!verdict.allowed) {
     const guest = !canRequest && (await isGuest(deps, client, userId));
     const refusal = buildRefusalHomeView(deps.roles.whoToAsk(), deps.sandbox, canRequest, guest);
-    return publish(client, userId, await withMyRequests(deps, userId, refusal, note), deps);
+    const own = guest ? refusal : await withMyLicenses(deps, client, userId, refusal);
+    return publish(client, userId, await withMyRequests(deps, userId, own, note), deps);
   }
   const { canChange } = verdict;
   // A member's own requests: everyone but license admins (their Home has the waitlist).
@@ -140,7 +182,12 @@ export async function showHome(
       client,
       userId,
       await mine(
-        buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+        await withMyLicenses(
+          deps,
+          client,
+          userId,
+          buildDashboardHomeView({ ...base, data: undefined, note: 'The dashboard is not set up in this process.' }),
+        ),
       ),
       deps,
     );
@@ -165,7 +212,8 @@ export async function showHome(
       note: await presentErrorTo(deps, client, canChange, error),
     });
   }
-  await publish(client, userId, await mine(sections ? await sections(deps, canChange, view) : view), deps);
+  const withSections = sections ? await sections(deps, canChange, view) : view;
+  await publish(client, userId, await mine(await withMyLicenses(deps, client, userId, withSections)), deps);
 }
 
 /** App Home's progress (counts per pool, seats to return); undefined without records or when they do not answer. */

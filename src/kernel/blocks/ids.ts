@@ -164,6 +164,21 @@ export const ExtensionInputId = {
   denyReason: { block: 'extension_deny_reason', action: 'extension_deny_reason_input' },
 } as const;
 
+/** The learner's own desk (docs/learners.md): `/licenses mine`, App Home's "Your licenses", reminders. */
+export const LearnerActionId = {
+  /** On each of a member's licenses: value = the license id. */
+  returnSeat: 'learner_return',
+  /** On each of a member's licenses (the extension request's form): value = the license id. */
+  moreTime: ExtensionActionId.moreTime,
+  /** In a reminder's DM. */
+  stopReminders: 'learner_stop_reminders',
+} as const;
+
+export const LearnerCallbackId = {
+  /** The confirmation of "Return my seat": private_metadata = the license id and where it was clicked. */
+  returnConfirm: 'learner_return_confirm',
+} as const;
+
 export const RequestCallbackId = {
   /** The global shortcut "Request a course license" (manifest.yml). */
   shortcut: 'request_course_shortcut',

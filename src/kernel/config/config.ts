@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { AlertsConfig } from '../../alerts/domain/alerts.js';
+import { type LearnerSettings, learnerSettings } from '../../learners/domain/learners.js';
 import {
   LEAVER_DEFAULTS,
   LEAVER_GRACE_PROBLEM,
@@ -67,6 +68,8 @@ export interface Config {
   digest: DigestConfig;
   /** LEAVER_GRACE_DAYS: a deactivated member's seats on hold, returned after the grace (docs/leavers.md); `off`: none of it. */
   leavers: LeaverSettings;
+  /** The learner's own desk (docs/learners.md): LEARNER_REMIND_DAYS, the reminder before a license ends. */
+  learners: LearnerSettings;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -265,6 +268,15 @@ const schema = z.object({
   ALERT_TIME: timeOfDay('ALERT_TIME', 'the daily alert check'),
   ALERT_TIMEZONE: timeZone('ALERT_TIMEZONE'),
   HOME_BUDGET_SHARE: budgetShare('HOME_BUDGET_SHARE'),
+  LEARNER_REMIND_DAYS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^(off|[1-9]|[1-8][0-9]|90)$/, {
+        error:
+          'LEARNER_REMIND_DAYS must be off or a whole number of days from 1 to 90 (days before a license ends that its holder is reminded; default 7)',
+      }),
+  ),
   PROGRESS_PASS: optional(
     z.enum(['on', 'off'], { error: 'PROGRESS_PASS must be on (the daily progress pass, the default) or off' }),
   ),
@@ -525,6 +537,7 @@ function configOf(e: Settings): ConfigResult {
     console: consoleOn,
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
     requests: requestsOf(e, consoleOn),
+    learners: learnerSettings(e.LEARNER_REMIND_DAYS),
     digest: {
       ...(digestChannel ? { channel: digestChannel } : {}),
       day: e.DIGEST_DAY ?? 'mon',

@@ -293,6 +293,22 @@ export interface JobLeasesTable {
   until: string;
 }
 
+/** A reminder sent to a learner before a license ends: one per license and end date (docs/learners.md). */
+export interface LearnerRemindersTable {
+  license_id: string;
+  /** The end date it was sent for (YYYY-MM-DD): a new end date may be reminded again. */
+  end_day: string;
+  slack_user: string;
+  sent_at: string;
+}
+
+/** A learner's choices: `reminders_off` 1 once they chose "Stop these reminders". */
+export interface LearnerPrefsTable {
+  slack_user: string;
+  reminders_off: number;
+  changed_at: string;
+}
+
 export interface Database {
   requests: RequestsTable;
   extension_requests: ExtensionRequestsTable;
@@ -313,6 +329,8 @@ export interface Database {
   job_leases: JobLeasesTable;
   leaver_holds: LeaverHoldsTable;
   leaver_sweeps: LeaverSweepsTable;
+  learner_reminders: LearnerRemindersTable;
+  learner_prefs: LearnerPrefsTable;
 }
 
 /** A deactivated member's license on hold (docs/leavers.md): one row per license. */

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'reclaim-released',
   'auto-returned',
   'leaver-returned',
+  'returned',
   'command',
 ] as const;
 

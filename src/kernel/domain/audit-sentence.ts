@@ -162,6 +162,10 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
       return done
         ? `${who} returned ${heldLicense(e, style)} (returned: left the workspace)`
         : `${who} tried to return ${heldLicense(e, style)} (returned: left the workspace)`;
+    case 'returned':
+      return done
+        ? `${who} returned ${heldLicense(e, style)} (returned by its holder)`
+        : `${who} tried to return ${heldLicense(e, style)} (a return by its holder)`;
   }
 }
 
@@ -199,6 +203,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'reclaim-released': 'seat released when asked',
   'auto-returned': 'finished seat returned automatically',
   'leaver-returned': 'returned: left the workspace',
+  returned: 'returned by its holder',
   command: 'typed command',
 };
 

@@ -37,6 +37,11 @@ export interface RoleResolver {
    * for guests, bots, deactivated or unknown accounts, 'not-listed' when REQUESTERS names others.
    */
   mayRequest?(client: webApi.WebClient, userId: string): Promise<'yes' | 'off' | 'not-member' | 'not-listed'>;
+  /**
+   * Is this person a full member (not a guest, a bot or deactivated)? Who may see their own licenses
+   * (docs/learners.md): the same rule on guests as course requests, whatever REQUESTERS says.
+   */
+  isMember?(client: webApi.WebClient, userId: string): Promise<boolean>;
   /** The user ids (U…, W…) listed in LICENSE_ADMINS, for messages to them; groups are not expanded. */
   adminUsers?(): readonly string[];
   /** The user-group ids (S…) listed in LICENSE_ADMINS. */

@@ -41,8 +41,11 @@ import type { Surface } from './state.js';
 /** What a surface needs: looking (viewers and admins) or changing licenses (admins). */
 export type Need = 'viewer' | 'admin';
 
-/** What a subcommand needs: a role, or (asking for a course) being someone who may request. */
-export type CommandNeed = Need | 'requester';
+/**
+ * What a subcommand needs: a role, (asking for a course) being someone who may request, or (one's own
+ * licenses) being a full member of the workspace.
+ */
+export type CommandNeed = Need | 'requester' | 'member';
 
 /**
  * Asking for a course (REQUESTERS): a third need, beside the roles. Any full member by default;
@@ -72,7 +75,7 @@ const RANK: Record<Role, number> = { none: 0, viewer: 1, admin: 2 };
 
 /** The role a subcommand's need asks the gate for: a requester's own check happens apart (authorizeRequester). */
 export function roleNeedOf(need: CommandNeed): Need {
-  return need === 'requester' ? 'viewer' : need;
+  return need === 'requester' || need === 'member' ? 'viewer' : need;
 }
 
 /** The one comparison of roles in License Desk. */
@@ -142,15 +145,51 @@ export async function authorizeRequester(
     const role = await deps.roles.roleOf(client, userId);
     return { allowed: true, canDecide: permits(role, 'admin'), role };
   } catch (error) {
-    if (error instanceof SlackBusyError) {
-      return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
+    return checkFailed(deps, error, 'requester check failed', userId);
+  }
+}
+
+/** A requester's or member's check that Slack could not answer: busy (try again), or fail closed. */
+function checkFailed(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  error: unknown,
+  what: string,
+  userId: string,
+): RequesterVerdict {
+  if (error instanceof SlackBusyError) {
+    return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
+  }
+  deps.logger.error(what, { userId, error: String(error) });
+  return {
+    allowed: false,
+    reason: 'not-member',
+    text: `Sorry, I could not check who you are right now. Please try again, or ask ${deps.roles.whoToAsk()}.`,
+  };
+}
+
+/**
+ * May `userId` see and give back their own licenses: a full member (guests, bots and deactivated
+ * accounts never, as for course requests; REQUESTERS plays no part)? Asked fresh; fails closed.
+ */
+export async function authorizeMember(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  client: webApi.WebClient,
+  userId: string,
+): Promise<RequesterVerdict> {
+  const who = deps.roles.whoToAsk();
+  try {
+    const member = deps.roles.isMember ? await deps.roles.isMember(client, userId) : false;
+    if (!member) {
+      return {
+        allowed: false,
+        reason: 'not-member',
+        text: `Sorry, only full members of this workspace have licenses here (not guests or bots). Please ask ${who}.`,
+      };
     }
-    deps.logger.error('requester check failed', { userId, error: String(error) });
-    return {
-      allowed: false,
-      reason: 'not-member',
-      text: `Sorry, I could not check who you are right now. Please try again, or ask ${who}.`,
-    };
+    const role = await deps.roles.roleOf(client, userId);
+    return { allowed: true, canDecide: permits(role, 'admin'), role };
+  } catch (error) {
+    return checkFailed(deps, error, 'member check failed', userId);
   }
 }
 

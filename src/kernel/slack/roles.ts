@@ -82,6 +82,9 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
       if (requesters === '*') return 'yes';
       return (await listed(client, requesters, userId)) ? 'yes' : 'not-listed';
     },
+    async isMember(client, userId) {
+      return (await user(client, userId))?.isMember === true;
+    },
     adminUsers() {
       return options.admins.filter((id) => /^[UW]/.test(id));
     },

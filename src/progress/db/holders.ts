@@ -61,6 +61,11 @@ export interface HolderRecords {
   completedInTransferable(limit: number): Promise<{ rows: LicenseProgress[]; total: number }>;
   /** The distinct e-mails (lower-case) of the active holders the records know, A–Z: the leaver sweep's list. */
   activeHolderEmails(): Promise<string[]>;
+  /**
+   * Active licenses whose end day (YYYY-MM-DD) is after `after` and at most `until`: the learners'
+   * reminders before a license ends (docs/learners.md), by e-mail then license.
+   */
+  endingBetween(after: string, until: string): Promise<LicenseProgress[]>;
 }
 
 export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRecords {
@@ -164,6 +169,20 @@ export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRec
         .execute();
       const total = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return { rows: rows.map(toProgress), total: Number(total.n) };
+    },
+
+    async endingBetween(after, until) {
+      const day = sql<string>`substr(license_end, 1, 10)`;
+      const rows = await db
+        .selectFrom('license_progress')
+        .selectAll()
+        .where('active', '=', 1)
+        .where(day, '>', after)
+        .where(day, '<=', until)
+        .orderBy('student_email')
+        .orderBy('license_id')
+        .execute();
+      return rows.map(toProgress);
     },
   };
 }

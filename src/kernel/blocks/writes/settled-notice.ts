@@ -15,6 +15,11 @@ const license = (id: string | undefined) => (id ? ` ${code(id)}` : '');
 function sentence(n: SettledWriteNotice): string {
   switch (n.write) {
     case 'revoke':
+      if (n.byHolder) {
+        return n.result === 'done'
+          ? `your return of license${license(n.licenseId)}${pool(n)} was done: the seat is given back.`
+          : `your return of license${license(n.licenseId)}${pool(n)} was not done: your license is still active. Return it again from \`/licenses mine\` if you still want to.`;
+      }
       return n.result === 'done'
         ? `the revoke of ${name(n.studentName)}'s license${license(n.licenseId)}${pool(n)} was done: the license is revoked.`
         : `the revoke of ${name(n.studentName)}'s license${license(n.licenseId)}${pool(n)} was not done: the license is still active. Revoke it again if you still want to.`;

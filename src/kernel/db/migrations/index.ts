@@ -22,6 +22,7 @@ import * as m0010 from './0010_progress_returns.js';
 import * as m0011 from './0011_progress_standing.js';
 import * as m0012 from './0012_reclaim_open_pools.js';
 import * as m0013 from './0013_job_leases.js';
+import * as m0014 from './0014_learners.js';
 import * as m0015 from './0015_extension_requests.js';
 import * as m0016 from './0016_leavers.js';
 import type { AnyDb, Dialect, Step } from './columns.js';
@@ -42,6 +43,7 @@ const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['0011_progress_standing', m0011],
   ['0012_reclaim_open_pools', m0012],
   ['0013_job_leases', m0013],
+  ['0014_learners', m0014],
   ['0015_extension_requests', m0015],
   ['0016_leavers', m0016],
 ];

@@ -29,4 +29,6 @@ export interface SettledWriteNotice {
   endsNow?: string;
   /** The end date change ended the license now (a past day). */
   past?: boolean;
+  /** A revoke that was its holder's own return (Return my seat): told to the holder in their words. */
+  byHolder?: boolean;
 }

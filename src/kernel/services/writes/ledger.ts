@@ -31,9 +31,9 @@ export interface RevokeIntentBody {
   courseTitle?: string;
   /**
    * Not an admin's revoke: the automatic return of a finished seat (its audit action and completion
-   * day), or the return of a leaver's seat after the grace.
+   * day), the return of a leaver's seat after the grace, or a seat given back by its holder (`returned`).
    */
-  as?: { action: 'auto-returned'; completedOn: string } | { action: 'leaver-returned' };
+  as?: { action: 'auto-returned'; completedOn: string } | { action: 'leaver-returned' } | { action: 'returned' };
 }
 
 /** An 'end-date' intent: the PATCH's day, and the license as read just before. */

@@ -116,6 +116,7 @@ async function settleRevoke(deps: SettleDeps, intent: Intent): Promise<void> {
     licenseId: license.id,
     poolId: license.poolId,
     studentName: license.student.name,
+    ...(as?.action === 'returned' ? { byHolder: true } : {}),
   });
 }
 
