@@ -44,6 +44,7 @@ import { createProgressPass, type ProgressPass } from '../progress/services/prog
 import { type AutoReturnFeature, composeAutoReturn } from '../progress/slack/auto-return.js';
 import { RECLAIM_NOTICE_KINDS, type ReclaimSettings } from '../reclaim/domain/reclaim.js';
 import { composeReclaim, type ReclaimFeature } from '../reclaim/slack/start.js';
+import { OFFER_NOTICE_KINDS } from '../requests/domain/offers.js';
 import { REQUEST_NOTICE_KINDS, type RequestLimits, type RequestTimers } from '../requests/domain/requests.js';
 import { composeRequests, type RequestsFeature, type WaitlistSetup } from '../requests/slack/start.js';
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
@@ -328,7 +329,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
 function registerNotices(notices: Notices, settler: Settler | undefined, f: Features): void {
   const { requests, reclaim, autoReturn, digest } = f;
   if (requests) {
-    for (const kind of REQUEST_NOTICE_KINDS)
+    for (const kind of [...REQUEST_NOTICE_KINDS, ...OFFER_NOTICE_KINDS])
       notices.register(kind, (_client, notice, steps) => requests.deliver(notice, steps).then(() => undefined));
     settler?.register(requests.intentKind, (intent) => requests.settle(intent));
   }

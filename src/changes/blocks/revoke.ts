@@ -9,7 +9,7 @@ import { studentWords } from '../../kernel/blocks/change-words.js';
 import { buildErrorMessage } from '../../kernel/blocks/common.js';
 import { ChangeActionId } from '../../kernel/blocks/ids.js';
 import { actions, button, type SlackMessage, section } from '../../kernel/blocks/kit.js';
-import { escapeMrkdwn, escapeTruncated } from '../../kernel/blocks/mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated, slackMoment } from '../../kernel/blocks/mrkdwn.js';
 import { buildOutcomeMessage, describeReport } from '../../kernel/blocks/outcome.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
 import { type SeatHandOn, whoOf } from '../../requests/index.js';
@@ -135,6 +135,8 @@ function seatWords(seat: SeatHandOn | undefined): string {
       return `The seat went to ${whoOf(seat.to)} from the waitlist (license \`${escapeMrkdwn(seat.licenseId)}\`); they have been told by DM.`;
     case 'waiting':
       return `${whoOf(seat.first)} is first on the waitlist for this pool but does not have the seat yet: the waitlist keeps trying, and tells them by DM once it is theirs.`;
+    case 'offered':
+      return `The seat is offered to ${whoOf(seat.to)}, first on the waitlist, and held for them until ${slackMoment(seat.deadlineAt)}; if they pass it on or let it lapse, it goes to the next in line.`;
     case 'ended':
       return 'The pool has ended, so no seat is freed for anybody; the requests waiting for it have left the waitlist.';
   }

@@ -269,6 +269,25 @@ export interface JobLeasesTable {
   until: string;
 }
 
+/** A freed seat offered to the request first in line (docs/offers.md): one live offer per request. */
+export interface WaitlistOffersTable {
+  id: string;
+  pool_id: string;
+  request_id: string;
+  /** The requester's Slack user id: the only one who may claim or decline. */
+  requester: string;
+  course_title: string;
+  /** 'open' | 'claiming' (the assign may be in flight) | 'claimed' | 'declined' | 'expired' | 'withdrawn'. */
+  state: string;
+  created_at: string;
+  deadline_at: string;
+  closed_at: string | null;
+  /** The license the claim gave. */
+  license_id: string | null;
+  /** When the holder was asked whether they still need the seat (not started after OFFER_NOT_STARTED_DAYS). */
+  asked_at: string | null;
+}
+
 export interface Database {
   requests: RequestsTable;
   intents: IntentsTable;
@@ -286,6 +305,7 @@ export interface Database {
   reclaim_open_pools: ReclaimOpenPoolsTable;
   progress_returns: ProgressReturnsTable;
   job_leases: JobLeasesTable;
+  waitlist_offers: WaitlistOffersTable;
 }
 
 export type RequestRow = Selectable<RequestsTable>;
@@ -299,3 +319,4 @@ export type AuditRow = Selectable<AuditTable>;
 export type ReclaimRoundRow = Selectable<ReclaimRoundsTable>;
 export type ReclaimAskRow = Selectable<ReclaimAsksTable>;
 export type ProgressReturnRow = Selectable<ProgressReturnsTable>;
+export type WaitlistOfferRow = Selectable<WaitlistOffersTable>;

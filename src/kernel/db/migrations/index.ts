@@ -21,6 +21,7 @@ import * as m0010 from './0010_progress_returns.js';
 import * as m0011 from './0011_progress_standing.js';
 import * as m0012 from './0012_reclaim_open_pools.js';
 import * as m0013 from './0013_job_leases.js';
+import * as m0017 from './0017_waitlist_offers.js';
 import type { AnyDb, Dialect } from './columns.js';
 
 export type { Dialect };
@@ -45,6 +46,7 @@ const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['0011_progress_standing', m0011],
   ['0012_reclaim_open_pools', m0012],
   ['0013_job_leases', m0013],
+  ['0017_waitlist_offers', m0017],
 ];
 
 /** The migrations as Kysely's migrator takes them, for one engine. */

@@ -1,0 +1,298 @@
+/**
+ * Seats offered, then claimed (docs/offers.md). With WAITLIST_OFFER_HOURS above 0 the waitlist's round
+ * offers a freed seat to the request first in line (`offerTo`: the offer and its DM in one
+ * transaction) instead of assigning it. The requester's Claim runs the waitlist's own assign (the
+ * request to 'assigning' with the write's intent, one write, the outcome recorded, the requester told
+ * once through the outbox); "I don't need it" and a deadline passed close the request and hand the seat
+ * to the next in line. `tick` (a job of the one runner) expires overdue offers, finishes claims a stop
+ * cut short, and asks a holder who reached their seat this way and never started.
+ */
+import type { Logger } from '../../kernel/licensing/types.js';
+import type { AuditEntry } from '../../kernel/services/audit.js';
+import type { Outbox } from '../../kernel/services/outbox.js';
+import type { OfferStore } from '../db/offer-store.js';
+import type { DbRequestStore } from '../db/request-store.js';
+import {
+  type ClaimOutcome,
+  type DeclineOutcome,
+  type HeldSeat,
+  type Offer,
+  type OfferNotice,
+  type OfferSettings,
+  offerDeadline,
+} from '../domain/offers.js';
+import type { CourseRequest } from '../domain/requests.js';
+import { entryOfRequest, type WaitlistAssignOutcome, type WaitlistEntry } from '../domain/waitlist.js';
+import { changedNotice, DESK, requestChangedKey } from './kernel-base.js';
+
+export interface OffersOptions {
+  offers: OfferStore;
+  requests: DbRequestStore;
+  outbox: Pick<Outbox, 'enqueue'> & { kick?: () => void };
+  settings: OfferSettings;
+  /** The waitlist's assign of one request (the request service's). */
+  assignWaitlisted(entry: WaitlistEntry): Promise<WaitlistAssignOutcome>;
+  /** A seat of the pool may be free for the next in line (the waitlist's noticeSeat). */
+  seatMayBeFree(poolId: string): void;
+  audit(entry: AuditEntry): Promise<void>;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** A holder who reached their seat through an offer and shows no progress: asked as a reclaim round of one. */
+export type AskNotStarted = (offer: Offer & { licenseId: string }) => Promise<'asked' | 'started' | 'not-now'>;
+
+export interface OfferTick {
+  expired: number;
+  settled: number;
+  asked: number;
+}
+
+export interface Offers {
+  readonly settings: OfferSettings;
+  /** The round's offer of a seat to `entry`, while the pool shows `freeSeats` free (offers held included). */
+  offerTo(entry: WaitlistEntry, freeSeats: number): Promise<'offered' | 'already-offered' | 'no-free-seat'>;
+  /** The live offers of a pool: the seats held. */
+  held(poolId: string): Promise<(HeldSeat & { requestId: string })[]>;
+  get(offerId: string): Promise<Offer | undefined>;
+  claim(offerId: string, user: string): Promise<ClaimOutcome>;
+  decline(offerId: string, user: string): Promise<DeclineOutcome>;
+  tick(): Promise<OfferTick>;
+  /** Set by the composition root once reclaim rounds exist. */
+  askNotStartedWith(ask: AskNotStarted): void;
+}
+
+const newOfferId = () =>
+  `wo${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+export function createOffers(o: OffersOptions): Offers {
+  let askNotStarted: AskNotStarted | undefined;
+  const stamp = () => o.now().toISOString();
+  const txn: DbRequestStore['transaction'] = async (fn) => {
+    try {
+      return await o.requests.transaction(fn);
+    } finally {
+      o.outbox.kick?.();
+    }
+  };
+  const audit = async (entry: Omit<AuditEntry, 'at'>) => {
+    try {
+      await o.audit({ at: stamp(), ...entry });
+    } catch (error) {
+      o.logger.warn('offers: could not record the audit entry', { error: String(error) });
+    }
+  };
+  const tell = (trx: Parameters<Outbox['enqueue']>[0], notice: OfferNotice, key: string) =>
+    o.outbox.enqueue(trx, notice, key);
+
+  /** Closes the offer (`to`) and its request, in one transaction; false when either moved meanwhile. */
+  async function closeWith(
+    offer: Offer,
+    to: 'declined' | 'expired',
+    change: (r: CourseRequest) => CourseRequest,
+  ): Promise<boolean> {
+    return txn(async (trx, s) => {
+      if (!(await o.offers.within(trx).move(offer.id, ['open'], to))) return false;
+      const result = await s.swap(offer.requestId, ['waitlisted'], change);
+      if (result.changed) {
+        await o.outbox.enqueue(
+          trx,
+          changedNotice(result.request, { toldElsewhere: true }),
+          requestChangedKey(result.request),
+        );
+      }
+      if (to === 'expired') await tell(trx, { kind: 'offer-expired', offerId: offer.id }, `offer:${offer.id}:expired`);
+      return true;
+    });
+  }
+
+  async function expire(offer: Offer): Promise<boolean> {
+    const why = 'the seat offered was not claimed by its deadline';
+    const closed = await closeWith(offer, 'expired', (r) => ({
+      ...r,
+      status: 'denied',
+      decidedBy: DESK,
+      decidedAt: stamp(),
+      denyReason: why,
+    }));
+    if (!closed) return false;
+    await audit({
+      actor: DESK,
+      action: 'expired',
+      outcome: 'done',
+      poolId: offer.poolId,
+      ...whose(offer),
+      detail: why,
+    });
+    o.seatMayBeFree(offer.poolId);
+    return true;
+  }
+
+  /** The claim's assign, from 'claiming': the outcome recorded on the offer. */
+  async function finishClaim(offer: Offer): Promise<ClaimOutcome> {
+    const courseTitle = offer.courseTitle;
+    const r = await o.requests.get(offer.requestId);
+    if (r?.status === 'assigned' && r.licenseId) {
+      await o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: r.licenseId });
+      return { kind: 'claimed', licenseId: r.licenseId, courseTitle };
+    }
+    if (r?.status === 'assigning') return { kind: 'pending', courseTitle };
+    if (r?.status !== 'waitlisted') {
+      await o.offers.move(offer.id, ['claiming'], 'withdrawn');
+      o.seatMayBeFree(offer.poolId);
+      return { kind: 'moved-on', state: 'withdrawn', courseTitle };
+    }
+    let outcome: WaitlistAssignOutcome;
+    try {
+      outcome = await o.assignWaitlisted(entryOfRequest(r));
+    } catch (error) {
+      outcome = { kind: 'held', reason: `the assign failed: ${String(error)}` };
+    }
+    return recordClaim(offer, outcome);
+  }
+
+  async function recordClaim(offer: Offer, outcome: WaitlistAssignOutcome): Promise<ClaimOutcome> {
+    const courseTitle = offer.courseTitle;
+    switch (outcome.kind) {
+      case 'assigned':
+        await o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: outcome.licenseId });
+        await audit({
+          actor: offer.requester,
+          action: 'assigned',
+          outcome: 'done',
+          poolId: offer.poolId,
+          licenseId: outcome.licenseId,
+          ...whose(offer),
+          detail: 'claimed the seat offered from the waitlist',
+        });
+        return { kind: 'claimed', licenseId: outcome.licenseId, courseTitle };
+      case 'skipped':
+        await o.offers.move(offer.id, ['claiming'], 'withdrawn');
+        o.seatMayBeFree(offer.poolId);
+        return { kind: 'not-given', why: outcome.reason, keepsPlace: false, courseTitle };
+      case 'left':
+        await o.offers.move(offer.id, ['claiming'], 'withdrawn');
+        return { kind: 'moved-on', state: 'withdrawn', courseTitle };
+      case 'held': {
+        const now = await o.requests.get(offer.requestId);
+        if (now?.status === 'assigning') return { kind: 'pending', courseTitle };
+        // Nothing written: the seat was taken meanwhile (they keep their place for the next seat), or
+        // the licensing service did not answer (the offer stays open: Claim again).
+        const taken = /taken in between/.test(outcome.reason);
+        await o.offers.move(offer.id, ['claiming'], taken ? 'withdrawn' : 'open');
+        return { kind: 'not-given', why: outcome.reason, keepsPlace: true, courseTitle };
+      }
+    }
+  }
+
+  async function askHolders(): Promise<number> {
+    if (!askNotStarted) return 0;
+    const before = new Date(o.now().getTime() - o.settings.notStartedDays * 86_400_000).toISOString();
+    let asked = 0;
+    for (const offer of await o.offers.claimedBefore(before)) {
+      if (!offer.licenseId) continue;
+      try {
+        const answer = await askNotStarted({ ...offer, licenseId: offer.licenseId });
+        if (answer === 'not-now') continue;
+        if ((await o.offers.markAsked(offer.id, stamp())) && answer === 'asked') asked++;
+      } catch (error) {
+        o.logger.warn('offers: could not ask a holder who has not started', {
+          offerId: offer.id,
+          error: String(error),
+        });
+      }
+    }
+    return asked;
+  }
+
+  return {
+    settings: o.settings,
+    async offerTo(entry, freeSeats) {
+      const at = o.now();
+      const offer: Offer = {
+        id: newOfferId(),
+        poolId: entry.poolId,
+        requestId: entry.requestId,
+        requester: entry.requester,
+        courseTitle: entry.courseTitle ?? entry.poolId,
+        state: 'open',
+        createdAt: at.toISOString(),
+        deadlineAt: offerDeadline(at, o.settings.hours),
+      };
+      const made = await txn(async (trx) => {
+        const result = await o.offers.within(trx).make(offer, freeSeats);
+        if (result === 'offered') await tell(trx, { kind: 'offer-made', offerId: offer.id }, `offer:${offer.id}:made`);
+        return result;
+      });
+      if (made === 'offered') o.logger.info('waitlist: seat offered', { poolId: offer.poolId, offerId: offer.id });
+      return made;
+    },
+    async held(poolId) {
+      return (await o.offers.live(poolId)).map((x) => ({
+        requester: x.requester,
+        deadlineAt: x.deadlineAt,
+        requestId: x.requestId,
+      }));
+    },
+    get: (id) => o.offers.get(id),
+    async claim(offerId, user) {
+      const offer = await o.offers.get(offerId);
+      if (!offer) return { kind: 'unknown-offer' };
+      if (offer.requester !== user) return { kind: 'not-yours' };
+      const courseTitle = offer.courseTitle;
+      if (offer.state === 'open' && Date.parse(offer.deadlineAt) <= o.now().getTime()) {
+        await expire(offer);
+        return { kind: 'moved-on', state: 'expired', courseTitle };
+      }
+      if (!(await o.offers.move(offer.id, ['open'], 'claiming'))) {
+        const now = await o.offers.get(offerId);
+        return { kind: 'moved-on', state: now?.state ?? offer.state, courseTitle };
+      }
+      return finishClaim({ ...offer, state: 'claiming' });
+    },
+    async decline(offerId, user) {
+      const offer = await o.offers.get(offerId);
+      if (!offer) return { kind: 'unknown-offer' };
+      if (offer.requester !== user) return { kind: 'not-yours' };
+      const courseTitle = offer.courseTitle;
+      const why = 'they did not need the seat offered from the waitlist';
+      const closed =
+        offer.state === 'open' &&
+        (await closeWith(offer, 'declined', (r) => ({ ...r, status: 'cancelled', decidedAt: stamp() })));
+      if (!closed) {
+        const now = await o.offers.get(offerId);
+        return { kind: 'moved-on', state: now?.state ?? offer.state, courseTitle };
+      }
+      await audit({
+        actor: user,
+        action: 'cancelled',
+        outcome: 'done',
+        poolId: offer.poolId,
+        ...whose(offer),
+        detail: why,
+      });
+      o.seatMayBeFree(offer.poolId);
+      return { kind: 'declined', courseTitle };
+    },
+    async tick() {
+      let expired = 0;
+      for (const offer of await o.offers.overdue(stamp())) if (await expire(offer)) expired++;
+      let settled = 0;
+      for (const offer of await o.offers.claiming()) {
+        const result = await finishClaim(offer).catch((error: unknown) => {
+          o.logger.warn('offers: could not finish a claim', { offerId: offer.id, error: String(error) });
+          return undefined;
+        });
+        if (result && result.kind !== 'pending') settled++;
+      }
+      return { expired, settled, asked: await askHolders() };
+    },
+    askNotStartedWith(ask) {
+      askNotStarted = ask;
+    },
+  };
+}
+
+function whose(offer: Offer) {
+  return { requester: offer.requester, requestId: offer.requestId, courseTitle: offer.courseTitle };
+}
