@@ -47,13 +47,13 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
     const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: {} });
+    a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: { offers: { hours: 0 } } });
     b = await startTestApp({
       useSandbox: a.sandbox,
       useSlack: a.slack,
       records: { ...db.records, instance: `${db.records.instance}-b` },
       requests,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
     });
   });
 

@@ -48,7 +48,7 @@ describe.skipIf(postgres?.skip !== undefined)('automatic return on replicas', ()
       useSandbox: sandbox,
       licensing: { baseUrl: proxy.url },
       records: db.records,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
       autoReturn: settings,
     });
     b = await startTestApp({
@@ -56,7 +56,7 @@ describe.skipIf(postgres?.skip !== undefined)('automatic return on replicas', ()
       useSandbox: sandbox,
       useSlack: a.slack,
       records: { ...db.records, instance: `${db.records.instance}-b` },
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
       autoReturn: settings,
     });
     // B's settler reads back License Desk's own revokes, as main.ts registers it.

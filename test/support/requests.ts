@@ -25,7 +25,7 @@ export function sampleRequest(id: string): CourseRequest {
 
 /** Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`, default timers. */
 export function selfServiceTo(channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
-  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: {} };
+  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: { offers: { hours: 0 } } };
 }
 
 /**
