@@ -47,7 +47,12 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
     const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: { offers: { hours: 0 } } });
+    a = await startTestApp({
+      slack: { users: USERS },
+      records: db.records,
+      requests,
+      waitlist: { offers: { hours: 0 } },
+    });
     b = await startTestApp({
       useSandbox: a.sandbox,
       useSlack: a.slack,

@@ -4,6 +4,8 @@
  * assign) or passes it on, and an offer not claimed by its deadline passes to the next in line. While
  * an offer is live its seat is held: it counts as taken for every other request.
  */
+import type { WaitlistEntry } from './waitlist.js';
+
 const HOUR_MS = 3_600_000;
 
 export type OfferState = 'open' | 'claiming' | 'claimed' | 'declined' | 'expired' | 'withdrawn';
@@ -61,6 +63,29 @@ export type DeclineOutcome =
 export interface HeldSeat {
   requester: string;
   deadlineAt: string;
+}
+
+/** A holder who reached their seat through an offer and shows no progress: asked as a reclaim round of one. */
+export type AskNotStarted = (offer: Offer & { licenseId: string }) => Promise<'asked' | 'started' | 'not-now'>;
+
+export interface OfferTick {
+  expired: number;
+  settled: number;
+  asked: number;
+}
+
+export interface Offers {
+  readonly settings: OfferSettings;
+  /** The round's offer of a seat to `entry`, while the pool shows `freeSeats` free (offers held included). */
+  offerTo(entry: WaitlistEntry, freeSeats: number): Promise<'offered' | 'already-offered' | 'no-free-seat'>;
+  /** The live offers of a pool: the seats held. */
+  held(poolId: string): Promise<(HeldSeat & { requestId: string })[]>;
+  get(offerId: string): Promise<Offer | undefined>;
+  claim(offerId: string, user: string): Promise<ClaimOutcome>;
+  decline(offerId: string, user: string): Promise<DeclineOutcome>;
+  tick(): Promise<OfferTick>;
+  /** Set by the composition root once reclaim rounds exist. */
+  askNotStartedWith(ask: AskNotStarted): void;
 }
 
 /** The offer's notices, queued with the change they tell of (each key once). */

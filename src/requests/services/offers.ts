@@ -12,10 +12,9 @@ import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { Outbox } from '../../kernel/services/outbox.js';
 import type { OfferStore } from '../db/offer-store.js';
 import type { DbRequestStore } from '../db/request-store.js';
+import type { AskNotStarted, Offers } from '../domain/offers.js';
 import {
   type ClaimOutcome,
-  type DeclineOutcome,
-  type HeldSeat,
   type Offer,
   type OfferNotice,
   type OfferSettings,
@@ -39,31 +38,10 @@ export interface OffersOptions {
   logger: Logger;
 }
 
-/** A holder who reached their seat through an offer and shows no progress: asked as a reclaim round of one. */
-export type AskNotStarted = (offer: Offer & { licenseId: string }) => Promise<'asked' | 'started' | 'not-now'>;
-
-export interface OfferTick {
-  expired: number;
-  settled: number;
-  asked: number;
-}
-
-export interface Offers {
-  readonly settings: OfferSettings;
-  /** The round's offer of a seat to `entry`, while the pool shows `freeSeats` free (offers held included). */
-  offerTo(entry: WaitlistEntry, freeSeats: number): Promise<'offered' | 'already-offered' | 'no-free-seat'>;
-  /** The live offers of a pool: the seats held. */
-  held(poolId: string): Promise<(HeldSeat & { requestId: string })[]>;
-  get(offerId: string): Promise<Offer | undefined>;
-  claim(offerId: string, user: string): Promise<ClaimOutcome>;
-  decline(offerId: string, user: string): Promise<DeclineOutcome>;
-  tick(): Promise<OfferTick>;
-  /** Set by the composition root once reclaim rounds exist. */
-  askNotStartedWith(ask: AskNotStarted): void;
-}
-
 const newOfferId = () =>
   `wo${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+export type { AskNotStarted, Offers };
 
 export function createOffers(o: OffersOptions): Offers {
   let askNotStarted: AskNotStarted | undefined;

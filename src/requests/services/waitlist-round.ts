@@ -9,8 +9,8 @@ import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { WaitlistStore } from '../db/request-store.js';
+import type { Offers } from '../domain/offers.js';
 import type { WaitlistAssignOutcome, WaitlistEntry } from '../domain/waitlist.js';
-import type { Offers } from './offers.js';
 
 export interface SeatFreedResult {
   /** Seats the pool showed free when read (0 when nobody waited and nothing was read). */

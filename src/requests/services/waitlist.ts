@@ -16,6 +16,7 @@ import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { WaitlistStore } from '../db/request-store.js';
+import type { Offers } from '../domain/offers.js';
 import {
   entriesOf,
   poolOf,
@@ -24,8 +25,6 @@ import {
   type WaitlistEntry,
   type WaitlistedRequest,
 } from '../domain/waitlist.js';
-
-import type { Offers } from './offers.js';
 import { firstIn, giveSeats, type RoundContext, type SeatFreedResult, whose } from './waitlist-round.js';
 
 export type { SeatFreedResult } from './waitlist-round.js';

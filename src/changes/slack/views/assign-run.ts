@@ -61,8 +61,10 @@ export async function runAssign(
   run: ChangeRun,
   call: Omit<AssignCall, 'actor'>,
   freed?: string,
+  note?: string,
 ): Promise<WriteOutcome<License>> {
   const write = await assign(changeContext(s), { ...call, actor: run.actor });
-  await finishChange(s, client, run, describeWrite(write, assignWords(call.params, call.pool, freed)));
+  const told = describeWrite(write, assignWords(call.params, call.pool, freed));
+  await finishChange(s, client, run, note ? { ...told, details: [...(told.details ?? []), note] } : told);
   return write;
 }

@@ -14,7 +14,12 @@ import { limitWait } from '../../../kernel/slack/limit-wait.js';
 import { presentError } from '../../../kernel/slack/present.js';
 import { updateView } from '../../../kernel/slack/slack-io.js';
 import type { Surface } from '../../../kernel/slack/state.js';
-import { type CourseRequest, REQUEST_UNREADABLE_TEXT, UnreadableRequestError } from '../../../requests/index.js';
+import {
+  type CourseRequest,
+  heldSeatsSentence,
+  REQUEST_UNREADABLE_TEXT,
+  UnreadableRequestError,
+} from '../../../requests/index.js';
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
 import { buildRecycleConfirmModal, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { needsRecycle } from '../../domain/assignment.js';
@@ -103,7 +108,10 @@ export function createAssignSubmitHandler(s: Surface) {
           : notWaiting(request));
       return finishChange(s, client, run, told);
     }
-    await runAssign(s, client, run, { params: params, pool, action: 'assign' });
+    // Seats of the pool on offer from the waitlist are held for their claimants: the admin is told.
+    const held = await deps.waitlist?.offers?.held(params.poolId).catch(() => []);
+    const note = held ? heldSeatsSentence(held) : undefined;
+    await runAssign(s, client, run, { params: params, pool, action: 'assign' }, undefined, note);
   });
 }
 
