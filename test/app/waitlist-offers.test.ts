@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, OfferActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
+import { assignState, openModal, settledView, submit, textOf } from '../support/change-flow.js';
 import { dmChannel } from '../support/dms.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView } from '../support/requests.js';
@@ -194,5 +195,23 @@ describe('a freed seat offered, then claimed', () => {
     // Each told once.
     expect(dmsTo(U.cy.id, 'was not claimed')).toHaveLength(1);
     expect(dmsTo(U.dee.id, OFFERED)).toHaveLength(1);
+  });
+
+  it('an admin who assigns by hand in the pool is told the seat is on offer; the claim then finds it full and keeps her place', async () => {
+    const deeOffer = String(buttons((await dm(U.dee.id, OFFERED)).args)[0]?.value);
+    const form = await openModal(t, () => t.command(`assign ${POOL}`));
+    const from = t.slack.calls.length;
+    await submit(t, form, assignState({ pool: POOL, email: 'hand.made@contoso.com' }));
+    const result = textOf((await settledView(t, form.id, from)).blocks);
+    expect(result).toContain('Assigned');
+    expect(result).toContain(`on offer from the waitlist to <@${U.dee.id}>`);
+    expect(holds('hand.made@contoso.com')).toBe(true);
+    t.sandbox.clearRequests();
+
+    const said = await answer(OfferActionId.claim, deeOffer, U.dee.id);
+    expect(said).toContain('You keep your place first on the waitlist');
+    expect(holds(U.dee.email)).toBe(false);
+    expect(assignPosts()).toEqual([]);
+    expect((await t.deps.waitlist?.entries(POOL))?.[0]?.requester).toBe(U.dee.id);
   });
 });
