@@ -254,6 +254,18 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
     ? extend(withDesk, { requests: requests.requests, ...(requests.waitlist ? { waitlist: requests.waitlist } : {}) })
     : withDesk;
   const later = composeSeatReturns(settings, ports, withRequests, parts);
+  // A seat claimed from a waitlist offer and never started is asked about as a reclaim round of one.
+  const reclaimService = later.reclaim?.service;
+  if (reclaimService)
+    requests?.offers?.askNotStartedWith((offer) =>
+      reclaimService.askOne({
+        licenseId: offer.licenseId,
+        poolId: offer.poolId,
+        courseTitle: offer.courseTitle,
+        slackUser: offer.requester,
+        admin: offer.approver,
+      }),
+    );
   return { desk, requests, ...later };
 }
 

@@ -7,7 +7,9 @@
  * app's clock moved, the offers' job ticked) offer it to the next in line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, OfferActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { ChangeActionId, OfferActionId, ReclaimActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { createProgressStore } from '../../src/progress/db/store.js';
+import { observationOf } from '../../src/progress/domain/progress.js';
 import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit, textOf } from '../support/change-flow.js';
@@ -27,7 +29,9 @@ const U = {
 } as const;
 const OURS = Object.values(U).map((u) => u.email as string);
 const HOUR_MS = 3_600_000;
-const clock = { t: Date.now() };
+const DAY_MS = 24 * HOUR_MS;
+const T0 = Date.now();
+const clock = { t: T0 };
 
 let t: TestApp;
 
@@ -37,7 +41,8 @@ beforeAll(async () => {
     admins: [ADMIN],
     slack: { users: Object.values(U).map((u) => ({ ...u })) },
     requests: { channel: CHANNEL, timers: requestTimers(24, 7) },
-    waitlist: { offers: { hours: 48 } },
+    waitlist: { offers: { hours: 48, notStartedDays: 14 } },
+    reclaim: {},
   });
 });
 
@@ -213,5 +218,35 @@ describe('a freed seat offered, then claimed', () => {
     expect(holds(U.dee.email)).toBe(false);
     expect(assignPosts()).toEqual([]);
     expect((await t.deps.waitlist?.entries(POOL))?.[0]?.requester).toBe(U.dee.id);
+  });
+
+  it('a seat claimed from an offer that still shows 0 % after OFFER_NOT_STARTED_DAYS is asked about as a reclaim round of one, once', async () => {
+    const license = activeIn().find((l) => l.student.email === U.ada.email);
+    if (!license || !t.records) throw new Error('ada holds no license');
+    // The daily progress pass found her at 0 %.
+    await createProgressStore(t.records).record(
+      [{ ...observationOf(license, 0, null), active: true }],
+      new Date(clock.t),
+    );
+    clock.t = T0 + 13 * DAY_MS;
+    expect((await t.selfService?.offers?.tick())?.asked).toBe(0);
+    expect(dmsTo(U.ada.id, 'Still learning')).toEqual([]);
+
+    clock.t = T0 + 15 * DAY_MS;
+    expect((await t.selfService?.offers?.tick())?.asked).toBe(1);
+    const ask = await dm(U.ada.id, 'Still learning');
+    const keep = buttons(ask.args).find((b) => b.action_id === ReclaimActionId.keep);
+    expect(keep).toBeDefined();
+    // Asked once: the next ticks ask nobody.
+    expect((await t.selfService?.offers?.tick())?.asked).toBe(0);
+
+    // Her answer goes through the reclaim round's own Keep.
+    const clicked = await t.clickButton(ReclaimActionId.keep, String(keep?.value), {
+      userId: U.ada.id,
+      channelId: dmChannel(U.ada.id),
+    });
+    expect(allText((await clicked.waitForResponse()).body.blocks)).toContain('you keep your seat');
+    expect(holds(U.ada.email)).toBe(true);
+    expect(dmsTo(U.ada.id, 'Still learning')).toHaveLength(1);
   });
 });

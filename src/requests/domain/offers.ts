@@ -66,7 +66,9 @@ export interface HeldSeat {
 }
 
 /** A holder who reached their seat through an offer and shows no progress: asked as a reclaim round of one. */
-export type AskNotStarted = (offer: Offer & { licenseId: string }) => Promise<'asked' | 'started' | 'not-now'>;
+export type AskNotStarted = (
+  offer: Offer & { licenseId: string; approver: string },
+) => Promise<'asked' | 'started' | 'not-now'>;
 
 export interface OfferTick {
   expired: number;

@@ -170,7 +170,8 @@ export function createOffers(o: OffersOptions): Offers {
     for (const offer of await o.offers.claimedBefore(before)) {
       if (!offer.licenseId) continue;
       try {
-        const answer = await askNotStarted({ ...offer, licenseId: offer.licenseId });
+        const approver = (await o.requests.get(offer.requestId))?.decidedBy ?? DESK;
+        const answer = await askNotStarted({ ...offer, licenseId: offer.licenseId, approver });
         if (answer === 'not-now') continue;
         if ((await o.offers.markAsked(offer.id, stamp())) && answer === 'asked') asked++;
       } catch (error) {
