@@ -122,6 +122,14 @@ describe('a freed seat offered, then claimed', () => {
     boRequest = await waitlisted(U.bo.id);
     t.sandbox.clearRequests();
 
+    // The confirmation already says the seat will be offered, not assigned.
+    const seat = activeIn().find((l) => l.revokable && !OURS.includes(l.student.email));
+    const confirm = await (await t.command(`revoke ${seat?.id}`)).waitForResponse((p) =>
+      allText(p.body.blocks).includes('Revoke license'),
+    );
+    expect(allText(confirm.body.blocks)).toContain(
+      'is offered to the first person on its waitlist, held for them 48 hours',
+    );
     const revoked = await freeASeat();
     adaOffer = await offerTo(U.ada.id);
     expect(revoked).toContain(`offered to <@${U.ada.id}>`);

@@ -27,11 +27,16 @@ export function buildRevokeConfirmMessage(
   waiting?: number,
   /** The "Revoke now" button's action: App Home's return has its own, so that Home is told the outcome. */
   confirmActionId: string = ChangeActionId.revokeConfirm,
+  /** WAITLIST_OFFER_HOURS above 0: the seat is offered to the first in line rather than assigned. */
+  offerHours?: number,
 ): SlackMessage {
+  const line = waiting === 1 ? '1 waits' : `${waiting} wait`;
   const seat = !seatReturns(pool)
     ? 'The pool is not transferable, so the seat does not come back.'
     : waiting && waiting > 0
-      ? `The pool is transferable, so the seat goes back to it and at once to the first person on its waitlist (${waiting === 1 ? '1 waits' : `${waiting} wait`}).`
+      ? offerHours
+        ? `The pool is transferable, so the seat goes back to it and is offered to the first person on its waitlist, held for them ${offerHours} hours (${line}).`
+        : `The pool is transferable, so the seat goes back to it and at once to the first person on its waitlist (${line}).`
       : 'The pool is transferable, so the seat goes back to it.';
   const text = `Revoke ${subject(license, pool)}?`;
   return {
@@ -63,14 +68,19 @@ export function buildNotRevokableMessage(
 }
 
 /** What the fresh read allows: the confirmation, why it can't be revoked, or why it could not be read. */
-export function buildRevokeCheckMessage(check: RevokeCheck, waiting?: number, confirmActionId?: string): SlackMessage {
+export function buildRevokeCheckMessage(
+  check: RevokeCheck,
+  waiting?: number,
+  confirmActionId?: string,
+  offerHours?: number,
+): SlackMessage {
   switch (check.kind) {
     case 'unread':
       return buildErrorMessage(check.sentence);
     case 'blocked':
       return buildNotRevokableMessage(check.license, check.pool, check.blocker);
     case 'revokable':
-      return buildRevokeConfirmMessage(check.license, check.pool, waiting, confirmActionId);
+      return buildRevokeConfirmMessage(check.license, check.pool, waiting, confirmActionId, offerHours);
   }
 }
 
