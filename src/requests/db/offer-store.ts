@@ -23,6 +23,8 @@ export interface OfferStore {
   move(id: string, from: readonly OfferState[], to: OfferState, set?: { licenseId?: string }): Promise<boolean>;
   /** Open offers whose deadline has passed. */
   overdue(now: string): Promise<Offer[]>;
+  /** Every open offer. */
+  open(): Promise<Offer[]>;
   /** Offers being claimed (a claim a stop may have cut short). */
   claiming(): Promise<Offer[]>;
   /** Claimed offers whose seat was given before `before` and whose holder was not asked yet. */
@@ -122,6 +124,9 @@ export function createOfferStore(
         .orderBy('deadline_at')
         .execute();
       return rows.map(offerOf);
+    },
+    async open() {
+      return (await select().where('state', '=', 'open').execute()).map(offerOf);
     },
     async claiming() {
       return (await select().where('state', '=', 'claiming').execute()).map(offerOf);

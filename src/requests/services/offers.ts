@@ -163,6 +163,19 @@ export function createOffers(o: OffersOptions): Offers {
     }
   }
 
+  /** Open offers whose request left the line otherwise (cancelled, removed by an admin): the seat is released. */
+  async function withdrawOrphans(): Promise<void> {
+    for (const offer of await o.offers.open()) {
+      const r = await o.requests.get(offer.requestId).then(
+        (x) => x ?? null,
+        () => undefined,
+      );
+      // Not read (the database did not answer): left for the next tick.
+      if (r === undefined || r?.status === 'waitlisted' || r?.status === 'assigning') continue;
+      if (await o.offers.move(offer.id, ['open'], 'withdrawn')) o.seatMayBeFree(offer.poolId);
+    }
+  }
+
   async function askHolders(): Promise<number> {
     if (!askNotStarted) return 0;
     const before = new Date(o.now().getTime() - o.settings.notStartedDays * 86_400_000).toISOString();
@@ -256,6 +269,7 @@ export function createOffers(o: OffersOptions): Offers {
     async tick() {
       let expired = 0;
       for (const offer of await o.offers.overdue(stamp())) if (await expire(offer)) expired++;
+      await withdrawOrphans();
       let settled = 0;
       for (const offer of await o.offers.claiming()) {
         const result = await finishClaim(offer).catch((error: unknown) => {
