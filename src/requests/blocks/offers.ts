@@ -69,6 +69,18 @@ function movedOnWords(state: OfferState): string {
 
 const plainMessage = (t: string): SlackMessage => ({ text: t.replace(/\*/g, ''), blocks: [section(t)] });
 
+/** A click that changes nothing: someone else's offer, an unknown one, or one that moved on. */
+function refusedClick(
+  o: Extract<ClaimOutcome | DeclineOutcome, { kind: 'not-yours' | 'unknown-offer' | 'moved-on' }>,
+): SlackMessage {
+  if (o.kind === 'not-yours') return plainMessage('That seat was offered to someone else, so nothing changed.');
+  if (o.kind === 'unknown-offer')
+    return plainMessage('That offer is not known (the button may be from an old message), so nothing changed.');
+  return plainMessage(
+    `This offer of a seat in ${course(o)} has moved on (${movedOnWords(o.state)}), so your click changed nothing.`,
+  );
+}
+
 export function buildClaimOutcomeMessage(o: ClaimOutcome): SlackMessage {
   switch (o.kind) {
     case 'claimed':
@@ -80,13 +92,9 @@ export function buildClaimOutcomeMessage(o: ClaimOutcome): SlackMessage {
         `:hourglass: Your claim of the seat in ${course(o)} is being completed. You will get a message once it is assigned; no need to click again.`,
       );
     case 'not-yours':
-      return plainMessage('That seat was offered to someone else, so nothing changed.');
     case 'unknown-offer':
-      return plainMessage('That offer is not known (the button may be from an old message), so nothing changed.');
     case 'moved-on':
-      return plainMessage(
-        `This offer of a seat in ${course(o)} has moved on (${movedOnWords(o.state)}), so your click changed nothing.`,
-      );
+      return refusedClick(o);
     case 'not-given':
       return plainMessage(
         o.keepsPlace
@@ -103,13 +111,9 @@ export function buildDeclineOutcomeMessage(o: DeclineOutcome): SlackMessage {
         `Thanks for letting us know: the seat in ${course(o)} goes to the next person on the waitlist, and your request is closed.`,
       );
     case 'not-yours':
-      return plainMessage('That seat was offered to someone else, so nothing changed.');
     case 'unknown-offer':
-      return plainMessage('That offer is not known (the button may be from an old message), so nothing changed.');
     case 'moved-on':
-      return plainMessage(
-        `This offer of a seat in ${course(o)} has moved on (${movedOnWords(o.state)}), so your click changed nothing.`,
-      );
+      return refusedClick(o);
   }
 }
 

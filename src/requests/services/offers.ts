@@ -43,160 +43,176 @@ const newOfferId = () =>
 
 export type { AskNotStarted, Offers };
 
-export function createOffers(o: OffersOptions): Offers {
-  let askNotStarted: AskNotStarted | undefined;
+/** What every step of the offers shares: the options, the clock, one transaction, the audit, the outbox. */
+interface OfferCtx {
+  o: OffersOptions;
+  stamp(): string;
+  txn: DbRequestStore['transaction'];
+  audit(entry: Omit<AuditEntry, 'at'>): Promise<void>;
+  tell(trx: Parameters<Outbox['enqueue']>[0], notice: OfferNotice, key: string): Promise<void>;
+}
+
+function offerCtx(o: OffersOptions): OfferCtx {
   const stamp = () => o.now().toISOString();
-  const txn: DbRequestStore['transaction'] = async (fn) => {
-    try {
-      return await o.requests.transaction(fn);
-    } finally {
-      o.outbox.kick?.();
-    }
-  };
-  const audit = async (entry: Omit<AuditEntry, 'at'>) => {
-    try {
-      await o.audit({ at: stamp(), ...entry });
-    } catch (error) {
-      o.logger.warn('offers: could not record the audit entry', { error: String(error) });
-    }
-  };
-  const tell = (trx: Parameters<Outbox['enqueue']>[0], notice: OfferNotice, key: string) =>
-    o.outbox.enqueue(trx, notice, key);
-
-  /** Closes the offer (`to`) and its request, in one transaction; false when either moved meanwhile. */
-  async function closeWith(
-    offer: Offer,
-    to: 'declined' | 'expired',
-    change: (r: CourseRequest) => CourseRequest,
-  ): Promise<boolean> {
-    return txn(async (trx, s) => {
-      if (!(await o.offers.within(trx).move(offer.id, ['open'], to))) return false;
-      const result = await s.swap(offer.requestId, ['waitlisted'], change);
-      if (result.changed) {
-        await o.outbox.enqueue(
-          trx,
-          changedNotice(result.request, { toldElsewhere: true }),
-          requestChangedKey(result.request),
-        );
-      }
-      if (to === 'expired') await tell(trx, { kind: 'offer-expired', offerId: offer.id }, `offer:${offer.id}:expired`);
-      return true;
-    });
-  }
-
-  async function expire(offer: Offer): Promise<boolean> {
-    const why = 'the seat offered was not claimed by its deadline';
-    const closed = await closeWith(offer, 'expired', (r) => ({
-      ...r,
-      status: 'denied',
-      decidedBy: DESK,
-      decidedAt: stamp(),
-      denyReason: why,
-    }));
-    if (!closed) return false;
-    await audit({
-      actor: DESK,
-      action: 'expired',
-      outcome: 'done',
-      poolId: offer.poolId,
-      ...whose(offer),
-      detail: why,
-    });
-    o.seatMayBeFree(offer.poolId);
-    return true;
-  }
-
-  /** The claim's assign, from 'claiming': the outcome recorded on the offer. */
-  async function finishClaim(offer: Offer): Promise<ClaimOutcome> {
-    const courseTitle = offer.courseTitle;
-    const r = await o.requests.get(offer.requestId);
-    if (r?.status === 'assigned' && r.licenseId) {
-      await o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: r.licenseId });
-      return { kind: 'claimed', licenseId: r.licenseId, courseTitle };
-    }
-    if (r?.status === 'assigning') return { kind: 'pending', courseTitle };
-    if (r?.status !== 'waitlisted') {
-      await o.offers.move(offer.id, ['claiming'], 'withdrawn');
-      o.seatMayBeFree(offer.poolId);
-      return { kind: 'moved-on', state: 'withdrawn', courseTitle };
-    }
-    let outcome: WaitlistAssignOutcome;
-    try {
-      outcome = await o.assignWaitlisted(entryOfRequest(r));
-    } catch (error) {
-      outcome = { kind: 'held', reason: `the assign failed: ${String(error)}` };
-    }
-    return recordClaim(offer, outcome);
-  }
-
-  async function recordClaim(offer: Offer, outcome: WaitlistAssignOutcome): Promise<ClaimOutcome> {
-    const courseTitle = offer.courseTitle;
-    switch (outcome.kind) {
-      case 'assigned':
-        await o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: outcome.licenseId });
-        await audit({
-          actor: offer.requester,
-          action: 'assigned',
-          outcome: 'done',
-          poolId: offer.poolId,
-          licenseId: outcome.licenseId,
-          ...whose(offer),
-          detail: 'claimed the seat offered from the waitlist',
-        });
-        return { kind: 'claimed', licenseId: outcome.licenseId, courseTitle };
-      case 'skipped':
-        await o.offers.move(offer.id, ['claiming'], 'withdrawn');
-        o.seatMayBeFree(offer.poolId);
-        return { kind: 'not-given', why: outcome.reason, keepsPlace: false, courseTitle };
-      case 'left':
-        await o.offers.move(offer.id, ['claiming'], 'withdrawn');
-        return { kind: 'moved-on', state: 'withdrawn', courseTitle };
-      case 'held': {
-        const now = await o.requests.get(offer.requestId);
-        if (now?.status === 'assigning') return { kind: 'pending', courseTitle };
-        // Nothing written: the seat was taken meanwhile (they keep their place for the next seat), or
-        // the licensing service did not answer (the offer stays open: Claim again).
-        const taken = /taken in between/.test(outcome.reason);
-        await o.offers.move(offer.id, ['claiming'], taken ? 'withdrawn' : 'open');
-        return { kind: 'not-given', why: outcome.reason, keepsPlace: true, courseTitle };
-      }
-    }
-  }
-
-  /** Open offers whose request left the line otherwise (cancelled, removed by an admin): the seat is released. */
-  async function withdrawOrphans(): Promise<void> {
-    for (const offer of await o.offers.open()) {
-      const r = await o.requests.get(offer.requestId).then(
-        (x) => x ?? null,
-        () => undefined,
-      );
-      // Not read (the database did not answer): left for the next tick.
-      if (r === undefined || r?.status === 'waitlisted' || r?.status === 'assigning') continue;
-      if (await o.offers.move(offer.id, ['open'], 'withdrawn')) o.seatMayBeFree(offer.poolId);
-    }
-  }
-
-  async function askHolders(): Promise<number> {
-    if (!askNotStarted) return 0;
-    const before = new Date(o.now().getTime() - o.settings.notStartedDays * 86_400_000).toISOString();
-    let asked = 0;
-    for (const offer of await o.offers.claimedBefore(before)) {
-      if (!offer.licenseId) continue;
+  return {
+    o,
+    stamp,
+    // What a transaction queued is sent once it committed.
+    txn: async (fn) => {
       try {
-        const approver = (await o.requests.get(offer.requestId))?.decidedBy ?? DESK;
-        const answer = await askNotStarted({ ...offer, licenseId: offer.licenseId, approver });
-        if (answer === 'not-now') continue;
-        if ((await o.offers.markAsked(offer.id, stamp())) && answer === 'asked') asked++;
-      } catch (error) {
-        o.logger.warn('offers: could not ask a holder who has not started', {
-          offerId: offer.id,
-          error: String(error),
-        });
+        return await o.requests.transaction(fn);
+      } finally {
+        o.outbox.kick?.();
       }
-    }
-    return asked;
-  }
+    },
+    // The state is recorded already: a trail that does not answer is logged, never the step's failure.
+    async audit(entry) {
+      try {
+        await o.audit({ at: stamp(), ...entry });
+      } catch (error) {
+        o.logger.warn('offers: could not record the audit entry', { error: String(error) });
+      }
+    },
+    tell: (trx, notice, key) => o.outbox.enqueue(trx, notice, key),
+  };
+}
 
+/** Closes the offer (`to`) and its request, in one transaction; false when either moved meanwhile. */
+async function closeWith(
+  c: OfferCtx,
+  offer: Offer,
+  to: 'declined' | 'expired',
+  change: (r: CourseRequest) => CourseRequest,
+): Promise<boolean> {
+  return c.txn(async (trx, s) => {
+    if (!(await c.o.offers.within(trx).move(offer.id, ['open'], to))) return false;
+    const result = await s.swap(offer.requestId, ['waitlisted'], change);
+    if (result.changed) {
+      await c.o.outbox.enqueue(
+        trx,
+        changedNotice(result.request, { toldElsewhere: true }),
+        requestChangedKey(result.request),
+      );
+    }
+    if (to === 'expired') await c.tell(trx, { kind: 'offer-expired', offerId: offer.id }, `offer:${offer.id}:expired`);
+    return true;
+  });
+}
+
+/** An offer passed on (declined, lapsed): audited, and the seat offered to the next in line. */
+async function passedOn(c: OfferCtx, offer: Offer, actor: string, action: 'expired' | 'cancelled', why: string) {
+  await c.audit({ actor, action, outcome: 'done', poolId: offer.poolId, ...whose(offer), detail: why });
+  c.o.seatMayBeFree(offer.poolId);
+}
+
+async function expire(c: OfferCtx, offer: Offer): Promise<boolean> {
+  const why = 'the seat offered was not claimed by its deadline';
+  const closed = await closeWith(c, offer, 'expired', (r) => ({
+    ...r,
+    status: 'denied',
+    decidedBy: DESK,
+    decidedAt: c.stamp(),
+    denyReason: why,
+  }));
+  if (!closed) return false;
+  await passedOn(c, offer, DESK, 'expired', why);
+  return true;
+}
+
+/** The claim's assign, from 'claiming': the outcome recorded on the offer. */
+async function finishClaim(c: OfferCtx, offer: Offer): Promise<ClaimOutcome> {
+  const courseTitle = offer.courseTitle;
+  const r = await c.o.requests.get(offer.requestId);
+  if (r?.status === 'assigned' && r.licenseId) {
+    await c.o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: r.licenseId });
+    return { kind: 'claimed', licenseId: r.licenseId, courseTitle };
+  }
+  if (r?.status === 'assigning') return { kind: 'pending', courseTitle };
+  if (r?.status !== 'waitlisted') {
+    await c.o.offers.move(offer.id, ['claiming'], 'withdrawn');
+    c.o.seatMayBeFree(offer.poolId);
+    return { kind: 'moved-on', state: 'withdrawn', courseTitle };
+  }
+  let outcome: WaitlistAssignOutcome;
+  try {
+    outcome = await c.o.assignWaitlisted(entryOfRequest(r));
+  } catch (error) {
+    outcome = { kind: 'held', reason: `the assign failed: ${String(error)}` };
+  }
+  return recordClaim(c, offer, outcome);
+}
+
+async function recordClaim(c: OfferCtx, offer: Offer, outcome: WaitlistAssignOutcome): Promise<ClaimOutcome> {
+  const courseTitle = offer.courseTitle;
+  switch (outcome.kind) {
+    case 'assigned':
+      await c.o.offers.move(offer.id, ['claiming'], 'claimed', { licenseId: outcome.licenseId });
+      await c.audit({
+        actor: offer.requester,
+        action: 'assigned',
+        outcome: 'done',
+        poolId: offer.poolId,
+        licenseId: outcome.licenseId,
+        ...whose(offer),
+        detail: 'claimed the seat offered from the waitlist',
+      });
+      return { kind: 'claimed', licenseId: outcome.licenseId, courseTitle };
+    case 'skipped':
+      await c.o.offers.move(offer.id, ['claiming'], 'withdrawn');
+      c.o.seatMayBeFree(offer.poolId);
+      return { kind: 'not-given', why: outcome.reason, keepsPlace: false, courseTitle };
+    case 'left':
+      await c.o.offers.move(offer.id, ['claiming'], 'withdrawn');
+      return { kind: 'moved-on', state: 'withdrawn', courseTitle };
+    case 'held': {
+      const now = await c.o.requests.get(offer.requestId);
+      if (now?.status === 'assigning') return { kind: 'pending', courseTitle };
+      // Nothing written: the seat was taken meanwhile (they keep their place for the next seat), or
+      // the licensing service did not answer (the offer stays open: Claim again).
+      const taken = /taken in between/.test(outcome.reason);
+      await c.o.offers.move(offer.id, ['claiming'], taken ? 'withdrawn' : 'open');
+      return { kind: 'not-given', why: outcome.reason, keepsPlace: true, courseTitle };
+    }
+  }
+}
+
+/** Open offers whose request left the line otherwise (cancelled, removed by an admin): the seat is released. */
+async function withdrawOrphans(c: OfferCtx): Promise<void> {
+  for (const offer of await c.o.offers.open()) {
+    const r = await c.o.requests.get(offer.requestId).then(
+      (x) => x ?? null,
+      () => undefined,
+    );
+    // Not read (the database did not answer): left for the next tick.
+    if (r === undefined || r?.status === 'waitlisted' || r?.status === 'assigning') continue;
+    if (await c.o.offers.move(offer.id, ['open'], 'withdrawn')) c.o.seatMayBeFree(offer.poolId);
+  }
+}
+
+async function askHolders(c: OfferCtx, askNotStarted: AskNotStarted | undefined): Promise<number> {
+  if (!askNotStarted) return 0;
+  const before = new Date(c.o.now().getTime() - c.o.settings.notStartedDays * 86_400_000).toISOString();
+  let asked = 0;
+  for (const offer of await c.o.offers.claimedBefore(before)) {
+    if (!offer.licenseId) continue;
+    try {
+      const approver = (await c.o.requests.get(offer.requestId))?.decidedBy ?? DESK;
+      const answer = await askNotStarted({ ...offer, licenseId: offer.licenseId, approver });
+      if (answer === 'not-now') continue;
+      if ((await c.o.offers.markAsked(offer.id, c.stamp())) && answer === 'asked') asked++;
+    } catch (error) {
+      c.o.logger.warn('offers: could not ask a holder who has not started', {
+        offerId: offer.id,
+        error: String(error),
+      });
+    }
+  }
+  return asked;
+}
+
+export function createOffers(o: OffersOptions): Offers {
+  const c = offerCtx(o);
+  let askNotStarted: AskNotStarted | undefined;
   return {
     settings: o.settings,
     async offerTo(entry, freeSeats) {
@@ -211,9 +227,10 @@ export function createOffers(o: OffersOptions): Offers {
         createdAt: at.toISOString(),
         deadlineAt: offerDeadline(at, o.settings.hours),
       };
-      const made = await txn(async (trx) => {
+      const made = await c.txn(async (trx) => {
         const result = await o.offers.within(trx).make(offer, freeSeats);
-        if (result === 'offered') await tell(trx, { kind: 'offer-made', offerId: offer.id }, `offer:${offer.id}:made`);
+        if (result === 'offered')
+          await c.tell(trx, { kind: 'offer-made', offerId: offer.id }, `offer:${offer.id}:made`);
         return result;
       });
       if (made === 'offered') o.logger.info('waitlist: seat offered', { poolId: offer.poolId, offerId: offer.id });
@@ -233,14 +250,14 @@ export function createOffers(o: OffersOptions): Offers {
       if (offer.requester !== user) return { kind: 'not-yours' };
       const courseTitle = offer.courseTitle;
       if (offer.state === 'open' && Date.parse(offer.deadlineAt) <= o.now().getTime()) {
-        await expire(offer);
+        await expire(c, offer);
         return { kind: 'moved-on', state: 'expired', courseTitle };
       }
       if (!(await o.offers.move(offer.id, ['open'], 'claiming'))) {
         const now = await o.offers.get(offerId);
         return { kind: 'moved-on', state: now?.state ?? offer.state, courseTitle };
       }
-      return finishClaim({ ...offer, state: 'claiming' });
+      return finishClaim(c, { ...offer, state: 'claiming' });
     },
     async decline(offerId, user) {
       const offer = await o.offers.get(offerId);
@@ -250,35 +267,27 @@ export function createOffers(o: OffersOptions): Offers {
       const why = 'they did not need the seat offered from the waitlist';
       const closed =
         offer.state === 'open' &&
-        (await closeWith(offer, 'declined', (r) => ({ ...r, status: 'cancelled', decidedAt: stamp() })));
+        (await closeWith(c, offer, 'declined', (r) => ({ ...r, status: 'cancelled', decidedAt: c.stamp() })));
       if (!closed) {
         const now = await o.offers.get(offerId);
         return { kind: 'moved-on', state: now?.state ?? offer.state, courseTitle };
       }
-      await audit({
-        actor: user,
-        action: 'cancelled',
-        outcome: 'done',
-        poolId: offer.poolId,
-        ...whose(offer),
-        detail: why,
-      });
-      o.seatMayBeFree(offer.poolId);
+      await passedOn(c, offer, user, 'cancelled', why);
       return { kind: 'declined', courseTitle };
     },
     async tick() {
       let expired = 0;
-      for (const offer of await o.offers.overdue(stamp())) if (await expire(offer)) expired++;
-      await withdrawOrphans();
+      for (const offer of await o.offers.overdue(c.stamp())) if (await expire(c, offer)) expired++;
+      await withdrawOrphans(c);
       let settled = 0;
       for (const offer of await o.offers.claiming()) {
-        const result = await finishClaim(offer).catch((error: unknown) => {
+        const result = await finishClaim(c, offer).catch((error: unknown) => {
           o.logger.warn('offers: could not finish a claim', { offerId: offer.id, error: String(error) });
           return undefined;
         });
         if (result && result.kind !== 'pending') settled++;
       }
-      return { expired, settled, asked: await askHolders() };
+      return { expired, settled, asked: await askHolders(c, askNotStarted) };
     },
     askNotStartedWith(ask) {
       askNotStarted = ask;
