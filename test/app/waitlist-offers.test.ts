@@ -16,6 +16,7 @@ import { assignState, openModal, settledView, submit, textOf } from '../support/
 import { dmChannel } from '../support/dms.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView } from '../support/requests.js';
+import { until } from '../support/until.js';
 
 const CHANNEL = 'C0OFFERS01';
 const POOL = '2003';
@@ -256,5 +257,22 @@ describe('a freed seat offered, then claimed', () => {
     expect(allText((await clicked.waitForResponse()).body.blocks)).toContain('you keep your seat');
     expect(holds(U.ada.email)).toBe(true);
     expect(dmsTo(U.ada.id, 'Still learning')).toHaveLength(1);
+  });
+
+  it('a requester who cancels while a seat is on offer releases its hold: the next tick frees the seat, and the offer no longer answers', async () => {
+    const dee = (await t.deps.waitlist?.entries(POOL))?.[0];
+    expect(dee?.requester).toBe(U.dee.id);
+    await freeASeat();
+    const offers = dmsTo(U.dee.id, OFFERED);
+    await until('a second offer to her', () => dmsTo(U.dee.id, OFFERED).length > offers.length);
+    const offerId = String(buttons(dmsTo(U.dee.id, OFFERED).at(-1)?.args)[0]?.value);
+    expect(await t.selfService?.offers?.held(POOL)).toHaveLength(1);
+
+    await (await t.clickButton(RequestActionId.cancel, String(dee?.requestId), { userId: U.dee.id })).waitForResponse();
+    expect(await statusOf(String(dee?.requestId))).toBe('cancelled');
+    await t.selfService?.offers?.tick();
+    expect(await t.selfService?.offers?.held(POOL)).toEqual([]);
+    expect(await answer(OfferActionId.claim, offerId, U.dee.id)).toContain('no longer on offer');
+    expect(holds(U.dee.email)).toBe(false);
   });
 });
