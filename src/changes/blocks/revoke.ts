@@ -111,9 +111,11 @@ export function returnResultLine(result: RevokeCheck | RevokeOutcome): string {
       const where =
         result.seat?.kind === 'given'
           ? `the seat went to ${whoOf(result.seat.to)} from the waitlist`
-          : seatReturns(result.pool)
-            ? 'the seat is free again'
-            : 'their access ended';
+          : result.seat?.kind === 'offered'
+            ? `the seat is offered to ${whoOf(result.seat.to)} from the waitlist`
+            : seatReturns(result.pool)
+              ? 'the seat is free again'
+              : 'their access ended';
       return `:white_check_mark: Returned ${seat} — ${where}.`;
     }
   }
