@@ -45,6 +45,7 @@ import type { LevelledLogger } from '../kernel/slack/logger.js';
 import { createNotices, type Notices } from '../kernel/slack/notices.js';
 import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
+
 import { composeLearners, type LearnerSettings, type LearnersFeature, learnersFeature } from '../learners/index.js';
 import { composeLeavers, type LeaversFeature, type LeaversSetup, leaversFeature } from '../leavers/index.js';
 import {
@@ -68,6 +69,7 @@ import {
   type WaitlistSetup,
   withWaitlist,
 } from '../requests/index.js';
+
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
 /** What the app talks to: each a real service in main.ts, a fake or a sandbox in the tests. */
@@ -282,6 +284,18 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
       })
     : withDesk;
   const later = composeSeatReturns(settings, ports, withRequests, parts);
+  // A seat claimed from a waitlist offer and never started is asked about as a reclaim round of one.
+  const reclaimService = later.reclaim?.service;
+  if (reclaimService)
+    requests?.offers?.askNotStartedWith((offer) =>
+      reclaimService.askOne({
+        licenseId: offer.licenseId,
+        poolId: offer.poolId,
+        courseTitle: offer.courseTitle,
+        slackUser: offer.requester,
+        admin: offer.approver,
+      }),
+    );
   return { desk, requests, extensions, ...later };
 }
 

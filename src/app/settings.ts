@@ -39,7 +39,12 @@ export function settingsOf(
       timers: requestTimers(requests.remindHours, requests.expiryDays),
       limits: { maxOpen: requests.maxOpen, maxPerDay: requests.maxPerDay },
       // The background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
-      waitlist: { rateLimit, share: config.homeBudgetShare },
+      waitlist: {
+        rateLimit,
+        share: config.homeBudgetShare,
+        // WAITLIST_OFFER_HOURS (0: assigned at once) and OFFER_NOT_STARTED_DAYS (docs/offers.md).
+        offers: { hours: requests.offerHours, notStartedDays: requests.offerNotStartedDays },
+      },
     },
     reclaim: config.reclaim,
     // PROGRESS_RETURN_COMPLETED (off by default); its post goes to the alert channel.

@@ -2,6 +2,8 @@
  * The public face of this feature: all another feature may use of it. Everything else in this folder
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
+
+export { heldSeatsSentence } from './blocks/offers.js';
 export {
   buildMyRequestsHomeSection,
   HOME_MAX_MY_REQUESTS,

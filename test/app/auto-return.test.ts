@@ -75,7 +75,7 @@ describe('automatic return of finished seats, on', () => {
   beforeAll(async () => {
     t = await startTestApp({
       now,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
       autoReturn: { on: true, afterDays: 7, max: 3, channel: ALERTS },
       slack: { users: [WAITER] },
     });
@@ -292,7 +292,9 @@ describe('automatic return of finished seats, on', () => {
 
 describe('automatic return of finished seats, off (the default)', () => {
   const { c: clock, now } = testClock();
-  const t = appPerFile('auto-return-', () => startTestApp({ now, waitlist: {}, autoReturn: { channel: ALERTS } }));
+  const t = appPerFile('auto-return-', () =>
+    startTestApp({ now, waitlist: { offers: { hours: 0 } }, autoReturn: { channel: ALERTS } }),
+  );
 
   it('revokes nothing, however old the completions', async () => {
     const holders = longHolders(t, '2003', clock.t).slice(0, 3);

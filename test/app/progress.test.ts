@@ -30,7 +30,7 @@ const t = appPerFile('desk-progress-', (dataDir) =>
     dataDir,
     now,
     slack: { users: [{ id: WAITER.id, name: 'wendy.wait', email: WAITER.email }] },
-    waitlist: {},
+    waitlist: { offers: { hours: 0 } },
   }),
 );
 

@@ -106,7 +106,7 @@ describe('course requests with a requests channel', () => {
       admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin],
       slack: { users: [LEAVER, TURNED_GUEST, DROPPED, FLOW, WAITER, TIMED, EMOJI] },
       requests: { channel: CHANNEL, timers: requestTimers(24, 7) },
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
     }),
   );
 

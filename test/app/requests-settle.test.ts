@@ -65,7 +65,7 @@ describe.each(testDatabases())('a request write left in flight, on $dialect', ({
       ...(now ? { now } : {}),
       records: db.records,
       requests: { channel: 'C0SETTLE01', timers: requestTimers(24, 7) },
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
     });
     cleanups.push(() => t.close());
     return t;

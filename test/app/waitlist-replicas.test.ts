@@ -34,8 +34,13 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
     const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: {} });
-    b = await startReplica(a, db.records, { requests, waitlist: {} });
+    a = await startTestApp({
+      slack: { users: USERS },
+      records: db.records,
+      requests,
+      waitlist: { offers: { hours: 0 } },
+    });
+    b = await startReplica(a, db.records, { requests, waitlist: { offers: { hours: 0 } } });
   });
 
   afterAll(async () => {

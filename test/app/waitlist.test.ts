@@ -50,7 +50,7 @@ const t = appPerFile('desk-waitlist-', (dataDir) =>
     slack: {
       users: Object.entries(EMAIL).map(([id, email]) => ({ id, name: email.split('@')[0] ?? id, email })),
     },
-    waitlist: {},
+    waitlist: { offers: { hours: 0 } },
   }),
 );
 

@@ -48,10 +48,10 @@ describe.skipIf(postgres?.skip !== undefined)('automatic return on replicas', ()
       useSandbox: sandbox,
       licensing: { baseUrl: proxy.url },
       records: db.records,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
       autoReturn: settings,
     });
-    b = await startReplica(a, db.records, { now: nowB, waitlist: {}, autoReturn: settings });
+    b = await startReplica(a, db.records, { now: nowB, waitlist: { offers: { hours: 0 } }, autoReturn: settings });
     // B's settler reads back License Desk's own revokes, as main.ts registers it.
     if (!b.settler) throw new Error('no settler');
     registerWriteSettlers(b.settler, {

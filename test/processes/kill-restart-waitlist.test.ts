@@ -21,7 +21,7 @@ const SETTLE_MS = 60_000;
 let desk: KilledDesk;
 
 beforeEach(async () => {
-  desk = await startKilledDesk({ users: [ADA], env: { REQUESTS_CHANNEL: CHANNEL } });
+  desk = await startKilledDesk({ users: [ADA], env: { REQUESTS_CHANNEL: CHANNEL, WAITLIST_OFFER_HOURS: '0' } });
 });
 
 afterEach(async () => {

@@ -31,13 +31,18 @@ describe.skipIf(postgres?.skip !== undefined)('two replicas hand on one seat', (
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
     const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({ slack: { users: USERS }, records: db.records, requests, waitlist: {} });
+    a = await startTestApp({
+      slack: { users: USERS },
+      records: db.records,
+      requests,
+      waitlist: { offers: { hours: 0 } },
+    });
     // Replica B talks to the same fake Slack through a proxy that can hold one of its calls.
     slackProxy = await startHoldingProxy(a.slack.url);
     b = await startReplica(a, db.records, {
       useSlack: Object.assign(Object.create(a.slack) as typeof a.slack, { apiUrl: `${slackProxy.url}/api/` }),
       requests,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
     });
   });
 

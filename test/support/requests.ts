@@ -46,7 +46,7 @@ export async function joinWaitlist(t: TestApp, id: string, requester: { id: stri
 
 /** Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`, default timers. */
 export function selfServiceTo(channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
-  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: {} };
+  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: { offers: { hours: 0 } } };
 }
 
 /**

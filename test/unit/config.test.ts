@@ -54,6 +54,8 @@ describe('parseConfig', () => {
           expiryDays: 7,
           maxOpen: 3,
           maxPerDay: 10,
+          offerHours: 48,
+          offerNotStartedDays: 14,
         },
       },
     });
@@ -197,6 +199,8 @@ describe('parseConfig', () => {
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
       LEARNER_REMIND_DAYS: '10',
+      WAITLIST_OFFER_HOURS: '0',
+      OFFER_NOT_STARTED_DAYS: '21',
       PROGRESS_NOT_STARTED_DAYS: '10',
       PROGRESS_STALLED_DAYS: '21',
       PROGRESS_RETURN_COMPLETED: 'on',
@@ -253,6 +257,8 @@ describe('parseConfig', () => {
           expiryDays: 3,
           maxOpen: 5,
           maxPerDay: 20,
+          offerHours: 0,
+          offerNotStartedDays: 21,
         },
       },
     });
@@ -270,6 +276,10 @@ describe('parseConfig', () => {
     expect(problems({ REQUEST_EXPIRY_DAYS: '0', REQUESTS_CHANNEL: '#requests' })).toEqual([
       expect.stringContaining('REQUESTS_CHANNEL must be a channel id'),
       expect.stringContaining('REQUEST_EXPIRY_DAYS must be between 1 and 90'),
+    ]);
+    expect(problems({ WAITLIST_OFFER_HOURS: '-1', OFFER_NOT_STARTED_DAYS: 'soon' })).toEqual([
+      expect.stringContaining('WAITLIST_OFFER_HOURS must be between 0 and 720'),
+      expect.stringContaining('OFFER_NOT_STARTED_DAYS must be a whole number'),
     ]);
     expect(problems({ REQUEST_MAX_OPEN: '0', REQUEST_MAX_PER_DAY: 'lots' })).toEqual([
       expect.stringContaining('REQUEST_MAX_OPEN must be between 1 and 50'),

@@ -9,7 +9,7 @@ import { studentWords } from '../../kernel/blocks/change-words.js';
 import { buildErrorMessage } from '../../kernel/blocks/common.js';
 import { ChangeActionId } from '../../kernel/blocks/ids.js';
 import { actions, button, type SlackMessage, section } from '../../kernel/blocks/kit.js';
-import { escapeMrkdwn, escapeTruncated } from '../../kernel/blocks/mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated, slackMoment } from '../../kernel/blocks/mrkdwn.js';
 import { buildOutcomeMessage, describeReport } from '../../kernel/blocks/outcome.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
 import { type SeatHandOn, whoOf } from '../../requests/index.js';
@@ -27,11 +27,16 @@ export function buildRevokeConfirmMessage(
   waiting?: number,
   /** The "Revoke now" button's action: App Home's return has its own, so that Home is told the outcome. */
   confirmActionId: string = ChangeActionId.revokeConfirm,
+  /** WAITLIST_OFFER_HOURS above 0: the seat is offered to the first in line rather than assigned. */
+  offerHours?: number,
 ): SlackMessage {
+  const line = waiting === 1 ? '1 waits' : `${waiting} wait`;
   const seat = !seatReturns(pool)
     ? 'The pool is not transferable, so the seat does not come back.'
     : waiting && waiting > 0
-      ? `The pool is transferable, so the seat goes back to it and at once to the first person on its waitlist (${waiting === 1 ? '1 waits' : `${waiting} wait`}).`
+      ? offerHours
+        ? `The pool is transferable, so the seat goes back to it and is offered to the first person on its waitlist, held for them ${offerHours} hours (${line}).`
+        : `The pool is transferable, so the seat goes back to it and at once to the first person on its waitlist (${line}).`
       : 'The pool is transferable, so the seat goes back to it.';
   const text = `Revoke ${subject(license, pool)}?`;
   return {
@@ -63,14 +68,19 @@ export function buildNotRevokableMessage(
 }
 
 /** What the fresh read allows: the confirmation, why it can't be revoked, or why it could not be read. */
-export function buildRevokeCheckMessage(check: RevokeCheck, waiting?: number, confirmActionId?: string): SlackMessage {
+export function buildRevokeCheckMessage(
+  check: RevokeCheck,
+  waiting?: number,
+  confirmActionId?: string,
+  offerHours?: number,
+): SlackMessage {
   switch (check.kind) {
     case 'unread':
       return buildErrorMessage(check.sentence);
     case 'blocked':
       return buildNotRevokableMessage(check.license, check.pool, check.blocker);
     case 'revokable':
-      return buildRevokeConfirmMessage(check.license, check.pool, waiting, confirmActionId);
+      return buildRevokeConfirmMessage(check.license, check.pool, waiting, confirmActionId, offerHours);
   }
 }
 
@@ -101,9 +111,11 @@ export function returnResultLine(result: RevokeCheck | RevokeOutcome): string {
       const where =
         result.seat?.kind === 'given'
           ? `the seat went to ${whoOf(result.seat.to)} from the waitlist`
-          : seatReturns(result.pool)
-            ? 'the seat is free again'
-            : 'their access ended';
+          : result.seat?.kind === 'offered'
+            ? `the seat is offered to ${whoOf(result.seat.to)} from the waitlist`
+            : seatReturns(result.pool)
+              ? 'the seat is free again'
+              : 'their access ended';
       return `:white_check_mark: Returned ${seat} — ${where}.`;
     }
   }
@@ -135,6 +147,8 @@ function seatWords(seat: SeatHandOn | undefined): string {
       return `The seat went to ${whoOf(seat.to)} from the waitlist (license \`${escapeMrkdwn(seat.licenseId)}\`); they have been told by DM.`;
     case 'waiting':
       return `${whoOf(seat.first)} is first on the waitlist for this pool but does not have the seat yet: the waitlist keeps trying, and tells them by DM once it is theirs.`;
+    case 'offered':
+      return `The seat is offered to ${whoOf(seat.to)}, first on the waitlist, and held for them until ${slackMoment(seat.deadlineAt)}; if they pass it on or let it lapse, it goes to the next in line.`;
     case 'ended':
       return 'The pool has ended, so no seat is freed for anybody; the requests waiting for it have left the waitlist.';
   }

@@ -28,5 +28,6 @@ export async function revokeConfirmationOf(
           () => undefined,
         )
       : undefined;
-  return { check, message: buildRevokeCheckMessage(check, waiting, confirmActionId) };
+  const offerHours = deps.waitlist?.offers?.settings.hours;
+  return { check, message: buildRevokeCheckMessage(check, waiting, confirmActionId, offerHours) };
 }

@@ -111,6 +111,12 @@ export const WaitlistActionId = {
   remove: 'waitlist_remove',
 } as const;
 
+/** A seat offered from the waitlist (docs/offers.md), in the requester's DM: value = the offer id. */
+export const OfferActionId = {
+  claim: 'waitlist_offer_claim',
+  decline: 'waitlist_offer_decline',
+} as const;
+
 /** Block id of one waiting request's buttons. */
 export const waitlistEntryBlockId = (requestId: string) => `waitlist_entry_${requestId}`;
 

@@ -109,6 +109,10 @@ export interface RequestsConfig {
   maxOpen: number;
   /** REQUEST_MAX_PER_DAY: new requests one person may make in 24 hours (cancelled ones count). */
   maxPerDay: number;
+  /** WAITLIST_OFFER_HOURS: hours a freed seat is held for the first in line to claim (docs/offers.md); 0: assigned at once. */
+  offerHours: number;
+  /** OFFER_NOT_STARTED_DAYS: days after which a seat claimed from the waitlist still at 0 % is asked about. */
+  offerNotStartedDays: number;
 }
 
 export type { AlertsConfig };
@@ -305,6 +309,22 @@ const schema = z.object({
   ),
   REQUEST_MAX_PER_DAY: optional(
     int('REQUEST_MAX_PER_DAY', 1, 200, 'course requests one person may make in 24 hours, default 10'),
+  ),
+  WAITLIST_OFFER_HOURS: optional(
+    int(
+      'WAITLIST_OFFER_HOURS',
+      0,
+      720,
+      'hours a freed seat is held for the first in line to claim, default 48; 0 assigns it at once',
+    ),
+  ),
+  OFFER_NOT_STARTED_DAYS: optional(
+    int(
+      'OFFER_NOT_STARTED_DAYS',
+      1,
+      3650,
+      'days after which a seat claimed from the waitlist still at 0 % is asked about, default 14',
+    ),
   ),
   SHUTDOWN_DRAIN_SECONDS: optional(
     int('SHUTDOWN_DRAIN_SECONDS', 0, 300, 'how long a stop waits for changes in flight, default 20'),
@@ -596,6 +616,8 @@ function requestsOf(e: Settings, consoleOn: boolean): RequestsConfig {
     expiryDays: e.REQUEST_EXPIRY_DAYS ?? 7,
     maxOpen: e.REQUEST_MAX_OPEN ?? 3,
     maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
+    offerHours: e.WAITLIST_OFFER_HOURS ?? 48,
+    offerNotStartedDays: e.OFFER_NOT_STARTED_DAYS ?? 14,
   };
 }
 

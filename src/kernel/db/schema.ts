@@ -309,6 +309,26 @@ export interface LearnerPrefsTable {
   changed_at: string;
 }
 
+/** A freed seat offered to the request first in line (docs/offers.md): one live offer per request. */
+export interface WaitlistOffersTable {
+  id: string;
+  pool_id: string;
+  request_id: string;
+  /** The requester's Slack user id: the only one who may claim or decline. */
+  requester: string;
+  course_title: string;
+  /** 'open' | 'claiming' (the assign may be in flight) | 'claimed' | 'declined' | 'expired' | 'withdrawn'. */
+  state: string;
+  created_at: string;
+  deadline_at: string;
+  closed_at: string | null;
+  /** The license the claim gave. */
+  license_id: string | null;
+  /** When the holder was asked whether they still need the seat (not started after OFFER_NOT_STARTED_DAYS). */
+  asked_at: string | null;
+}
+export type WaitlistOfferRow = Selectable<WaitlistOffersTable>;
+
 export interface Database {
   requests: RequestsTable;
   extension_requests: ExtensionRequestsTable;
@@ -331,6 +351,7 @@ export interface Database {
   leaver_sweeps: LeaverSweepsTable;
   learner_reminders: LearnerRemindersTable;
   learner_prefs: LearnerPrefsTable;
+  waitlist_offers: WaitlistOffersTable;
 }
 
 /** A deactivated member's license on hold (docs/leavers.md): one row per license. */

@@ -4,6 +4,7 @@
  * pool held by the database whichever replica runs it.
  */
 import type { ReclaimAskRow, ReclaimRoundRow } from '../../kernel/db/schema.js';
+import { daysSince, progressSince } from '../../progress/index.js';
 import type { ReclaimStore } from '../db/store.js';
 import {
   type ReclaimCandidate,
@@ -65,6 +66,56 @@ export async function start(
   const asked = ask.length;
   ctx.logger.info('reclaim round started', { roundId: round.id, admin, asked, notInSlack, policy });
   return { kind: 'started', roundId: round.id, asked, notInSlack, deadlineAt: round.deadline_at };
+}
+
+/** One holder to ask on their own (a seat reached through a waitlist offer, never started). */
+export interface OneHolder {
+  licenseId: string;
+  poolId: string;
+  courseTitle: string;
+  slackUser: string;
+  /** Who gets the round's message: the approver of the request that reached the seat. */
+  admin: string;
+}
+
+/**
+ * A reclaim round of one (docs/offers.md): the holder is asked as any round asks (the same ask, DM,
+ * Keep and Release, reminder and deadline), when the progress records still show them at 0 %. The
+ * round claims no pool, so an admin's own round of the pool is not held up by it. 'started': nothing
+ * to ask (progress shown, or already asked in an open round); 'not-now': no progress record yet.
+ */
+export async function startOne(
+  ctx: ReclaimContext,
+  holder: OneHolder,
+  policy: ReclaimPolicy,
+): Promise<'asked' | 'started' | 'not-now'> {
+  const h = (await ctx.progress.holders({ poolId: holder.poolId })).find((x) => x.licenseId === holder.licenseId);
+  if (!h) return 'not-now';
+  if (h.progress > 0 || (await ctx.store.askedInOpenRounds()).has(holder.licenseId)) return 'started';
+  const at = ctx.now();
+  const s = progressSince(h);
+  const candidate: ReclaimCandidate = {
+    licenseId: h.licenseId,
+    poolId: holder.poolId,
+    courseTitle: holder.courseTitle,
+    studentEmail: h.studentEmail,
+    studentName: h.studentName,
+    standing: 'not-started',
+    progress: h.progress,
+    since: s.at,
+    watched: s.watched,
+    daysHeld: daysSince(h.start, at),
+    slackUser: holder.slackUser,
+  };
+  const round = roundRow(ctx, holder.admin, holder.poolId, policy, 0);
+  await ctx.store.transaction(async (tx) => {
+    await tx.insertRound(round);
+    await askOne(ctx, tx, round, candidate);
+    await enqueue(tx, ctx, { kind: 'reclaim-round', roundId: round.id }, `reclaim:${round.id}:posted`);
+  });
+  ctx.outbox.kick();
+  ctx.logger.info('reclaim round of one started', { roundId: round.id, licenseId: holder.licenseId });
+  return 'asked';
 }
 
 function roundRow(

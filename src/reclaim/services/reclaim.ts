@@ -13,11 +13,11 @@ import { answer } from './reclaim-answer.js';
 import type { LookupUser, ReclaimOptions } from './reclaim-context.js';
 import { closeDue, remind } from './reclaim-deadline.js';
 import { preview } from './reclaim-preview.js';
-import { type ReclaimStartOutcome, start } from './reclaim-start.js';
+import { type OneHolder, type ReclaimStartOutcome, start, startOne } from './reclaim-start.js';
 import { roundView } from './round-views.js';
 
 export type { LookupUser, ReclaimOptions } from './reclaim-context.js';
-export type { ReclaimStartOutcome } from './reclaim-start.js';
+export type { OneHolder, ReclaimStartOutcome } from './reclaim-start.js';
 
 export interface ReclaimTickOutcome {
   /** Reminder messages enqueued (one per person). */
@@ -34,6 +34,8 @@ export interface Reclaim {
     policy: ReclaimPolicy,
     lookup: LookupUser,
   ): Promise<ReclaimStartOutcome>;
+  /** A round of one holder (a seat reached through a waitlist offer, still at 0 %): docs/offers.md. */
+  askOne(holder: OneHolder): Promise<'asked' | 'started' | 'not-now'>;
   answer(askId: string, user: string, choice: 'keep' | 'release'): Promise<ReclaimAnswerOutcome>;
   /** The admin's round message's figures, or undefined for an unknown round. */
   roundView(roundId: string): Promise<{ view: ReclaimRoundView; channel?: string; ts?: string } | undefined>;
@@ -51,6 +53,7 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
   return {
     preview: (poolId, lookup) => preview(ctx, poolId, lookup),
     start: (admin, poolId, policy, lookup) => start(ctx, admin, poolId, policy, lookup),
+    askOne: (holder) => startOne(ctx, holder, 'list'),
     answer: (askId, user, choice) => answer(ctx, askId, user, choice),
     roundView: (roundId) => roundView(ctx.store, roundId),
     setMessage: (roundId, channel, ts) => ctx.store.setMessage(roundId, channel, ts),

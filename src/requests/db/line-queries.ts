@@ -44,7 +44,12 @@ export interface LineQueries extends WaitlistStore {
 
 /** PostgreSQL: the pool's line locked for the transaction (an advisory lock on its name); SQLite has one writer. */
 async function lockLine(b: StoreBase, trx: Kysely<Database>, poolId: string): Promise<void> {
-  if (b.opts.dialect === 'postgres') {
+  await lockPoolLine(b.opts.dialect, trx, poolId);
+}
+
+/** The pool's line locked for the transaction on PostgreSQL (the offers' store takes it too). */
+export async function lockPoolLine(dialect: 'sqlite' | 'postgres', trx: Kysely<Database>, poolId: string) {
+  if (dialect === 'postgres') {
     await sql`select pg_advisory_xact_lock(hashtext(${`license-desk:line:${poolId}`}))`.execute(trx);
   }
 }

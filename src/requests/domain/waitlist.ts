@@ -62,6 +62,8 @@ export type SeatHandOn =
   | { kind: 'given'; to: string; licenseId: string }
   /** Somebody waits but has no seat yet (the assign is still running, or was held): who is first. */
   | { kind: 'waiting'; first: string }
+  /** Offered to the first in line (WAITLIST_OFFER_HOURS): held for them until the deadline. */
+  | { kind: 'offered'; to: string; deadlineAt: string }
   /** The pool has ended: no seat is free for anybody, and nobody in line can ever get one. */
   | { kind: 'ended' };
 

@@ -11,7 +11,10 @@ import type { Pool } from '../../kernel/domain/types.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { CourseRequest, RequestAssignOutcome, RequestRefusal } from '../domain/requests.js';
 
-export type RequestAssignContext = Pick<ChangeContext, 'licensing' | 'audit' | 'now' | 'work'>;
+export type RequestAssignContext = Pick<ChangeContext, 'licensing' | 'audit' | 'now' | 'work'> & {
+  /** Seats held by live offers to other requests (docs/offers.md): taken, for this request. */
+  heldSeats?: (poolId: string, requestId: string) => Promise<number>;
+};
 
 /** The licensing service's refusal when the seat was taken in between (the sandbox and the real API). */
 const NO_SEAT = /no available license|no_license_available/i;
@@ -42,7 +45,7 @@ export async function assignForRequest(
   const read = await readPool(ctx, request.poolId);
   if (read.kind === 'gone') return refuse({ kind: 'pool-gone', poolId: request.poolId }, 'the pool no longer exists');
   if (read.kind === 'failed') return read.outcome;
-  const pool = read.pool;
+  const pool = await withoutHeld(ctx, read.pool, request.id);
   const blocker = poolBlocker(pool, now);
   if (blocker === 'ended') {
     return refuse({ kind: 'pool-ended', poolId: pool.id }, 'the pool has ended');
@@ -110,6 +113,12 @@ function outcomeOfWrite(result: Awaited<ReturnType<typeof assign>>, pool: Pool):
         detail: 'the licensing service did not answer and reading back whether the license was assigned failed',
       };
   }
+}
+
+/** The pool as this request sees it: the seats held by offers to others are not free for it. */
+async function withoutHeld(ctx: RequestAssignContext, pool: Pool, requestId: string): Promise<Pool> {
+  const held = (await ctx.heldSeats?.(pool.id, requestId)) ?? 0;
+  return held > 0 ? { ...pool, availableLicenses: Math.max(0, pool.availableLicenses - held) } : pool;
 }
 
 /** The pool, read fresh: gone (a refusal), or a clear failure to read it. */

@@ -87,7 +87,13 @@ export function kernelBase(opts: RequestServiceOptions) {
       });
     }
   };
-  const ctx: RequestAssignContext = { licensing, now: opts.now, work: opts.work, audit: opts.audit };
+  const ctx: RequestAssignContext = {
+    licensing,
+    now: opts.now,
+    work: opts.work,
+    audit: opts.audit,
+    ...(opts.heldSeats ? { heldSeats: opts.heldSeats } : {}),
+  };
   /** One transaction (durable: on disk before a licensing write is sent); what it queued is sent once it committed. */
   const kicked =
     (run: DbRequestStore['transaction']): DbRequestStore['transaction'] =>

@@ -123,6 +123,8 @@ export interface RequestServiceOptions {
   waitlist?: boolean | undefined;
   /** A request went back in line after a write that did not happen: its pool's seats are looked at again. */
   seatMayBeFree?: ((poolId: string) => void) | undefined;
+  /** Seats of the pool held by live offers to other requests (docs/offers.md): they count as taken. */
+  heldSeats?: ((poolId: string, requestId: string) => Promise<number>) | undefined;
   presence?: RequesterPresence | undefined;
   /**
    * The requester's Slack name, asked only for a request stored without one (made before License Desk

@@ -9,6 +9,7 @@ import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { WaitlistStore } from '../db/request-store.js';
+import type { Offers } from '../domain/offers.js';
 import type { WaitlistAssignOutcome, WaitlistEntry } from '../domain/waitlist.js';
 
 export interface SeatFreedResult {
@@ -20,6 +21,8 @@ export interface SeatFreedResult {
   held?: string;
   /** The pool has ended: no seat was free for anybody, and the requests in line left it. */
   ended?: boolean;
+  /** With offers on (WAITLIST_OFFER_HOURS above 0): the requests offered a seat this round, with its deadline. */
+  offered?: { entry: WaitlistEntry; deadlineAt: string }[];
 }
 
 export interface RoundContext {
@@ -29,6 +32,8 @@ export interface RoundContext {
   audit(entry: Omit<AuditEntry, 'at'>): Promise<void>;
   now: () => Date;
   logger: Logger;
+  /** Seats offered rather than assigned (docs/offers.md); unset or 0 hours: assigned at once. */
+  offers?: Pick<Offers, 'settings' | 'held' | 'offerTo'> | undefined;
 }
 
 /** Whose request, as facts: the audit names the requester with a mention and keeps the id out of its words. */
@@ -53,6 +58,7 @@ export async function giveSeats(w: RoundContext, poolId: string, priority: Prior
   const ended = poolBlocker(pool, w.now()) === 'ended';
   if (ended) result.ended = true;
   result.free = ended ? 0 : Math.max(0, pool.availableLicenses);
+  if (!ended && w.offers && w.offers.settings.hours > 0) return offerSeats(w, w.offers, poolId, result);
   let free = result.free;
   const left = new Set<string>();
   while (free > 0 || ended) {
@@ -73,6 +79,37 @@ export async function giveSeats(w: RoundContext, poolId: string, priority: Prior
     await w.store.leave(head.requestId);
     if (outcome.kind === 'assigned') free -= 1;
     await recordSeat(w, result, head, outcome, ended);
+  }
+  return result;
+}
+
+/**
+ * Offers instead of assigns: each free seat not held by a live offer goes, as an offer, to the first
+ * in line who holds none. The store makes an offer only while the pool's live offers are fewer than
+ * its free seats, so two rounds at once (two replicas) never offer one seat twice.
+ */
+async function offerSeats(
+  w: RoundContext,
+  offers: NonNullable<RoundContext['offers']>,
+  poolId: string,
+  result: SeatFreedResult,
+): Promise<SeatFreedResult> {
+  const available = result.free;
+  const held = await offers.held(poolId);
+  const live = new Set(held.map((h) => h.requestId));
+  let free = available - live.size;
+  result.offered = [];
+  while (free > 0) {
+    const head = (await w.store.lines(poolId))[poolId]?.find((e) => !live.has(e.requestId));
+    if (!head) break;
+    live.add(head.requestId);
+    const made = await offers.offerTo(head, available);
+    if (made === 'no-free-seat') break;
+    free -= 1;
+    if (made === 'offered') {
+      const mine = (await offers.held(poolId)).find((h) => h.requestId === head.requestId);
+      result.offered.push({ entry: head, deadlineAt: mine?.deadlineAt ?? '' });
+    }
   }
   return result;
 }

@@ -16,6 +16,7 @@ import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { WaitlistStore } from '../db/request-store.js';
+import type { Offers } from '../domain/offers.js';
 import {
   entriesOf,
   poolOf,
@@ -24,7 +25,6 @@ import {
   type WaitlistEntry,
   type WaitlistedRequest,
 } from '../domain/waitlist.js';
-
 import { firstIn, giveSeats, type RoundContext, type SeatFreedResult, whose } from './waitlist-round.js';
 
 export type { SeatFreedResult } from './waitlist-round.js';
@@ -82,6 +82,8 @@ export interface Waitlist {
   handOn(poolId: string, waitMs?: number): Promise<SeatHandOn>;
   /** Pools with somebody waiting. */
   waitingPools(): Promise<string[]>;
+  /** Seats offered, then claimed (WAITLIST_OFFER_HOURS above 0); unset: a freed seat is assigned at once. */
+  offers?: Offers;
   /** Waits for the background seatFreed runs started by noticeSeat (at most `timeoutMs`, default 5 s). */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -93,6 +95,8 @@ export interface WaitlistOptions {
   assignWaitlisted: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
   audit?: { record(entry: AuditEntry): Promise<void> };
   lock?: PoolLock;
+  /** Seats offered rather than assigned (docs/offers.md); unset: assigned at once. */
+  offers?: Offers | undefined;
   now: () => Date;
   logger: Logger;
 }
@@ -158,6 +162,7 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
   const headOrPool = (poolId: string) => firstOrPool(store, poolId);
 
   const waitlist: Waitlist = {
+    ...(opts.offers && opts.offers.settings.hours > 0 ? { offers: opts.offers } : {}),
     async entries(poolId) {
       return entriesOf(await store.lines(poolId), poolId);
     },
@@ -206,6 +211,8 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
             if (result.ended) return { kind: 'ended' };
             const given = result.assigned[0];
             if (given) return { kind: 'given', to: given.entry.requester, licenseId: given.licenseId };
+            const offered = result.offered?.[0];
+            if (offered) return { kind: 'offered', to: offered.entry.requester, deadlineAt: offered.deadlineAt };
             return headOrPool(poolId);
           },
           (error: unknown): Promise<SeatHandOn> => {

@@ -1,9 +1,11 @@
 /**
  * Course requests and the waitlist as the composition root sees them (kernel/slack/feature.ts): their
  * listeners always (without records they answer that requests are off), and with records their
- * notices, the assign they settle after a kill, the reminder and waitlist checks, and their stop.
+ * notices (the waitlist's offers among them), the assign they settle after a kill, the reminder, waitlist
+ * and offer checks, and their stop.
  */
 import { type Feature, featureOf } from '../../kernel/slack/feature.js';
+import { OFFER_NOTICE_KINDS } from '../domain/offers.js';
 import { REQUEST_NOTICE_KINDS } from '../domain/requests.js';
 import { registerRequests } from './index.js';
 import type { RequestsFeature } from './start.js';
@@ -14,5 +16,5 @@ export function requestsFeature(composed: RequestsFeature | undefined): Feature 
     registerWaitlist(app, surface);
     registerRequests(app, surface);
   };
-  return featureOf('requests', register, REQUEST_NOTICE_KINDS, composed);
+  return featureOf('requests', register, [...REQUEST_NOTICE_KINDS, ...OFFER_NOTICE_KINDS], composed);
 }

@@ -10,13 +10,16 @@
 import type { webApi } from '@slack/bolt';
 import type { Records } from '../../kernel/db/open.js';
 import type { AuditLog } from '../../kernel/services/audit.js';
+import { startedJob } from '../../kernel/services/jobs/runner.js';
 import type { NoticeSteps, Outbox } from '../../kernel/services/outbox.js';
 import type { Intent, Intents } from '../../kernel/services/writes/intents.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { deliverIf } from '../../kernel/slack/notices.js';
+import { createOfferStore } from '../db/offer-store.js';
 import { createDbRequestStore, type DbRequestStore } from '../db/request-store.js';
+import { OFFER_DEFAULTS, type OfferSettings } from '../domain/offers.js';
 import { isRequestNotice, type RequestLimits, type RequestTimers } from '../domain/requests.js';
 import { createRequestCheck } from '../services/check.js';
+import { createOffers, type Offers } from '../services/offers.js';
 import { createRequestService, REQUEST_ASSIGN_INTENT } from '../services/service.js';
 import { createWaitlist, type Waitlist } from '../services/waitlist.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../services/waitlist-watch.js';
@@ -25,6 +28,7 @@ import { createRequestNotices } from './notices.js';
 import { createRequesterName, createRequesterPresence } from './presence.js';
 import { createRequestNoticeRenderers } from './request-notices.js';
 import { createWaitlistNotices } from './waitlist/notices.js';
+import { createOfferNoticeRenderer, isOfferNotice } from './waitlist/offer-notices.js';
 
 export interface WaitlistSetup {
   /** The licensing budget the background check takes its share of (HOME_BUDGET_SHARE). */
@@ -32,6 +36,8 @@ export interface WaitlistSetup {
   share: number;
   /** Least time between two background checks; default 15 minutes. */
   intervalMs?: number;
+  /** WAITLIST_OFFER_HOURS and OFFER_NOT_STARTED_DAYS (docs/offers.md); default 48 hours and 14 days. */
+  offers?: Partial<OfferSettings>;
 }
 
 export interface RequestsOptions {
@@ -59,6 +65,8 @@ export interface RequestsFeature {
   waitlist: Waitlist | undefined;
   /** The background check for seats freed outside License Desk (tests call tick()). */
   watch: WaitlistWatch | undefined;
+  /** Seats offered, then claimed (WAITLIST_OFFER_HOURS above 0); tests call its tick(). */
+  offers: Offers | undefined;
   /** The intent kind and its settle, for the Settler. */
   intentKind: string;
   settle(intent: Intent): Promise<void>;
@@ -85,7 +93,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
   const setup = opts.waitlist;
   const events = createRequestNotices(opts.client, deps, cards);
   // A request back in line after a write that did not happen: its pool is looked at again.
-  const pending = { waitlist: undefined as Waitlist | undefined };
+  const pending = { waitlist: undefined as Waitlist | undefined, offers: undefined as Offers | undefined };
   const service = createRequestService({
     store,
     intents: opts.intents,
@@ -97,6 +105,8 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     timers: opts.timers,
     waitlist: setup !== undefined,
     seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
+    heldSeats: async (poolId, requestId) =>
+      pending.offers ? (await pending.offers.held(poolId)).filter((h) => h.requestId !== requestId).length : 0,
     presence: createRequesterPresence(opts.client, deps.roles),
     nameOf: createRequesterName(opts.client),
     limits: opts.limits,
@@ -104,12 +114,29 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     // A write whose outcome the database did not take: read back as soon as the database answers again.
     settleLater: (intentId) => deps.settler?.adopt(intentId),
   });
+  const offerSettings = { ...OFFER_DEFAULTS, ...setup?.offers };
+  const offers =
+    setup && offerSettings.hours > 0
+      ? createOffers({
+          offers: createOfferStore({ db: opts.records.db, dialect: opts.records.dialect, now: deps.now }),
+          requests: store,
+          outbox: opts.outbox,
+          settings: offerSettings,
+          assignWaitlisted: (entry) => service.assignWaitlisted(entry),
+          seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
+          audit: (entry) => audit.record(entry),
+          now: deps.now,
+          logger,
+        })
+      : undefined;
+  pending.offers = offers;
   const waitlist = setup
     ? createWaitlist({
         store: store.waitlistStore(),
         licensing: deps.licensing,
         assignWaitlisted: (entry) => service.assignWaitlisted(entry),
         audit,
+        offers,
         now: deps.now,
         logger,
       })
@@ -130,6 +157,19 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
           ...(deps.jobs ? { jobs: deps.jobs } : {}),
         })
       : undefined;
+  const deliverOffer = createOfferNoticeRenderer(opts.client, deps, offers);
+  // Offers past their deadline, claims a stop cut short, holders who never started: every minute.
+  const offerJob = offers
+    ? startedJob(deps.jobs, logger, {
+        name: 'waitlist: offers',
+        everyMs: 60_000,
+        firstAfterMs: 0,
+        run: () =>
+          offers
+            .tick()
+            .catch((error: unknown) => logger.warn('waitlist offers check failed', { error: String(error) })),
+      })
+    : undefined;
   const deliver = createRequestNoticeRenderers({
     store,
     events,
@@ -142,14 +182,25 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     store,
     waitlist,
     watch,
+    offers,
     intentKind: REQUEST_ASSIGN_INTENT,
     settle: (intent) => service.settle(intent),
-    deliver: deliverIf(isRequestNotice, deliver),
+    async deliver(body, steps) {
+      if (isOfferNotice(body)) {
+        await deliverOffer(body);
+        return true;
+      }
+      if (!isRequestNotice(body)) return false;
+      await deliver(body, steps);
+      return true;
+    },
     start() {
       check.start();
       watch?.start();
+      offerJob?.start();
     },
     async stop() {
+      await offerJob?.stop(0);
       await check.stop();
       await watch?.stop();
       await waitlist?.stop(3000);

@@ -37,6 +37,11 @@ export function assignWords(params: AssignParams, pool: Pool | undefined, freed?
   };
 }
 
+/** The outcome with one more line (a warning the admin should read beside it), when there is one. */
+export function withNote(outcome: Outcome, note: string | undefined): Outcome {
+  return note ? { ...outcome, details: [...(outcome.details ?? []), note] } : outcome;
+}
+
 export async function finishChange(
   s: Surface,
   client: webApi.WebClient,
@@ -61,8 +66,10 @@ export async function runAssign(
   run: ChangeRun,
   call: Omit<AssignCall, 'actor'>,
   freed?: string,
+  note?: string,
 ): Promise<WriteOutcome<License>> {
   const write = await assign(changeContext(s), { ...call, actor: run.actor });
-  await finishChange(s, client, run, describeWrite(write, assignWords(call.params, call.pool, freed)));
+  const told = describeWrite(write, assignWords(call.params, call.pool, freed));
+  await finishChange(s, client, run, withNote(told, note));
   return write;
 }

@@ -14,14 +14,19 @@ import { limitWait } from '../../../kernel/slack/limit-wait.js';
 import { presentError } from '../../../kernel/slack/present.js';
 import { updateView } from '../../../kernel/slack/slack-io.js';
 import type { Surface } from '../../../kernel/slack/state.js';
-import { type CourseRequest, REQUEST_UNREADABLE_TEXT, UnreadableRequestError } from '../../../requests/index.js';
+import {
+  type CourseRequest,
+  heldSeatsSentence,
+  REQUEST_UNREADABLE_TEXT,
+  UnreadableRequestError,
+} from '../../../requests/index.js';
 import { ASSIGN_TITLE } from '../../blocks/assign-modal.js';
 import { buildRecycleConfirmModal, RECYCLE_TITLE } from '../../blocks/recycle-confirm.js';
 import { needsRecycle } from '../../domain/assignment.js';
 import type { AssignParams } from '../../services/assign.js';
 import { loadRecycleChoice } from '../../services/recycle.js';
 import { checkAssignForm } from './assign-checks.js';
-import { assignWords, finishChange, runAssign } from './assign-run.js';
+import { assignWords, finishChange, runAssign, withNote } from './assign-run.js';
 import { type AssignForm, readAssignForm } from './form.js';
 import { describeWrite } from './outcome-text.js';
 import { notWaiting, seatRefusal } from './request-seat.js';
@@ -92,6 +97,9 @@ export function createAssignSubmitHandler(s: Surface) {
     }
     await ack({ response_action: 'update', view: working });
     const run = { viewId: view.id, actor, channel, title: ASSIGN_TITLE };
+    // Seats of the pool on offer from the waitlist are held for their claimants: the admin is told.
+    const held = await deps.waitlist?.offers?.held(params.poolId).catch(() => []);
+    const note = held ? heldSeatsSentence(held) : undefined;
     if (request) {
       // A seat is free by now: the request's own assign, through its service (never waitlisted meanwhile).
       const how = { kind: 'assign' as const, endDate: params.endDate, pool };
@@ -101,9 +109,9 @@ export function createAssignSubmitHandler(s: Surface) {
         (outcome.kind === 'written' && outcome.result.kind === 'assign'
           ? describeWrite(outcome.result.write, assignWords(outcome.params, pool))
           : notWaiting(request));
-      return finishChange(s, client, run, told);
+      return finishChange(s, client, run, withNote(told, note));
     }
-    await runAssign(s, client, run, { params: params, pool, action: 'assign' });
+    await runAssign(s, client, run, { params: params, pool, action: 'assign' }, undefined, note);
   });
 }
 
