@@ -67,7 +67,13 @@ describe('leavers', () => {
   const { c: clock, now } = testClock();
   const t0 = clock.t;
   const t = appPerFile('desk-leavers-', (dataDir) =>
-    startTestApp({ dataDir, now, waitlist: {}, leavers: { channel: ALERTS }, slack: { users: [WAITER] } }),
+    startTestApp({
+      dataDir,
+      now,
+      waitlist: { offers: { hours: 0 } },
+      leavers: { channel: ALERTS },
+      slack: { users: [WAITER] },
+    }),
   );
   const posts = () => t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === ALERTS);
   const deletes = () => t.sandbox.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
@@ -202,7 +208,7 @@ describe('leavers: the weekly sweep', () => {
     startTestApp({
       dataDir,
       now,
-      waitlist: {},
+      waitlist: { offers: { hours: 0 } },
       leavers: { channel: ALERTS, sweep: { paceMs: 1200, wait: async (ms) => void waits.push(ms) } },
     }),
   );
