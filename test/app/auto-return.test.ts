@@ -8,6 +8,7 @@
  * Seed (sandbox demo data): pools 2001 (transferable, course 301), 2002 (untransferable, course 301),
  * 2003 (transferable and full, course 302).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { auditSentence } from '../../src/kernel/domain/audit-sentence.js';
@@ -20,22 +21,19 @@ import { createProgressReturns } from '../../src/progress/db/returns.js';
 import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
+import { settableClock } from '../support/clock.js';
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
-import { allText, buttons } from '../support/fixtures.js';
+import { buttons, callText } from '../support/fixtures.js';
 import { progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 
 const ALERTS = 'C0ALERTS01';
 const WAITER = { id: 'U0WAIT0002', name: 'wendy.wait', email: 'wendy.wait@contoso.com' };
-const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}`;
+const text = callText;
 
-/** A clock of the app's own, moved forward by the tests. */
-function testClock() {
-  const c = { t: Date.parse('2026-11-25T10:00:00.000Z') };
-  return { c, now: () => new Date(c.t) };
-}
+const testClock = settableClock;
 
 /** Active licenses of a pool that run well past the days these tests move the clock. */
 function longHolders(t: TestApp, poolId: string, from: number): License[] {

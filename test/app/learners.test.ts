@@ -20,7 +20,7 @@ import { observationOf } from '../../src/progress/domain/progress.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
-import { allText, buttons } from '../support/fixtures.js';
+import { allText, buttons, callText } from '../support/fixtures.js';
 import { selfServiceTo, waitlistedRequest } from '../support/requests.js';
 import { until } from '../support/until.js';
 
@@ -42,7 +42,7 @@ let others2003: License;
 let reminded: License;
 
 const deletes = () => t.sandbox.requests.filter((r) => r.method === 'DELETE');
-const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}`;
+const text = callText;
 const dmsTo = (user: string): SlackCall[] =>
   t.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === dmChannel(user));
 const viewOf = (c: SlackCall) => c.args.view as { blocks: unknown[]; submit?: unknown; private_metadata?: string };

@@ -5,27 +5,26 @@
  *
  * Seed (sandbox demo data): pools 2001 (transferable), 2002 (untransferable), 2003 (transferable, full).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditSentence } from '../../src/kernel/domain/audit-sentence.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import type { License } from '../../src/kernel/domain/types.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
+import { settableClock } from '../support/clock.js';
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall, TEST_USERS } from '../support/fake-slack.js';
-import { allText } from '../support/fixtures.js';
+import { allText, callText } from '../support/fixtures.js';
 import { openHome, progressPassOn } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 
 const ALERTS = 'C0ALERTS01';
 const WAITER = { id: 'U0WAIT0002', name: 'wendy.wait', email: 'wendy.wait@contoso.com' };
-const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}`;
+const text = callText;
 
-function testClock() {
-  const c = { t: Date.parse('2026-11-25T10:00:00.000Z') };
-  return { c, now: () => new Date(c.t) };
-}
+const testClock = settableClock;
 
 /** Active licenses that run well past the days these tests move the clock, by holder e-mail. */
 function holdersOf(t: TestApp, from: number): Map<string, License[]> {

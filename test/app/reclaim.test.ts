@@ -19,7 +19,7 @@ import { observationOf } from '../../src/progress/domain/progress.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
-import { allText, buttons } from '../support/fixtures.js';
+import { allText, buttons, callText } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
 import { selfServiceTo, waitlistedRequest } from '../support/requests.js';
 import { until } from '../support/until.js';
@@ -55,7 +55,7 @@ function rawButtons(message: unknown): Record<string, unknown>[] {
   walk(message);
   return out;
 }
-const text = (c: SlackCall) => `${String(c.args.text)} ${allText(c.args.blocks)}`;
+const text = callText;
 
 beforeAll(async () => {
   // Slack users for the holders that can be asked (students' e-mails are read from the sandbox below).

@@ -4,7 +4,7 @@
  * PostgreSQL: the requester's licenses in the pool are read back, never resent; the request ends
  * assigned, or back to pending (an approval) or in line (the waitlist), and each person is told once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Records } from '../../src/kernel/db/open.js';
 import { createIntents } from '../../src/kernel/services/writes/intents.js';
 import { buildRequestDecisionMessage } from '../../src/requests/blocks/requests.js';
@@ -14,15 +14,13 @@ import { requestTimers } from '../../src/requests/domain/requests.js';
 import { REQUEST_ASSIGN_INTENT } from '../../src/requests/services/service.js';
 import { startTestApp, type TestApp } from '../support/app-harness.js';
 import { textOf } from '../support/change-flow.js';
+import { cleanupsAfterEach } from '../support/cleanups.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { testDatabases } from '../support/records.js';
 import { sampleRequest } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const EMAIL = 'nora.quinn@acme-learning.example';
 const dmOf = (user: string) => `D${user.slice(1)}`;

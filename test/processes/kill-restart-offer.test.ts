@@ -7,7 +7,7 @@
  * once, and a second Claim changes nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeActionId, OfferActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { ChangeActionId, OfferActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { type KilledDesk, startKilledDesk, watchRequest } from '../support/kill-restart.js';
@@ -41,13 +41,7 @@ const dm = { channel: `D${ADA.id.slice(1)}` };
 
 /** Ada waits first in line; a license admin revokes another seat of the pool; the offer's id from her DM. */
 async function offered(): Promise<string> {
-  await desk.start();
-  expect(desk.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
-  const id = await ada.askWithForm('VKILLOFFR1');
-  await desk.click(RequestActionId.approve, id, ADMIN, { channel: CHANNEL, responseId: 'approve' });
-  await desk.slack.waitForResponse('approve', (p) => allText(p.body).includes('is full'), 15_000);
-  await desk.click(RequestActionId.waitlist, id, ADMIN, { channel: CHANNEL, responseId: 'waitlist' });
-  await until('the requester to be told her place', () => desk.dmsTo(ADA.id, 'waitlist, number 1').length > 0, 15_000);
+  await ada.waitlistedFirst('VKILLOFFR1', ADMIN);
   const seat = desk.sandbox.inspect
     .licenses({ poolId: POOL })
     .find((l) => l.active && l.revokable && l.student.email !== ADA.email);

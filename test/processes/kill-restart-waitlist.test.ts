@@ -8,7 +8,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { TEST_USERS } from '../support/fake-slack.js';
-import { allText } from '../support/fixtures.js';
 import { type KilledDesk, startKilledDesk, watchRequest } from '../support/kill-restart.js';
 import { until } from '../support/until.js';
 
@@ -41,13 +40,7 @@ const ada = watchRequest(() => desk, {
 
 /** Ada asks for the full pool, the admin approves and adds the request to the waitlist: she is number 1. */
 async function waitlisted(): Promise<void> {
-  await desk.start();
-  expect(desk.sandbox.inspect.pool(POOL)?.availableLicenses).toBe(0);
-  const id = await ada.askWithForm('VKILLWAIT1');
-  await desk.click(RequestActionId.approve, id, ADMIN, { channel: CHANNEL, responseId: 'approve' });
-  await desk.slack.waitForResponse('approve', (p) => allText(p.body).includes('is full'), 15_000);
-  await desk.click(RequestActionId.waitlist, id, ADMIN, { channel: CHANNEL, responseId: 'waitlist' });
-  await until('the requester to be told her place', () => desk.dmsTo(ADA.id, 'waitlist, number 1').length > 0, 15_000);
+  await ada.waitlistedFirst('VKILLWAIT1', ADMIN);
 }
 
 /** The admin revokes a license of the pool that is not Ada's: the seat goes to her. The license revoked. */

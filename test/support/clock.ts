@@ -8,3 +8,9 @@ export function movableClock() {
     },
   };
 }
+
+/** A clock the test sets: the app reads `now`, the test moves `c.t` (milliseconds since the epoch). */
+export function settableClock(iso = '2026-11-25T10:00:00.000Z') {
+  const c = { t: Date.parse(iso) };
+  return { c, now: () => new Date(c.t) };
+}

@@ -106,6 +106,11 @@ export function mrkdwnText(message: unknown): string {
 }
 
 /** Every piece of text in a message, for "what the user reads" assertions. */
+/** What a Slack call says: its text and every text of its blocks. */
+export function callText(call: { args: Record<string, unknown> }): string {
+  return `${String(call.args.text)} ${allText(call.args.blocks)}`;
+}
+
 export function allText(message: unknown): string {
   const out: string[] = [];
   const walk = (v: unknown): void => {

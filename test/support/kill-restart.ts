@@ -473,6 +473,21 @@ export function watchRequest(desk: () => KilledDesk, r: WatchedRequest) {
       );
       return String(buttons(posted.args).find((b) => b.action_id === RequestActionId.approve)?.value);
     },
+    /**
+     * With the pool full, the requester asks (view `viewId`), `admin` approves ("is full") and adds the
+     * request to the waitlist: the requester is told they are number 1. The request's id.
+     */
+    async waitlistedFirst(viewId: string, admin: string): Promise<string> {
+      await desk().start();
+      expect(desk().sandbox.inspect.pool(r.pool)?.availableLicenses).toBe(0);
+      const id = await watch.askWithForm(viewId);
+      await desk().click(RequestActionId.approve, id, admin, { channel: r.channel, responseId: 'approve' });
+      await desk().slack.waitForResponse('approve', (p) => allText(p.body).includes('is full'), 15_000);
+      await desk().click(RequestActionId.waitlist, id, admin, { channel: r.channel, responseId: 'waitlist' });
+      const told = () => desk().dmsTo(r.requester, 'waitlist, number 1').length > 0;
+      await until('the requester to be told her place', told, 15_000);
+      return id;
+    },
     /** Waits (up to `timeoutMs`) for the requester's DM that the request was received. */
     async untilReceived(timeoutMs = 15_000): Promise<void> {
       await until(

@@ -309,6 +309,24 @@ describe('architecture (docs/architecture.md)', () => {
     expect(untyped).toEqual([]);
   });
 
+  it('reading the configuration loads no feature face at run time (a face loads its whole feature; config is loaded first, by every entry point)', () => {
+    const seen = new Set<string>();
+    const faces: string[] = [];
+    const visit = (file: string, via: string[]) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const { spec } of importsWithKind(file)) {
+        if (isTypeImport(file, spec)) continue;
+        const to = target(file, spec);
+        if (!to || to.endsWith('(missing)')) continue;
+        if (/^src\/[^/]+\/index\.ts$/.test(to) && unitOf(to) !== 'kernel') faces.push([...via, file, to].join(' -> '));
+        else visit(to, [...via, file]);
+      }
+    };
+    visit('src/kernel/config/config.ts', []);
+    expect(faces).toEqual([]);
+  });
+
   it("a feature's face re-exports only its own files", () => {
     const found = FEATURES.filter((u) => existsSync(join(root, 'src', u, 'index.ts'))).flatMap((u) =>
       importsOf(`src/${u}/index.ts`)

@@ -1,5 +1,5 @@
 /**
- * Extension requests ("Ask for more time", docs/learners-more-time.md): a learner asks for a later end
+ * Extension requests ("Ask for more time", docs/learners.md, "Ask for more time"): a learner asks for a later end
  * date of a license they hold, the approvers of course requests decide. The types and the pure rules;
  * every rule takes `now`.
  */

@@ -1,5 +1,5 @@
 /**
- * The use cases of extension requests (docs/learners-more-time.md): the learner's holding check and
+ * The use cases of extension requests (docs/learners.md, "Ask for more time"): the learner's holding check and
  * ask, an approver's Approve and Deny, the periodic check (reminders, expiry, read-backs) and the
  * settle of an approval's write left in flight. Typed outcomes; no Slack types.
  */

@@ -1,5 +1,5 @@
 /**
- * Extension requests composed (docs/learners-more-time.md): the use cases on the records, the
+ * Extension requests composed (docs/learners.md, "Ask for more time"): the use cases on the records, the
  * renderers of their outbox notices, the settle of Approve's write left in flight, and the check as
  * a job of the one runner. Built by the composition root next to the course requests, whose approvers,
  * cards channel, timers and daily limit it shares.

@@ -146,7 +146,7 @@ export const ReclaimActionId = {
   release: 'reclaim_release',
 } as const;
 
-/** A learner's ask for more time (docs/learners-more-time.md). */
+/** A learner's ask for more time (docs/learners.md, "Ask for more time"). */
 export const ExtensionActionId = {
   /** "Ask for more time" on a learner's own license (`/licenses mine`, App Home, reminder DMs): value = license id. */
   moreTime: 'learner_more_time',

@@ -79,7 +79,7 @@ export interface AppDeps {
   waitlist?: Waitlist;
   /** Self-service course requests (docs/course-requests.md); without it those surfaces say they are off. */
   requests?: RequestsDeps;
-  /** A learner's ask for more time (docs/learners-more-time.md); without it the button says it is not set up. */
+  /** A learner's ask for more time (docs/learners.md, "Ask for more time"); without it the button says it is not set up. */
   extensions?: { service: ExtensionService };
   /** Reclaim rounds (docs/reclaim.md, src/reclaim/slack/start.ts); without it `/licenses reclaim` says it is off. */
   reclaim?: { service: Reclaim };

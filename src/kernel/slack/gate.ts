@@ -112,85 +112,75 @@ export async function mayAskForCourse(
   return (await authorizeRequester(deps, client, userId)).allowed;
 }
 
-/** May `userId` request a course? Asked fresh, never from a payload; fails closed like the roles. */
-export async function authorizeRequester(
-  deps: Pick<AppDeps, 'roles' | 'logger'>,
+type Deps = Pick<AppDeps, 'roles' | 'logger'>;
+
+/**
+ * A person's check: `refusal` says why `userId` may not (given whom to ask), or nothing; then their
+ * role. Slack's failure fails closed (checkFailed).
+ */
+async function personVerdict(
+  deps: Deps,
   client: webApi.WebClient,
   userId: string,
+  what: string,
+  refusal: (who: string) => Promise<RequesterVerdict | undefined>,
 ): Promise<RequesterVerdict> {
-  const who = deps.roles.whoToAsk();
   try {
-    const may = deps.roles.mayRequest ? await deps.roles.mayRequest(client, userId) : 'off';
-    if (may === 'off') {
-      return {
-        allowed: false,
-        reason: 'requests-off',
-        text: `Course requests are turned off here. Please ask ${who} for a license.`,
-      };
-    }
-    if (may === 'not-member') {
-      return {
-        allowed: false,
-        reason: 'not-member',
-        text: `Sorry, only full members of this workspace can request a course (not guests or bots). Please ask ${who}.`,
-      };
-    }
-    if (may === 'not-listed') {
-      return {
-        allowed: false,
-        reason: 'not-listed',
-        text: `Sorry, you are not among the people who may request courses. Please ask ${who}.`,
-      };
-    }
+    const refused = await refusal(deps.roles.whoToAsk());
+    if (refused) return refused;
     const role = await deps.roles.roleOf(client, userId);
     return { allowed: true, canDecide: permits(role, 'admin'), role };
   } catch (error) {
-    return checkFailed(deps, error, 'requester check failed', userId);
+    return checkFailed(deps, error, what, userId);
   }
 }
 
+const refused = (reason: Extract<RequesterVerdict, { allowed: false }>['reason'], text: string): RequesterVerdict => ({
+  allowed: false,
+  reason,
+  text,
+});
+
+/** May `userId` request a course? Asked fresh, never from a payload; fails closed like the roles. */
+export function authorizeRequester(deps: Deps, client: webApi.WebClient, userId: string): Promise<RequesterVerdict> {
+  return personVerdict(deps, client, userId, 'requester check failed', async (who) => {
+    const may = deps.roles.mayRequest ? await deps.roles.mayRequest(client, userId) : 'off';
+    if (may === 'off')
+      return refused('requests-off', `Course requests are turned off here. Please ask ${who} for a license.`);
+    if (may === 'not-member')
+      return refused(
+        'not-member',
+        `Sorry, only full members of this workspace can request a course (not guests or bots). Please ask ${who}.`,
+      );
+    if (may === 'not-listed')
+      return refused('not-listed', `Sorry, you are not among the people who may request courses. Please ask ${who}.`);
+    return undefined;
+  });
+}
+
 /** A requester's or member's check that Slack could not answer: busy (try again), or fail closed. */
-function checkFailed(
-  deps: Pick<AppDeps, 'roles' | 'logger'>,
-  error: unknown,
-  what: string,
-  userId: string,
-): RequesterVerdict {
-  if (error instanceof SlackBusyError) {
-    return { allowed: false, reason: 'slack-busy', text: slackBusyText(error.retryAfterSec) };
-  }
+function checkFailed(deps: Deps, error: unknown, what: string, userId: string): RequesterVerdict {
+  if (error instanceof SlackBusyError) return refused('slack-busy', slackBusyText(error.retryAfterSec));
   deps.logger.error(what, { userId, error: String(error) });
-  return {
-    allowed: false,
-    reason: 'not-member',
-    text: `Sorry, I could not check who you are right now. Please try again, or ask ${deps.roles.whoToAsk()}.`,
-  };
+  return refused(
+    'not-member',
+    `Sorry, I could not check who you are right now. Please try again, or ask ${deps.roles.whoToAsk()}.`,
+  );
 }
 
 /**
  * May `userId` see and give back their own licenses: a full member (guests, bots and deactivated
  * accounts never, as for course requests; REQUESTERS plays no part)? Asked fresh; fails closed.
  */
-export async function authorizeMember(
-  deps: Pick<AppDeps, 'roles' | 'logger'>,
-  client: webApi.WebClient,
-  userId: string,
-): Promise<RequesterVerdict> {
-  const who = deps.roles.whoToAsk();
-  try {
+export function authorizeMember(deps: Deps, client: webApi.WebClient, userId: string): Promise<RequesterVerdict> {
+  return personVerdict(deps, client, userId, 'member check failed', async (who) => {
     const member = deps.roles.isMember ? await deps.roles.isMember(client, userId) : false;
-    if (!member) {
-      return {
-        allowed: false,
-        reason: 'not-member',
-        text: `Sorry, only full members of this workspace have licenses here (not guests or bots). Please ask ${who}.`,
-      };
-    }
-    const role = await deps.roles.roleOf(client, userId);
-    return { allowed: true, canDecide: permits(role, 'admin'), role };
-  } catch (error) {
-    return checkFailed(deps, error, 'member check failed', userId);
-  }
+    if (member) return undefined;
+    return refused(
+      'not-member',
+      `Sorry, only full members of this workspace have licenses here (not guests or bots). Please ask ${who}.`,
+    );
+  });
 }
 
 /**

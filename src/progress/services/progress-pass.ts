@@ -192,14 +192,8 @@ export function observationsOf(students: readonly Student[]): ProgressObservatio
 }
 
 function seatsOf(p: Pool): PoolSeats {
-  return {
-    poolId: p.id,
-    licenses: p.licenses,
-    assigned: p.assignedLicenses,
-    available: p.availableLicenses,
-    transferable: p.transferable,
-    end: p.end,
-  };
+  const { id: poolId, licenses, transferable, end } = p;
+  return { poolId, licenses, assigned: p.assignedLicenses, available: p.availableLicenses, transferable, end };
 }
 
 /** The pass's share of the licensing budget: at most `allowance` requests in any rolling window. */

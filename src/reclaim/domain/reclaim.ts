@@ -3,7 +3,7 @@
  * who stalled or never started whether they still want their seat. Pure rules and the types the
  * use cases (services/) and the builders (blocks/reclaim.ts) share.
  */
-import { type ProgressThresholds, progressStanding } from '../../progress/index.js';
+import type { ProgressThresholds } from '../../progress/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -40,16 +40,6 @@ export type ReclaimPolicy = 'release' | 'list';
 export const isReclaimPolicy = (v: unknown): v is ReclaimPolicy => v === 'release' || v === 'list';
 
 export type AskStanding = 'not-started' | 'stalled';
-
-/** Whether a holder is one to ask: stalled or not started, by the configured thresholds. */
-export function askStanding(
-  p: Parameters<typeof progressStanding>[0],
-  now: Date,
-  thresholds: ProgressThresholds,
-): AskStanding | undefined {
-  const s = progressStanding(p, now, thresholds);
-  return s === 'stalled' || s === 'not-started' ? s : undefined;
-}
 
 /** The two moments of a round started at `at`. */
 export function roundTimes(at: Date, s: Pick<ReclaimSettings, 'deadlineDays' | 'reminderDay'>) {

@@ -6,16 +6,35 @@
 import type { Pool } from '../../kernel/domain/types.js';
 import { isLicensingError } from '../../kernel/licensing/errors.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
-import { daysSince, type LicenseProgress, progressSince } from '../../progress/index.js';
 import {
-  type AskStanding,
-  askStanding,
-  type ReclaimCandidate,
-  type ReclaimOpenRound,
-  type ReclaimPoolPreview,
-  type ReclaimPreview,
+  daysSince,
+  type LicenseProgress,
+  type ProgressThresholds,
+  progressSince,
+  progressStanding,
+} from '../../progress/index.js';
+import type {
+  AskStanding,
+  ReclaimCandidate,
+  ReclaimOpenRound,
+  ReclaimPoolPreview,
+  ReclaimPreview,
 } from '../domain/reclaim.js';
 import { DAY_MS, type LookupUser, type ReclaimContext } from './reclaim-context.js';
+
+/**
+ * Whether a holder is one to ask: stalled or not started, by the configured thresholds. A use case's
+ * rule, not the domain's: the domain (read by the configuration at start) takes nothing of progress
+ * but its types, so loading the settings never loads another feature.
+ */
+export function askStanding(
+  p: Parameters<typeof progressStanding>[0],
+  now: Date,
+  thresholds: ProgressThresholds,
+): AskStanding | undefined {
+  const s = progressStanding(p, now, thresholds);
+  return s === 'stalled' || s === 'not-started' ? s : undefined;
+}
 
 type NoPreview = Exclude<ReclaimPreview, { kind: 'preview' }>;
 

@@ -34,18 +34,18 @@ export interface OfferStore {
 }
 
 function offerOf(row: WaitlistOfferRow): Offer {
+  const { id, requester, closed_at: closedAt, license_id: licenseId, asked_at: askedAt } = row;
+  const when = { createdAt: row.created_at, deadlineAt: row.deadline_at };
+  const what = { poolId: row.pool_id, requestId: row.request_id, courseTitle: row.course_title };
   return {
-    id: row.id,
-    poolId: row.pool_id,
-    requestId: row.request_id,
-    requester: row.requester,
-    courseTitle: row.course_title,
+    id,
+    requester,
     state: row.state as OfferState,
-    createdAt: row.created_at,
-    deadlineAt: row.deadline_at,
-    ...(row.closed_at ? { closedAt: row.closed_at } : {}),
-    ...(row.license_id ? { licenseId: row.license_id } : {}),
-    ...(row.asked_at ? { askedAt: row.asked_at } : {}),
+    ...what,
+    ...when,
+    ...(closedAt ? { closedAt } : {}),
+    ...(licenseId ? { licenseId } : {}),
+    ...(askedAt ? { askedAt } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   DatabaseProblem,
   openRecords,
@@ -15,12 +15,10 @@ import {
   SQLITE_FILE,
   sqliteOpenProblem,
 } from '../../../src/kernel/db/open.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { until } from '../../support/until.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('the log hook (benchmarks)', () => {
   it('is told every query with its duration, BEGIN and COMMIT included', async () => {

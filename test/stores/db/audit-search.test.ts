@@ -5,18 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchAudit } from '../../../src/history/db/store.js';
 import { exportHistory, HISTORY_CSV_HEADER, readHistoryPage } from '../../../src/history/services/history.js';
 import { appendAuditMany } from '../../../src/kernel/db/audit.js';
 import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { parseCsv } from '../../support/csv.js';
 import { testDatabases } from '../../support/records.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const HOUR = 3_600_000;

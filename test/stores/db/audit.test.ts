@@ -7,20 +7,18 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditFileAt, importAuditFiles } from '../../../src/history/services/audit-import.js';
 import { startAuditRetention } from '../../../src/history/services/audit-retention.js';
 import { countAudit, deleteAuditBefore, newestAudit } from '../../../src/kernel/db/audit.js';
 import { DatabaseProblem, openRecords } from '../../../src/kernel/db/open.js';
 import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
 import { createAuditLog } from '../../../src/kernel/services/audit.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 import { watchingLogger } from '../../support/watching-logger.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const entry = (at: string, extra: Partial<AuditEntry> = {}): AuditEntry => ({
   at,

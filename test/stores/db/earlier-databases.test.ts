@@ -9,16 +9,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES, migrations } from '../../../src/kernel/db/migrations/index.js';
 import { type Dialect, openRecords, type Records, SQLITE_FILE } from '../../../src/kernel/db/open.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { freshPostgresDatabase } from '../../support/postgres.js';
 import { testDatabases } from '../../support/records.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 interface Ran {
   name: string;

@@ -3,14 +3,12 @@
  * cases here; the damaged or unreachable databases are in open-refused.test.ts).
  */
 import { type Kysely, Migrator } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES, migrations } from '../../../src/kernel/db/migrations/index.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe.each(testDatabases())('the database on $dialect', ({ dialect, skip, open }) => {
   it.skipIf(skip !== undefined)(

@@ -5,7 +5,7 @@
  * database only one runs a job, and once the lease of a runner that died runs out the other takes
  * the job over, reading back the row that was in flight.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type BulkJob,
   type BulkJobStore,
@@ -17,6 +17,7 @@ import { type BulkProgressNotices, createBulkRunner } from '../../../src/bulk/se
 import { openRecords, type Records } from '../../../src/kernel/db/open.js';
 import { NotFoundError } from '../../../src/kernel/licensing/errors.js';
 import { pendingRows, runningBulkJob } from '../../support/bulk.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { createFakeLicensing } from '../../support/fake-licensing.js';
 import { makeLicense, makeStudent, makeStudentCourse, NOW } from '../../support/fixtures.js';
 import { testDatabases } from '../../support/records.js';
@@ -28,10 +29,7 @@ const notifier: BulkProgressNotices = {
   progress: async () => undefined,
   finished: async () => undefined,
 };
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 function job(id: string, n: number, extra: Partial<BulkJob> = {}): BulkJob {
   const emails = Array.from({ length: n }, (_, i) => `s${i + 1}@x.com`);

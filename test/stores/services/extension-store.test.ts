@@ -3,15 +3,13 @@
  * learner and status; a change is taken only from the statuses given, and of ten taken at once exactly
  * one wins (two approvers never both send the end-date write).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createExtensionStore } from '../../../src/extensions/db/store.js';
 import type { ExtensionRequest } from '../../../src/extensions/domain/extensions.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const ask = (id: string, extra: Partial<ExtensionRequest> = {}): ExtensionRequest => ({
   id,

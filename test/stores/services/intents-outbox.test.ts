@@ -4,17 +4,15 @@
  * message enqueued in a transaction exists only if the transaction committed, is delivered once, in
  * order, and is tried again after a failure.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Records } from '../../../src/kernel/db/open.js';
 import { createOutbox, Unsendable } from '../../../src/kernel/services/outbox.js';
 import { createIntents, createSettler, type Intent } from '../../../src/kernel/services/writes/intents.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A second process on the same database (a restart, or a replica). */
 async function sibling(records: Records, alive: boolean): Promise<Records> {

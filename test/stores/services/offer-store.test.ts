@@ -3,15 +3,13 @@
  * are fewer than its free seats and the request holds none, even when two makers race (two replicas);
  * every change of state is conditional on the state seen, so one of two answers wins.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOfferStore } from '../../../src/requests/db/offer-store.js';
 import type { Offer } from '../../../src/requests/domain/offers.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const AT = '2026-11-26T10:00:00.000Z';
 const offer = (id: string, requestId: string, poolId = '2003'): Offer => ({

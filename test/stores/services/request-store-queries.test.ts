@@ -6,17 +6,15 @@
  * request within its line.
  */
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDbRequestStore, unreadableRequests } from '../../../src/requests/db/request-store.js';
 import { type CourseRequest, UnreadableRequestError } from '../../../src/requests/domain/requests.js';
 import { moveEntry, type WaitlistLines } from '../../../src/requests/domain/waitlist.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 import { sampleRequest } from '../../support/requests.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const req = (id: string, extra: Partial<CourseRequest> = {}): CourseRequest => ({ ...sampleRequest(id), ...extra });
 const AT = '2026-11-25T12:00:00.000Z';

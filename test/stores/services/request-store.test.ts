@@ -6,19 +6,17 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIntents } from '../../../src/kernel/services/writes/intents.js';
 import { createDbRequestStore } from '../../../src/requests/db/request-store.js';
 import type { CourseRequest } from '../../../src/requests/domain/requests.js';
 import { ImportProblem, importRequestFiles } from '../../../src/requests/services/import.js';
+import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
 import { sampleRequest } from '../../support/requests.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const req = (id: string, extra: Partial<CourseRequest> = {}): CourseRequest => ({ ...sampleRequest(id), ...extra });
 

@@ -9,12 +9,12 @@ import { type Digest, emptySpread, spreadBucket, withoutNames } from '../../../s
 import type { AuditEntry } from '../../../src/kernel/domain/audit-entry.js';
 import { ACTION_WORDS, auditSentence } from '../../../src/kernel/domain/audit-sentence.js';
 import {
-  askStanding,
   DEFAULT_RECLAIM_SETTINGS,
   isReclaimPolicy,
   reclaimSettings,
   roundTimes,
 } from '../../../src/reclaim/domain/reclaim.js';
+import { askStanding } from '../../../src/reclaim/services/reclaim-preview.js';
 import { isFinal, isRequestNotice, isUndecided, neededByProblem } from '../../../src/requests/domain/requests.js';
 
 describe("the digest's spread", () => {
