@@ -19,7 +19,7 @@ import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.j
 import { appPerFile } from '../support/app-per-file.js';
 import { textOf } from '../support/change-flow.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
-import type { LocalSlackUser, SlackCall } from '../support/fake-slack.js';
+import { type SlackCall, slackMember } from '../support/fake-slack.js';
 import { buttons } from '../support/fixtures.js';
 import {
   poolOnlyRequestView,
@@ -32,7 +32,7 @@ import {
 const CHANNEL = 'C0REQBOUND';
 const DAY = 86_400_000;
 
-const member = (id: string, name: string): LocalSlackUser => ({ id, name, email: `${name}@contoso.com` });
+const member = slackMember;
 const LEAVER = member('U0LEAVE001', 'lea.leaver');
 const TURNED_GUEST = member('U0TGUEST01', 'tom.turned');
 const DROPPED = member('U0DROP0001', 'dora.dropped');

@@ -6,6 +6,7 @@
  * offer moved on, or by someone else, changes nothing; "I don't need it" and a deadline passed (the
  * app's clock moved, the offers' job ticked) offer it to the next in line.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, OfferActionId, ReclaimActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { createProgressStore } from '../../src/progress/db/store.js';
@@ -14,6 +15,7 @@ import { requestTimers } from '../../src/requests/domain/requests.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { assignState, openModal, settledView, submit, textOf } from '../support/change-flow.js';
 import { dmChannel } from '../support/dms.js';
+import { slackMember } from '../support/fake-slack.js';
 import { allText, buttons } from '../support/fixtures.js';
 import { clickInRequestsChannel, poolOnlyRequestView } from '../support/requests.js';
 import { until } from '../support/until.js';
@@ -22,12 +24,12 @@ const CHANNEL = 'C0OFFERS01';
 const POOL = '2003';
 const ADMIN = TEST_USERS.admin;
 const U = {
-  ada: { id: 'U0OFADA001', name: 'ada.offer', email: 'ada.offer@contoso.com' },
-  bo: { id: 'U0OFBOB001', name: 'bo.offer', email: 'bo.offer@contoso.com' },
-  cy: { id: 'U0OFCYX001', name: 'cy.offer', email: 'cy.offer@contoso.com' },
-  dee: { id: 'U0OFDEE001', name: 'dee.offer', email: 'dee.offer@contoso.com' },
-  eli: { id: 'U0OFELI001', name: 'eli.offer', email: 'eli.offer@contoso.com' },
-} as const;
+  ada: slackMember('U0OFADA001', 'ada.offer'),
+  bo: slackMember('U0OFBOB001', 'bo.offer'),
+  cy: slackMember('U0OFCYX001', 'cy.offer'),
+  dee: slackMember('U0OFDEE001', 'dee.offer'),
+  eli: slackMember('U0OFELI001', 'eli.offer'),
+};
 const OURS = Object.values(U).map((u) => u.email as string);
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

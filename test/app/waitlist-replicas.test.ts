@@ -4,12 +4,11 @@
  * its requester told once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startReplica, startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { allText } from '../support/fixtures.js';
 import { testDatabases } from '../support/records.js';
-import { joinWaitlist } from '../support/requests.js';
+import { joinWaitlist, selfServiceTo } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 
 const POOL = '2003';
@@ -33,14 +32,9 @@ describe.skipIf(postgres?.skip !== undefined)('waitlist shared through PostgreSQ
 
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
-    const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({
-      slack: { users: USERS },
-      records: db.records,
-      requests,
-      waitlist: { offers: { hours: 0 } },
-    });
-    b = await startReplica(a, db.records, { requests, waitlist: { offers: { hours: 0 } } });
+    const selfService = selfServiceTo();
+    a = await startTestApp({ slack: { users: USERS }, records: db.records, ...selfService });
+    b = await startReplica(a, db.records, selfService);
   });
 
   afterAll(async () => {

@@ -5,12 +5,11 @@
  * race, nothing failed: the audit trail has A's one "assigned", and no "assign failed" row from B.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestTimers } from '../../src/requests/domain/requests.js';
 import type { Waitlist } from '../../src/requests/services/waitlist.js';
 import { startReplica, startTestApp, type TestApp } from '../support/app-harness.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/kill-restart.js';
 import { testDatabases } from '../support/records.js';
-import { joinWaitlist } from '../support/requests.js';
+import { joinWaitlist, selfServiceTo } from '../support/requests.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
 
@@ -30,19 +29,13 @@ describe.skipIf(postgres?.skip !== undefined)('two replicas hand on one seat', (
 
   beforeAll(async () => {
     db = await (postgres as NonNullable<typeof postgres>).open();
-    const requests = { timers: requestTimers(24, 7) };
-    a = await startTestApp({
-      slack: { users: USERS },
-      records: db.records,
-      requests,
-      waitlist: { offers: { hours: 0 } },
-    });
+    const selfService = selfServiceTo();
+    a = await startTestApp({ slack: { users: USERS }, records: db.records, ...selfService });
     // Replica B talks to the same fake Slack through a proxy that can hold one of its calls.
     slackProxy = await startHoldingProxy(a.slack.url);
     b = await startReplica(a, db.records, {
       useSlack: Object.assign(Object.create(a.slack) as typeof a.slack, { apiUrl: `${slackProxy.url}/api/` }),
-      requests,
-      waitlist: { offers: { hours: 0 } },
+      ...selfService,
     });
   });
 

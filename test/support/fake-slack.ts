@@ -26,6 +26,11 @@ export const TEST_USERS = {
   viewerGroup: 'S0VIEWERS1',
 } as const;
 
+/** A full member of the workspace for the fake Slack: `name`@contoso.com unless another domain is given. */
+export function slackMember(id: string, name: string, domain = 'contoso.com'): LocalSlackUser & { email: string } {
+  return { id, name, email: `${name}@${domain}` };
+}
+
 export const DEFAULT_TEST_USERS: LocalSlackUser[] = [
   { id: TEST_USERS.admin, name: 'dana.lee', realName: 'Dana Lee', email: 'dana.lee@acme-learning.example' },
   { id: TEST_USERS.viewer, name: 'sam.ortiz', realName: 'Sam Ortiz', email: 'sam.ortiz@acme-learning.example' },

@@ -1,4 +1,5 @@
 import type { Course, License, Me, Pool, Student, StudentCourse } from '../../src/kernel/domain/types.js';
+import type { LicenseProgress } from '../../src/progress/index.js';
 
 export const NOW = new Date('2026-03-01T12:00:00Z');
 const DAY = 86_400_000;
@@ -30,6 +31,27 @@ export function makeLicense(over: Partial<License> = {}): License {
     revokable: true,
     editable: true,
     student: { id: '3001', name: 'Ada Lovelace', email: 'ada@example.com' },
+    ...over,
+  };
+}
+
+/** A license as the progress records hold it: Ada at 40 %, not completed, unchanged for 60 days. */
+export function makeLicenseProgress(over: Partial<LicenseProgress> = {}): LicenseProgress {
+  return {
+    licenseId: 'L1',
+    poolId: 'p1',
+    courseId: 'c1',
+    studentId: 's1',
+    studentEmail: 'ada@example.com',
+    studentName: 'Ada',
+    progress: 40,
+    completed: null,
+    start: inDays(-90),
+    end: inDays(90),
+    active: true,
+    firstSeenAt: inDays(-60),
+    changedAt: inDays(-60),
+    seenAt: inDays(0),
     ...over,
   };
 }

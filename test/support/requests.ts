@@ -44,9 +44,13 @@ export async function joinWaitlist(t: TestApp, id: string, requester: { id: stri
   return t.deps.requests?.service.toWaitlist(id, TEST_USERS.admin);
 }
 
-/** Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`, default timers. */
-export function selfServiceTo(channel: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
-  return { requests: { channel, timers: requestTimers(24, 7) }, waitlist: { offers: { hours: 0 } } };
+/**
+ * Requests and the waitlist (in the app's own records unless `records` is given), cards to `channel`
+ * (or the admins' DMs without one), default timers; a freed seat is assigned at once (no offers).
+ */
+export function selfServiceTo(channel?: string): Pick<TestAppOptions, 'requests' | 'waitlist'> {
+  const timers = requestTimers(24, 7);
+  return { requests: channel ? { channel, timers } : { timers }, waitlist: { offers: { hours: 0 } } };
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkBlockKitLimits, checkModalLimits } from '../../../src/kernel/block
 import type { Pool } from '../../../src/kernel/domain/types.js';
 import type { PoolStandingCounts } from '../../../src/progress/db/store.js';
 import { type LicenseProgress, progressStanding } from '../../../src/progress/domain/progress.js';
+import { makeLicenseProgress } from '../../support/fixtures.js';
 
 const now = new Date('2026-11-30T09:00:00Z');
 const DAY = 86_400_000;
@@ -38,23 +39,10 @@ function pool(
 }
 
 function holder(i: number, poolId: string, progress: number, o: Partial<LicenseProgress> = {}): LicenseProgress {
-  return {
-    licenseId: `L${i}`,
-    poolId,
-    courseId: '1',
-    studentId: `S${i}`,
-    studentEmail: `student${i}@school.example`,
-    studentName: `Student ${i}`,
-    progress,
-    completed: progress >= 100 ? iso(-3) : null,
-    start: iso(-100),
-    end: iso(100),
-    active: true,
-    firstSeenAt: iso(-100),
-    changedAt: iso(-2),
-    seenAt: iso(0),
-    ...o,
-  };
+  const who = { studentId: `S${i}`, studentEmail: `student${i}@school.example`, studentName: `Student ${i}` };
+  const when = { start: iso(-100), end: iso(100), firstSeenAt: iso(-100), changedAt: iso(-2), seenAt: iso(0) };
+  const completed = progress >= 100 ? iso(-3) : null;
+  return makeLicenseProgress({ licenseId: `L${i}`, poolId, courseId: '1', ...who, progress, completed, ...when, ...o });
 }
 
 function sample(courses = 2, poolsPerCourse = 2, holdersPerPool = 6) {

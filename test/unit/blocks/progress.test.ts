@@ -7,29 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { buildDashboardHomeView } from '../../../src/home/blocks/home.js';
 import { checkBlockKitLimits } from '../../../src/kernel/blocks/limits.js';
 import { progressLine } from '../../../src/progress/blocks/progress-text.js';
-import type { LicenseProgress } from '../../../src/progress/domain/progress.js';
 import type { HomeProgress } from '../../../src/progress/domain/progress-views.js';
-import { allText, inDays, makePool, NOW } from '../../support/fixtures.js';
+import { allText, inDays, makeLicenseProgress, makePool, NOW } from '../../support/fixtures.js';
 
-function holder(over: Partial<LicenseProgress>): LicenseProgress {
-  return {
-    licenseId: 'L1',
-    poolId: 'p1',
-    courseId: 'c1',
-    studentId: 's1',
-    studentEmail: 'ada@example.com',
-    studentName: 'Ada',
-    progress: 40,
-    completed: null,
-    start: inDays(-90),
-    end: inDays(90),
-    active: true,
-    firstSeenAt: inDays(-60),
-    changedAt: inDays(-60),
-    seenAt: inDays(0),
-    ...over,
-  };
-}
+const holder = makeLicenseProgress;
 
 describe('progress in words', () => {
   it('says completed with its day, not started with the days since the start, stalled since the last change', () => {
@@ -66,13 +47,15 @@ describe('progress in words', () => {
       })),
       returnableTotal: 12,
     };
-    const admin = buildDashboardHomeView({
-      canChange: true,
-      data: { pools, ending: [], recent: [], asOf: NOW },
-      now: NOW,
-      sandbox: false,
-      progress,
-    });
+    const home = (canChange: boolean) =>
+      buildDashboardHomeView({
+        canChange,
+        data: { pools, ending: [], recent: [], asOf: NOW },
+        now: NOW,
+        sandbox: false,
+        progress,
+      });
+    const admin = home(true);
     expect(checkBlockKitLimits(admin, 'view')).toEqual([]);
     const text = allText(admin);
     expect(text).toContain('3 not started · 2 stalled · 1 completed');
@@ -81,13 +64,7 @@ describe('progress in words', () => {
     expect(text).not.toContain('holder0@example.com');
     const buttons = JSON.stringify(admin.blocks).match(/home_return_seat/g) ?? [];
     expect(buttons).toHaveLength(5);
-    const viewer = buildDashboardHomeView({
-      canChange: false,
-      data: { pools, ending: [], recent: [], asOf: NOW },
-      now: NOW,
-      sandbox: false,
-      progress,
-    });
+    const viewer = home(false);
     expect(JSON.stringify(viewer.blocks)).not.toContain('home_return_seat');
     expect(allText(viewer)).toContain('3 not started · 2 stalled');
   });
