@@ -115,6 +115,14 @@ async function answer(actionId: string, offerId: string, user: string): Promise<
   return allText((await clicked.waitForResponse()).body.blocks);
 }
 
+/** A claim after the offer moved on: the sentence says why, nothing is assigned, the seat is not theirs. */
+async function lateClaimRefused(offerId: string, who: { id: string; email: string }, why: string): Promise<void> {
+  expect(await answer(OfferActionId.claim, offerId, who.id)).toContain(why);
+  await t.settled();
+  expect(assignPosts()).toEqual([]);
+  expect(holds(who.email)).toBe(false);
+}
+
 describe('a freed seat offered, then claimed', () => {
   let adaOffer = '';
   let boRequest = '';
@@ -182,11 +190,7 @@ describe('a freed seat offered, then claimed', () => {
     await offerTo(U.cy.id);
     expect(await statusOf(cy)).toBe('waitlisted');
 
-    const late = await answer(OfferActionId.claim, boOffer, U.bo.id);
-    expect(late).toContain('has moved on (you passed it on)');
-    await t.settled();
-    expect(assignPosts()).toEqual([]);
-    expect(holds(U.bo.email)).toBe(false);
+    await lateClaimRefused(boOffer, U.bo, 'has moved on (you passed it on)');
     expect(dmsTo(U.bo.id, OFFERED)).toHaveLength(1);
   });
 
@@ -203,11 +207,7 @@ describe('a freed seat offered, then claimed', () => {
     await offerTo(U.dee.id);
     expect(await statusOf(dee)).toBe('waitlisted');
 
-    const late = await answer(OfferActionId.claim, cyOffer, U.cy.id);
-    expect(late).toContain('its deadline passed');
-    await t.settled();
-    expect(assignPosts()).toEqual([]);
-    expect(holds(U.cy.email)).toBe(false);
+    await lateClaimRefused(cyOffer, U.cy, 'its deadline passed');
     // Each told once.
     expect(dmsTo(U.cy.id, 'was not claimed')).toHaveLength(1);
     expect(dmsTo(U.dee.id, OFFERED)).toHaveLength(1);
