@@ -70,16 +70,7 @@ export interface HolderRecords {
 
 export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRecords {
   return {
-    async activeHolderEmails() {
-      const rows = await db
-        .selectFrom('license_progress')
-        .select('student_email')
-        .distinct()
-        .where('active', '=', 1)
-        .orderBy('student_email')
-        .execute();
-      return rows.map((r) => r.student_email);
-    },
+    ...holderLookups(db),
     async holders(filter = {}) {
       let q = db.selectFrom('license_progress').selectAll();
       if (!filter.includeInactive) q = q.where('active', '=', 1);
@@ -170,7 +161,22 @@ export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRec
       const total = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return { rows: rows.map(toProgress), total: Number(total.n) };
     },
+  };
+}
 
+/** Who holds what, for the features that reach people (leavers' sweep, learners' reminders). */
+function holderLookups(db: Kysely<Database>): Pick<HolderRecords, 'activeHolderEmails' | 'endingBetween'> {
+  return {
+    async activeHolderEmails() {
+      const rows = await db
+        .selectFrom('license_progress')
+        .select('student_email')
+        .distinct()
+        .where('active', '=', 1)
+        .orderBy('student_email')
+        .execute();
+      return rows.map((r) => r.student_email);
+    },
     async endingBetween(after, until) {
       const day = sql<string>`substr(license_end, 1, 10)`;
       const rows = await db

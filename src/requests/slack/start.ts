@@ -21,6 +21,7 @@ import { isRequestNotice, type RequestLimits, type RequestTimers } from '../doma
 import { createRequestCheck } from '../services/check.js';
 import { createOffers, type Offers } from '../services/offers.js';
 import { createRequestService, REQUEST_ASSIGN_INTENT } from '../services/service.js';
+import type { RequestService } from '../services/types.js';
 import { createWaitlist, type Waitlist } from '../services/waitlist.js';
 import { createWaitlistWatch, type WaitlistWatch } from '../services/waitlist-watch.js';
 import type { RequestsDeps } from './deps.js';
@@ -78,6 +79,65 @@ export interface RequestsFeature {
   stop(): Promise<void>;
 }
 
+/**
+ * The waitlist's offers (WAITLIST_OFFER_HOURS; none at 0), the job that moves them on every minute
+ * (deadlines, claims a stop cut short, holders who never started) and the renderer of their DMs.
+ */
+function composeOffers(
+  deps: AppDeps,
+  opts: RequestsOptions,
+  parts: {
+    store: DbRequestStore;
+    service: RequestService;
+    pending: { waitlist: Waitlist | undefined };
+  },
+) {
+  const { logger } = deps;
+  const { store, service, pending } = parts;
+  const settings = { ...OFFER_DEFAULTS, ...opts.waitlist?.offers };
+  const offers =
+    opts.waitlist && settings.hours > 0
+      ? createOffers({
+          offers: createOfferStore({ db: opts.records.db, dialect: opts.records.dialect, now: deps.now }),
+          requests: store,
+          outbox: opts.outbox,
+          settings,
+          assignWaitlisted: (entry) => service.assignWaitlisted(entry),
+          seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
+          audit: (entry) => opts.audit.record(entry),
+          now: deps.now,
+          logger,
+        })
+      : undefined;
+  const offerJob = offers
+    ? startedJob(deps.jobs, logger, {
+        name: 'waitlist: offers',
+        everyMs: 60_000,
+        firstAfterMs: 0,
+        run: () =>
+          offers
+            .tick()
+            .catch((error: unknown) => logger.warn('waitlist offers check failed', { error: String(error) })),
+      })
+    : undefined;
+  return { offers, offerJob, deliverOffer: createOfferNoticeRenderer(opts.client, deps, offers) };
+}
+
+/** The background check for seats freed outside License Desk, at its share of the licensing budget. */
+function watchOf(deps: AppDeps, setup: WaitlistSetup, waitlist: Waitlist) {
+  return createWaitlistWatch({
+    waitlist,
+    licensing: deps.licensing,
+    now: deps.now,
+    logger: deps.logger,
+    limit: setup.rateLimit.limit,
+    windowMs: setup.rateLimit.windowMs,
+    share: setup.share,
+    ...(setup.intervalMs ? { intervalMs: setup.intervalMs } : {}),
+    ...(deps.jobs ? { jobs: deps.jobs } : {}),
+  });
+}
+
 /** `deps` is the AppDeps the result goes into (its logger, roles, sandbox marker and clock are read live). */
 export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsFeature {
   const { logger } = deps;
@@ -114,21 +174,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     // A write whose outcome the database did not take: read back as soon as the database answers again.
     settleLater: (intentId) => deps.settler?.adopt(intentId),
   });
-  const offerSettings = { ...OFFER_DEFAULTS, ...setup?.offers };
-  const offers =
-    setup && offerSettings.hours > 0
-      ? createOffers({
-          offers: createOfferStore({ db: opts.records.db, dialect: opts.records.dialect, now: deps.now }),
-          requests: store,
-          outbox: opts.outbox,
-          settings: offerSettings,
-          assignWaitlisted: (entry) => service.assignWaitlisted(entry),
-          seatMayBeFree: (poolId) => pending.waitlist?.noticeSeat(poolId),
-          audit: (entry) => audit.record(entry),
-          now: deps.now,
-          logger,
-        })
-      : undefined;
+  const { offers, offerJob, deliverOffer } = composeOffers(deps, opts, { store, service, pending });
   pending.offers = offers;
   const waitlist = setup
     ? createWaitlist({
@@ -143,33 +189,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
     : undefined;
   pending.waitlist = waitlist;
   const check = createRequestCheck(service, logger, opts.checkEveryMs, deps.jobs);
-  const watch =
-    setup && waitlist
-      ? createWaitlistWatch({
-          waitlist,
-          licensing: deps.licensing,
-          now: deps.now,
-          logger,
-          limit: setup.rateLimit.limit,
-          windowMs: setup.rateLimit.windowMs,
-          share: setup.share,
-          ...(setup.intervalMs ? { intervalMs: setup.intervalMs } : {}),
-          ...(deps.jobs ? { jobs: deps.jobs } : {}),
-        })
-      : undefined;
-  const deliverOffer = createOfferNoticeRenderer(opts.client, deps, offers);
-  // Offers past their deadline, claims a stop cut short, holders who never started: every minute.
-  const offerJob = offers
-    ? startedJob(deps.jobs, logger, {
-        name: 'waitlist: offers',
-        everyMs: 60_000,
-        firstAfterMs: 0,
-        run: () =>
-          offers
-            .tick()
-            .catch((error: unknown) => logger.warn('waitlist offers check failed', { error: String(error) })),
-      })
-    : undefined;
+  const watch = setup && waitlist ? watchOf(deps, setup, waitlist) : undefined;
   const deliver = createRequestNoticeRenderers({
     store,
     events,
