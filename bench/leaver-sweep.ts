@@ -1,6 +1,6 @@
 /**
  * npm run bench:leavers (npx tsx bench/leaver-sweep.ts [holders] [leavers]) — what the weekly leaver
- * sweep costs (docs/leavers.md, "The sweep and its cost"), printed, not asserted:
+ * sweep costs (docs/leavers-and-offers.md, "The sweep and its cost"), printed, not asserted:
  *   - `holders` distinct holder e-mails (default 5,000), of whom `leavers` (default 50) were deactivated
  *     in Slack while License Desk was down, each holding two licenses;
  *   - the sweep's own code (src/leavers/services/sweep.ts, the hold use case, its SQLite store) runs

@@ -548,7 +548,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
   /**
    * Not a person's click in Slack: a workspace admin deactivates (or reactivates) the member chosen in
    * the switcher. The local workspace records it, and the app gets the signed `user_change` event Slack
-   * sends then (docs/leavers.md).
+   * sends then (docs/leavers-and-offers.md#leavers).
    */
   async function member(req: IncomingMessage, b: Json): Promise<Json> {
     const u = userOf(b.user);

@@ -352,7 +352,7 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const digest = d
     ? createDigestFeature(deps, { schedule: d, outbox, ...(d.tickMs ? { tickMs: d.tickMs } : {}) })
     : undefined;
-  // Leavers (docs/leavers.md): a seat returned after the grace goes to the waitlist above.
+  // Leavers (docs/leavers-and-offers.md#leavers): a seat returned after the grace goes to the waitlist above.
   const leavers = settings.leavers
     ? composeLeavers(deps, { client, audit, records, outbox, ...settings.leavers })
     : undefined;

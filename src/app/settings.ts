@@ -42,7 +42,7 @@ export function settingsOf(
       waitlist: {
         rateLimit,
         share: config.homeBudgetShare,
-        // WAITLIST_OFFER_HOURS (0: assigned at once) and OFFER_NOT_STARTED_DAYS (docs/offers.md).
+        // WAITLIST_OFFER_HOURS (0: assigned at once) and OFFER_NOT_STARTED_DAYS (docs/leavers-and-offers.md#seats-offered-then-claimed).
         offers: { hours: requests.offerHours, notStartedDays: requests.offerNotStartedDays },
       },
     },

@@ -1,5 +1,5 @@
 /**
- * Seats offered, then claimed (docs/offers.md), end to end through signed requests: with
+ * Seats offered, then claimed (docs/leavers-and-offers.md#seats-offered-then-claimed), end to end through signed requests: with
  * WAITLIST_OFFER_HOURS at 48 a seat freed in the full pool 2003 of the sandbox is offered to the first
  * in line by DM (Claim / I don't need it) instead of assigned; the seat is held (an approval for the
  * pool meanwhile finds it full); Claim assigns it with one POST and one "yours" DM; a claim after the

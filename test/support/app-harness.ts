@@ -115,7 +115,7 @@ export interface TestAppOptions {
   /** REQUESTERS; default '*' (every full member). */
   requesters?: string[] | '*';
   /**
-   * Leavers (docs/leavers.md) on the app's records, these settings over the defaults (7 days' grace);
+   * Leavers (docs/leavers-and-offers.md#leavers) on the app's records, these settings over the defaults (7 days' grace);
    * `channel` is the alert channel. Its jobs never tick on their own: call `leavers.runReturns()` or
    * `leavers.runSweep()`.
    */

@@ -448,7 +448,7 @@ document.addEventListener('click', (event) => {
 });
 
 // Not a person's click: a workspace admin deactivates (or reactivates) the member chosen above, and the
-// app gets Slack's signed user_change event (docs/leavers.md).
+// app gets Slack's signed user_change event (docs/leavers-and-offers.md#leavers).
 function setupDeactivate() {
   $('deactivate').addEventListener('click', async () => {
     const me = store.snapshot?.users.find((u) => u.id === store.me);

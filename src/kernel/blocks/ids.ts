@@ -111,7 +111,7 @@ export const WaitlistActionId = {
   remove: 'waitlist_remove',
 } as const;
 
-/** A seat offered from the waitlist (docs/offers.md), in the requester's DM: value = the offer id. */
+/** A seat offered from the waitlist (docs/leavers-and-offers.md#seats-offered-then-claimed), in the requester's DM: value = the offer id. */
 export const OfferActionId = {
   claim: 'waitlist_offer_claim',
   decline: 'waitlist_offer_decline',

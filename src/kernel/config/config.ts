@@ -66,7 +66,7 @@ export interface Config {
   progress: ProgressConfig;
   /** The weekly digest (docs/digest.md); no channel: the scheduled post is off (`/licenses digest` still answers). */
   digest: DigestConfig;
-  /** LEAVER_GRACE_DAYS: a deactivated member's seats on hold, returned after the grace (docs/leavers.md); `off`: none of it. */
+  /** LEAVER_GRACE_DAYS: a deactivated member's seats on hold, returned after the grace (docs/leavers-and-offers.md#leavers); `off`: none of it. */
   leavers: LeaverSettings;
   /** The learner's own desk (docs/learners.md): LEARNER_REMIND_DAYS, the reminder before a license ends. */
   learners: LearnerSettings;
@@ -109,7 +109,7 @@ export interface RequestsConfig {
   maxOpen: number;
   /** REQUEST_MAX_PER_DAY: new requests one person may make in 24 hours (cancelled ones count). */
   maxPerDay: number;
-  /** WAITLIST_OFFER_HOURS: hours a freed seat is held for the first in line to claim (docs/offers.md); 0: assigned at once. */
+  /** WAITLIST_OFFER_HOURS: hours a freed seat is held for the first in line to claim (docs/leavers-and-offers.md#seats-offered-then-claimed); 0: assigned at once. */
   offerHours: number;
   /** OFFER_NOT_STARTED_DAYS: days after which a seat claimed from the waitlist still at 0 % is asked about. */
   offerNotStartedDays: number;

@@ -309,7 +309,7 @@ export interface LearnerPrefsTable {
   changed_at: string;
 }
 
-/** A freed seat offered to the request first in line (docs/offers.md): one live offer per request. */
+/** A freed seat offered to the request first in line (docs/leavers-and-offers.md#seats-offered-then-claimed): one live offer per request. */
 export interface WaitlistOffersTable {
   id: string;
   pool_id: string;
@@ -354,7 +354,7 @@ export interface Database {
   waitlist_offers: WaitlistOffersTable;
 }
 
-/** A deactivated member's license on hold (docs/leavers.md): one row per license. */
+/** A deactivated member's license on hold (docs/leavers-and-offers.md#leavers): one row per license. */
 export interface LeaverHoldsTable {
   license_id: string;
   pool_id: string;

@@ -1,5 +1,5 @@
 /**
- * Leavers in Block Kit (docs/leavers.md): the alert channel's posts (a leaver's seats on hold, a hold
+ * Leavers in Block Kit (docs/leavers-and-offers.md#leavers): the alert channel's posts (a leaver's seats on hold, a hold
  * cancelled, the seats returned after the grace) and App Home's section for license admins. The
  * channel names a leaver by their Slack mention only and each seat by course, pool and license id:
  * never a name or an e-mail. App Home, seen by one license admin, shows the e-mail too.
@@ -44,7 +44,9 @@ export function buildLeaverHeldPost(n: Extract<LeaverNotice, { kind: 'leaver-hel
     blocks: [
       section(`:wave: ${head}`),
       ...sectionsOf(lines),
-      context('A reactivation before then cancels the hold. LEAVER_GRACE_DAYS sets the grace (docs/leavers.md).'),
+      context(
+        'A reactivation before then cancels the hold. LEAVER_GRACE_DAYS sets the grace (docs/leavers-and-offers.md#leavers).',
+      ),
     ],
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Every query of leavers (docs/leavers.md): the holds on a deactivated member's licenses, one row per
+ * Every query of leavers (docs/leavers-and-offers.md#leavers): the holds on a deactivated member's licenses, one row per
  * license, their claims while a return is sent, and the weekly sweep's claim per week.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';

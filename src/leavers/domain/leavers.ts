@@ -1,5 +1,5 @@
 /**
- * Leavers (docs/leavers.md): the rules and types of a deactivated member's seats on hold. Pure: every
+ * Leavers (docs/leavers-and-offers.md#leavers): the rules and types of a deactivated member's seats on hold. Pure: every
  * rule takes `now`.
  */
 import { DAY_MS } from '../../kernel/domain/time.js';

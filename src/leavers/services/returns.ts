@@ -1,5 +1,5 @@
 /**
- * After the grace (docs/leavers.md, "The return"): each leaver's seat in a transferable pool is
+ * After the grace (docs/leavers-and-offers.md, "The return"): each leaver's seat in a transferable pool is
  * returned through the ordinary revoke use case (an intent recorded before the DELETE, the audit entry
  * "returned: left the workspace", the freed seat handed to the waitlist's first), once; a seat in an
  * untransferable pool is only listed. The run is a job of the one runner under the one lease, so one

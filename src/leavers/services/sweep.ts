@@ -1,5 +1,5 @@
 /**
- * The weekly sweep (docs/leavers.md, "The sweep"): every distinct holder e-mail the progress records
+ * The weekly sweep (docs/leavers-and-offers.md, "The sweep"): every distinct holder e-mail the progress records
  * know is looked up in Slack, one lookup at a time at the pace of users.lookupByEmail (Tier 3, about
  * 50 a minute), a 429 waited out for its Retry-After, to catch a deactivation (or a reactivation)
  * whose event was missed while License Desk was down. A deleted member, or an e-mail Slack no longer

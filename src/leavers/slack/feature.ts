@@ -11,7 +11,7 @@ import type { LeaversFeature } from './start.js';
 export function leaversFeature(composed: LeaversFeature | undefined): Feature {
   if (!composed) return { name: 'leavers' };
   const register: Feature['register'] = (app, surface) => {
-    // A member deactivated or back (docs/leavers.md).
+    // A member deactivated or back (docs/leavers-and-offers.md#leavers).
     app.event('user_change', createUserChangeHandler(surface.deps, composed));
   };
   return featureOf('leavers', register, LEAVER_NOTICE_KINDS, composed);

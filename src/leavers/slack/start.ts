@@ -1,5 +1,5 @@
 /**
- * Leavers composed (docs/leavers.md): the use cases on the records, the renderers of the alert
+ * Leavers composed (docs/leavers-and-offers.md#leavers): the use cases on the records, the renderers of the alert
  * channel's posts, App Home's section for license admins, and two jobs of the one runner, each under
  * the one lease so one replica runs it: the returns after the grace (soon after start, then every few
  * minutes) and the weekly sweep (an hourly tick that claims the week).

@@ -79,7 +79,7 @@ export interface OneHolder {
 }
 
 /**
- * A reclaim round of one (docs/offers.md): the holder is asked as any round asks (the same ask, DM,
+ * A reclaim round of one (docs/leavers-and-offers.md#seats-offered-then-claimed): the holder is asked as any round asks (the same ask, DM,
  * Keep and Release, reminder and deadline), when the progress records still show them at 0 %. The
  * round claims no pool, so an admin's own round of the pool is not held up by it. 'started': nothing
  * to ask (progress shown, or already asked in an open round); 'not-now': no progress record yet.

@@ -34,7 +34,7 @@ export interface Reclaim {
     policy: ReclaimPolicy,
     lookup: LookupUser,
   ): Promise<ReclaimStartOutcome>;
-  /** A round of one holder (a seat reached through a waitlist offer, still at 0 %): docs/offers.md. */
+  /** A round of one holder (a seat reached through a waitlist offer, still at 0 %): docs/leavers-and-offers.md. */
   askOne(holder: OneHolder): Promise<'asked' | 'started' | 'not-now'>;
   answer(askId: string, user: string, choice: 'keep' | 'release'): Promise<ReclaimAnswerOutcome>;
   /** The admin's round message's figures, or undefined for an unknown round. */

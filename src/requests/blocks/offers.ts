@@ -1,5 +1,5 @@
 /**
- * Seats offered from the waitlist in Block Kit (docs/offers.md): the requester's offer with Claim and
+ * Seats offered from the waitlist in Block Kit (docs/leavers-and-offers.md#seats-offered-then-claimed): the requester's offer with Claim and
  * "I don't need it", the answer to either click, the DM when an offer lapsed, and the sentence an admin
  * who assigns by hand in a pool with seats on offer reads. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The offers of freed seats (docs/offers.md), table `waitlist_offers`: every query the offers run.
+ * The offers of freed seats (docs/leavers-and-offers.md#seats-offered-then-claimed), table `waitlist_offers`: every query the offers run.
  * An offer is made by a conditional insert under the pool's line lock (PostgreSQL; SQLite has one
  * writer): only while the pool shows more free seats than live offers, and only one live offer per
  * request (a partial unique index). Every change of state is a conditional update from the state the

@@ -1,5 +1,5 @@
 /**
- * Seats offered from the waitlist (docs/offers.md): with WAITLIST_OFFER_HOURS above 0, a freed seat
+ * Seats offered from the waitlist (docs/leavers-and-offers.md#seats-offered-then-claimed): with WAITLIST_OFFER_HOURS above 0, a freed seat
  * is offered to the request first in line instead of assigned at once; the requester claims it (the
  * assign) or passes it on, and an offer not claimed by its deadline passes to the next in line. While
  * an offer is live its seat is held: it counts as taken for every other request.

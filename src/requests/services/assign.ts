@@ -12,7 +12,7 @@ import { isLicensingError } from '../../kernel/licensing/errors.js';
 import type { CourseRequest, RequestAssignOutcome, RequestRefusal } from '../domain/requests.js';
 
 export type RequestAssignContext = Pick<ChangeContext, 'licensing' | 'audit' | 'now' | 'work'> & {
-  /** Seats held by live offers to other requests (docs/offers.md): taken, for this request. */
+  /** Seats held by live offers to other requests (docs/leavers-and-offers.md#seats-offered-then-claimed): taken, for this request. */
   heldSeats?: (poolId: string, requestId: string) => Promise<number>;
 };
 

@@ -1,5 +1,5 @@
 /**
- * Seats offered, then claimed (docs/offers.md). With WAITLIST_OFFER_HOURS above 0 the waitlist's round
+ * Seats offered, then claimed (docs/leavers-and-offers.md#seats-offered-then-claimed). With WAITLIST_OFFER_HOURS above 0 the waitlist's round
  * offers a freed seat to the request first in line (`offerTo`: the offer and its DM in one
  * transaction) instead of assigning it. The requester's Claim runs the waitlist's own assign (the
  * request to 'assigning' with the write's intent, one write, the outcome recorded, the requester told

@@ -123,7 +123,7 @@ export interface RequestServiceOptions {
   waitlist?: boolean | undefined;
   /** A request went back in line after a write that did not happen: its pool's seats are looked at again. */
   seatMayBeFree?: ((poolId: string) => void) | undefined;
-  /** Seats of the pool held by live offers to other requests (docs/offers.md): they count as taken. */
+  /** Seats of the pool held by live offers to other requests (docs/leavers-and-offers.md#seats-offered-then-claimed): they count as taken. */
   heldSeats?: ((poolId: string, requestId: string) => Promise<number>) | undefined;
   presence?: RequesterPresence | undefined;
   /**

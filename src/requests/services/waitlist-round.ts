@@ -32,7 +32,7 @@ export interface RoundContext {
   audit(entry: Omit<AuditEntry, 'at'>): Promise<void>;
   now: () => Date;
   logger: Logger;
-  /** Seats offered rather than assigned (docs/offers.md); unset or 0 hours: assigned at once. */
+  /** Seats offered rather than assigned (docs/leavers-and-offers.md#seats-offered-then-claimed); unset or 0 hours: assigned at once. */
   offers?: Pick<Offers, 'settings' | 'held' | 'offerTo'> | undefined;
 }
 

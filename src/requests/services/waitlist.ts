@@ -95,7 +95,7 @@ export interface WaitlistOptions {
   assignWaitlisted: (entry: WaitlistEntry) => Promise<WaitlistAssignOutcome>;
   audit?: { record(entry: AuditEntry): Promise<void> };
   lock?: PoolLock;
-  /** Seats offered rather than assigned (docs/offers.md); unset: assigned at once. */
+  /** Seats offered rather than assigned (docs/leavers-and-offers.md#seats-offered-then-claimed); unset: assigned at once. */
   offers?: Offers | undefined;
   now: () => Date;
   logger: Logger;

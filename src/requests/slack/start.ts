@@ -37,7 +37,7 @@ export interface WaitlistSetup {
   share: number;
   /** Least time between two background checks; default 15 minutes. */
   intervalMs?: number;
-  /** WAITLIST_OFFER_HOURS and OFFER_NOT_STARTED_DAYS (docs/offers.md); default 48 hours and 14 days. */
+  /** WAITLIST_OFFER_HOURS and OFFER_NOT_STARTED_DAYS (docs/leavers-and-offers.md#seats-offered-then-claimed); default 48 hours and 14 days. */
   offers?: Partial<OfferSettings>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The offers' store on both engines (docs/offers.md): an offer is made only while the pool's live offers
+ * The offers' store on both engines (docs/leavers-and-offers.md#seats-offered-then-claimed): an offer is made only while the pool's live offers
  * are fewer than its free seats and the request holds none, even when two makers race (two replicas);
  * every change of state is conditional on the state seen, so one of two answers wins.
  */

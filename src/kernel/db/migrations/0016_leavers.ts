@@ -1,5 +1,5 @@
 /**
- * Leavers (docs/leavers.md): a deactivated member's licenses on hold, one row per license, until the
+ * Leavers (docs/leavers-and-offers.md#leavers): a deactivated member's licenses on hold, one row per license, until the
  * grace ends (returned, or only listed in an untransferable pool) or a reactivation cancels it; and the
  * weekly sweep, one row per week it ran (its claim).
  */

@@ -1,5 +1,5 @@
 /**
- * Seats offered from the waitlist (docs/offers.md): one row per offer of a freed seat to the request
+ * Seats offered from the waitlist (docs/leavers-and-offers.md#seats-offered-then-claimed): one row per offer of a freed seat to the request
  * first in line, with its deadline and state. A request holds at most one live offer (`open` or
  * `claiming`): a partial unique index refuses a second, whichever replica makes it.
  */

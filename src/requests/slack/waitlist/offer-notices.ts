@@ -1,5 +1,5 @@
 /**
- * Sends the offers' notices (docs/offers.md): the offer DM with Claim and "I don't need it", and the
+ * Sends the offers' notices (docs/leavers-and-offers.md#seats-offered-then-claimed): the offer DM with Claim and "I don't need it", and the
  * DM when an offer lapsed, worded at send time from the offer as it is now. An offer that moved on
  * before its DM went out is not offered any more: its DM is dropped.
  */

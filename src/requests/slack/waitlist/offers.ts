@@ -1,5 +1,5 @@
 /**
- * Claim and "I don't need it" on a seat offered from the waitlist (docs/offers.md), in the
+ * Claim and "I don't need it" on a seat offered from the waitlist (docs/leavers-and-offers.md#seats-offered-then-claimed), in the
  * requester's DM. No role is asked: the use case checks that the offer is the clicker's own, and the
  * button value (the offer id) is only a hint. The answer replaces the offer message.
  */
