@@ -5,11 +5,12 @@
  * the feature: signed `user_change` events, the sandbox as the licensing API (with its fault rules), the
  * fake Slack recording the alert channel, and the app's clock moved past the grace.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Records } from '../../src/kernel/db/open.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import type { License } from '../../src/kernel/domain/types.js';
 import { createLeaverHolds } from '../../src/leavers/db/holds.js';
-import { startTestApp } from '../support/app-harness.js';
+import { startReplica, startTestApp, type TestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { settableClock } from '../support/clock.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
@@ -179,5 +180,58 @@ describe('leavers: outages and races', () => {
     expect(t.logs.some((l) => l.reason === 'no-license')).toBe(true);
     expect(logged('users.info failed for a deactivated member')).toBe(true);
     expect(logged('a deactivated member without an e-mail')).toBe(true);
+  });
+});
+
+describe('leavers: LEAVER_GRACE_DAYS=0, no alert channel, two replicas', () => {
+  const { c: clock, now } = settableClock();
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await startTestApp({ now, waitlist: {}, leavers: { graceDays: 0 } });
+    b = await startReplica(a, a.records as Records, { now, waitlist: {}, leavers: { graceDays: 0 } });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+  const held = (email: string) => createLeaverHolds(a.records as Records).heldOf(email);
+
+  it('a pool read failing at the deactivation holds nothing; held at the next, due at once, each seat returned once by the two replicas, nothing posted', async () => {
+    const long = pickHolder(a, clock.t, '2003', undefined, [], ['2001', '2002']);
+    const first = long[0] as License;
+    // A seat of the untransferable pool too: only listed.
+    const ls = [
+      ...long,
+      await a.licensing.pools.assign('2002', { email: first.student.email, name: first.student.name }),
+    ];
+    holderInSlack(a.slack, 'U0ZERO0001', first);
+    a.sandbox.addFault({ kind: '500', method: 'GET', path: /^\/v1\/pool\/2003$/ });
+    await deactivate(a, 'U0ZERO0001', first.student.email);
+    await a.settled();
+    a.sandbox.clearFaults();
+    expect(await held(first.student.email)).toEqual([]);
+    expect(a.logs.some((l) => String(l.msg ?? l.message).includes('could not read the licenses'))).toBe(true);
+
+    await deactivate(a, 'U0ZERO0001', first.student.email);
+    await a.settled();
+    expect((await held(first.student.email)).map((h) => h.license_id).sort()).toEqual(ls.map((l) => l.id).sort());
+    a.sandbox.clearRequests();
+    // Both replicas run the returns at once: each seat is sent (or listed) once.
+    const runs = await Promise.all([a.leavers?.runReturns(), b.leavers?.runReturns()]);
+    const sum = (k: 'returned' | 'listed' | 'failed') => runs.reduce((s, r) => s + (r?.[k] ?? 0), 0);
+    const transferable = ls.filter((l) => l.poolId !== '2002');
+    expect(sum('returned')).toBe(transferable.length);
+    expect(sum('listed')).toBe(ls.length - transferable.length);
+    expect(sum('failed')).toBe(0);
+    expect(
+      a.sandbox.requests
+        .filter((r) => r.method === 'DELETE')
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual(transferable.map((l) => `/v1/license/${l.id}`).sort());
+    await a.settled();
+    await a.outbox?.flush();
+    expect(a.slack.calls.filter((c) => c.method === 'chat.postMessage')).toEqual([]);
   });
 });
