@@ -145,6 +145,24 @@ describe('leavers: outages and races', () => {
     expect(deletes()).toHaveLength(active.length);
   });
 
+  it('a license that runs out during the grace is gone at its end: no DELETE', async () => {
+    const soon = t.sandbox.inspect
+      .licenses()
+      .filter((l) => l.active && !used.includes(l.student.email) && Date.parse(l.end) > clock.t + DAY_MS)
+      .sort((x, y) => Date.parse(x.end) - Date.parse(y.end))[0] as License;
+    used.push(soon.student.email);
+    // Deactivated three days before the license's end.
+    clock.t = Date.parse(soon.end) - 3 * DAY_MS;
+    holderInSlack(t.slack, 'U0OUTSOON1', soon);
+    await deactivate(t, 'U0OUTSOON1', soon.student.email);
+    await t.settled();
+    expect((await store().heldOf(soon.student.email)).map((h) => h.license_id)).toContain(soon.id);
+    graceOver();
+    const run = await t.leavers?.runReturns();
+    expect(run?.gone).toBeGreaterThanOrEqual(1);
+    expect(deletes()).not.toContain(`/v1/license/${soon.id}`);
+  });
+
   it('the student lookup fails while a deactivation comes in: logged, nothing held; the next deactivation holds', async () => {
     const ls = freshHolder();
     const first = ls[0] as License;
