@@ -5,7 +5,7 @@
  * the feature: signed `user_change` events, the sandbox as the licensing API (with its fault rules), the
  * fake Slack recording the alert channel, and the app's clock moved past the grace.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Records } from '../../src/kernel/db/open.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import type { License } from '../../src/kernel/domain/types.js';
@@ -143,6 +143,32 @@ describe('leavers: outages and races', () => {
     // Nothing is left returning: the next run sends nothing.
     expect(await t.leavers?.runReturns()).toMatchObject({ readBack: 0, returned: 0 });
     expect(deletes()).toHaveLength(active.length);
+  });
+
+  it('a return whose answer was lost and could not be read back is read back by the next run, not sent again', async () => {
+    const ls = await leaverHeld();
+    const [lost] = ls as [License];
+    const path = licensePath([lost]);
+    graceOver();
+    // The DELETE is applied but its answer lost; while it is under way the license can no longer be read.
+    t.sandbox.addFault({ kind: 'latency', method: 'DELETE', path, latencyMs: 300, times: 1 });
+    t.sandbox.addFault({ kind: 'reset', phase: 'after', method: 'DELETE', path, times: 1 });
+    const first = t.leavers?.runReturns();
+    await until('the DELETE is under way', () => deletes().includes(`/v1/license/${lost.id}`));
+    t.sandbox.addFault({ kind: '500', method: 'GET', path });
+    expect(await first).toMatchObject({ returned: ls.length - 1, later: 1, failed: 0 });
+    t.sandbox.clearFaults();
+    expect(t.sandbox.inspect.license(lost.id)?.active).toBe(false);
+
+    // This process's next run sends nothing: its revoke's intent is open until a restart settles it.
+    expect(await t.leavers?.runReturns()).toMatchObject({ readBack: 1, returned: 0, later: 1 });
+    // After a restart (another process on the same records): the intent settled, the return read back
+    // as done, with no second DELETE.
+    const b = await startReplica(t, t.records as Records, { now, leavers: { channel: ALERTS } });
+    onTestFinished(() => b.close());
+    expect(await b.leavers?.runReturns()).toMatchObject({ readBack: 1, returned: 1, gone: 0 });
+    expect(deletes().filter((u) => u === `/v1/license/${lost.id}`)).toHaveLength(1);
+    expect(await t.leavers?.runReturns()).toMatchObject({ readBack: 0, returned: 0 });
   });
 
   it('a license that runs out during the grace is gone at its end: no DELETE', async () => {
