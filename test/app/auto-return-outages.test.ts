@@ -6,8 +6,10 @@
  * (with its fault rules) as the licensing API, the app's clock moved past PROGRESS_RETURN_AFTER_DAYS.
  */
 import { describe, expect, it } from 'vitest';
+import type { Records } from '../../src/kernel/db/open.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import type { License } from '../../src/kernel/domain/types.js';
+import { createProgressReturns } from '../../src/progress/db/returns.js';
 import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { startTestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
@@ -68,5 +70,45 @@ describe('automatic return of finished seats, when the licensing service fails i
     expect(last).toMatchObject({ returned: 1, failed: 0, gone: 0 });
     expect(deletes()).toEqual([`/v1/license/${unread.id}`]);
     expect(t.sandbox.inspect.license(unread.id)?.active).toBe(false);
+  });
+
+  it('claims a killed process left: a license ended by someone else is gone, one that cannot be read waits, then is returned once', async () => {
+    const returns = createProgressReturns(t.records as Records);
+    const [ended, unread] = t.sandbox.inspect
+      .licenses({ poolId: '2001' })
+      .filter((l) => l.active && Date.parse(l.end) > clock.t + 30 * DAY_MS)
+      .sort((a, b) => a.id.localeCompare(b.id))
+      // Not those of the test above (the lowest ids).
+      .slice(-2) as [License, License];
+    for (const l of [ended, unread]) {
+      const candidate = {
+        licenseId: l.id,
+        poolId: l.poolId,
+        studentEmail: l.student.email,
+        studentName: l.student.name,
+        completionSeenAt: now().toISOString(),
+        completedOn: now().toISOString().slice(0, 10),
+      };
+      // Claimed by a process that died before it sent anything.
+      expect(await returns.claim(candidate, now().toISOString(), now(), new Date(clock.t + 60_000))).toBe(true);
+    }
+    await until(`license ${ended.id} ended elsewhere`, async () => {
+      if (t.sandbox.inspect.license(ended.id)?.active === false) return true;
+      await callSandbox(t.sandbox, 'DELETE', `/v1/license/${ended.id}`);
+      return false;
+    });
+    t.sandbox.clearRequests();
+    clock.t += 120_000;
+    t.sandbox.addFault({ kind: '500', method: 'GET', path: new RegExp(`^/v1/license/${unread.id}$`) });
+    expect(await t.autoReturn?.service.resume()).toBe(1);
+    t.sandbox.clearFaults();
+    expect(await returns.get(ended.id)).toMatchObject({ state: 'gone' });
+    expect(deletes()).toEqual([]);
+
+    clock.t += 10 * 60_000;
+    expect(await t.autoReturn?.service.resume()).toBe(1);
+    expect(await returns.get(unread.id)).toMatchObject({ state: 'returned' });
+    expect(await t.autoReturn?.service.resume()).toBe(0);
+    expect(deletes()).toEqual([`/v1/license/${unread.id}`]);
   });
 });
