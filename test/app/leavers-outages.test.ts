@@ -1,5 +1,5 @@
 /**
- * Leavers when things go wrong (docs/leavers.md): the licensing service failing a read or the DELETE at
+ * Leavers when things go wrong: the licensing service failing a read or the DELETE at
  * the grace's end, a license ended by someone else during the grace, a return a killed process left
  * `returning`, and lookups that fail while a deactivation comes in. Driven as leavers.test.ts drives
  * the feature: signed `user_change` events, the sandbox as the licensing API (with its fault rules), the
