@@ -14,7 +14,7 @@ import type { AutoReturnRun } from '../../src/progress/services/auto-return.js';
 import { startTestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { settableClock } from '../support/clock.js';
-import { progressPassOn } from '../support/progress.js';
+import { progressPassOn, returnCandidate } from '../support/progress.js';
 import { callSandbox } from '../support/sandbox.js';
 import { until } from '../support/until.js';
 
@@ -81,14 +81,7 @@ describe('automatic return of finished seats, when the licensing service fails i
       // Not those of the test above (the lowest ids).
       .slice(-2) as [License, License];
     for (const l of [ended, unread]) {
-      const candidate = {
-        licenseId: l.id,
-        poolId: l.poolId,
-        studentEmail: l.student.email,
-        studentName: l.student.name,
-        completionSeenAt: now().toISOString(),
-        completedOn: now().toISOString().slice(0, 10),
-      };
+      const candidate = returnCandidate(l, now());
       // Claimed by a process that died before it sent anything.
       expect(await returns.claim(candidate, now().toISOString(), now(), new Date(clock.t + 60_000))).toBe(true);
     }

@@ -25,7 +25,7 @@ import { settableClock } from '../support/clock.js';
 import { dmChannel } from '../support/dms.js';
 import { holderInSlack, type SlackCall } from '../support/fake-slack.js';
 import { buttons, callText } from '../support/fixtures.js';
-import { progressPassOn } from '../support/progress.js';
+import { progressPassOn, returnCandidate } from '../support/progress.js';
 import { waitingForPool2003 } from '../support/requests.js';
 import { until } from '../support/until.js';
 
@@ -212,14 +212,7 @@ describe('automatic return of finished seats, on', () => {
     if (!t.records || !t.settler) throw new Error('no records');
     const records = t.records;
     const returns = createProgressReturns(records);
-    const candidate = (l: License) => ({
-      licenseId: l.id,
-      poolId: l.poolId,
-      studentEmail: l.student.email,
-      studentName: l.student.name,
-      completionSeenAt: now().toISOString(),
-      completedOn: now().toISOString().slice(0, 10),
-    });
+    const candidate = (l: License) => returnCandidate(l, now());
     // H: claimed, its intent recorded, the DELETE went through, and the process died before the rest.
     expect(await returns.claim(candidate(lic.H), now().toISOString(), now(), new Date(clock.t + 60_000))).toBe(true);
     await records.db

@@ -1,6 +1,7 @@
 /** The daily progress pass as the end-to-end tests run it by hand, over a test app's licensing and records. */
 
 import { DeskActionId } from '../../src/kernel/blocks/ids.js';
+import type { License } from '../../src/kernel/domain/types.js';
 import {
   createProgressPass,
   type ProgressPass,
@@ -68,4 +69,16 @@ export function clickReturnSeat(t: TestApp, licenseId: string, options?: Request
     },
     options,
   );
+}
+
+/** A finished seat as the progress pass hands it to the automatic return, seen completed at `at`. */
+export function returnCandidate(l: License, at: Date) {
+  return {
+    licenseId: l.id,
+    poolId: l.poolId,
+    studentEmail: l.student.email,
+    studentName: l.student.name,
+    completionSeenAt: at.toISOString(),
+    completedOn: at.toISOString().slice(0, 10),
+  };
 }
