@@ -40,9 +40,14 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
       answer: async () => ({ kind: 'held', reason: 'no answer set' }),
     };
     const auditFails = { on: false };
+    const requestsDown = { on: false };
     const offers = createOffers({
       offers: createOfferStore({ db, dialect, now }),
-      requests,
+      // A database that stops answering reads of requests (the offers' own rows still answer).
+      requests: {
+        ...requests,
+        get: (id) => (requestsDown.on ? Promise.reject(new Error('SQLITE_BUSY')) : requests.get(id)),
+      },
       outbox,
       settings: { hours: 48, notStartedDays: 14 },
       assignWaitlisted: (entry) => {
@@ -105,6 +110,7 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
       warned,
       assigns,
       auditFails,
+      requestsDown,
       outboxKeys,
       offered,
       assignedAs,
@@ -286,6 +292,56 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
       expect((await r.offers.tick()).asked).toBe(1);
       expect((await r.offers.tick()).asked).toBe(0);
       expect(asked).toEqual(Array(3).fill({ licenseId: 'L-42', approver: 'U0ADMIN001' }));
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'a tick while the requests do not answer leaves the open offer and the cut-short claim as they are, logged; the next tick finishes both',
+    async () => {
+      const r = await rig();
+      const ada = await r.offered('U0ADA00001');
+      const bo = await r.offered('U0BOB00002', 2);
+      // Ada cancelled her request while her seat was on offer; Bo's claim was cut short by a stop.
+      await r.requests.swap(ada.requestId, ['waitlisted'], (x) => ({ ...x, status: 'cancelled' }));
+      expect(await r.offerStore.move(bo.offerId, ['open'], 'claiming')).toBe(true);
+      r.fake.answer = r.assignedAs('L-8');
+      r.requestsDown.on = true;
+      expect(await r.offers.tick()).toMatchObject({ expired: 0, settled: 0 });
+      expect(r.warned).toContain('offers: could not finish a claim');
+      expect(await r.stateOf(ada.offerId)).toBe('open');
+      expect(await r.stateOf(bo.offerId)).toBe('claiming');
+      expect(r.assigns).toEqual([]);
+      expect(r.freed).toEqual([]);
+
+      r.requestsDown.on = false;
+      expect(await r.offers.tick()).toMatchObject({ settled: 1 });
+      expect(await r.stateOf(ada.offerId)).toBe('withdrawn');
+      expect(await r.offers.get(bo.offerId)).toMatchObject({ state: 'claimed', licenseId: 'L-8' });
+      expect(r.freed).toEqual([POOL]);
+      expect(r.assigns).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    '"I don\'t need it" from someone else or for no such offer changes nothing; from her after she cancelled closes the offer without a second notice',
+    async () => {
+      const r = await rig();
+      const { offerId, requestId } = await r.offered('U0ADA00001');
+      expect(await r.offers.decline('wo0000000000000000', 'U0ADA00001')).toEqual({ kind: 'unknown-offer' });
+      expect(await r.offers.decline(offerId, 'U0BOB00002')).toEqual({ kind: 'not-yours' });
+      expect(await r.stateOf(offerId)).toBe('open');
+      // No second seat to offer while hers is held.
+      expect(
+        await r.offers.offerTo({ requestId: 'rq-other', poolId: POOL, requester: 'U0BOB00002', since: '' }, 1),
+      ).toBe('no-free-seat');
+
+      await r.requests.swap(requestId, ['waitlisted'], (x) => ({ ...x, status: 'cancelled', decidedAt: 'earlier' }));
+      const before = await r.outboxKeys();
+      expect(await r.offers.decline(offerId, 'U0ADA00001')).toMatchObject({ kind: 'declined' });
+      expect(await r.stateOf(offerId)).toBe('declined');
+      expect(await r.requests.get(requestId)).toMatchObject({ status: 'cancelled', decidedAt: 'earlier' });
+      expect(await r.outboxKeys()).toEqual(before);
+      expect(r.freed).toEqual([POOL]);
     },
   );
 });
