@@ -55,6 +55,29 @@ async function asked(learner: { id: string; license: string }, until: string): P
 const approve = async (id: string, by: string = TEST_USERS.admin) =>
   textOf((await (await clickCard(ExtensionActionId.approve, id, by)).waitForResponse()).body.blocks);
 
+const denyReason = (value: string) => ({
+  values: {
+    [ExtensionInputId.denyReason.block]: { [ExtensionInputId.denyReason.action]: { type: 'plain_text_input', value } },
+  },
+});
+
+/** The Deny… form as Slack sends it back, with the ask's id in its private_metadata (any value, when forged). */
+const denyForm = (viewId: string, id: string) => ({
+  id: viewId,
+  callback_id: ExtensionCallbackId.denyForm,
+  private_metadata: id,
+});
+
+/** What the Deny… form shows once the denial is done (the view updated after "Denying…"), since call `from`. */
+async function denyAnswer(from: number): Promise<string> {
+  const shown = (c: { args: Record<string, unknown> }) => textOf((c.args.view as { blocks: unknown }).blocks);
+  const call = await t.slack.waitForCall(
+    'views.update',
+    (c) => t.slack.calls.indexOf(c) >= from && !shown(c).includes('Denying'),
+  );
+  return shown(call);
+}
+
 const toldMoreTime = (user: string) =>
   t.slack.calls.filter(
     (c) => c.args.channel === dmChannel(user) && textOf(c.args.blocks).includes('You have more time'),
@@ -101,14 +124,7 @@ describe('ask for more time, when the decision meets something else', () => {
     const opened = await t.slack.waitForCall('views.open', (c) => t.slack.calls.indexOf(c) >= from);
     const modal = opened.args.view as { callback_id: string; private_metadata: string };
     expect(modal.callback_id).toBe(ExtensionCallbackId.denyForm);
-    const blank = {
-      values: {
-        [ExtensionInputId.denyReason.block]: {
-          [ExtensionInputId.denyReason.action]: { type: 'plain_text_input', value: '   ' },
-        },
-      },
-    };
-    await submit(t, { id: 'VDENYBLANK', ...modal }, blank, TEST_USERS.admin);
+    await submit(t, { id: 'VDENYBLANK', ...modal }, denyReason('   '), TEST_USERS.admin);
     const dm = await waitForDm(t.slack, UNREAD.id, 'was denied');
     expect(textOf(dm.args.blocks)).not.toContain('“');
     expect(writes(t)).toEqual([]);
@@ -144,21 +160,9 @@ describe('ask for more time, when the decision meets something else', () => {
     const opened = await t.slack.waitForCall('views.open', (c) => t.slack.calls.indexOf(c) >= from);
     const modal = opened.args.view as { callback_id: string; private_metadata: string };
     expect(await approve(id)).toContain('now ends on');
-    const reason = {
-      values: {
-        [ExtensionInputId.denyReason.block]: {
-          [ExtensionInputId.denyReason.action]: { type: 'plain_text_input', value: 'No budget' },
-        },
-      },
-    };
     const before = t.slack.calls.length;
-    await submit(t, { id: 'VDENYLATE', ...modal }, reason, TEST_USERS.workspaceAdmin);
-    const shown = await t.slack.waitForCall(
-      'views.update',
-      (c) =>
-        t.slack.calls.indexOf(c) >= before && textOf((c.args.view as { blocks: unknown }).blocks).includes('Already'),
-    );
-    expect(textOf((shown.args.view as { blocks: unknown }).blocks)).toContain('Already decided');
+    await submit(t, { id: 'VDENYLATE', ...modal }, denyReason('No budget'), TEST_USERS.workspaceAdmin);
+    expect(await denyAnswer(before)).toContain('Already decided');
     expect(endOf(RACED.license)).toBe(until);
     await t.settled();
     expect(
@@ -193,5 +197,30 @@ describe('ask for more time, when the decision meets something else', () => {
     expect(ask?.status).toBe('pending');
     expect(toldMoreTime(REVOKED.id)).toEqual([]);
     expect(writes(t).filter((r) => r.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('two approvals at once send one end-date write: the second approver reads it was decided already', async () => {
+    const until = day(90);
+    const id = await asked(REFUSED, until);
+    t.sandbox.clearRequests();
+    const answers = await Promise.all([approve(id), approve(id, TEST_USERS.workspaceAdmin)]);
+    expect(answers.filter((a) => a.includes('now ends on'))).toHaveLength(1);
+    expect(answers.filter((a) => a.includes('Already decided'))).toHaveLength(1);
+    expect(writes(t).map((r) => `${r.method} ${r.url}`)).toEqual([`PATCH /v1/license/${REFUSED.license}`]);
+    expect(endOf(REFUSED.license)).toBe(until);
+  });
+
+  it("a forged Deny… form is refused by the decision itself: for one's own ask, or for an ask that does not exist", async () => {
+    const id = (await t.extensions?.service.kernel.opts.store.byRequester(OWNER.id))?.find(
+      (x) => x.status === 'pending',
+    )?.id;
+    expect(id).toBeDefined();
+    let from = t.slack.calls.length;
+    await submit(t, denyForm('VFORGED1', String(id)), denyReason('mine'), OWNER.id);
+    expect(await denyAnswer(from)).toContain('You cannot decide your own request for more time');
+    expect((await t.extensions?.service.get(String(id)))?.status).toBe('pending');
+    from = t.slack.calls.length;
+    await submit(t, denyForm('VFORGED2', 'x0000000000ff'), denyReason('gone'), TEST_USERS.admin);
+    expect(await denyAnswer(from)).toContain('That request for more time no longer exists');
   });
 });
