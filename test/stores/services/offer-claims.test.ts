@@ -12,6 +12,7 @@ import { createOfferStore } from '../../../src/requests/db/offer-store.js';
 import { createDbRequestStore } from '../../../src/requests/db/request-store.js';
 import type { CourseRequest } from '../../../src/requests/domain/requests.js';
 import type { WaitlistAssignOutcome, WaitlistEntry } from '../../../src/requests/domain/waitlist.js';
+import { DESK } from '../../../src/requests/services/kernel-base.js';
 import { createOffers } from '../../../src/requests/services/offers.js';
 import { cleanupsAfterEach } from '../../support/cleanups.js';
 import { testDatabases } from '../../support/records.js';
@@ -99,7 +100,10 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
       };
     const statusOf = async (id: string) => (await requests.get(id))?.status;
     const stateOf = async (id: string) => (await offers.get(id))?.state;
+    /** The request's row gone, as the pruning of old decided requests leaves it. */
+    const pruned = (id: string) => db.deleteFrom('requests').where('id', '=', id).execute();
     return {
+      pruned,
       offers,
       offerStore: createOfferStore({ db, dialect, now }),
       requests,
@@ -342,6 +346,55 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
       expect(await r.requests.get(requestId)).toMatchObject({ status: 'cancelled', decidedAt: 'earlier' });
       expect(await r.outboxKeys()).toEqual(before);
       expect(r.freed).toEqual([POOL]);
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'Claim and "I don\'t need it" at once: one wins, the seat is never both assigned and passed on',
+    async () => {
+      const r = await rig();
+      const { offerId, requestId } = await r.offered('U0ADA00001');
+      r.fake.answer = r.assignedAs('L-77');
+      const [claimed, declined] = await Promise.all([
+        r.offers.claim(offerId, 'U0ADA00001'),
+        r.offers.decline(offerId, 'U0ADA00001'),
+      ]);
+      const won = [claimed.kind === 'claimed', declined.kind === 'declined'];
+      expect(won.filter(Boolean)).toHaveLength(1);
+      if (claimed.kind === 'claimed') {
+        expect(declined).toMatchObject({ kind: 'moved-on' });
+        expect(await r.statusOf(requestId)).toBe('assigned');
+        expect(r.freed).toEqual([]);
+      } else {
+        expect(claimed).toMatchObject({ kind: 'moved-on', state: 'declined' });
+        expect(r.assigns).toEqual([]);
+        expect(await r.statusOf(requestId)).toBe('cancelled');
+        expect(r.freed).toEqual([POOL]);
+      }
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    "an offer whose request is gone (pruned) is withdrawn at the tick and its seat passed on; a holder whose request is gone is asked on the desk's behalf",
+    async () => {
+      const r = await rig();
+      const ada = await r.offered('U0ADA00001');
+      const bo = await r.offered('U0BOB00002', 2);
+      r.fake.answer = r.assignedAs('L-3');
+      expect(await r.offers.claim(bo.offerId, 'U0BOB00002')).toMatchObject({ kind: 'claimed' });
+      await r.pruned(ada.requestId);
+      await r.pruned(bo.requestId);
+      const approvers: string[] = [];
+      r.offers.askNotStartedWith(async (offer) => {
+        approvers.push(offer.approver);
+        return 'asked';
+      });
+      expect(await r.offers.tick()).toMatchObject({ expired: 0, asked: 0 });
+      expect(await r.stateOf(ada.offerId)).toBe('withdrawn');
+      expect(r.freed).toEqual([POOL]);
+      r.clock.t += 15 * 24 * HOUR_MS;
+      expect(await r.offers.tick()).toMatchObject({ asked: 1 });
+      expect(approvers).toEqual([DESK]);
     },
   );
 });
