@@ -5,28 +5,22 @@
  * recording fake, licenses come from the sandbox; the clock is injected and the check is ticked.
  */
 import { describe, expect, it } from 'vitest';
-import { buildDemoData } from '../../local/sandbox/index.js';
 import { ExtensionActionId, ExtensionCallbackId, ExtensionInputId } from '../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
 import { dayText } from '../../src/kernel/domain/end-date.js';
 import { DAY_MS } from '../../src/kernel/domain/time.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
-import { openModal, type ShownView, submit, textOf, writes } from '../support/change-flow.js';
+import { submit, textOf, writes } from '../support/change-flow.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
 import { buttons } from '../support/fixtures.js';
+import { emailOf, moreTimeFlow } from '../support/more-time.js';
 import { selfServiceTo } from '../support/requests.js';
 
 const CHANNEL = 'C0REQUESTS1';
 let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 
-/** The demo's students as the sandbox seeds them: a learner in Slack has the e-mail of a license's student. */
-const seed = buildDemoData(new Date());
-const emailOf = (licenseId: string) => {
-  const studentId = seed.licenses.find((l) => l.id === licenseId)?.studentId;
-  return seed.students.find((s) => s.id === studentId)?.email ?? '';
-};
 /** 4012: Mastering DAX, pool 2001 (transferable, ends in 165 days), the license ends in 40 days. */
 const LEARNER = { id: 'U0LEARN001', license: '4012' };
 /** 4005 and 4002 end within a week, in the same pool; 4017 is in 2002, which is not transferable. */
@@ -48,53 +42,7 @@ const t = appPerFile('more-time-', () =>
   }),
 );
 
-const day = (offsetDays: number) => new Date(now().getTime() + offsetDays * DAY_MS).toISOString().slice(0, 10);
-const endOf = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10) ?? '';
-
-/** The learner's click on "Ask for more time" of `licenseId`, and the view it settles on. */
-const askFor = (user: string, licenseId: string) =>
-  openModal(t, () => t.clickButton(ExtensionActionId.moreTime, licenseId, { userId: user }));
-
-const formState = (endDate: string | null, reason: string | null) => ({
-  values: {
-    [ExtensionInputId.endDate.block]: {
-      [ExtensionInputId.endDate.action]: { type: 'datepicker', selected_date: endDate },
-    },
-    [ExtensionInputId.reason.block]: {
-      [ExtensionInputId.reason.action]: { type: 'plain_text_input', value: reason },
-    },
-  },
-});
-
-const send = (user: string, form: ShownView, endDate: string | null, reason: string | null) =>
-  submit(t, form, formState(endDate, reason), user);
-
-/** The card posted to the requests channel for `user`'s ask, and the request id on its buttons. */
-async function cardFor(user: string) {
-  const call = await t.slack.waitForCall(
-    'chat.postMessage',
-    (c) =>
-      c.args.channel === CHANNEL &&
-      !c.args.thread_ts &&
-      textOf(c.args.blocks).includes(`<@${user}> asks for more time`),
-  );
-  await waitForDm(t.slack, user, 'was sent to the license admins');
-  const approve = buttons(call.args).find((b) => b.action_id === ExtensionActionId.approve);
-  return { call, id: String(approve?.value) };
-}
-
-const clickCard = (actionId: string, id: string, userId: string) =>
-  t.action(
-    {
-      container: { type: 'message', message_ts: '1767225600.000200', channel_id: CHANNEL },
-      channel: { id: CHANNEL, name: 'license-requests' },
-      actions: [{ action_id: actionId, block_id: 'b', type: 'button', value: id, action_ts: `${Date.now() / 1000}` }],
-    },
-    { userId, channelId: CHANNEL },
-  );
-
-const cardUpdate = (words: string) =>
-  t.slack.waitForCall('chat.update', (c) => c.args.channel === CHANNEL && textOf(c.args.blocks).includes(words));
+const { day, endOf, askFor, send, cardFor, clickCard, cardUpdate } = moreTimeFlow(t, CHANNEL, now);
 
 describe('ask for more time', () => {
   it('a click on someone else’s license is refused plainly: no form, nothing written, the attempt audited', async () => {
