@@ -6,29 +6,31 @@
  * approver reads what happened, the ask waits again or stays decided, and the learner is told only
  * what is true.
  */
+
 import { describe, expect, it } from 'vitest';
 import { ExtensionActionId, ExtensionCallbackId, ExtensionInputId } from '../../src/kernel/blocks/ids.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { submit, textOf, writes } from '../support/change-flow.js';
+import { movableClock } from '../support/clock.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
-import { emailOf, moreTimeFlow } from '../support/more-time.js';
+import { learnerHolding, moreTimeFlow } from '../support/more-time.js';
 import { selfServiceTo } from '../support/requests.js';
 
 const CHANNEL = 'C0REQUESTS1';
-let offsetMs = 0;
-const now = () => new Date(Date.now() + offsetMs);
+const clock = movableClock();
+const now = clock.now;
 
 /** 4012 (pool 2001) ends in about 40 days, 4005 and 4002 (pool 2001) within a week, 4035 (2004) in two days. */
-const REFUSED = { id: 'U0MTREF001', license: '4012' };
-const UNREAD = { id: 'U0MTREF002', license: '4005' };
-const CHANGED = { id: 'U0MTREF003', license: '4002' };
+const REFUSED = learnerHolding('U0MTREF001', '4012');
+const UNREAD = learnerHolding('U0MTREF002', '4005');
+const CHANGED = learnerHolding('U0MTREF003', '4002');
 /** A license admin who is also a learner. */
-const OWNER = { id: 'U0MTREF004', license: '4035' };
+const OWNER = learnerHolding('U0MTREF004', '4035');
 /** 4031: Optimizing DAX, pool 2003, ends within a week. */
 /** The learner whose ask was denied asks again. */
 const REVOKED = UNREAD;
-const RACED = { id: 'U0MTREF005', license: '4031' };
+const RACED = learnerHolding('U0MTREF005', '4031');
 const learners = [REFUSED, UNREAD, CHANGED, OWNER, RACED];
 
 const t = appPerFile('more-time-refusals-', () =>
@@ -36,7 +38,7 @@ const t = appPerFile('more-time-refusals-', () =>
     now,
     admins: [TEST_USERS.admin, TEST_USERS.workspaceAdmin, OWNER.id],
     slack: {
-      users: learners.map((l, i) => ({ id: l.id, name: `refused.${i}`, email: emailOf(l.license) })),
+      users: learners.map((l, i) => ({ id: l.id, name: `refused.${i}`, email: l.email })),
     },
     ...selfServiceTo(CHANNEL),
   }),
@@ -190,7 +192,7 @@ describe('ask for more time, when the decision meets something else', () => {
     expect((await t.extensions?.service.get(id))?.status).toBe('extending');
 
     await t.licensing.licenses.revoke(REVOKED.license);
-    offsetMs += 3 * 60_000;
+    clock.advance(3 * 60_000);
     expect(await t.extensions?.tick()).toMatchObject({ settled: 1 });
     await waitForDm(t.slack, TEST_USERS.admin, 'did not go through');
     const ask = await t.extensions?.service.get(id);

@@ -4,6 +4,7 @@
  * the expiry, and the refusals (someone else's license, a second ask). Slack calls go to the
  * recording fake, licenses come from the sandbox; the clock is injected and the check is ticked.
  */
+
 import { describe, expect, it } from 'vitest';
 import { ExtensionActionId, ExtensionCallbackId, ExtensionInputId } from '../../src/kernel/blocks/ids.js';
 import { checkModalLimits } from '../../src/kernel/blocks/limits.js';
@@ -12,14 +13,15 @@ import { DAY_MS } from '../../src/kernel/domain/time.js';
 import { startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { submit, textOf, writes } from '../support/change-flow.js';
+import { movableClock } from '../support/clock.js';
 import { dmChannel, waitForDm } from '../support/dms.js';
 import { buttons } from '../support/fixtures.js';
 import { emailOf, moreTimeFlow } from '../support/more-time.js';
 import { selfServiceTo } from '../support/requests.js';
 
 const CHANNEL = 'C0REQUESTS1';
-let offsetMs = 0;
-const now = () => new Date(Date.now() + offsetMs);
+const clock = movableClock();
+const now = clock.now;
 
 /** 4012: Mastering DAX, pool 2001 (transferable, ends in 165 days), the license ends in 40 days. */
 const LEARNER = { id: 'U0LEARN001', license: '4012' };
@@ -167,7 +169,7 @@ describe('ask for more time', () => {
       ),
     ).toEqual([]);
     t.sandbox.clearFaults();
-    offsetMs += 3 * 60_000;
+    clock.advance(3 * 60_000);
     await t.extensions?.tick();
     await waitForDm(t.slack, UNCLEAR.id, 'You have more time');
     await waitForDm(t.slack, TEST_USERS.admin, 'went through after all');
@@ -208,7 +210,7 @@ describe('ask for more time', () => {
     const form = await askFor(LATE.id, LATE.license);
     await send(LATE.id, form, day(20), 'Parental leave');
     await cardFor(LATE.id);
-    offsetMs += 25 * 3_600_000;
+    clock.advance(25 * 3_600_000);
     await t.extensions?.tick();
     await t.extensions?.tick();
     await t.settled();
@@ -218,7 +220,7 @@ describe('ask for more time', () => {
     );
     expect(reminders).toHaveLength(1);
     expect(textOf(reminders[0]?.args.blocks)).toContain('Reminder');
-    offsetMs += 7 * DAY_MS;
+    clock.advance(7 * DAY_MS);
     await t.extensions?.tick();
     await waitForDm(t.slack, LATE.id, 'expired: nobody decided in time');
     await cardUpdate('Expired');

@@ -18,6 +18,9 @@ export const emailOf = (licenseId: string) => {
   return seed.students.find((s) => s.id === studentId)?.email ?? '';
 };
 
+/** A Slack member who holds `license`: their e-mail is its student's. */
+export const learnerHolding = (id: string, license: string) => ({ id, license, email: emailOf(license) });
+
 export function moreTimeFlow(t: TestApp, channel: string, now: () => Date) {
   const day = (offsetDays: number) => new Date(now().getTime() + offsetDays * DAY_MS).toISOString().slice(0, 10);
   const endOf = (id: string) => t.sandbox.inspect.license(id)?.end.slice(0, 10) ?? '';

@@ -25,6 +25,10 @@ const POOL = '2003';
 
 describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, open }) => {
   /** The offers over fresh records; `assign` answers the claim's assign (the request service's). */
+  /** A test that runs on its own rig (skipped where the database cannot start). */
+  const withRig = (title: string, body: (r: Awaited<ReturnType<typeof rig>>) => Promise<void>) =>
+    it.skipIf(skip !== undefined)(title, async () => body(await rig()));
+
   async function rig() {
     const t = await open();
     cleanups.push(t.close);
@@ -123,10 +127,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     };
   }
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'a claim whose assign the licensing service does not answer keeps the offer open: she is told, nothing is recorded, and Claim again gives the seat once',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId, requestId } = await r.offered('U0ADA00001');
       r.fake.answer = async () => ({ kind: 'held', reason: 'the licensing service did not answer' });
       const first = await r.offers.claim(offerId, 'U0ADA00001');
@@ -158,10 +161,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'a claim that finds the seat taken in between withdraws the offer but keeps her place; one that finds her skipped passes the seat on',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const ada = await r.offered('U0ADA00001');
       r.fake.answer = async () => ({ kind: 'held', reason: 'the seat was taken in between' });
       expect(await r.offers.claim(ada.offerId, 'U0ADA00001')).toMatchObject({ kind: 'not-given', keepsPlace: true });
@@ -188,10 +190,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'a claim whose answer is lost stays pending, the offer holding the seat, until the read-back settles it; the tick then records the license once',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId, requestId } = await r.offered('U0ADA00001');
       // The request service began the assign (the request 'assigning' with its intent) and lost the answer.
       r.fake.answer = async (entry) => {
@@ -218,10 +219,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'claims a stop cut short are finished by the tick: assigned when still in line, withdrawn and the seat passed on when the request was cancelled meanwhile',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const ada = await r.offered('U0ADA00001');
       const bo = await r.offered('U0BOB00002', 2);
       // Both offers moved to 'claiming', then the process stopped before the assign; Bo cancelled since.
@@ -241,10 +241,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'a claim after the deadline, before any tick, expires the offer: the request denied, she is told once, the seat passed on; a decline after it changes nothing',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId, requestId } = await r.offered('U0ADA00001');
       r.clock.t += 48 * HOUR_MS;
       r.fake.answer = r.assignedAs('L-1');
@@ -267,10 +266,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     "an audit trail that does not answer is logged, never the claim's failure; a holder who never started is asked once, after a failed or deferred ask",
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId } = await r.offered('U0ADA00001');
       r.fake.answer = r.assignedAs('L-42');
       r.auditFails.on = true;
@@ -299,10 +297,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'a tick while the requests do not answer leaves the open offer and the cut-short claim as they are, logged; the next tick finishes both',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const ada = await r.offered('U0ADA00001');
       const bo = await r.offered('U0BOB00002', 2);
       // Ada cancelled her request while her seat was on offer; Bo's claim was cut short by a stop.
@@ -326,10 +323,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     '"I don\'t need it" from someone else or for no such offer changes nothing; from her after she cancelled closes the offer without a second notice',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId, requestId } = await r.offered('U0ADA00001');
       expect(await r.offers.decline('wo0000000000000000', 'U0ADA00001')).toEqual({ kind: 'unknown-offer' });
       expect(await r.offers.decline(offerId, 'U0BOB00002')).toEqual({ kind: 'not-yours' });
@@ -349,10 +345,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     'Claim and "I don\'t need it" at once: one wins, the seat is never both assigned and passed on',
-    async () => {
-      const r = await rig();
+    async (r) => {
       const { offerId, requestId } = await r.offered('U0ADA00001');
       r.fake.answer = r.assignedAs('L-77');
       const [claimed, declined] = await Promise.all([
@@ -374,10 +369,9 @@ describe.each(testDatabases())('claims of seats offered on $dialect', ({ skip, o
     },
   );
 
-  it.skipIf(skip !== undefined)(
+  withRig(
     "an offer whose request is gone (pruned) is withdrawn at the tick and its seat passed on; a holder whose request is gone is asked on the desk's behalf",
-    async () => {
-      const r = await rig();
+    async (r) => {
       const ada = await r.offered('U0ADA00001');
       const bo = await r.offered('U0BOB00002', 2);
       r.fake.answer = r.assignedAs('L-3');

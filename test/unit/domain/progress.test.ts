@@ -11,6 +11,18 @@ import {
 } from '../../../src/progress/domain/progress.js';
 
 const NOW = new Date('2026-04-01T12:00:00Z');
+/** A license as the licensing API gives it. */
+const L9: License = {
+  id: 'L9',
+  poolId: '2003',
+  courseId: 'c7',
+  start: '2026-01-05',
+  end: '2026-12-31',
+  active: true,
+  revokable: true,
+  editable: true,
+  student: { id: 's1', name: 'Ada Lovelace', email: 'ada@contoso.com' },
+};
 const base = { progress: 0, completed: null, start: '2026-03-01', changedAt: '2026-03-20T03:00:00.000Z' };
 
 describe('where a holder stands', () => {
@@ -77,18 +89,7 @@ describe('since when', () => {
 
 describe('what a pass would see of a license', () => {
   it("takes the license's ids, holder, dates and state, and the given progress", () => {
-    const license: License = {
-      id: 'L9',
-      poolId: '2003',
-      courseId: 'c7',
-      start: '2026-01-05',
-      end: '2026-12-31',
-      active: true,
-      revokable: true,
-      editable: true,
-      student: { id: 's1', name: 'Ada Lovelace', email: 'ada@contoso.com' },
-    };
-    expect(observationOf(license, 40)).toEqual({
+    expect(observationOf(L9, 40)).toEqual({
       licenseId: 'L9',
       poolId: '2003',
       courseId: 'c7',
@@ -101,7 +102,7 @@ describe('what a pass would see of a license', () => {
       end: '2026-12-31',
       active: true,
     });
-    expect(observationOf({ ...license, active: false }, 100, '2026-03-01T00:00:00Z')).toMatchObject({
+    expect(observationOf({ ...L9, active: false }, 100, '2026-03-01T00:00:00Z')).toMatchObject({
       completed: '2026-03-01T00:00:00Z',
       active: false,
     });
