@@ -25,7 +25,11 @@ async function auditForged(s: Surface, actor: string, licenseId: string): Promis
     licenseId,
     detail: 'more time asked on a license the clicker does not hold',
   };
-  await s.state.audit.record(entry).catch(() => undefined);
+  await s.state.audit
+    .record(entry)
+    .catch((error: unknown) =>
+      s.deps.logger.warn('could not audit a refused ask for more time', { error: String(error) }),
+    );
 }
 
 /** The learner's click: a working view at once (the trigger lives 3 s), then the form or why not. */

@@ -151,7 +151,11 @@ export function composeLeavers(
     channel: opts.channel,
     logger,
     settle: async () => deps.settler?.runOnce(),
-    kick: () => void returnsJob?.run().catch(() => undefined),
+    // A failed run now is logged; the job's own timer tries again.
+    kick: () =>
+      void returnsJob
+        ?.run()
+        .catch((error: unknown) => logger.warn('leavers: returns run on a due hold failed', { error: String(error) })),
     store,
   };
   const paced = waits(deps.jobs?.timers ?? realTimers);

@@ -32,7 +32,7 @@ export function deadlinePlain(iso: string): string {
 const course = (o: Pick<Offer, 'courseTitle'>) => `*${escapeTruncated(o.courseTitle, 120)}*`;
 
 export function buildOfferMessage(o: Offer): SlackMessage {
-  const text = `A seat in ${o.courseTitle.slice(0, 120)} is yours if you claim it by ${deadlinePlain(o.deadlineAt)}.`;
+  const text = `A seat in ${escapeTruncated(o.courseTitle, 120)} is yours if you claim it by ${deadlinePlain(o.deadlineAt)}.`;
   return {
     text,
     blocks: [
@@ -50,7 +50,10 @@ export function buildOfferMessage(o: Offer): SlackMessage {
 
 export function buildOfferExpiredMessage(o: Offer): SlackMessage {
   const t = `The seat in ${course(o)} held for you until ${deadlineWords(o.deadlineAt)} was not claimed, so it went to the next person on the waitlist and your request is closed. Ask for the course again if you still need it.`;
-  return { text: `The seat offered in ${o.courseTitle.slice(0, 120)} was not claimed in time.`, blocks: [section(t)] };
+  return {
+    text: `The seat offered in ${escapeTruncated(o.courseTitle, 120)} was not claimed in time.`,
+    blocks: [section(t)],
+  };
 }
 
 function movedOnWords(state: OfferState): string {
