@@ -15,6 +15,7 @@ import type { RequestCheck } from '../../requests/services/check.js';
 import type { RequestService } from '../../requests/services/service.js';
 import type { Waitlist } from '../../requests/services/waitlist.js';
 import type { Records } from '../db/open.js';
+import type { Scope } from '../domain/scope.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
 import type { JobRunner } from '../services/jobs/runner.js';
 import type { Outbox, OutboxSender } from '../services/outbox.js';
@@ -51,6 +52,18 @@ export interface RoleResolver {
    * of its user groups (usergroups.users.list, cached like the role check), once each.
    */
   adminRecipients?(client: webApi.WebClient): Promise<string[]>;
+  /**
+   * The pools this person's role covers (roles kept in the database, docs/roles-and-approvals.md).
+   * Absent, or for the owners and the roles from the environment: every pool.
+   */
+  scopeOf?(client: webApi.WebClient, userId: string): Promise<Scope>;
+  /**
+   * Who decides for this pool: the user ids of its admins (groups expanded), or the owners'
+   * (adminRecipients) when it has none. Absent: the owners.
+   */
+  approversOf?(client: webApi.WebClient, poolId: string): Promise<string[]>;
+  /** Whom to ask about this pool, as mrkdwn: its admins, or whoToAsk() when it has none. */
+  whoToAskFor?(poolId: string): Promise<string>;
 }
 
 export interface AppDeps {

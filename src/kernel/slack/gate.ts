@@ -30,6 +30,7 @@ import { buildErrorMessage, buildLockedMessage } from '../blocks/common.js';
 import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
+import { EVERY_POOL, poolsScope, type Scope } from '../domain/scope.js';
 import type { AppDeps, Role } from './deps.js';
 import { tellByDm } from './notices.js';
 import { slackBusyText } from './present.js';
@@ -336,4 +337,33 @@ export function onShortcut(
     );
     await auditRefusal(s, actor, verdict, gate.audit);
   };
+}
+
+/**
+ * The pools `userId`'s role covers: every pool unless roles kept in the database narrow it. Asked fresh
+ * on every request, like the role; a failed check narrows to no pool at all (fail closed).
+ */
+export async function scopeOf(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  client: webApi.WebClient,
+  userId: string,
+): Promise<Scope> {
+  if (!deps.roles.scopeOf) return EVERY_POOL;
+  try {
+    return await deps.roles.scopeOf(client, userId);
+  } catch (error) {
+    if (error instanceof SlackBusyError) throw error;
+    deps.logger.error('scope check failed', { userId, error: String(error) });
+    return poolsScope([]);
+  }
+}
+
+/** Who decides for `poolId`: its admins, else the owners (the roles' own fallback). */
+export async function approversOf(
+  deps: Pick<AppDeps, 'roles'>,
+  client: webApi.WebClient,
+  poolId: string,
+): Promise<string[]> {
+  if (deps.roles.approversOf) return deps.roles.approversOf(client, poolId);
+  return deps.roles.adminRecipients ? deps.roles.adminRecipients(client) : [...(deps.roles.adminUsers?.() ?? [])];
 }
