@@ -203,3 +203,26 @@ export const RequestInputId = {
   neededBy: { block: 'request_needed_by', action: 'request_needed_by_pick' },
   denyReason: { block: 'request_deny_reason', action: 'request_deny_reason_input' },
 } as const;
+
+/** Roles kept in the database (`/licenses roles`, docs/roles-and-approvals.md): owners only. */
+export const RolesActionId = {
+  /** "Give a role": opens the form. */
+  give: 'roles_give',
+  /** "Take away" on a row: value = the grant's id (Slack's confirm dialog first). */
+  takeAway: 'roles_take_away',
+  /** The listing's pages: value = the page number (0-based). */
+  page: 'roles_page',
+} as const;
+
+export const RolesCallbackId = {
+  give: 'roles_give_modal',
+} as const;
+
+export const RolesInputId = {
+  person: { block: 'roles_person', action: 'roles_person_pick' },
+  group: { block: 'roles_group', action: 'roles_group_pick' },
+  role: { block: 'roles_role', action: 'roles_role_pick' },
+  scope: { block: 'roles_scope', action: 'roles_scope_pick' },
+  course: { block: 'roles_course', action: 'roles_course_pick' },
+  pools: { block: 'roles_pools', action: 'roles_pools_pick' },
+} as const;

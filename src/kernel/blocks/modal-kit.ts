@@ -31,6 +31,15 @@ export interface ExternalSelect {
   min_query_length?: number;
 }
 
+/** Several options picked from a fixed list (at most 100 options). */
+export interface MultiStaticSelect {
+  type: 'multi_static_select';
+  action_id: string;
+  options: OptionObject[];
+  placeholder?: PlainText;
+  initial_options?: OptionObject[];
+}
+
 export interface UsersSelect {
   type: 'users_select';
   action_id: string;
@@ -69,6 +78,7 @@ export interface Checkboxes {
 
 export type InputElement =
   | StaticSelect
+  | MultiStaticSelect
   | ExternalSelect
   | UsersSelect
   | Datepicker

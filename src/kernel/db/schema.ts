@@ -329,6 +329,24 @@ export interface WaitlistOffersTable {
 }
 export type WaitlistOfferRow = Selectable<WaitlistOffersTable>;
 
+/** A role an owner gave (docs/roles-and-approvals.md, src/roles/): one row per person or group, role and scope. */
+export interface RoleGrantsTable {
+  id: string;
+  /** A Slack user (U…, W…) or user group (S…). */
+  subject: string;
+  /** 'admin' | 'viewer'. */
+  role: string;
+  /** 'all' | 'course' | 'pools'. */
+  scope_kind: string;
+  /** '' (all), the course id, or the chosen pool ids sorted and comma-separated. */
+  scope_ids: string;
+  /** The course's title when it was given (its words if the course is gone). */
+  course_title: string | null;
+  given_by: string;
+  given_at: string;
+}
+export type RoleGrantRow = Selectable<RoleGrantsTable>;
+
 export interface Database {
   requests: RequestsTable;
   extension_requests: ExtensionRequestsTable;
@@ -352,6 +370,7 @@ export interface Database {
   learner_reminders: LearnerRemindersTable;
   learner_prefs: LearnerPrefsTable;
   waitlist_offers: WaitlistOffersTable;
+  role_grants: RoleGrantsTable;
 }
 
 /** A deactivated member's license on hold (docs/leavers-and-offers.md#leavers): one row per license. */

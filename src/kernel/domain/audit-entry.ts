@@ -25,6 +25,9 @@ export const AUDIT_ACTIONS = [
   'leaver-returned',
   'returned',
   'command',
+  // Roles kept in the database (docs/roles-and-approvals.md): an owner gave or took a role.
+  'role-given',
+  'role-taken',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -54,6 +57,10 @@ export interface AuditEntry {
   command?: string;
   /** A waitlist step: the request's place in line after it. */
   place?: number;
+  /** A role given or taken: to whom (a user id U…/W… or a user group S…), which role, on which pools (words). */
+  subject?: string;
+  role?: 'admin' | 'viewer';
+  scope?: string;
   /** Why it was refused or failed, or a fact the sentence does not hold; never an escaped mention or an id
    *  a person cannot use. */
   detail?: string;

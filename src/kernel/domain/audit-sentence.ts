@@ -166,7 +166,22 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
       return done
         ? `${who} returned ${heldLicense(e, style)} (returned by its holder)`
         : `${who} tried to return ${heldLicense(e, style)} (a return by its holder)`;
+    case 'role-given':
+    case 'role-taken':
+      return roleSentence(e, who, done);
   }
+}
+
+/** "<@A> gave <@U> the pool admin role on pools `2001`, `2003`", "<@A> took away <!subteam^S…>’s viewer role on every pool". */
+function roleSentence(e: AuditEntry, who: string, done: boolean): string {
+  const subject = e.subject && /^S[A-Z0-9]{2,20}$/.test(e.subject) ? `<!subteam^${e.subject}>` : personOf(e.subject);
+  const role = e.role === 'viewer' ? 'viewer' : 'admin';
+  const on = e.scope ? ` on ${escapeTruncated(e.scope, 300)}` : '';
+  if (e.action === 'role-given')
+    return done ? `${who} gave ${subject} the ${role} role${on}` : `${who} tried to give ${subject} the ${role} role${on}`;
+  return done
+    ? `${who} took away the ${role} role${on} from ${subject}`
+    : `${who} tried to take away the ${role} role${on} from ${subject}`;
 }
 
 /** The past form of the verbs `tried` turns. */
@@ -205,6 +220,8 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'leaver-returned': 'returned: left the workspace',
   returned: 'returned by its holder',
   command: 'typed command',
+  'role-given': 'role given',
+  'role-taken': 'role taken away',
 };
 
 /** How it ended, in words. */

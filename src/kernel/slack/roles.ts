@@ -61,8 +61,15 @@ export function slackRateLimit(error: unknown): { retryAfterSec: number | undefi
   return { retryAfterSec: after };
 }
 
-export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
-  const { user, members, listed } = createSlackLookups(options);
+/**
+ * `lookups`: the cached Slack answers to share with the roles kept in the database (src/roles/), so a
+ * group is listed once for both; default its own.
+ */
+export function createRoleResolver(
+  options: RoleResolverOptions,
+  lookups: SlackLookups = createSlackLookups(options),
+): RoleResolver {
+  const { user, members, listed } = lookups;
   return {
     async roleOf(client, userId) {
       if (options.admins.length > 0) {
@@ -119,7 +126,7 @@ export function createRoleResolver(options: RoleResolverOptions): RoleResolver {
  * A rate limit is no answer at all: it is thrown (SlackBusyError) so the person hears "try again", not
  * "no access".
  */
-function createSlackLookups(options: RoleResolverOptions) {
+export function createSlackLookups(options: RoleResolverOptions) {
   const now = options.now ?? Date.now;
   const userTtl = options.userTtlMs ?? 30_000;
   const groupTtl = options.groupTtlMs ?? 60_000;
@@ -180,3 +187,6 @@ function createSlackLookups(options: RoleResolverOptions) {
 
   return { user, members, listed };
 }
+
+/** The cached users.info and usergroups.users.list answers (createSlackLookups). */
+export type SlackLookups = ReturnType<typeof createSlackLookups>;
