@@ -43,7 +43,6 @@ import type { AppDeps } from '../kernel/slack/deps.js';
 import type { Feature } from '../kernel/slack/feature.js';
 import type { LevelledLogger } from '../kernel/slack/logger.js';
 import { createNotices, type Notices } from '../kernel/slack/notices.js';
-import { createRoleResolver } from '../kernel/slack/roles.js';
 import { createAppState } from '../kernel/slack/state.js';
 
 import { composeLearners, type LearnerSettings, type LearnersFeature, learnersFeature } from '../learners/index.js';
@@ -69,6 +68,7 @@ import {
   type WaitlistSetup,
   withWaitlist,
 } from '../requests/index.js';
+import { composeRoles, rolesFeature } from '../roles/index.js';
 
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
@@ -207,6 +207,14 @@ function kernelDeps(settings: AppSettings, ports: AppPorts, notices: Notices, ru
   const settler = records
     ? createSettler({ records, logger: logger.child({ component: 'settle' }), now, jobs: runner })
     : undefined;
+  // The roles from the environment, and the roles owners give in Slack over them (docs/roles-and-approvals.md).
+  const roles = composeRoles({
+    options: { ...settings.roles, logger },
+    records,
+    licensing: ports.licensing,
+    logger,
+    now,
+  });
   const deps: AppDeps = {
     // License Desk's own changes (revoke, return, recycle, assign, end date) reach its progress records
     // at once, not at the next daily pass (docs/progress.md).
@@ -219,7 +227,7 @@ function kernelDeps(settings: AppSettings, ports: AppPorts, notices: Notices, ru
     ...(intents ? { intents, writes: createWriteLedger(records as Records, intents) } : {}),
     ...(settler ? { settler } : {}),
     ...(outbox ? { outbox, notices } : {}),
-    roles: createRoleResolver({ ...settings.roles, logger }),
+    roles: roles.resolver,
     logger,
     now,
     get sandbox() {
@@ -415,6 +423,7 @@ function featuresOf(
     progressFeature(f.progressPass, f.autoReturn, { sections }),
     digestFeature(f.digest),
     exportFeature(),
+    rolesFeature(),
   ];
   return { all, home };
 }

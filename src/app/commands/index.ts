@@ -26,6 +26,7 @@ import { MAX_TEXT, normalize, quote } from '../../kernel/slack/command-words.js'
 import { mine } from '../../learners/index.js';
 import { reclaim } from '../../reclaim/index.js';
 import { request, requests, waitlist } from '../../requests/index.js';
+import { roles } from '../../roles/index.js';
 import { helpEntry } from './help.js';
 import { buildHelpMessage, buildRequesterHelpMessage } from './help-blocks.js';
 
@@ -54,6 +55,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(request),
   tableEntry(requests),
   tableEntry(mine),
+  tableEntry(roles),
 ];
 
 /** The reads navigation buttons lead to, one per view (the compiler checks that every view has one). */

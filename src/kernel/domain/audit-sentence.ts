@@ -178,7 +178,9 @@ function roleSentence(e: AuditEntry, who: string, done: boolean): string {
   const role = e.role === 'viewer' ? 'viewer' : 'admin';
   const on = e.scope ? ` on ${escapeTruncated(e.scope, 300)}` : '';
   if (e.action === 'role-given')
-    return done ? `${who} gave ${subject} the ${role} role${on}` : `${who} tried to give ${subject} the ${role} role${on}`;
+    return done
+      ? `${who} gave ${subject} the ${role} role${on}`
+      : `${who} tried to give ${subject} the ${role} role${on}`;
   return done
     ? `${who} took away the ${role} role${on} from ${subject}`
     : `${who} tried to take away the ${role} role${on} from ${subject}`;

@@ -1,0 +1,29 @@
+/** `/licenses roles`: who holds what, with "Give a role" and "Take away" (owners only; docs/roles-and-approvals.md). */
+import { buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
+import type { Subcommand } from '../../kernel/slack/command-types.js';
+import { extra } from '../../kernel/slack/command-words.js';
+import { buildRolesMessage } from '../blocks/roles.js';
+import { ownerCheck } from './owner.js';
+import { rolesAdminOf } from './start.js';
+
+export const roles: Subcommand<Record<string, never>> = {
+  name: 'roles',
+  usage: 'roles',
+  summary: 'who holds which role on which pools; give and take roles (owners only)',
+  need: 'admin',
+  parse: (words) => (words.length > 0 ? extra('roles', words) : {}),
+  async run(_args, ctx) {
+    const owner = await ownerCheck(ctx.deps, ctx.client, ctx.userId, ctx.state.audit, {
+      action: 'command',
+      command: 'roles',
+    });
+    if (!owner.ok)
+      return ctx.reply.send(
+        owner.busy || !rolesAdminOf(ctx.deps.roles)
+          ? buildNoticeMessage(owner.sentence)
+          : buildLockedMessage(owner.sentence),
+      );
+    const grants = await owner.admin.service.list();
+    await ctx.reply.send(buildRolesMessage(grants, owner.admin.owners(), 0));
+  },
+};
