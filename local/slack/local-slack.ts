@@ -61,6 +61,8 @@ export interface LocalSlackOptions {
   port?: number;
   users?: LocalSlackUser[];
   usergroups?: Record<string, string[]>;
+  /** The user groups' names (usergroups.list); default each group's id. */
+  usergroupNames?: Record<string, string>;
   /** When set, calls with another bearer token get invalid_auth. */
   botToken?: string;
   /** Slack allows 5 posts per response_url (platform.md section 3); a sixth gets 404. */
@@ -197,6 +199,20 @@ export async function startLocalSlack(options: LocalSlackOptions = {}): Promise<
         const members = usergroups.get(String(a.usergroup));
         return members ? { ok: true, users: members } : { ok: false, error: 'no_such_subteam' };
       }
+      case 'usergroups.list':
+        return {
+          ok: true,
+          usergroups: [...usergroups.keys()].map((id) => {
+            const name = options.usergroupNames?.[id] ?? id;
+            return {
+              id,
+              team_id: LOCAL_TEAM.id,
+              name,
+              handle: name.toLowerCase().replace(/\s+/g, '-'),
+              date_delete: 0,
+            };
+          }),
+        };
       case 'chat.postMessage':
         return {
           ok: true,
