@@ -215,6 +215,11 @@ function wireConsole(
     void import('../local/console/progress-demo.js')
       .then(({ seedDemoProgress }) => seedDemoProgress(records, deps.licensing, deps.now(), consoleLog))
       .catch((error: unknown) => consoleLog.warn('console: demo progress not seeded', { error: String(error) }));
+  // The demo's pool admin (docs/console.md): its role given once, when the records hold none.
+  if (records)
+    void import('../local/console/demo.js')
+      .then(({ seedDemoRoles }) => seedDemoRoles(records, deps.now(), consoleLog))
+      .catch((error: unknown) => consoleLog.warn('console: demo roles not seeded', { error: String(error) }));
   if (desk?.scheduler) localConsole.setAlertCheck((userId) => desk.checkNow(userId));
   if (digest) localConsole.setDigestPost(() => digest.postNow());
 }

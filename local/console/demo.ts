@@ -6,7 +6,9 @@
 
 import type { AlertsConfig } from '../../src/alerts/domain/alerts.js';
 import { CallbackId, RequestCallbackId } from '../../src/kernel/blocks/ids.js';
+import type { Records } from '../../src/kernel/db/open.js';
 import type { Logger } from '../../src/kernel/licensing/types.js';
+import { createGrantStore } from '../../src/roles/index.js';
 import { DEMO_HOLDERS, DEMO_SLACK_USERS, DEMO_USERS } from '../slack/demo.js';
 import { LOCAL_BOT, LOCAL_TEAM, type LocalSlackUser } from '../slack/local-slack.js';
 import type { ConsoleOptions, ConsoleShortcut } from './server.js';
@@ -31,6 +33,9 @@ export interface ConsoleSettings {
  */
 const SWITCHER = [
   DEMO_USERS.admin,
+  // Roles kept in the database (docs/roles-and-approvals.md): the pool admin, given its role at start
+  // (seedDemoRoles). The delegate of the approvals goes right after it.
+  DEMO_USERS.poolAdmin,
   DEMO_USERS.viewer,
   DEMO_USERS.member,
   DEMO_USERS.guest,
@@ -128,6 +133,27 @@ export function consoleChannels(
   return channels;
 }
 
+/** The role the demo's pool admin is given: admin of the pools of Mastering DAX (course 301: pools 2001, 2002). */
+export const DEMO_POOL_ADMIN_COURSE = { id: '301', title: 'Mastering DAX' } as const;
+
+/**
+ * The demo's pool admin, given at demo start when the records hold no roles yet (a demo whose owner
+ * changed the roles keeps them). Given by the demo's admin, as an owner would in `/licenses roles`.
+ */
+export async function seedDemoRoles(records: Records, now: Date, logger: Logger): Promise<void> {
+  const store = createGrantStore(records);
+  if ((await store.all()).length > 0) return;
+  await store.add({
+    id: 'rg00000000000000d1',
+    subject: DEMO_USERS.poolAdmin,
+    role: 'admin',
+    scope: { kind: 'course', courseId: DEMO_POOL_ADMIN_COURSE.id, courseTitle: DEMO_POOL_ADMIN_COURSE.title },
+    givenBy: DEMO_USERS.admin,
+    givenAt: now.toISOString(),
+  });
+  logger.info('console: the demo pool admin holds the admin role on the pools of Mastering DAX');
+}
+
 export function consoleOptions(config: ConsoleSettings, logger: Logger, signingSecret: string): ConsoleOptions {
   const roleLabels: Record<string, string> = {};
   for (const id of SWITCHER) {
@@ -140,6 +166,8 @@ export function consoleOptions(config: ConsoleSettings, logger: Logger, signingS
         : `${role}, holds a seat`
       : role;
   }
+  if (roleLabels[DEMO_USERS.poolAdmin] === 'member, no role')
+    roleLabels[DEMO_USERS.poolAdmin] = `pool admin (${DEMO_POOL_ADMIN_COURSE.title})`;
   return {
     users: DEMO_SLACK_USERS,
     roleLabels,

@@ -20,6 +20,8 @@ export const DEMO_USERS = {
   viewer: 'U0DEMOVWR1',
   /** A guest account: never let in, whatever LICENSE_VIEWERS says. */
   guest: 'U0DEMOGST1',
+  /** A pool admin: admin of the pools of Mastering DAX (2001, 2002) by a role given at demo start (docs/console.md). */
+  poolAdmin: 'U0DEMOPAD1',
 } as const;
 
 /**
@@ -39,6 +41,12 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
   { id: DEMO_USERS.member, name: 'demo.member', realName: 'Demo Member', email: 'demo.member@contoso.com' },
   { id: DEMO_USERS.student, name: 'alberto.rossi', realName: 'Alberto Rossi', email: 'alberto.rossi@contoso.com' },
   { id: DEMO_USERS.viewer, name: 'demo.viewer', realName: 'Demo Viewer', email: 'demo.viewer@contoso.com' },
+  {
+    id: DEMO_USERS.poolAdmin,
+    name: 'demo.pooladmin',
+    realName: 'Demo Pool Admin',
+    email: 'demo.pooladmin@contoso.com',
+  },
   {
     id: DEMO_USERS.guest,
     name: 'demo.guest',

@@ -5,6 +5,7 @@
  * Roles kept in the database (docs/roles-and-approvals.md). The resolver composeRoles builds is deps.roles:
  * features ask it through the kernel's gate (`scopeOf`, `approversOf`) and `deps.roles.whoToAskFor`.
  */
+export { createGrantStore, type GrantStore } from './db/grants.js';
 export type { Grant, GrantRole, GrantScope } from './domain/grants.js';
 export { scopeWords } from './domain/grants.js';
 export { POOL_INDEX_TTL_MS } from './services/pool-index.js';
