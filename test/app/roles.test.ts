@@ -145,7 +145,7 @@ describe('an owner gives and takes a pool admin role', () => {
 });
 
 describe('refusals change nothing', () => {
-  const before = async () => (await t.audit.recent(200)).filter((e) => e.action === 'role-given').length;
+  const givesRecorded = async () => (await t.audit.recent(200)).filter((e) => e.action === 'role-given').length;
 
   it.each([
     ['a deactivated person', { person: GONE }, 'deactivated'],
@@ -154,20 +154,20 @@ describe('refusals change nothing', () => {
     ['an owner', { person: TEST_USERS.admin }, 'is an owner'],
     ['a group that is not the workspace’s', { group: 'S0NOSUCH01' }, 'not one of this workspace'],
   ])('%s', async (_what, who, sentence) => {
-    const n = await before();
+    const n = await givesRecorded();
     expect(await give(form({ ...who, role: 'viewer', scope: 'all' }))).toContain(sentence);
-    expect(await before()).toBe(n);
+    expect(await givesRecorded()).toBe(n);
   });
 
   it('a pool that does not exist, a course with no pools', async () => {
-    const n = await before();
+    const n = await givesRecorded();
     expect(await give(form({ person: POOL_ADMIN, role: 'admin', scope: 'pools', pools: ['2001', '9999'] }))).toContain(
       'There is no pool `9999`',
     );
     expect(await give(form({ person: POOL_ADMIN, role: 'admin', scope: 'course', course: '999' }))).toContain(
       'That course has no pools',
     );
-    expect(await before()).toBe(n);
+    expect(await givesRecorded()).toBe(n);
     expect(await says('pools', POOL_ADMIN)).toContain("don't have access");
   });
 
@@ -193,11 +193,11 @@ describe('refusals change nothing', () => {
   it('a non-owner: the command, a forged give and a forged take are refused and audited', async () => {
     expect(await give(form({ person: POOL_ADMIN, role: 'admin', scope: 'all' }))).toContain('Gave');
     expect(await says('roles', POOL_ADMIN)).toContain('Only the owners');
-    const n = await before();
+    const n = await givesRecorded();
     expect(await give(form({ person: TEST_USERS.nobody, role: 'admin', scope: 'all' }), POOL_ADMIN)).toContain(
       'Only the owners',
     );
-    expect(await before()).toBe(n + 1);
+    expect(await givesRecorded()).toBe(n + 1);
     const refused = (await t.audit.recent(20)).find((e) => e.action === 'role-given' && e.outcome === 'refused');
     expect(refused).toMatchObject({ actor: POOL_ADMIN, detail: 'not an owner', subject: TEST_USERS.nobody });
     // A viewer's forged click is refused by the gate itself.

@@ -7,7 +7,14 @@
 import { RolesActionId, RolesCallbackId, RolesInputId } from '../../kernel/blocks/ids.js';
 import type { Block, ButtonElement, SlackMessage } from '../../kernel/blocks/kit.js';
 import { actions, button, context, header, plain, section } from '../../kernel/blocks/kit.js';
-import { input, type ModalView, modal, option } from '../../kernel/blocks/modal-kit.js';
+import {
+  type InputBlock,
+  input,
+  type ModalView,
+  modal,
+  type OptionObject,
+  option,
+} from '../../kernel/blocks/modal-kit.js';
 import { slackMoment } from '../../kernel/blocks/mrkdwn.js';
 import { escapeMrkdwn } from '../../kernel/domain/mrkdwn.js';
 import { type Grant, type GrantScope, mentionList, scopeWords, subjectMention } from '../domain/grants.js';
@@ -93,6 +100,20 @@ export interface GiveFormChoices {
   pools: readonly { id: string; course: string }[];
 }
 
+/** An optional pick among `options` (at most 100, Slack's limit), or nothing when there is none to pick. */
+function optionalPick(
+  id: { block: string; action: string },
+  label: string,
+  type: 'static_select' | 'multi_static_select',
+  options: OptionObject[],
+  hint: string,
+): InputBlock[] {
+  if (options.length === 0) return [];
+  return [
+    input(id.block, label, { type, action_id: id.action, options: options.slice(0, 100) }, { optional: true, hint }),
+  ];
+}
+
 /** The "Give a role" form: a person or a user group, the role, and the scope. */
 export function buildGiveModal(choices: GiveFormChoices): ModalView {
   const { person, group, role, scope, course, pools } = RolesInputId;
@@ -103,20 +124,13 @@ export function buildGiveModal(choices: GiveFormChoices): ModalView {
     close: 'Cancel',
     blocks: [
       input(person.block, 'A person', { type: 'users_select', action_id: person.action }, { optional: true }),
-      ...(choices.groups.length > 0
-        ? [
-            input(
-              group.block,
-              'Or a user group',
-              {
-                type: 'static_select',
-                action_id: group.action,
-                options: choices.groups.slice(0, 100).map((g) => option(g.name, g.id)),
-              },
-              { optional: true, hint: 'Choose a person or a group, not both.' },
-            ),
-          ]
-        : []),
+      ...optionalPick(
+        group,
+        'Or a user group',
+        'static_select',
+        choices.groups.map((g) => option(g.name, g.id)),
+        'Choose a person or a group, not both.',
+      ),
       input(role.block, 'Role', {
         type: 'radio_buttons',
         action_id: role.action,
@@ -134,34 +148,20 @@ export function buildGiveModal(choices: GiveFormChoices): ModalView {
           option('Chosen pools', 'pools'),
         ],
       }),
-      ...(choices.courses.length > 0
-        ? [
-            input(
-              course.block,
-              'The course',
-              {
-                type: 'static_select',
-                action_id: course.action,
-                options: choices.courses.slice(0, 100).map((c) => option(c.title, c.id)),
-              },
-              { optional: true, hint: 'For "the pools of one course": a pool added to it later is covered too.' },
-            ),
-          ]
-        : []),
-      ...(choices.pools.length > 0
-        ? [
-            input(
-              pools.block,
-              'The pools',
-              {
-                type: 'multi_static_select',
-                action_id: pools.action,
-                options: choices.pools.slice(0, 100).map((p) => option(`${p.id} · ${p.course}`, p.id)),
-              },
-              { optional: true, hint: 'For "chosen pools".' },
-            ),
-          ]
-        : []),
+      ...optionalPick(
+        course,
+        'The course',
+        'static_select',
+        choices.courses.map((c) => option(c.title, c.id)),
+        'For "the pools of one course": a pool added to it later is covered too.',
+      ),
+      ...optionalPick(
+        pools,
+        'The pools',
+        'multi_static_select',
+        choices.pools.map((p) => option(`${p.id} · ${p.course}`, p.id)),
+        'For "chosen pools".',
+      ),
     ],
   });
 }
