@@ -59,7 +59,10 @@ function resolver(
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     now: () => clock,
   });
-  return { r, tick: (ms: number) => void (clock += ms) };
+  const tick = (ms: number) => {
+    clock += ms;
+  };
+  return { r, tick };
 }
 
 const ids = (s: { all: boolean; poolIds?: ReadonlySet<string> }) =>
