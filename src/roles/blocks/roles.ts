@@ -16,7 +16,7 @@ import {
   option,
 } from '../../kernel/blocks/modal-kit.js';
 import { slackMoment } from '../../kernel/blocks/mrkdwn.js';
-import { escapeMrkdwn } from '../../kernel/domain/mrkdwn.js';
+import { escapeMrkdwn, truncate } from '../../kernel/domain/mrkdwn.js';
 import { type Grant, type GrantScope, mentionList, scopeWords, subjectMention } from '../domain/grants.js';
 
 /** The refusals of a give (services/grants.ts GiveRefusal), as these words see them. */
@@ -55,7 +55,10 @@ function grantRow(g: Grant): Block {
       title: plain('Take this role away?'),
       text: {
         type: 'mrkdwn',
-        text: `${subjectMention(g.subject)} loses the ${g.role} role on ${scopeWords(g.scope, escapeMrkdwn)}.`,
+        text: truncate(
+          `${subjectMention(g.subject)} loses the ${g.role} role on ${scopeWords(g.scope, escapeMrkdwn)}.`,
+          300,
+        ),
       },
       confirm: plain('Take it away'),
       deny: plain('Keep it'),
