@@ -30,6 +30,8 @@ export const ROLES_PAGE_SIZE = 15;
 
 export const ROLES_OFF =
   'Roles kept in the database need the records (DATA_DIR or DATABASE_URL); until then only the roles from the environment apply.';
+export const ROLES_UNREADABLE =
+  'I could not read or change the roles just now (the records did not answer). Please run /licenses roles again in a moment.';
 export const ALREADY_GONE = 'That role was taken away already; nothing changed.';
 export const OWNERS_ONLY =
   'Only the owners (the people in LICENSE_ADMINS) can give and take roles; nothing changed. Please ask an owner.';

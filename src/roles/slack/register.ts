@@ -23,6 +23,7 @@ import {
   givenSentence,
   giveRefusalText,
   OWNER_STAYS,
+  ROLES_UNREADABLE,
 } from '../blocks/roles.js';
 import { GROUP_ID, type NewGrant, USER_ID } from '../domain/grants.js';
 import { ownerCheck } from './owner.js';
@@ -156,7 +157,12 @@ function registerListing(app: App, s: Surface): void {
           ...(action === 'command' ? { command: 'roles' } : {}),
         });
         if (!owner.ok) return createReplier(args.respond, s.deps, true).send(buildLockedMessage(owner.sentence));
-        await handler(args, owner.admin);
+        try {
+          await handler(args, owner.admin);
+        } catch (error) {
+          s.deps.logger.warn('roles: a click failed', { action, error: String(error) });
+          await createReplier(args.respond, s.deps, true).send(buildErrorMessage(ROLES_UNREADABLE));
+        }
       },
     );
 

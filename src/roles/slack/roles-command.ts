@@ -1,8 +1,8 @@
 /** `/licenses roles`: who holds what, with "Give a role" and "Take away" (owners only; docs/roles-and-approvals.md). */
-import { buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
+import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
 import type { Subcommand } from '../../kernel/slack/command-types.js';
 import { extra } from '../../kernel/slack/command-words.js';
-import { buildRolesMessage } from '../blocks/roles.js';
+import { buildRolesMessage, ROLES_UNREADABLE } from '../blocks/roles.js';
 import { ownerCheck } from './owner.js';
 import { rolesAdminOf } from './start.js';
 
@@ -23,7 +23,12 @@ export const roles: Subcommand<Record<string, never>> = {
           ? buildNoticeMessage(owner.sentence)
           : buildLockedMessage(owner.sentence),
       );
-    const grants = await owner.admin.service.list();
-    await ctx.reply.send(buildRolesMessage(grants, owner.admin.owners(), 0));
+    try {
+      const grants = await owner.admin.service.list();
+      await ctx.reply.send(buildRolesMessage(grants, owner.admin.owners(), 0));
+    } catch (error) {
+      ctx.deps.logger.warn('roles: the listing could not be read', { error: String(error) });
+      await ctx.reply.send(buildErrorMessage(ROLES_UNREADABLE));
+    }
   },
 };
