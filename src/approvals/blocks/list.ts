@@ -9,14 +9,15 @@ import { actions, button, context, section } from '../../kernel/blocks/kit.js';
 import {
   buildLoadingModal,
   type Checkboxes,
+  type ChoiceActionsBlock,
   compactView,
-  input,
   type ModalView,
   modal,
   type OptionObject,
   option,
+  type ViewBlock,
 } from '../../kernel/blocks/modal-kit.js';
-import { escapeMrkdwn, truncate } from '../../kernel/blocks/mrkdwn.js';
+import { escapeMrkdwn, escapeTruncated, truncate } from '../../kernel/blocks/mrkdwn.js';
 import { count } from '../../kernel/domain/count.js';
 import { dayText } from '../../kernel/domain/end-date.js';
 import type { CourseRequest } from '../../requests/index.js';
@@ -32,7 +33,7 @@ export function freeWords(free: number | undefined): string {
 }
 
 function groupLabel(group: Group, free: FreeSeats): string {
-  return `${group.courseTitle} · pool ${group.poolId} — ${freeWords(free.get(group.poolId))}`;
+  return `*${escapeTruncated(group.courseTitle, 200)}* · pool ${escapeTruncated(group.poolId, 40)} — ${freeWords(free.get(group.poolId))}`;
 }
 
 function optionOf(r: CourseRequest): OptionObject {
@@ -42,7 +43,8 @@ function optionOf(r: CourseRequest): OptionObject {
   return option(`${who}${asked ? ` — asked ${asked}` : ''}`, r.id, description || undefined);
 }
 
-function checkboxGroup(group: Group, n: number, free: FreeSeats, selected: ReadonlySet<string>) {
+/** A group's label, then its checkboxes (in an actions block: a modal of input blocks would need a submit). */
+function checkboxGroup(group: Group, n: number, free: FreeSeats, selected: ReadonlySet<string>): ViewBlock[] {
   const options = group.requests.map(optionOf);
   const ticked = options.filter((o) => selected.has(o.value));
   const element: Checkboxes = {
@@ -51,7 +53,8 @@ function checkboxGroup(group: Group, n: number, free: FreeSeats, selected: Reado
     options,
     ...(ticked.length > 0 ? { initial_options: ticked } : {}),
   };
-  return input(ApprovalsInputId.pickBlock(n), groupLabel(group, free), element, { optional: true });
+  const boxes: ChoiceActionsBlock = { type: 'actions', block_id: ApprovalsInputId.pickBlock(n), elements: [element] };
+  return [section(groupLabel(group, free)), boxes];
 }
 
 export interface ListInput {
@@ -83,7 +86,7 @@ export function buildApprovalsListModal({ requests, free, selection, note }: Lis
     blocks: compactView([
       note ? section(note) : undefined,
       section(summary),
-      ...groups.map((g, n) => checkboxGroup(g, n, free, selected)),
+      ...groups.flatMap((g, n) => checkboxGroup(g, n, free, selected)),
       pager.length > 0 ? actions(pager) : undefined,
       requests.length > 0
         ? actions([

@@ -20,7 +20,8 @@ export function approvalsFeature(runs: Runs = createRuns()): Feature {
       app.action(ApprovalsActionId.next, pager);
       app.action(ApprovalsActionId.approveSelected, createSelectedHandler(surface, 'approve'));
       app.action(ApprovalsActionId.denySelected, createSelectedHandler(surface, 'deny'));
-      // A tick in a checkbox group sends nothing (input blocks); acked should a client send it anyway.
+      // A tick sends block_actions (checkboxes in an actions block): acked, nothing to do; the ticks are read
+      // from the view's state at the next click on a button.
       app.action(ApprovalsInputId.pickAction, async ({ ack }) => ack());
       app.view(ApprovalsCallbackId.confirmApprove, createConfirmSubmitHandler(surface, runs, 'approve'));
       app.view(ApprovalsCallbackId.confirmDeny, createConfirmSubmitHandler(surface, runs, 'deny'));

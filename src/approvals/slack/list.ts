@@ -54,9 +54,12 @@ type ViewOf = NonNullable<ClickArgs['body']['view']>;
 /** The ids of the requests shown on a list view (its checkbox options). */
 function shownIds(view: ViewOf): string[] {
   const ids: string[] = [];
-  for (const block of view.blocks as { element?: { type?: string; options?: { value?: string }[] } }[]) {
-    if (block.element?.type !== 'checkboxes') continue;
-    for (const o of block.element.options ?? []) if (typeof o.value === 'string') ids.push(o.value);
+  type Element = { type?: string; options?: { value?: string }[] };
+  for (const block of view.blocks as { elements?: Element[] }[]) {
+    for (const element of block.elements ?? []) {
+      if (element.type !== 'checkboxes') continue;
+      for (const o of element.options ?? []) if (typeof o.value === 'string') ids.push(o.value);
+    }
   }
   return ids;
 }
