@@ -103,6 +103,28 @@ describe('/licenses approvals', () => {
     }
   });
 
+  it('keeps at most 200 ticks, and says so when a page’s ticks go past them', async () => {
+    await putWaiting(
+      t,
+      Array.from({ length: 100 }, (_, i) => waitingRequest(131 + i, '2002', who(131 + i))),
+    );
+    const before = t.slack.calls.length;
+    await t.command('approvals', { userId: TEST_USERS.admin });
+    let view = await viewWith(t, LIST, 'page 1 of 6', before);
+    for (let page = 0; page < 5; page++) {
+      const after = t.slack.calls.length;
+      await clickInView(t, view, { actionId: NEXT, value: String(page + 1) }, TEST_USERS.admin, shownIds(view));
+      view = await viewWith(t, LIST, `page ${page + 2} of 6`, after);
+    }
+    expect(JSON.stringify(view.blocks)).toContain('200 selected');
+    const after = t.slack.calls.length;
+    await clickInView(t, view, { actionId: PREVIOUS, value: '4' }, TEST_USERS.admin, shownIds(view));
+    const back = await viewWith(t, LIST, 'page 5 of 6', after);
+    expect(JSON.stringify(back.blocks)).toContain('the last 30 ticked on that page were not kept');
+    expect(decodeSelection(back.private_metadata)?.ids).toHaveLength(200);
+    expect(checkModalLimits(back)).toEqual([]);
+  });
+
   it('a viewer or a member gets no list', async () => {
     for (const user of [TEST_USERS.viewer, TEST_USERS.nobody]) {
       const before = t.slack.calls.length;

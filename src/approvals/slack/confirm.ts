@@ -24,9 +24,9 @@ import {
 } from '../blocks/confirm.js';
 import { buildApprovalsInfoModal, buildApprovalsLoadingModal, outsideScopeText } from '../blocks/list.js';
 import { planPools } from '../domain/plan.js';
-import { decodeSelection, MAX_SELECTED } from '../domain/selection.js';
+import { decodeSelection } from '../domain/selection.js';
 import { checkSelection, freeSeats } from '../services/waiting.js';
-import { LIST_GONE, listView, selectionOf } from './list.js';
+import { droppedNote, LIST_GONE, listView, selectionOf } from './list.js';
 import { NOT_SET_UP, portsOf } from './ports.js';
 import type { Runs } from './runs.js';
 
@@ -60,10 +60,8 @@ export function createSelectedHandler(s: Surface, kind: 'approve' | 'deny') {
       if (!selection) return void (await updateView(s.deps, args.client, view.id, buildApprovalsInfoModal(LIST_GONE)));
       const { ids, page } = selection;
       if (ids.length === 0) return noteOnList(s, args, ids, page, ':point_down: Tick at least one request first.');
-      if (ids.length > MAX_SELECTED) {
-        const note = `:warning: ${ids.length} are ticked; at most ${MAX_SELECTED} can be decided at once. Untick some, then try again.`;
-        return noteOnList(s, args, ids, page, note);
-      }
+      const dropped = droppedNote(selection.dropped);
+      if (dropped) return noteOnList(s, args, ids, page, dropped);
       const what = kind === 'approve' ? 'Counting the free seats' : 'Opening the form';
       const pushed = await push(s.deps, args.client, args.body.trigger_id, what);
       if (!pushed)

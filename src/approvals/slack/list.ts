@@ -11,7 +11,7 @@ import { presentError } from '../../kernel/slack/present.js';
 import { openView, updateView } from '../../kernel/slack/slack-io.js';
 import type { Surface } from '../../kernel/slack/state.js';
 import { buildApprovalsInfoModal, buildApprovalsListModal, buildApprovalsLoadingModal } from '../blocks/list.js';
-import { clampPage, decodeSelection, mergePage, type Selection } from '../domain/selection.js';
+import { clampPage, decodeSelection, MAX_SELECTED, mergePage, type Selection } from '../domain/selection.js';
 import { waitingIn } from '../services/waiting.js';
 import { NOT_SET_UP, portsOf } from './ports.js';
 
@@ -77,12 +77,22 @@ function tickedIds(view: ViewOf): string[] {
   return ids;
 }
 
-/** The selection a click on the list carries: the metadata's, with the shown page's ticks read in. */
-export function selectionOf(view: ViewOf | undefined): Selection | undefined {
+/**
+ * The selection a click on the list carries: the metadata's, with the shown page's ticks read in, at
+ * most MAX_SELECTED (the ticks beyond are dropped, `dropped` says how many: the metadata must fit).
+ */
+export function selectionOf(view: ViewOf | undefined): (Selection & { dropped: number }) | undefined {
   if (!view) return undefined;
   const before = decodeSelection(view.private_metadata);
   if (!before) return undefined;
-  return { page: before.page, ids: mergePage(before.ids, shownIds(view), tickedIds(view)) };
+  const ids = mergePage(before.ids, shownIds(view), tickedIds(view));
+  return { page: before.page, ids: ids.slice(0, MAX_SELECTED), dropped: Math.max(0, ids.length - MAX_SELECTED) };
+}
+
+/** What the list says when ticks were dropped. */
+export function droppedNote(dropped: number): string | undefined {
+  if (dropped === 0) return undefined;
+  return `:warning: At most ${MAX_SELECTED} can be ticked at once: the last ${dropped} ticked on that page were not kept. Decide these first, then the rest.`;
 }
 
 export const LIST_GONE = `:grey_question: ${escapeMrkdwn('That list can no longer be read; please run /licenses approvals again.')}`;
@@ -95,7 +105,8 @@ export function createPagerHandler(s: Surface) {
     if (!view) return;
     if (!selection) return void (await updateView(s.deps, args.client, view.id, buildApprovalsInfoModal(LIST_GONE)));
     const page = Number.parseInt(args.action.value ?? '', 10);
-    const next = { ...selection, page: Number.isSafeInteger(page) && page >= 0 ? page : selection.page };
-    await updateView(s.deps, args.client, view.id, await listView(s.deps, args.client, args.body.user.id, next));
+    const next = { ids: selection.ids, page: Number.isSafeInteger(page) && page >= 0 ? page : selection.page };
+    const note = droppedNote(selection.dropped);
+    await updateView(s.deps, args.client, view.id, await listView(s.deps, args.client, args.body.user.id, next, note));
   });
 }
