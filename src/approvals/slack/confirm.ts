@@ -119,7 +119,13 @@ export function createConfirmSubmitHandler(s: Surface, runs: Runs, kind: 'approv
     if (!ports) return show(`:information_source: ${escapeMrkdwn(NOT_SET_UP)}`);
     if (!selection || selection.ids.length === 0) return show(LIST_GONE);
     const user = args.body.user.id;
-    const checked = await checkSelection(ports, selection.ids, await scopeOf(s.deps, args.client, user));
+    let checked: Awaited<ReturnType<typeof checkSelection>>;
+    try {
+      checked = await checkSelection(ports, selection.ids, await scopeOf(s.deps, args.client, user));
+    } catch (error) {
+      // Slack too busy to tell the admin's pools: nothing decided, try again.
+      return show(`:warning: ${escapeMrkdwn(presentError(error, 'other', 'admin'))}`);
+    }
     if (checked.kind === 'outside-scope') {
       await show(outsideScopeText(checked.count));
       await s.state.audit.record({
