@@ -12,6 +12,7 @@
  */
 import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt';
 import { type AlertsConfig, alertsFeature } from '../alerts/index.js';
+import { approvalsFeature } from '../approvals/index.js';
 import { browseFeature } from '../browse/index.js';
 import { bulkFeature } from '../bulk/index.js';
 import { changesFeature } from '../changes/index.js';
@@ -416,6 +417,8 @@ function featuresOf(
     changesFeature(f.deps, audit),
     bulkFeature(),
     requestsFeature(f.requests),
+    // Approving many at once: each decision through the course requests' own use case.
+    approvalsFeature(),
     extensionsFeature(f.extensions),
     reclaimFeature(f.reclaim),
     leaversFeature(f.leavers),

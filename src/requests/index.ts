@@ -13,7 +13,7 @@ export {
 } from './blocks/requests.js';
 export { whoOf } from './blocks/waitlist.js';
 export { unreadableRequests } from './db/request-store.js';
-export type { CourseRequest, RequestLimits, RequestTimers } from './domain/requests.js';
+export type { CourseRequest, DecideOutcome, RequestLimits, RequestTimers } from './domain/requests.js';
 export {
   backToPending,
   cutReason,
@@ -26,7 +26,7 @@ export {
 export type { SeatHandOn } from './domain/waitlist.js';
 export { importRequestFiles } from './services/import.js';
 export type { FreeSeatOutcome } from './services/service.js';
-export type { RequestServiceOptions } from './services/types.js';
+export type { RequestService, RequestServiceOptions } from './services/types.js';
 export { requestsFeature } from './slack/feature.js';
 export { approverTargets } from './slack/received-notice.js';
 export { request, requests } from './slack/request-command.js';

@@ -4,6 +4,7 @@
  * command table and manifest.yml's usage hint (both checked against this table) follow from it.
  */
 
+import { approvals } from '../../approvals/index.js';
 import { courses, expiring, find, list, me, pool, pools, show, students } from '../../browse/index.js';
 import { bulk } from '../../bulk/index.js';
 import { assignCommand as assign, extend, revokeCommand as revoke } from '../../changes/index.js';
@@ -54,6 +55,7 @@ export const SUBCOMMANDS: readonly TableEntry[] = [
   tableEntry(reclaim),
   tableEntry(request),
   tableEntry(requests),
+  tableEntry(approvals),
   tableEntry(mine),
   tableEntry(roles),
 ];

@@ -226,3 +226,31 @@ export const RolesInputId = {
   course: { block: 'roles_course', action: 'roles_course_pick' },
   pools: { block: 'roles_pools', action: 'roles_pools_pick' },
 } as const;
+
+/** `/licenses approvals` (docs/roles-and-approvals.md, "Approving many at once"). */
+export const ApprovalsActionId = {
+  /** The list's pager: value = the page to show. */
+  previous: 'approvals_previous',
+  next: 'approvals_next',
+  /** Push the confirmation (approve) or the reason form (deny) over the list. */
+  approveSelected: 'approvals_approve_selected',
+  denySelected: 'approvals_deny_selected',
+} as const;
+
+export const ApprovalsCallbackId = {
+  /** The list: private_metadata = the page shown and the requests selected (approvals/domain/selection.ts). */
+  list: 'approvals_list',
+  /** The confirmation of Approve selected: private_metadata = the selection. */
+  confirmApprove: 'approvals_confirm_approve',
+  /** Deny selected's reason: private_metadata = the selection. */
+  confirmDeny: 'approvals_confirm_deny',
+  /** Loading and result views: nothing to submit. */
+  info: 'approvals_info',
+} as const;
+
+export const ApprovalsInputId = {
+  /** One checkbox group per ten requests of one pool on the page: approvals_pick_0 … */
+  pickBlock: (n: number) => `approvals_pick_${n}`,
+  pickAction: 'approvals_pick',
+  denyReason: { block: 'approvals_deny_reason', action: 'approvals_deny_reason_input' },
+} as const;

@@ -97,7 +97,14 @@ export interface InputBlock {
   dispatch_action?: boolean;
 }
 
-export type ViewBlock = Block | InputBlock;
+/** Checkboxes in an actions block: their state comes with every click in the view, and no submit is needed. */
+export interface ChoiceActionsBlock {
+  type: 'actions';
+  block_id: string;
+  elements: Checkboxes[];
+}
+
+export type ViewBlock = Block | InputBlock | ChoiceActionsBlock;
 
 export interface ModalView {
   type: 'modal';
