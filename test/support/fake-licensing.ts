@@ -39,6 +39,10 @@ export function createFakeLicensing(data: FakeData): FakeLicensing {
       record('me', opts);
       return ME;
     },
+    async allowedDomains(opts) {
+      record('me', opts);
+      return ME.allowedDomainsForTransferableLicenses;
+    },
     courses: {
       async list(opts) {
         record('courses.list', opts);

@@ -29,8 +29,7 @@ export async function dryRunBulk(
   const pools = await licensing.pools.list({ ...INTERACTIVE, fresh: true });
   const pool = pools.find((p) => p.id === input.poolId);
   if (!pool) throw new NotFoundError({ endpoint: 'GET /v1/pool/{id}' });
-  const me = await licensing.me(INTERACTIVE);
-  const allowedDomains = me.allowedDomainsForTransferableLicenses;
+  const allowedDomains = await licensing.allowedDomains(INTERACTIVE);
   // The rows that would be ready if nobody held the course: only their e-mails need checking.
   const unchecked = planBulk({ rows: input.rows, pool, allowedDomains, enrolled: new Set(), poolLicenses: [] });
   const emails = [...new Set(unchecked.rows.filter((r) => r.verdict === 'ready').map((r) => r.email.toLowerCase()))];

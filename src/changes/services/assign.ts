@@ -78,12 +78,11 @@ export async function newcomerProblem(
 ): Promise<NewcomerProblem | undefined> {
   const email = parseEmail(params.email);
   if (!email) return { kind: 'email' };
-  const me = await licensing.me(INTERACTIVE);
   const input = {
     pool,
     email,
     endDate: params.endDate,
-    allowedDomains: me.allowedDomainsForTransferableLicenses,
+    allowedDomains: await licensing.allowedDomains(INTERACTIVE),
     recycle: true,
   };
   for (const p of validateAssignment(input, now)) {

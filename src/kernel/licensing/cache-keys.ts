@@ -6,6 +6,8 @@ import type { ReadCache } from './cache.js';
 
 export const cacheKeys = {
   me: 'me',
+  /** The account's allowed e-mail domains (from GET /v1/me): no write changes them, so no write drops them. */
+  allowedDomains: 'allowed-domains',
   courses: 'courses',
   course: (id: string) => `course:${id}`,
   pools: 'pools',

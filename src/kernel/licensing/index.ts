@@ -11,7 +11,7 @@ import { isLicensingError, StoppedError } from './errors.js';
 import { createLicensesResource } from './licenses.js';
 import { createBottleneckLimiter } from './limiter/limiter-bottleneck.js';
 import type { RateLimiter } from './limiter.js';
-import { createMeResource } from './me.js';
+import { createAllowedDomainsResource, createMeResource } from './me.js';
 import { createPaginator } from './paginate.js';
 import { createPoolsResource } from './pools.js';
 import { createRequester, DEFAULT_TIMEOUTS, type Requester, requestDeadlineMs, type Timeouts } from './request.js';
@@ -119,6 +119,7 @@ export function createLicensingClient(opts: LicensingClientOptions): LicensingCl
 
   return {
     me: createMeResource(deps),
+    allowedDomains: createAllowedDomainsResource(deps),
     courses: createCoursesResource(deps),
     pools: createPoolsResource(deps, opts.logger),
     licenses: createLicensesResource(deps),

@@ -69,6 +69,8 @@ export interface LicensingClientOptions {
 
 export interface LicensingClient {
   me(opts?: CallOptions): Promise<Me>;
+  /** me's allowed e-mail domains for transferable licenses, cached apart: writes do not drop them. */
+  allowedDomains(opts?: CallOptions): Promise<string[]>;
   courses: {
     list(opts?: CallOptions): Promise<Course[]>;
     get(id: string, opts?: CallOptions): Promise<Course>;

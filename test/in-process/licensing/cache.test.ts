@@ -85,6 +85,17 @@ describe('read cache against the sandbox', () => {
     expect(h.calls().sort()).toEqual(['GET /v1/me', 'GET /v1/pool/2001']);
   });
 
+  it("the allowed domains outlive a write: a run of assigns reads me once, while me's totals are read afresh", async () => {
+    expect(await h.client.allowedDomains()).toContain('contoso.com');
+    await h.client.pools.assign('2007', { email: 'cache.two@contoso.com' });
+    await h.client.allowedDomains();
+    await h.client.pools.assign('2007', { email: 'cache.three@contoso.com' });
+    await h.client.allowedDomains();
+    expect(count('GET /v1/me')).toBe(1);
+    await h.client.me();
+    expect(count('GET /v1/me')).toBe(2);
+  });
+
   it('does not cache errors', async () => {
     h.sandbox.addFault({ kind: '500', method: 'GET', path: /^\/v1\/me$/, times: 3 });
     await expect(h.client.me()).rejects.toThrow();
