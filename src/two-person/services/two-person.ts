@@ -1,0 +1,261 @@
+/**
+ * The two-person rule's use cases (docs/roles-and-approvals.md, "A second pair of eyes on mass
+ * changes"): hold a mass change (its plan exactly as previewed) and send a card to each other admin
+ * through the outbox; approve or reject it, once, by a conditional update, never by its submitter;
+ * start an approved change through its feature's own start (a starter the composition root hands
+ * in); expire what waits too long; and, where nobody else can approve, send it on its admin's own
+ * confirmed word. The submitter is told once of the end (outbox), and every step is audited with both
+ * names. An approved change whose start never recorded it ran (the process died between the two) is
+ * started again by the job: each starter is idempotent on the change's id.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Records } from '../../kernel/db/open.js';
+import { APP_ACTOR, type AuditEntry } from '../../kernel/domain/audit-entry.js';
+import type { Logger } from '../../kernel/licensing/types.js';
+import type { AuditLog } from '../../kernel/services/audit.js';
+import type { Outbox, OutboxSender } from '../../kernel/services/outbox.js';
+import { createMassChangeStore, type MassChangeStore } from '../db/store.js';
+import {
+  type DecisionRefusal,
+  decisionRefusal,
+  expiryOf,
+  type MassChange,
+  type MassChangeFigures,
+  type MassChangeKind,
+  needsSecondPerson,
+  sizeOf,
+  type TwoPersonNotice,
+  type TwoPersonSettings,
+} from '../domain/two-person.js';
+
+/** Starts an approved change as its feature would have started it; must do nothing the second time for one id. */
+export type MassChangeStarter = (change: MassChange) => Promise<void>;
+
+export interface TwoPersonOptions {
+  records: Pick<Records, 'db' | 'dialect'>;
+  outbox: Outbox & Pick<OutboxSender, 'kick'>;
+  audit: () => Pick<AuditLog, 'record'> | undefined;
+  settings: TwoPersonSettings;
+  now: () => Date;
+  logger: Logger;
+}
+
+export type HoldOutcome =
+  | { kind: 'pending'; change: MassChange; approvers: string[] }
+  | { kind: 'confirm'; change: MassChange };
+
+/** A decision refused: the domain's reasons, or the decider does not cover every pool of the change. */
+export type TwoPersonRefusal = DecisionRefusal | 'out-of-scope' | 'not-yours';
+
+export type DecisionOutcome =
+  | { kind: 'approved' | 'sent'; change: MassChange; started: boolean }
+  | { kind: 'rejected' | 'dropped'; change: MassChange }
+  | { kind: 'refused'; reason: TwoPersonRefusal; change?: MassChange };
+
+export interface TwoPerson {
+  readonly settings: TwoPersonSettings;
+  /** Does a change of these figures need a second admin (the rule on, and more than TWO_PERSON_MIN_ROWS)? */
+  applies(figures: MassChangeFigures): boolean;
+  /** Holds the change: cards to `approvers` (pending), or, with nobody, the submitter's confirmation (confirm). */
+  hold(
+    input: { submitter: string; figures: MassChangeFigures; poolIds: string[]; plan: unknown },
+    approvers: readonly string[],
+  ): Promise<HoldOutcome>;
+  get(id: string): Promise<MassChange | undefined>;
+  /** A second admin's decision; `inScope`: the decider covers every pool of the change. */
+  decide(id: string, actor: string, choice: 'approve' | 'reject', inScope: boolean): Promise<DecisionOutcome>;
+  /** The sole admin's word where nobody else can approve: send it anyway, or drop it. */
+  decideAlone(id: string, actor: string, choice: 'send' | 'drop'): Promise<DecisionOutcome>;
+  /** How each kind of change starts once approved (the composition root hands them in). */
+  setStarter(kind: MassChangeKind, start: MassChangeStarter): void;
+  /** The job's work: expire what waited too long, start again what was approved and never started. */
+  tick(): Promise<{ expired: number; restarted: number }>;
+}
+
+const newChangeId = () => `mc${randomBytes(8).toString('hex')}`;
+
+/** The audit entry of a step: the submitter as `requester`, the pool and course of a one-pool change. */
+function entryOf(
+  change: MassChange,
+  actor: string,
+  action: AuditEntry['action'],
+  at: Date,
+  more: Partial<AuditEntry> = {},
+): AuditEntry {
+  const f = change.figures;
+  const onePool = f.poolId;
+  const title = f.kind === 'bulk' ? f.courseTitle : f.pools.length === 1 ? f.pools[0]?.courseTitle : undefined;
+  const what =
+    f.kind === 'bulk'
+      ? `bulk assign of ${f.rows} licenses`
+      : `reclaim round over ${f.holders} holders${f.poolId ? '' : ` in ${f.pools.length} pools`}`;
+  return {
+    at: at.toISOString(),
+    actor,
+    action,
+    outcome: 'done',
+    requester: change.submitter,
+    ...(onePool ? { poolId: onePool } : {}),
+    ...(title ? { courseTitle: title } : {}),
+    detail: what,
+    ...more,
+  };
+}
+
+export function createTwoPerson(opts: TwoPersonOptions): TwoPerson {
+  const store = createMassChangeStore(opts.records);
+  const starters = new Map<MassChangeKind, MassChangeStarter>();
+  /** Changes whose start runs in this process now: the job leaves them alone. */
+  const starting = new Set<string>();
+  const audit = (entry: AuditEntry) => opts.audit()?.record(entry) ?? Promise.resolve();
+
+  async function tell(
+    tx: MassChangeStore,
+    change: MassChange,
+    outcome: 'approved' | 'rejected' | 'expired',
+    by?: string,
+  ) {
+    const notice: TwoPersonNotice = {
+      kind: 'two-person-told',
+      to: change.submitter,
+      changeId: change.id,
+      figures: change.figures,
+      outcome,
+      ...(by ? { by } : {}),
+    };
+    await opts.outbox.enqueue(tx.handle, notice, `two-person:${change.id}:told`);
+  }
+
+  /** Runs the approved change's start once here; false when it failed (the job tries again). */
+  async function startChange(change: MassChange): Promise<boolean> {
+    const start = starters.get(change.figures.kind);
+    if (!start || starting.has(change.id)) return false;
+    starting.add(change.id);
+    try {
+      await start(change);
+      await store.started(change.id, opts.now().toISOString());
+      opts.logger.info('mass change started', { changeId: change.id, kind: change.figures.kind });
+      return true;
+    } catch (error) {
+      opts.logger.error('mass change approved but its start failed; trying again later', {
+        changeId: change.id,
+        error: String(error),
+      });
+      return false;
+    } finally {
+      starting.delete(change.id);
+    }
+  }
+
+  async function refused(change: MassChange | undefined, actor: string, reason: TwoPersonRefusal, choice: string) {
+    if (change && (reason === 'own' || reason === 'out-of-scope' || reason === 'not-yours')) {
+      const action = choice === 'reject' || choice === 'drop' ? 'mass-change-rejected' : 'mass-change-approved';
+      await audit(entryOf(change, actor, action, opts.now(), { outcome: 'refused', detail: REFUSAL_DETAIL[reason] }));
+    }
+    return { kind: 'refused' as const, reason, ...(change ? { change } : {}) };
+  }
+
+  return {
+    settings: opts.settings,
+    applies: (figures) => needsSecondPerson(opts.settings, sizeOf(figures)),
+    async hold(input, approvers) {
+      const at = opts.now();
+      const others = [...new Set(approvers)].filter((u) => u !== input.submitter);
+      const change: MassChange = {
+        id: newChangeId(),
+        submitter: input.submitter,
+        figures: input.figures,
+        poolIds: input.poolIds,
+        plan: input.plan,
+        state: others.length > 0 ? 'pending' : 'confirm',
+        createdAt: at.toISOString(),
+        expiresAt: expiryOf(at, opts.settings),
+      };
+      await store.transaction(async (tx) => {
+        await tx.insert(change);
+        for (const to of others) {
+          const card: TwoPersonNotice = {
+            kind: 'two-person-card',
+            to,
+            changeId: change.id,
+            submitter: change.submitter,
+            figures: change.figures,
+            expiresAt: change.expiresAt,
+          };
+          await opts.outbox.enqueue(tx.handle, card, `two-person:${change.id}:card:${to}`);
+        }
+      });
+      opts.outbox.kick();
+      if (others.length === 0) return { kind: 'confirm', change };
+      await audit(entryOf(change, change.submitter, 'mass-change-held', at));
+      return { kind: 'pending', change, approvers: others };
+    },
+    get: (id) => store.get(id),
+    async decide(id, actor, choice, inScope) {
+      const change = await store.get(id);
+      const at = opts.now();
+      const why = decisionRefusal(change, actor, at);
+      if (why || !change) return refused(change, actor, why ?? 'unknown', choice);
+      if (!inScope) return refused(change, actor, 'out-of-scope', choice);
+      const to = choice === 'approve' ? 'approved' : 'rejected';
+      const moved = await store.transaction(async (tx) => {
+        if (!(await tx.move(id, 'pending', to, actor, at.toISOString()))) return false;
+        await tell(tx, change, to, actor);
+        return true;
+      });
+      if (!moved) return refused(change, actor, 'decided', choice);
+      opts.outbox.kick();
+      const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
+      await audit(entryOf(change, actor, to === 'approved' ? 'mass-change-approved' : 'mass-change-rejected', at));
+      if (to === 'rejected') return { kind: 'rejected', change: decided };
+      return { kind: 'approved', change: decided, started: await startChange(decided) };
+    },
+    async decideAlone(id, actor, choice) {
+      const change = await store.get(id);
+      const at = opts.now();
+      if (!change) return refused(change, actor, 'unknown', choice);
+      if (change.submitter !== actor) return refused(change, actor, 'not-yours', choice);
+      if (change.state !== 'confirm')
+        return refused(change, actor, change.state === 'expired' ? 'expired' : 'decided', choice);
+      if (at.toISOString() >= change.expiresAt) return refused(change, actor, 'expired', choice);
+      const to = choice === 'send' ? 'approved' : 'cancelled';
+      if (!(await store.move(id, 'confirm', to, actor, at.toISOString())))
+        return refused(change, actor, 'decided', choice);
+      const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
+      if (to === 'cancelled') return { kind: 'dropped', change: decided };
+      const entry = entryOf(change, actor, 'mass-change-alone', at);
+      await audit({
+        ...entry,
+        detail: `${entry.detail}; nobody else could approve it, and its admin confirmed sending it alone`,
+      });
+      return { kind: 'sent', change: decided, started: await startChange(decided) };
+    },
+    setStarter(kind, start) {
+      starters.set(kind, start);
+    },
+    async tick() {
+      const at = opts.now();
+      let expired = 0;
+      for (const change of await store.due(at.toISOString())) {
+        const done = await store.transaction(async (tx) => {
+          if (!(await tx.move(change.id, change.state, 'expired', APP_ACTOR, at.toISOString()))) return false;
+          if (change.state === 'pending') await tell(tx, change, 'expired');
+          return true;
+        });
+        if (!done) continue;
+        expired++;
+        await audit(entryOf(change, APP_ACTOR, 'mass-change-expired', at));
+      }
+      if (expired > 0) opts.outbox.kick();
+      let restarted = 0;
+      for (const change of await store.approvedNotStarted()) if (await startChange(change)) restarted++;
+      return { expired, restarted };
+    },
+  };
+}
+
+const REFUSAL_DETAIL: Record<'own' | 'out-of-scope' | 'not-yours', string> = {
+  own: 'the submitter cannot approve their own mass change',
+  'out-of-scope': 'not an admin of every pool the change touches',
+  'not-yours': 'only the admin who submitted it can send it alone',
+};
