@@ -295,7 +295,7 @@ describe('two-person rule: a reclaim round over the threshold', () => {
     const holders = ['3001', '3003', '3005'].map((id) => p2003.find((l) => l.student.id === id) as License);
     const one = p2001.find((l) => l.student.id === '3002') ?? (p2001[0] as License);
     const ids = ['U0TPHOLD01', 'U0TPHOLD02', 'U0TPHOLD03'];
-    holders.forEach((l, i) => holderInSlack(t.slack, ids[i] as string, l));
+    for (const [i, l] of holders.entries()) holderInSlack(t.slack, ids[i] as string, l);
     holderInSlack(t.slack, 'U0TPHOLD04', one);
     const store = createProgressStore(t.records as NonNullable<typeof t.records>);
     const obs = (l: License) => ({ ...observationOf(l, 0, null), active: true });

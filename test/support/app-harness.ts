@@ -42,6 +42,7 @@ import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/
 import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
 import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
+import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -49,7 +50,6 @@ import {
   startFakeSlack,
   TEST_USERS,
 } from './fake-slack.js';
-import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
 import { commandBody, FORM, interactionBody, slackHeaders } from './slack-signing.js';
 
 export const TEST_SIGNING_SECRET = 'e2e0signing0secret0not0for0production';
