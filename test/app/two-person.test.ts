@@ -219,6 +219,29 @@ describe('two-person rule: a bulk job over the threshold waits for a second admi
     );
   });
 
+  it('an approval recorded whose start never ran (the process stopped between the two) is started by the job, once', async () => {
+    await submitBulk(t, '2001', emails('tp.resumed', 3));
+    await t.settled();
+    const db = t.records?.db;
+    const row = (await db?.selectFrom('mass_changes').selectAll().where('state', '=', 'pending').execute())?.[0];
+    expect(row).toBeDefined();
+    // What a process killed right after recording the approval leaves behind.
+    await db
+      ?.updateTable('mass_changes')
+      .set({ state: 'approved', decided_by: SECOND, decided_at: clock.toISOString() })
+      .where('id', '=', String(row?.id))
+      .execute();
+    expect(assigns(t, '2001')).toEqual([]);
+    const runs = await Promise.all([t.twoPerson?.tick(), t.twoPerson?.tick()]);
+    expect(runs.reduce((n, r) => n + (r?.restarted ?? 0), 0)).toBe(1);
+    await until('the assignments', () => assigns(t, '2001').length === 3, 20_000);
+    expect(await t.twoPerson?.tick()).toMatchObject({ restarted: 0 });
+    await t.settled();
+    expect(assigns(t, '2001')).toHaveLength(3);
+    const after = await db?.selectFrom('mass_changes').selectAll().where('id', '=', String(row?.id)).executeTakeFirst();
+    expect(after?.state).toBe('started');
+  });
+
   it('at the threshold the job starts as before, with no card', async () => {
     const cardsBefore = t.slack.calls.filter((c) => callText(c).includes('wants to assign')).length;
     const ack = await submitBulk(t, '2007', emails('tp.small', 2));
