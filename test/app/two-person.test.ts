@@ -345,7 +345,7 @@ describe('two-person rule: a reclaim round over the threshold', () => {
     for (const u of ids) expect(asked(u)).toHaveLength(1);
     expect(await t.records?.db.selectFrom('reclaim_rounds').selectAll().execute()).toHaveLength(1);
 
-    // Pool 2001: one holder to ask, under the threshold: the round starts at once.
+    // Pool 2001: one holder to ask, at or under the threshold: the round starts at once.
     const small = await (await t.command('reclaim 2001')).waitForResponse(
       (p) => !String(p.body.text).includes('Working'),
     );
@@ -354,5 +354,48 @@ describe('two-person rule: a reclaim round over the threshold', () => {
     expect(allText(started.body.blocks)).not.toContain('second admin');
     await t.settled();
     expect(asked('U0TPHOLD04')).toHaveLength(1);
+  });
+});
+
+describe('two-person rule: a reclaim round where nobody else can approve', () => {
+  const t = appPerFile('desk-two-person-reclaim-alone-', (dataDir) =>
+    startTestApp({ dataDir, admins: [ADMIN], reclaim: {}, twoPerson: { minRows: 1 } }),
+  );
+
+  it('asks its admin to send it alone: Do not send sends nothing; a forged Send by another admin is refused; Send it anyway starts it, audited', async () => {
+    const p2003 = (await t.licensing.pools.allLicenses('2003')).filter((l) => l.active);
+    const holders = ['3001', '3003'].map((id) => p2003.find((l) => l.student.id === id) as License);
+    const ids = ['U0TPALON01', 'U0TPALON02'];
+    for (const [i, l] of holders.entries()) holderInSlack(t.slack, ids[i] as string, l);
+    const store = createProgressStore(t.records as NonNullable<typeof t.records>);
+    await store.record(
+      holders.map((l) => ({ ...observationOf(l, 0, null), active: true })),
+      new Date(Date.now() - 60 * 86_400_000),
+    );
+    const startRound = async () => {
+      const preview = await (await t.command('reclaim 2003')).waitForResponse(
+        (p) => !String(p.body.text).includes('Working'),
+      );
+      const start = buttons(preview.body).find((b) => b.action_id === ReclaimActionId.startList);
+      const asked = await (await t.clickButton(ReclaimActionId.startList, String(start?.value))).waitForResponse();
+      expect(allText(asked.body.blocks)).toContain('Nobody else can approve this');
+      return String(buttons(asked.body).find((b) => b.action_id === TwoPersonActionId.sendAlone)?.value);
+    };
+    const first = await startRound();
+    const dropped = await (await click(t, TwoPersonActionId.dropAlone, first, ADMIN)).waitForResponse();
+    expect(String(dropped.body.text)).toContain('Not sent');
+    const second = await startRound();
+    const forged = await (await click(t, TwoPersonActionId.sendAlone, second, TEST_USERS.viewer)).waitForResponse();
+    expect(String(forged.body.text)).toContain('Only license admins');
+    await t.settled();
+    expect(await t.records?.db.selectFrom('reclaim_rounds').selectAll().execute()).toEqual([]);
+    const sent = await (await click(t, TwoPersonActionId.sendAlone, second, ADMIN)).waitForResponse();
+    expect(String(sent.body.text)).toContain('Sent on your word alone');
+    await t.settled();
+    expect(await t.records?.db.selectFrom('reclaim_rounds').selectAll().execute()).toHaveLength(1);
+    const again = await (await click(t, TwoPersonActionId.sendAlone, second, ADMIN)).waitForResponse();
+    expect(String(again.body.text)).toContain('already decided');
+    const entries = await t.audit.recent(50);
+    expect(entries.filter((e) => e.action === 'mass-change-alone')).toHaveLength(1);
   });
 });
