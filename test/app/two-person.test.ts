@@ -228,7 +228,7 @@ describe('two-person rule: a bulk job over the threshold waits for a second admi
     // What a process killed right after recording the approval leaves behind.
     await db
       ?.updateTable('mass_changes')
-      .set({ state: 'approved', decided_by: SECOND, decided_at: clock.toISOString() })
+      .set({ state: 'approved', decided_by: SECOND, decided_at: new Date(clock.getTime() - 2 * 60_000).toISOString() })
       .where('id', '=', String(row?.id))
       .execute();
     expect(assigns(t, '2001')).toEqual([]);

@@ -48,7 +48,7 @@ describe('SIGKILL right after a held bulk job was approved', () => {
       desk.slack.calls.some((c) => c.method === 'views.update' && c.args.external_id === externalId),
     );
     const report = desk.slack.calls.find((c) => c.method === 'views.update' && c.args.external_id === externalId);
-    const metadata = (report?.args.view as { private_metadata?: string }).private_metadata;
+    const metadata = (report?.args.view as { private_metadata?: string } | undefined)?.private_metadata;
     const held = await desk.submit(
       {
         id: 'VKILLTP002',

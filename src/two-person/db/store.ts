@@ -19,8 +19,8 @@ export interface MassChangeStore {
   started(id: string, at: string): Promise<void>;
   /** Pending (or awaiting the sole admin's word) changes whose wait ended at or before `iso`. */
   due(iso: string): Promise<MassChange[]>;
-  /** Approved changes whose start never recorded it ran (the process died between the two). */
-  approvedNotStarted(): Promise<MassChange[]>;
+  /** Changes approved at or before `iso` whose start never recorded it ran (the process died between the two). */
+  approvedNotStarted(iso: string): Promise<MassChange[]>;
   /** The submitter's changes still waiting (pending or confirm), newest first. */
   waitingOf(submitter: string): Promise<MassChange[]>;
 }
@@ -90,8 +90,8 @@ export function createMassChangeStore(records: Pick<Records, 'db' | 'dialect'>):
       const found = await rows().where('state', 'in', ['pending', 'confirm']).where('expires_at', '<=', iso).execute();
       return found.map(changeOf);
     },
-    async approvedNotStarted() {
-      return (await rows().where('state', '=', 'approved').execute()).map(changeOf);
+    async approvedNotStarted(iso) {
+      return (await rows().where('state', '=', 'approved').where('decided_at', '<=', iso).execute()).map(changeOf);
     },
     async waitingOf(submitter) {
       const found = await rows()

@@ -72,6 +72,9 @@ export interface TwoPerson {
   tick(): Promise<{ expired: number; restarted: number }>;
 }
 
+/** How long an approved change is left to its approval's own start before the job starts it. */
+const START_GRACE_MS = 60_000;
+
 const newChangeId = () => `mc${randomBytes(8).toString('hex')}`;
 
 /** The audit entry of a step: the submitter as `requester`, the pool and course of a one-pool change. */
@@ -248,7 +251,9 @@ export function createTwoPerson(opts: TwoPersonOptions): TwoPerson {
       }
       if (expired > 0) opts.outbox.kick();
       let restarted = 0;
-      for (const change of await store.approvedNotStarted()) if (await startChange(change)) restarted++;
+      // Left a minute first: an approval's own start (in this process or another replica) is under way.
+      const stale = new Date(at.getTime() - START_GRACE_MS).toISOString();
+      for (const change of await store.approvedNotStarted(stale)) if (await startChange(change)) restarted++;
       return { expired, restarted };
     },
   };
