@@ -105,157 +105,199 @@ function entryOf(
   };
 }
 
-export function createTwoPerson(opts: TwoPersonOptions): TwoPerson {
-  const store = createMassChangeStore(opts.records);
-  const starters = new Map<MassChangeKind, MassChangeStarter>();
+/** What the use cases share: the options, the store, the starters and the starts under way here. */
+interface Ctx {
+  opts: TwoPersonOptions;
+  store: MassChangeStore;
+  starters: Map<MassChangeKind, MassChangeStarter>;
   /** Changes whose start runs in this process now: the job leaves them alone. */
-  const starting = new Set<string>();
-  const audit = (entry: AuditEntry) => opts.audit()?.record(entry) ?? Promise.resolve();
+  starting: Set<string>;
+  audit(entry: AuditEntry): Promise<void>;
+}
 
-  async function tell(
-    tx: MassChangeStore,
-    change: MassChange,
-    outcome: 'approved' | 'rejected' | 'expired',
-    by?: string,
-  ) {
-    const notice: TwoPersonNotice = {
-      kind: 'two-person-told',
-      to: change.submitter,
+/** The submitter told of the end, once (keyed), in the transaction of the change of state. */
+async function tell(
+  ctx: Ctx,
+  tx: MassChangeStore,
+  change: MassChange,
+  outcome: 'approved' | 'rejected' | 'expired',
+  by?: string,
+) {
+  const notice: TwoPersonNotice = {
+    kind: 'two-person-told',
+    to: change.submitter,
+    changeId: change.id,
+    figures: change.figures,
+    outcome,
+    ...(by ? { by } : {}),
+  };
+  await ctx.opts.outbox.enqueue(tx.handle, notice, `two-person:${change.id}:told`);
+}
+
+/** Runs the approved change's start once here; false when it failed (the job tries again). */
+async function startChange(ctx: Ctx, change: MassChange): Promise<boolean> {
+  const start = ctx.starters.get(change.figures.kind);
+  if (!start || ctx.starting.has(change.id)) return false;
+  ctx.starting.add(change.id);
+  try {
+    await start(change);
+    await ctx.store.started(change.id, ctx.opts.now().toISOString());
+    ctx.opts.logger.info('mass change started', { changeId: change.id, kind: change.figures.kind });
+    return true;
+  } catch (error) {
+    ctx.opts.logger.error('mass change approved but its start failed; trying again later', {
       changeId: change.id,
-      figures: change.figures,
-      outcome,
-      ...(by ? { by } : {}),
-    };
-    await opts.outbox.enqueue(tx.handle, notice, `two-person:${change.id}:told`);
+      error: String(error),
+    });
+    return false;
+  } finally {
+    ctx.starting.delete(change.id);
   }
+}
 
-  /** Runs the approved change's start once here; false when it failed (the job tries again). */
-  async function startChange(change: MassChange): Promise<boolean> {
-    const start = starters.get(change.figures.kind);
-    if (!start || starting.has(change.id)) return false;
-    starting.add(change.id);
-    try {
-      await start(change);
-      await store.started(change.id, opts.now().toISOString());
-      opts.logger.info('mass change started', { changeId: change.id, kind: change.figures.kind });
-      return true;
-    } catch (error) {
-      opts.logger.error('mass change approved but its start failed; trying again later', {
+/** A refused decision; the submitter's own, an out-of-scope one and someone else's "send alone" are audited. */
+async function refused(
+  ctx: Ctx,
+  change: MassChange | undefined,
+  actor: string,
+  reason: TwoPersonRefusal,
+  choice: string,
+): Promise<DecisionOutcome> {
+  if (change && (reason === 'own' || reason === 'out-of-scope' || reason === 'not-yours')) {
+    const action = choice === 'reject' || choice === 'drop' ? 'mass-change-rejected' : 'mass-change-approved';
+    await ctx.audit(
+      entryOf(change, actor, action, ctx.opts.now(), { outcome: 'refused', detail: REFUSAL_DETAIL[reason] }),
+    );
+  }
+  return { kind: 'refused', reason, ...(change ? { change } : {}) };
+}
+
+async function hold(
+  ctx: Ctx,
+  input: { submitter: string; figures: MassChangeFigures; poolIds: string[]; plan: unknown },
+  approvers: readonly string[],
+): Promise<HoldOutcome> {
+  const { opts } = ctx;
+  const at = opts.now();
+  const others = [...new Set(approvers)].filter((u) => u !== input.submitter);
+  const change: MassChange = {
+    id: newChangeId(),
+    submitter: input.submitter,
+    figures: input.figures,
+    poolIds: input.poolIds,
+    plan: input.plan,
+    state: others.length > 0 ? 'pending' : 'confirm',
+    createdAt: at.toISOString(),
+    expiresAt: expiryOf(at, opts.settings),
+  };
+  await ctx.store.transaction(async (tx) => {
+    await tx.insert(change);
+    for (const to of others) {
+      const card: TwoPersonNotice = {
+        kind: 'two-person-card',
+        to,
         changeId: change.id,
-        error: String(error),
-      });
-      return false;
-    } finally {
-      starting.delete(change.id);
+        submitter: change.submitter,
+        figures: change.figures,
+        expiresAt: change.expiresAt,
+      };
+      await opts.outbox.enqueue(tx.handle, card, `two-person:${change.id}:card:${to}`);
     }
-  }
+  });
+  opts.outbox.kick();
+  if (others.length === 0) return { kind: 'confirm', change };
+  await ctx.audit(entryOf(change, change.submitter, 'mass-change-held', at));
+  return { kind: 'pending', change, approvers: others };
+}
 
-  async function refused(change: MassChange | undefined, actor: string, reason: TwoPersonRefusal, choice: string) {
-    if (change && (reason === 'own' || reason === 'out-of-scope' || reason === 'not-yours')) {
-      const action = choice === 'reject' || choice === 'drop' ? 'mass-change-rejected' : 'mass-change-approved';
-      await audit(entryOf(change, actor, action, opts.now(), { outcome: 'refused', detail: REFUSAL_DETAIL[reason] }));
-    }
-    return { kind: 'refused' as const, reason, ...(change ? { change } : {}) };
-  }
+async function decide(
+  ctx: Ctx,
+  id: string,
+  actor: string,
+  choice: 'approve' | 'reject',
+  inScope: boolean,
+): Promise<DecisionOutcome> {
+  const change = await ctx.store.get(id);
+  const at = ctx.opts.now();
+  const why = decisionRefusal(change, actor, at);
+  if (why || !change) return refused(ctx, change, actor, why ?? 'unknown', choice);
+  if (!inScope) return refused(ctx, change, actor, 'out-of-scope', choice);
+  const to = choice === 'approve' ? 'approved' : 'rejected';
+  const moved = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.move(id, 'pending', to, actor, at.toISOString()))) return false;
+    await tell(ctx, tx, change, to, actor);
+    return true;
+  });
+  if (!moved) return refused(ctx, change, actor, 'decided', choice);
+  ctx.opts.outbox.kick();
+  const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
+  await ctx.audit(entryOf(change, actor, to === 'approved' ? 'mass-change-approved' : 'mass-change-rejected', at));
+  if (to === 'rejected') return { kind: 'rejected', change: decided };
+  return { kind: 'approved', change: decided, started: await startChange(ctx, decided) };
+}
 
+async function decideAlone(ctx: Ctx, id: string, actor: string, choice: 'send' | 'drop'): Promise<DecisionOutcome> {
+  const change = await ctx.store.get(id);
+  const at = ctx.opts.now();
+  if (!change) return refused(ctx, change, actor, 'unknown', choice);
+  if (change.submitter !== actor) return refused(ctx, change, actor, 'not-yours', choice);
+  if (change.state !== 'confirm')
+    return refused(ctx, change, actor, change.state === 'expired' ? 'expired' : 'decided', choice);
+  if (at.toISOString() >= change.expiresAt) return refused(ctx, change, actor, 'expired', choice);
+  const to = choice === 'send' ? 'approved' : 'cancelled';
+  if (!(await ctx.store.move(id, 'confirm', to, actor, at.toISOString())))
+    return refused(ctx, change, actor, 'decided', choice);
+  const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
+  if (to === 'cancelled') return { kind: 'dropped', change: decided };
+  const entry = entryOf(change, actor, 'mass-change-alone', at);
+  await ctx.audit({
+    ...entry,
+    detail: `${entry.detail}; nobody else could approve it, and its admin confirmed sending it alone`,
+  });
+  return { kind: 'sent', change: decided, started: await startChange(ctx, decided) };
+}
+
+/** The job's work: expire what waited too long, start again what was approved and never started. */
+async function tick(ctx: Ctx): Promise<{ expired: number; restarted: number }> {
+  const at = ctx.opts.now();
+  let expired = 0;
+  for (const change of await ctx.store.due(at.toISOString())) {
+    const done = await ctx.store.transaction(async (tx) => {
+      if (!(await tx.move(change.id, change.state, 'expired', APP_ACTOR, at.toISOString()))) return false;
+      if (change.state === 'pending') await tell(ctx, tx, change, 'expired');
+      return true;
+    });
+    if (!done) continue;
+    expired++;
+    await ctx.audit(entryOf(change, APP_ACTOR, 'mass-change-expired', at));
+  }
+  if (expired > 0) ctx.opts.outbox.kick();
+  let restarted = 0;
+  // Left a minute first: an approval's own start (in this process or another replica) is under way.
+  const stale = new Date(at.getTime() - START_GRACE_MS).toISOString();
+  for (const change of await ctx.store.approvedNotStarted(stale)) if (await startChange(ctx, change)) restarted++;
+  return { expired, restarted };
+}
+
+export function createTwoPerson(opts: TwoPersonOptions): TwoPerson {
+  const ctx: Ctx = {
+    opts,
+    store: createMassChangeStore(opts.records),
+    starters: new Map(),
+    starting: new Set(),
+    audit: (entry) => opts.audit()?.record(entry) ?? Promise.resolve(),
+  };
   return {
     settings: opts.settings,
     applies: (figures) => needsSecondPerson(opts.settings, sizeOf(figures)),
-    async hold(input, approvers) {
-      const at = opts.now();
-      const others = [...new Set(approvers)].filter((u) => u !== input.submitter);
-      const change: MassChange = {
-        id: newChangeId(),
-        submitter: input.submitter,
-        figures: input.figures,
-        poolIds: input.poolIds,
-        plan: input.plan,
-        state: others.length > 0 ? 'pending' : 'confirm',
-        createdAt: at.toISOString(),
-        expiresAt: expiryOf(at, opts.settings),
-      };
-      await store.transaction(async (tx) => {
-        await tx.insert(change);
-        for (const to of others) {
-          const card: TwoPersonNotice = {
-            kind: 'two-person-card',
-            to,
-            changeId: change.id,
-            submitter: change.submitter,
-            figures: change.figures,
-            expiresAt: change.expiresAt,
-          };
-          await opts.outbox.enqueue(tx.handle, card, `two-person:${change.id}:card:${to}`);
-        }
-      });
-      opts.outbox.kick();
-      if (others.length === 0) return { kind: 'confirm', change };
-      await audit(entryOf(change, change.submitter, 'mass-change-held', at));
-      return { kind: 'pending', change, approvers: others };
-    },
-    get: (id) => store.get(id),
-    async decide(id, actor, choice, inScope) {
-      const change = await store.get(id);
-      const at = opts.now();
-      const why = decisionRefusal(change, actor, at);
-      if (why || !change) return refused(change, actor, why ?? 'unknown', choice);
-      if (!inScope) return refused(change, actor, 'out-of-scope', choice);
-      const to = choice === 'approve' ? 'approved' : 'rejected';
-      const moved = await store.transaction(async (tx) => {
-        if (!(await tx.move(id, 'pending', to, actor, at.toISOString()))) return false;
-        await tell(tx, change, to, actor);
-        return true;
-      });
-      if (!moved) return refused(change, actor, 'decided', choice);
-      opts.outbox.kick();
-      const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
-      await audit(entryOf(change, actor, to === 'approved' ? 'mass-change-approved' : 'mass-change-rejected', at));
-      if (to === 'rejected') return { kind: 'rejected', change: decided };
-      return { kind: 'approved', change: decided, started: await startChange(decided) };
-    },
-    async decideAlone(id, actor, choice) {
-      const change = await store.get(id);
-      const at = opts.now();
-      if (!change) return refused(change, actor, 'unknown', choice);
-      if (change.submitter !== actor) return refused(change, actor, 'not-yours', choice);
-      if (change.state !== 'confirm')
-        return refused(change, actor, change.state === 'expired' ? 'expired' : 'decided', choice);
-      if (at.toISOString() >= change.expiresAt) return refused(change, actor, 'expired', choice);
-      const to = choice === 'send' ? 'approved' : 'cancelled';
-      if (!(await store.move(id, 'confirm', to, actor, at.toISOString())))
-        return refused(change, actor, 'decided', choice);
-      const decided = { ...change, state: to, decidedBy: actor, decidedAt: at.toISOString() } as const;
-      if (to === 'cancelled') return { kind: 'dropped', change: decided };
-      const entry = entryOf(change, actor, 'mass-change-alone', at);
-      await audit({
-        ...entry,
-        detail: `${entry.detail}; nobody else could approve it, and its admin confirmed sending it alone`,
-      });
-      return { kind: 'sent', change: decided, started: await startChange(decided) };
-    },
+    hold: (input, approvers) => hold(ctx, input, approvers),
+    get: (id) => ctx.store.get(id),
+    decide: (id, actor, choice, inScope) => decide(ctx, id, actor, choice, inScope),
+    decideAlone: (id, actor, choice) => decideAlone(ctx, id, actor, choice),
     setStarter(kind, start) {
-      starters.set(kind, start);
+      ctx.starters.set(kind, start);
     },
-    async tick() {
-      const at = opts.now();
-      let expired = 0;
-      for (const change of await store.due(at.toISOString())) {
-        const done = await store.transaction(async (tx) => {
-          if (!(await tx.move(change.id, change.state, 'expired', APP_ACTOR, at.toISOString()))) return false;
-          if (change.state === 'pending') await tell(tx, change, 'expired');
-          return true;
-        });
-        if (!done) continue;
-        expired++;
-        await audit(entryOf(change, APP_ACTOR, 'mass-change-expired', at));
-      }
-      if (expired > 0) opts.outbox.kick();
-      let restarted = 0;
-      // Left a minute first: an approval's own start (in this process or another replica) is under way.
-      const stale = new Date(at.getTime() - START_GRACE_MS).toISOString();
-      for (const change of await store.approvedNotStarted(stale)) if (await startChange(change)) restarted++;
-      return { expired, restarted };
-    },
+    tick: () => tick(ctx),
   };
 }
 
