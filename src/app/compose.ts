@@ -14,7 +14,7 @@ import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt
 import { type AlertsConfig, alertsFeature } from '../alerts/index.js';
 import { approvalsFeature } from '../approvals/index.js';
 import { browseFeature } from '../browse/index.js';
-import { bulkFeature } from '../bulk/index.js';
+import { bulkFeature, startHeldBulkJob } from '../bulk/index.js';
 import { changesFeature } from '../changes/index.js';
 import { createDigestFeature, type DigestFeature, type DigestSchedule, digestFeature } from '../digest/index.js';
 import { exportFeature } from '../export/index.js';
@@ -59,7 +59,13 @@ import {
   progressFeature,
   withProgressMarks,
 } from '../progress/index.js';
-import { composeReclaim, type ReclaimFeature, type ReclaimSettings, reclaimFeature } from '../reclaim/index.js';
+import {
+  composeReclaim,
+  type ReclaimFeature,
+  type ReclaimSettings,
+  reclaimFeature,
+  startHeldRound,
+} from '../reclaim/index.js';
 import {
   composeRequests,
   type RequestLimits,
@@ -70,6 +76,13 @@ import {
   withWaitlist,
 } from '../requests/index.js';
 import { composeRoles, rolesFeature } from '../roles/index.js';
+import {
+  composeTwoPerson,
+  type TwoPersonFeature,
+  type TwoPersonSettings,
+  twoPersonFeature,
+  withSoleDeciderLine,
+} from '../two-person/index.js';
 
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
@@ -137,6 +150,8 @@ export interface AppSettings {
   leavers?: LeaversSetup;
   /** The learners' reminders before a license ends (needs records; docs/learners.md). */
   learners?: LearnerSettings;
+  /** The two-person rule for mass changes (needs records; docs/roles-and-approvals.md); absent: off. */
+  twoPerson?: TwoPersonSettings;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -162,6 +177,8 @@ export interface ComposedApp {
   /** A learner's ask for more time, composed with the course requests. */
   extensions: ExtensionsFeature | undefined;
   reclaim: ReclaimFeature | undefined;
+  /** The two-person rule for mass changes, when set (with records). */
+  twoPerson: TwoPersonFeature | undefined;
   autoReturn: AutoReturnFeature | undefined;
   progressPass: ProgressPass | undefined;
   digest: DigestFeature | undefined;
@@ -369,7 +386,22 @@ function composeSeatReturns(settings: AppSettings, ports: AppPorts, withRequests
   const learners = settings.learners
     ? composeLearners(deps, { client, audit, records, outbox, settings: settings.learners })
     : undefined;
-  return { deps, reclaim, autoReturn, progressPass, digest, leavers, learners };
+  const held = composeMassChanges(settings, deps, parts);
+  return { deps: held.deps, reclaim, autoReturn, progressPass, digest, leavers, learners, twoPerson: held.twoPerson };
+}
+
+/**
+ * The two-person rule (docs/roles-and-approvals.md): bulk jobs and reclaim rounds over
+ * TWO_PERSON_MIN_ROWS wait for a second admin; once approved each starts through its own feature.
+ */
+function composeMassChanges(settings: AppSettings, base: AppDeps, parts: BuiltParts) {
+  const { client, audit, records, outbox } = parts;
+  if (!settings.twoPerson) return { deps: base, twoPerson: undefined };
+  const twoPerson = composeTwoPerson(base, { client, audit, records, outbox, settings: settings.twoPerson });
+  const deps = extend(base, { twoPerson: twoPerson.service });
+  twoPerson.service.setStarter('bulk', (change) => startHeldBulkJob(client, deps, change.plan));
+  twoPerson.service.setStarter('reclaim', (change) => startHeldRound(deps, change));
+  return { deps, twoPerson };
 }
 
 type Features = Awaited<ReturnType<typeof composeFeatures>>;
@@ -385,6 +417,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   digest: undefined,
   leavers: undefined,
   learners: undefined,
+  twoPerson: undefined,
 };
 
 /**
@@ -399,9 +432,11 @@ function featuresOf(
   const { client, audit, runner, f } = parts;
   // App Home's sections under the dashboard, for license admins: the waitlist, then the leavers' seats.
   const leavers = f.leavers;
-  const sections: HomeSections = leavers
+  const listed: HomeSections = leavers
     ? async (deps, canChange, view) => leavers.homeSection(deps, canChange, await withWaitlist(deps, canChange, view))
     : withWaitlist;
+  // Then, for admins, where the two-person rule cannot hold (one admin decides).
+  const sections: HomeSections = f.twoPerson ? withSoleDeciderLine(client, listed) : listed;
   const home = homeFeature(client, f.deps, { alerts: settings.desk?.alerts, sections });
   const all: Feature[] = [
     historyFeature({
@@ -427,6 +462,7 @@ function featuresOf(
     digestFeature(f.digest),
     exportFeature(),
     rolesFeature(),
+    twoPersonFeature(f.twoPerson),
   ];
   return { all, home };
 }
@@ -524,6 +560,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     requests: features.requests,
     extensions: features.extensions,
     reclaim: features.reclaim,
+    twoPerson: features.twoPerson,
     autoReturn: features.autoReturn,
     progressPass: features.progressPass,
     digest: features.digest,

@@ -61,6 +61,8 @@ export function settingsOf(
     },
     // LEARNER_REMIND_DAYS (docs/learners.md): off leaves `/licenses mine` and App Home's list.
     learners: config.learners,
+    // TWO_PERSON_MIN_ROWS and TWO_PERSON_EXPIRY_HOURS (docs/roles-and-approvals.md): mass changes wait for a second admin.
+    twoPerson: config.twoPerson,
     jobs: 'all',
   };
 }

@@ -11,4 +11,5 @@ export type { BulkRunner } from './services/bulk-runner.js';
 export { createBulkRunner } from './services/bulk-runner.js';
 export { bulk } from './slack/bulk-command.js';
 export { bulkFeature } from './slack/feature.js';
+export { startHeldBulkJob } from './slack/held.js';
 export { createBulkProgressNotices } from './slack/progress-notices.js';

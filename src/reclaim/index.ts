@@ -7,5 +7,6 @@ export type { AskState, ReclaimRoundSummary, ReclaimSettings } from './domain/re
 export { roundFigures } from './domain/reclaim.js';
 export { recentRounds } from './services/round-views.js';
 export { reclaimFeature } from './slack/feature.js';
+export { startHeldRound } from './slack/held.js';
 export { reclaim } from './slack/reclaim-command.js';
 export { composeReclaim, type ReclaimFeature } from './slack/start.js';

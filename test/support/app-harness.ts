@@ -42,6 +42,7 @@ import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/
 import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
 import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
+import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -130,6 +131,11 @@ export interface TestAppOptions {
    * its own: call `progressPass.start()` or `runNow()`.
    */
   progressPass?: { share: number; rateLimit?: { limit: number; windowMs: number }; startDelayMs?: number };
+  /**
+   * The two-person rule for mass changes (with records): TWO_PERSON_MIN_ROWS and TWO_PERSON_EXPIRY_HOURS
+   * over the defaults; absent, the rule is off. Its expiry job never ticks on its own: call `twoPerson.tick()`.
+   */
+  twoPerson?: Partial<TwoPersonSettings>;
   /** Reuse a running sandbox / fake Slack (another app instance's), left open by close(). */
   useSandbox?: RunningSandbox;
   useSlack?: FakeSlack;
@@ -200,6 +206,8 @@ export interface TestApp {
   leavers: LeaversFeature | undefined;
   /** The learners' reminders, when `learners` was given. */
   learners: LearnersFeature | undefined;
+  /** The two-person rule for mass changes, when `twoPerson` was given. */
+  twoPerson: TwoPersonFeature | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   command(text: string, options?: RequestOptions & { command?: string }): Promise<RespondedRequest>;
@@ -320,6 +328,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.digest ? { digest: options.digest } : {}),
       ...(options.learners ? { learners: { ...LEARNER_DEFAULTS, ...options.learners } } : {}),
       ...(options.progressPass ? { progressPass: options.progressPass } : {}),
+      ...(options.twoPerson ? { twoPerson: twoPersonSettings(options.twoPerson) } : {}),
       ...(lv
         ? {
             leavers: {
@@ -408,6 +417,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     progressPass: composed.progressPass,
     leavers: composed.leavers,
     learners: composed.learners,
+    twoPerson: composed.twoPerson,
     logs,
     send,
     async settled(timeoutMs = 10_000) {

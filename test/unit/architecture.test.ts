@@ -292,7 +292,8 @@ describe('architecture (docs/architecture.md)', () => {
   it('every feature offers the root one builder of the same shape (kernel/slack/feature.ts), and the root builds each', () => {
     const compose = code('src/app/compose.ts');
     const missing = FEATURES.flatMap((u) => {
-      const builder = `${u}Feature`;
+      // A folder of two words (`two-person`) names its builder in camelCase (`twoPersonFeature`).
+      const builder = `${u.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Feature`;
       const face = existsSync(join(root, 'src', u, 'index.ts')) ? code(`src/${u}/index.ts`) : '';
       const problems: string[] = [];
       if (!new RegExp(`export\\s*\\{[^}]*\\b${builder}\\b`).test(face))

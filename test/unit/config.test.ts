@@ -38,6 +38,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.2,
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 7 },
+        twoPerson: { minRows: 20, expiryHours: 24 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -199,6 +200,8 @@ describe('parseConfig', () => {
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
       LEARNER_REMIND_DAYS: '10',
+      TWO_PERSON_MIN_ROWS: '0',
+      TWO_PERSON_EXPIRY_HOURS: '48',
       WAITLIST_OFFER_HOURS: '0',
       OFFER_NOT_STARTED_DAYS: '21',
       PROGRESS_NOT_STARTED_DAYS: '10',
@@ -241,6 +244,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.5,
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 10 },
+        twoPerson: { minRows: 0, expiryHours: 48 },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -477,6 +481,13 @@ describe('parseConfig', () => {
       if (!r.ok) throw new Error(r.problems.join());
       expect(secretsOf(r.config)).toContain(secret);
     }
+  });
+
+  it('TWO_PERSON_MIN_ROWS and TWO_PERSON_EXPIRY_HOURS: whole numbers in range, else a sentence saying what they take', () => {
+    expect(problems({ TWO_PERSON_MIN_ROWS: '-1', TWO_PERSON_EXPIRY_HOURS: '0' })).toEqual([
+      expect.stringMatching(/^TWO_PERSON_MIN_ROWS must be .*0 turns the rule off/),
+      expect.stringMatching(/^TWO_PERSON_EXPIRY_HOURS must be /),
+    ]);
   });
 
   it('LEARNER_REMIND_DAYS: off turns the reminders off; anything but off or 1 to 90 is refused, saying what it takes', () => {

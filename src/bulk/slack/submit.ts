@@ -16,8 +16,10 @@ import { count } from '../../kernel/domain/count.js';
 import { type MarkedSubmitArgs, onSubmit } from '../../kernel/slack/gate.js';
 import { presentError } from '../../kernel/slack/present.js';
 import type { Surface } from '../../kernel/slack/state.js';
+import { holdForSecondAdmin, type MassChangeFigures } from '../../two-person/index.js';
 import { buildBulkLoadingModal, buildBulkNoticeModal } from '../blocks/bulk-form.js';
 import { buildBulkReportModal } from '../blocks/bulk-report.js';
+import type { BulkDraft } from '../domain/bulk-plan.js';
 import { endDateProblem } from '../domain/bulk-plan.js';
 import { dryRunBulk, jobFromDraft } from '../services/bulk.js';
 import { formErrors, readBulkForm, recycleConfirmed } from './form.js';
@@ -110,6 +112,27 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
       return ack({ response_action: 'update', view: buildBulkNoticeModal('This job was already started.') });
     }
     const job = jobFromDraft(draft, deps.now());
+    // Over TWO_PERSON_MIN_ROWS the job waits for a second admin (docs/roles-and-approvals.md).
+    let held: Awaited<ReturnType<typeof holdForSecondAdmin>>;
+    try {
+      held = await holdForSecondAdmin(deps, client, {
+        submitter: userId,
+        figures: bulkFigures(draft, job.rows.length),
+        poolIds: [job.poolId],
+        plan: job,
+      });
+    } catch (error) {
+      await once.release(key);
+      deps.logger.error('bulk job could not be held for a second admin', { error: String(error) });
+      return ack({
+        response_action: 'update',
+        view: buildBulkReportModal(draft, presentError(error, 'other', 'admin')),
+      });
+    }
+    if (held) {
+      desk.drafts.take(view.private_metadata, userId);
+      return ack({ response_action: 'update', view: held.modal('Bulk assign') });
+    }
     try {
       await desk.runner.start(job, createBulkProgressNotices(client, deps, userId));
     } catch (error) {
@@ -124,4 +147,18 @@ export function createBulkConfirmSubmitHandler(s: Surface) {
     deps.logger.info('bulk job started', { job: job.id, rows: job.rows.length, user: userId });
     await ack({ response_action: 'clear' });
   });
+}
+
+/** The dry run's figures, as the second admin's card shows them. */
+function bulkFigures(draft: BulkDraft, rows: number): MassChangeFigures {
+  return {
+    kind: 'bulk',
+    poolId: draft.pool.id,
+    courseTitle: draft.pool.course.title,
+    rows,
+    recycle: draft.plan.seats === 'recycle' ? draft.plan.shortfall : 0,
+    notSent: draft.plan.rows.length - draft.plan.ready,
+    seatsFree: draft.plan.seatsFree,
+    ...(draft.endDate ? { endDate: draft.endDate } : {}),
+  };
 }

@@ -254,3 +254,20 @@ export const ApprovalsInputId = {
   pickAction: 'approvals_pick',
   denyReason: { block: 'approvals_deny_reason', action: 'approvals_deny_reason_input' },
 } as const;
+
+/** A mass change held for a second admin (docs/roles-and-approvals.md): every value is the change's id. */
+export const TwoPersonActionId = {
+  /** On the other admins' card. */
+  approve: 'two_person_approve',
+  reject: 'two_person_reject',
+  /** Where nobody else can approve: the admin's own "send it anyway" and "do not send" (a message). */
+  sendAlone: 'two_person_send_alone',
+  dropAlone: 'two_person_drop_alone',
+} as const;
+
+export const TwoPersonCallbackId = {
+  /** The bulk modal's "nobody else can approve this: send it anyway?" step: private_metadata = the change's id. */
+  sendAlone: 'two_person_send_alone_modal',
+  /** The bulk modal's "sent for a second admin's approval": nothing to submit. */
+  info: 'two_person_info_modal',
+} as const;

@@ -14,6 +14,7 @@ import {
 } from '../../leavers/domain/leavers.js';
 import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
+import { type TwoPersonSettings, twoPersonSettings } from '../../two-person/domain/two-person.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
 import { loadEnvFile } from './env-file.js';
@@ -70,6 +71,8 @@ export interface Config {
   leavers: LeaverSettings;
   /** The learner's own desk (docs/learners.md): LEARNER_REMIND_DAYS, the reminder before a license ends. */
   learners: LearnerSettings;
+  /** The two-person rule for mass changes (docs/roles-and-approvals.md): TWO_PERSON_MIN_ROWS (0: off), TWO_PERSON_EXPIRY_HOURS. */
+  twoPerson: TwoPersonSettings;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -280,6 +283,17 @@ const schema = z.object({
         error:
           'LEARNER_REMIND_DAYS must be off or a whole number of days from 1 to 90 (days before a license ends that its holder is reminded; default 7)',
       }),
+  ),
+  TWO_PERSON_MIN_ROWS: optional(
+    int(
+      'TWO_PERSON_MIN_ROWS',
+      0,
+      100000,
+      'rows or holders a mass change may have before a second admin must approve it; 0 turns the rule off',
+    ),
+  ),
+  TWO_PERSON_EXPIRY_HOURS: optional(
+    int('TWO_PERSON_EXPIRY_HOURS', 1, 720, 'hours a held mass change waits for a second admin before it expires'),
   ),
   PROGRESS_PASS: optional(
     z.enum(['on', 'off'], { error: 'PROGRESS_PASS must be on (the daily progress pass, the default) or off' }),
@@ -558,6 +572,7 @@ function configOf(e: Settings): ConfigResult {
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
     requests: requestsOf(e, consoleOn),
     learners: learnerSettings(e.LEARNER_REMIND_DAYS),
+    twoPerson: twoPersonSettings({ minRows: e.TWO_PERSON_MIN_ROWS, expiryHours: e.TWO_PERSON_EXPIRY_HOURS }),
     digest: {
       ...(digestChannel ? { channel: digestChannel } : {}),
       day: e.DIGEST_DAY ?? 'mon',

@@ -371,6 +371,28 @@ export interface Database {
   learner_prefs: LearnerPrefsTable;
   waitlist_offers: WaitlistOffersTable;
   role_grants: RoleGrantsTable;
+  mass_changes: MassChangesTable;
+}
+
+/** A mass change held for a second admin (docs/roles-and-approvals.md): its plan as previewed and its decision. */
+export interface MassChangesTable {
+  id: string;
+  /** 'bulk' | 'reclaim'. */
+  kind: string;
+  submitter: string;
+  /** JSON: the pool ids it touches. */
+  pool_ids: string;
+  /** JSON: the dry run's figures the card shows. */
+  figures: string;
+  /** JSON: the plan the start runs, exactly as previewed. */
+  plan: string;
+  /** 'confirm' | 'pending' | 'approved' | 'started' | 'rejected' | 'expired' | 'cancelled'. */
+  state: string;
+  created_at: string;
+  expires_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  started_at: string | null;
 }
 
 /** A deactivated member's license on hold (docs/leavers-and-offers.md#leavers): one row per license. */

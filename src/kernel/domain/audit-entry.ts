@@ -1,7 +1,8 @@
 /**
  * What an entry records: the license changes, the steps of a course request (requested, approved
  * or denied, waitlisted, moved in or removed from the waitlist, assigned from the waitlist, expired,
- * cancelled), and `command`: a typed `/licenses` command the gate refused (one that would change
+ * cancelled), a mass change held for a second admin (held, approved, rejected, expired, or sent alone
+ * where nobody else could approve it), and `command`: a typed `/licenses` command the gate refused (one that would change
  * something or show student data; the subcommand in `command`).
  */
 export const AUDIT_ACTIONS = [
@@ -28,6 +29,11 @@ export const AUDIT_ACTIONS = [
   // Roles kept in the database (docs/roles-and-approvals.md): an owner gave or took a role.
   'role-given',
   'role-taken',
+  'mass-change-held',
+  'mass-change-approved',
+  'mass-change-rejected',
+  'mass-change-expired',
+  'mass-change-alone',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -169,6 +169,31 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
     case 'role-given':
     case 'role-taken':
       return roleSentence(e, who, done);
+    default:
+      return massChangeSentence(e, who, course);
+  }
+}
+
+/** "<@A>’s mass change", "their own mass change": whose held bulk job or reclaim round it is. */
+function massChangeOf(e: AuditEntry): string {
+  if (!e.requester || !USER_ID.test(e.requester)) return 'a mass change';
+  return e.requester === e.actor ? 'their own mass change' : `<@${e.requester}>’s mass change`;
+}
+
+/** A mass change held for a second admin: who submitted it, who decided (docs/roles-and-approvals.md). */
+function massChangeSentence(e: AuditEntry, who: string, course: string): string {
+  const done = e.outcome === 'done';
+  switch (e.action) {
+    case 'mass-change-held':
+      return `${who} asked a second admin to approve a mass change${course}`;
+    case 'mass-change-approved':
+      return `${who} ${done ? 'approved' : 'tried to approve'} ${massChangeOf(e)}${course}`;
+    case 'mass-change-rejected':
+      return `${who} ${done ? 'rejected' : 'tried to reject'} ${massChangeOf(e)}${course}`;
+    case 'mass-change-expired':
+      return `${capital(massChangeOf({ ...e, actor: '' }))}${course} expired without a second admin's decision`;
+    default:
+      return `${who} sent a mass change${course} with nobody else to approve it`;
   }
 }
 
@@ -224,6 +249,11 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   command: 'typed command',
   'role-given': 'role given',
   'role-taken': 'role taken away',
+  'mass-change-held': 'mass change held for a second admin',
+  'mass-change-approved': 'mass change approved',
+  'mass-change-rejected': 'mass change rejected',
+  'mass-change-expired': 'mass change expired',
+  'mass-change-alone': 'mass change sent with nobody else to approve',
 };
 
 /** How it ended, in words. */

@@ -14,6 +14,7 @@ import type { RequestTimers } from '../../requests/domain/requests.js';
 import type { RequestCheck } from '../../requests/services/check.js';
 import type { RequestService } from '../../requests/services/service.js';
 import type { Waitlist } from '../../requests/services/waitlist.js';
+import type { TwoPerson } from '../../two-person/services/two-person.js';
 import type { Records } from '../db/open.js';
 import type { Scope } from '../domain/scope.js';
 import type { LicensingClient, Logger } from '../licensing/types.js';
@@ -111,6 +112,11 @@ export interface AppDeps {
   progressPass?: Pick<ProgressPass, 'runNow' | 'pace' | 'ready'>;
   /** The one job runner (src/kernel/services/jobs/runner.ts) every periodic job of the features is added to. */
   jobs?: JobRunner;
+  /**
+   * The two-person rule for mass changes (docs/roles-and-approvals.md): a bulk job or a reclaim round over
+   * TWO_PERSON_MIN_ROWS waits for a second admin; without it (no records) they start as always.
+   */
+  twoPerson?: TwoPerson;
 }
 
 /** What the course-request surfaces need from the composition root (src/requests/slack/start.ts builds it). */

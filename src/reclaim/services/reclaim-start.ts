@@ -39,13 +39,34 @@ export async function start(
   }
   const p = await preview(ctx, poolId, lookup);
   if (p.kind !== 'preview') return p;
+  return startPreviewed(ctx, admin, poolId, policy, p);
+}
+
+/**
+ * Starts the round a preview showed, asking exactly its holders (a round held for a second admin
+ * starts from the preview it was approved on). With `roundId` (a held round's), once only: a round
+ * already recorded under that id is not started again.
+ */
+export async function startPreviewed(
+  ctx: ReclaimContext,
+  admin: string,
+  poolId: string | undefined,
+  policy: ReclaimPolicy,
+  p: Extract<ReclaimPreview, { kind: 'preview' }>,
+  roundId?: string,
+): Promise<ReclaimStartOutcome> {
+  if (roundId) {
+    const done = await ctx.store.round(roundId);
+    if (done)
+      return { kind: 'started', roundId, asked: 0, notInSlack: done.not_in_slack, deadlineAt: done.deadline_at };
+  }
   const ask = p.pools.flatMap((x) => x.ask);
   const notInSlack = p.pools.reduce((n, x) => n + x.notInSlack.length, 0);
   if (ask.length === 0) {
     const open = p.pools.flatMap((x) => (x.openRound ? [x.openRound] : []));
     return open.length > 0 ? { kind: 'already-open', rounds: open } : { kind: 'nobody' };
   }
-  const round = roundRow(ctx, admin, poolId, policy, notInSlack);
+  const round = { ...roundRow(ctx, admin, poolId, policy, notInSlack), ...(roundId ? { id: roundId } : {}) };
   const pools = [...new Set(ask.map((c) => c.poolId))];
   try {
     await ctx.store.transaction(async (tx) => {

@@ -13,7 +13,7 @@ import { answer } from './reclaim-answer.js';
 import type { LookupUser, ReclaimOptions } from './reclaim-context.js';
 import { closeDue, remind } from './reclaim-deadline.js';
 import { preview } from './reclaim-preview.js';
-import { type OneHolder, type ReclaimStartOutcome, start, startOne } from './reclaim-start.js';
+import { type OneHolder, type ReclaimStartOutcome, start, startOne, startPreviewed } from './reclaim-start.js';
 import { roundView } from './round-views.js';
 
 export type { LookupUser, ReclaimOptions } from './reclaim-context.js';
@@ -34,6 +34,17 @@ export interface Reclaim {
     policy: ReclaimPolicy,
     lookup: LookupUser,
   ): Promise<ReclaimStartOutcome>;
+  /**
+   * Starts the round `shown` previewed, asking exactly its holders; with `roundId`, once only (a round
+   * held for a second admin and approved: docs/roles-and-approvals.md).
+   */
+  startPreviewed(
+    admin: string,
+    poolId: string | undefined,
+    policy: ReclaimPolicy,
+    shown: Extract<ReclaimPreview, { kind: 'preview' }>,
+    roundId?: string,
+  ): Promise<ReclaimStartOutcome>;
   /** A round of one holder (a seat reached through a waitlist offer, still at 0 %): docs/leavers-and-offers.md. */
   askOne(holder: OneHolder): Promise<'asked' | 'started' | 'not-now'>;
   answer(askId: string, user: string, choice: 'keep' | 'release'): Promise<ReclaimAnswerOutcome>;
@@ -53,6 +64,8 @@ export function createReclaim(opts: ReclaimOptions): Reclaim {
   return {
     preview: (poolId, lookup) => preview(ctx, poolId, lookup),
     start: (admin, poolId, policy, lookup) => start(ctx, admin, poolId, policy, lookup),
+    startPreviewed: (admin, poolId, policy, shown, roundId) =>
+      startPreviewed(ctx, admin, poolId, policy, shown, roundId),
     askOne: (holder) => startOne(ctx, holder, 'list'),
     answer: (askId, user, choice) => answer(ctx, askId, user, choice),
     roundView: (roundId) => roundView(ctx.store, roundId),

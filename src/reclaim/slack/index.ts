@@ -11,6 +11,7 @@ import { presentError } from '../../kernel/slack/present.js';
 import { createReplier } from '../../kernel/slack/reply.js';
 import { slackUserByEmail } from '../../kernel/slack/resolve-user.js';
 import type { Surface } from '../../kernel/slack/state.js';
+import { holdForSecondAdmin } from '../../two-person/index.js';
 import {
   buildReclaimAnswerMessage,
   buildReclaimPreviewMessage,
@@ -18,6 +19,7 @@ import {
   decodeReclaimStart,
   RECLAIM_OFF,
 } from '../blocks/reclaim.js';
+import { heldRound } from './held.js';
 
 export function registerReclaim(app: App, s: Surface): void {
   const { deps } = s;
@@ -31,9 +33,18 @@ export function registerReclaim(app: App, s: Surface): void {
     const chosen = decodeReclaimStart(args.action.value ?? '');
     if (!chosen) return reply.send(buildErrorMessage(BUTTON_GONE));
     try {
-      const outcome = await reclaim.service.start(args.body.user.id, chosen.poolId, chosen.policy, (email) =>
-        slackUserByEmail(args.client, email),
-      );
+      const admin = args.body.user.id;
+      const shown = await reclaim.service.preview(chosen.poolId, (email) => slackUserByEmail(args.client, email));
+      // Over TWO_PERSON_MIN_ROWS holders the round waits for a second admin (docs/roles-and-approvals.md).
+      const held =
+        shown.kind === 'preview'
+          ? await holdForSecondAdmin(deps, args.client, heldRound(admin, chosen.poolId, chosen.policy, shown))
+          : undefined;
+      if (held) return reply.send(held.message());
+      const outcome =
+        shown.kind === 'preview'
+          ? await reclaim.service.startPreviewed(admin, chosen.poolId, chosen.policy, shown)
+          : shown;
       if (outcome.kind === 'started' || outcome.kind === 'nobody' || outcome.kind === 'already-open')
         await reply.send(buildReclaimStartedMessage(outcome));
       else await reply.send(buildReclaimPreviewMessage(outcome));
