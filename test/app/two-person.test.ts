@@ -296,6 +296,10 @@ describe('two-person rule off (TWO_PERSON_MIN_ROWS=0), and a scope with one admi
       10_000,
     );
     expect(home).toBeDefined();
+    const roles = await (await alone.command('roles', { userId: ADMIN })).waitForResponse(
+      (p) => !String(p.body.text).includes('Working'),
+    );
+    expect(allText(roles.body.blocks)).toContain('two-person rule for mass changes cannot hold');
   });
 });
 

@@ -76,6 +76,8 @@ export function buildRolesMessage(
   owners: { users: readonly string[]; groups: readonly string[] },
   page: number,
   said?: string,
+  /** Where the two-person rule cannot hold (only one person decides for some pools), said under the owners. */
+  warning?: string,
 ): SlackMessage {
   const pages = Math.max(1, Math.ceil(grants.length / ROLES_PAGE_SIZE));
   const at = Math.min(Math.max(0, page), pages - 1);
@@ -87,6 +89,7 @@ export function buildRolesMessage(
     header('Roles'),
     ...(said ? [section(said)] : []),
     section(ownersLine(owners)),
+    ...(warning ? [context(warning)] : []),
     ...(grants.length === 0
       ? [section('No roles given yet: give a person or a user group a role on every pool, one course or chosen pools.')]
       : shown.map(grantRow)),

@@ -2,6 +2,7 @@
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
 import type { Subcommand } from '../../kernel/slack/command-types.js';
 import { extra } from '../../kernel/slack/command-words.js';
+import { soleDeciderWarning } from '../../two-person/index.js';
 import { buildRolesMessage, ROLES_UNREADABLE } from '../blocks/roles.js';
 import { ownerCheck } from './owner.js';
 import { rolesAdminOf } from './start.js';
@@ -25,7 +26,13 @@ export const roles: Subcommand<Record<string, never>> = {
       );
     try {
       const grants = await owner.admin.service.list();
-      await ctx.reply.send(buildRolesMessage(grants, owner.admin.owners(), 0));
+      const pools = await owner.admin.index.pools().catch(() => []);
+      const warning = await soleDeciderWarning(
+        ctx.deps,
+        ctx.client,
+        pools.map((p) => p.id),
+      ).catch(() => undefined);
+      await ctx.reply.send(buildRolesMessage(grants, owner.admin.owners(), 0, undefined, warning));
     } catch (error) {
       ctx.deps.logger.warn('roles: the listing could not be read', { error: String(error) });
       await ctx.reply.send(buildErrorMessage(ROLES_UNREADABLE));
