@@ -56,6 +56,7 @@ describe('parseConfig', () => {
           maxPerDay: 10,
           offerHours: 48,
           offerNotStartedDays: 14,
+          approvals: { dailyListTime: '09:00', escalateTo: [], timeZone: 'UTC' },
         },
       },
     });
@@ -198,6 +199,11 @@ describe('parseConfig', () => {
       REQUEST_EXPIRY_DAYS: '3',
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
+      REQUEST_ESCALATE_HOURS: '48',
+      REQUEST_ESCALATE_TO: 'S0BACKUP01',
+      REQUEST_BUSINESS_DAYS: 'mon-fri',
+      REQUEST_TIMEZONE: 'Europe/Berlin',
+      APPROVER_DAILY_LIST_TIME: '08:30',
       LEARNER_REMIND_DAYS: '10',
       WAITLIST_OFFER_HOURS: '0',
       OFFER_NOT_STARTED_DAYS: '21',
@@ -259,6 +265,13 @@ describe('parseConfig', () => {
           maxPerDay: 20,
           offerHours: 0,
           offerNotStartedDays: 21,
+          approvals: {
+            escalateHours: 48,
+            escalateTo: ['S0BACKUP01'],
+            calendar: { days: new Set([1, 2, 3, 4, 5]), timeZone: 'Europe/Berlin' },
+            dailyListTime: '08:30',
+            timeZone: 'Europe/Berlin',
+          },
         },
       },
     });

@@ -329,6 +329,34 @@ export interface WaitlistOffersTable {
 }
 export type WaitlistOfferRow = Selectable<WaitlistOffersTable>;
 
+/** An approver's away delegation (docs/roles-and-approvals.md): days are YYYY-MM-DD, both included. */
+export interface ApproverDelegationsTable {
+  id: string;
+  approver: string;
+  delegate: string;
+  from_day: string;
+  until_day: string;
+  /** 'waiting' (for an owner's yes), 'active', 'refused' or 'ended'. */
+  state: string;
+  created_at: string;
+  decided_by: string | null;
+  ended_at: string | null;
+}
+
+/** An approver's choice of one daily "waiting for you" DM instead of a card per request. */
+export interface ApproverPrefsTable {
+  slack_user: string;
+  daily_list: number;
+  changed_at: string;
+}
+
+/** One daily list sent to one approver on one day. */
+export interface ApproverDailyListsTable {
+  slack_user: string;
+  day: string;
+  sent_at: string;
+}
+
 export interface Database {
   requests: RequestsTable;
   extension_requests: ExtensionRequestsTable;
@@ -352,6 +380,9 @@ export interface Database {
   learner_reminders: LearnerRemindersTable;
   learner_prefs: LearnerPrefsTable;
   waitlist_offers: WaitlistOffersTable;
+  approver_delegations: ApproverDelegationsTable;
+  approver_prefs: ApproverPrefsTable;
+  approver_daily_lists: ApproverDailyListsTable;
 }
 
 /** A deactivated member's license on hold (docs/leavers-and-offers.md#leavers): one row per license. */

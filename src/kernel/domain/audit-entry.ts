@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'auto-returned',
   'leaver-returned',
   'returned',
+  'escalated',
+  'delegated',
   'command',
 ] as const;
 
@@ -52,6 +54,12 @@ export interface AuditEntry {
   completedOn?: string;
   /** A refused typed command: the subcommand's name (`show`, `bulk`), never the words typed after it. */
   command?: string;
+  /** A decision a delegate made while the approver was away: the approver's Slack user id ("for <@A>"). */
+  onBehalfOf?: string;
+  /** A delegation: the delegate's Slack user id, and its days (YYYY-MM-DD). */
+  delegate?: string;
+  fromDay?: string;
+  untilDay?: string;
   /** A waitlist step: the request's place in line after it. */
   place?: number;
   /** Why it was refused or failed, or a fact the sentence does not hold; never an escaped mention or an id
