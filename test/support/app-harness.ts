@@ -86,7 +86,7 @@ export interface TestAppOptions {
   /** Default 0.2. */
   homeBudgetShare?: number;
   /** Course requests (cards channel, timers); without it the request surfaces say they are off. */
-  requests?: { channel?: string; timers: RequestTimers };
+  requests?: { channel?: string; timers: RequestTimers; escalateTo?: string[] };
   /**
    * The waitlist of approved requests for full pools, connected to the requests (without `requests`,
    * with the default timers). Default budget: 25 requests per 3 s, share homeBudgetShare. Its
