@@ -20,6 +20,8 @@ export const DEMO_USERS = {
   viewer: 'U0DEMOVWR1',
   /** A guest account: never let in, whatever LICENSE_VIEWERS says. */
   guest: 'U0DEMOGST1',
+  /** A member with no role an approver can delegate to while away (docs/roles-and-approvals.md). */
+  delegate: 'U0DEMODLG1',
 } as const;
 
 /**
@@ -46,6 +48,7 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
     email: 'demo.guest@fabrikam.com',
     isRestricted: true,
   },
+  { id: DEMO_USERS.delegate, name: 'demo.delegate', realName: 'Demo Delegate', email: 'demo.delegate@contoso.com' },
   { id: DEMO_HOLDERS.sofia, name: 'sofia.dubois', realName: 'Sofia Dubois', email: 'sofia.dubois@fabrikam.com' },
   {
     id: DEMO_HOLDERS.alberto,
