@@ -507,6 +507,22 @@ describe('parseConfig', () => {
       ]);
   });
 
+  it('REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE and names days; REQUEST_ESCALATE_HOURS is off unless set', () => {
+    const problems = (env: Record<string, string>) => {
+      const r = parseConfig(env);
+      return r.ok ? [] : r.problems;
+    };
+    expect(problems({ REQUEST_BUSINESS_DAYS: 'mon-fri' })).toContainEqual(
+      expect.stringContaining('REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE'),
+    );
+    expect(problems({ REQUEST_BUSINESS_DAYS: 'weekdays', REQUEST_TIMEZONE: 'UTC' })).toContainEqual(
+      expect.stringContaining('e.g. mon-fri or sun-thu'),
+    );
+    expect(problems({ REQUEST_ESCALATE_HOURS: '0' })).toContainEqual(expect.stringContaining('REQUEST_ESCALATE_HOURS'));
+    const r = parseConfig({});
+    expect(r.ok && r.config.requests.approvals.escalateHours).toBe(undefined);
+  });
+
   it('REDIS_URL without DATABASE_URL: refused, saying why (SQLite belongs to one process) and what to set', () => {
     const found = problems({ ...full, REDIS_URL: 'redis://:pw@10.0.0.7:6379' });
     expect(found).toEqual([

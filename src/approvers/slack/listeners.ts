@@ -20,6 +20,7 @@ import { APPROVER_WORDS, buildAwayModal, buildDelegationAskMessage } from '../bl
 import { createApproverStore } from '../db/store.js';
 import { dayOf } from '../domain/delegation.js';
 import { type DelegationDeps, decideDelegation, endDelegation, setDelegation } from '../services/delegations.js';
+import { ownersOf } from './route.js';
 
 /** Publishes App Home again for a person (the composition root gives App Home's own, with its sections). */
 export type RefreshHome = (deps: AppDeps, client: ClickArgs['client'], userId: string) => Promise<void>;
@@ -28,10 +29,7 @@ type Client = ClickArgs['client'];
 
 /** The owners: LICENSE_ADMINS' users and the members of its groups. */
 export async function isOwner(deps: AppDeps, client: Client, user: string): Promise<boolean> {
-  const owners = deps.roles.adminRecipients
-    ? await deps.roles.adminRecipients(client)
-    : [...(deps.roles.adminUsers?.() ?? [])];
-  return owners.includes(user);
+  return (await ownersOf(deps, client)).includes(user);
 }
 
 /** Does the delegate's own admin role cover every pool the approver's does? */

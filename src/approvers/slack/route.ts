@@ -15,6 +15,11 @@ import { dayOf, type Route, routeCards, standsInFor } from '../domain/delegation
 
 type RouteDeps = Pick<AppDeps, 'roles' | 'logger' | 'records' | 'now'>;
 
+/** The owners: the users of LICENSE_ADMINS and the members of its user groups. */
+export async function ownersOf(deps: Pick<AppDeps, 'roles'>, client: webApi.WebClient): Promise<string[]> {
+  return deps.roles.adminRecipients ? deps.roles.adminRecipients(client) : [...(deps.roles.adminUsers?.() ?? [])];
+}
+
 /** Who gets this pool's card now (a card each, or the daily list). */
 export async function routeFor(
   deps: RouteDeps,
@@ -59,7 +64,7 @@ export async function cardTargets(
 ): Promise<CardTarget[]> {
   const route = await routeFor(deps, client, poolId, requester);
   if (channel) {
-    const owners = new Set(deps.roles.adminRecipients ? await deps.roles.adminRecipients(client) : []);
+    const owners = new Set(await ownersOf(deps, client));
     const plain = route.cards.every((c) => !c.for && owners.has(c.user)) && route.cards.length === owners.size;
     const line = plain ? undefined : channelLine(route.cards);
     return [{ target: channel, ...(line ? { line } : {}) }];

@@ -16,7 +16,7 @@ import { buildDailyListMessage, buildDelegationAskMessage, buildDelegationToldMe
 import { type ApproverStore, createApproverStore } from '../db/store.js';
 import { APPROVER_NOTICE_KINDS, type ApproverNotice, type WaitingItem } from '../domain/delegation.js';
 import { sendDailyLists } from '../services/daily-list.js';
-import { routeFor } from './route.js';
+import { ownersOf, routeFor } from './route.js';
 
 /** How often the daily list's job looks whether today's lists are due. */
 export const DAILY_LIST_EVERY_MS = 15 * 60_000;
@@ -49,10 +49,6 @@ export interface ApproversFeature {
 }
 
 export const isApproverNotice = noticeOf<ApproverNotice>(APPROVER_NOTICE_KINDS);
-
-async function ownersOf(deps: AppDeps, client: webApi.WebClient): Promise<string[]> {
-  return deps.roles.adminRecipients ? deps.roles.adminRecipients(client) : [...(deps.roles.adminUsers?.() ?? [])];
-}
 
 async function deliverNotice(
   deps: AppDeps,
