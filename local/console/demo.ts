@@ -28,7 +28,7 @@ export interface ConsoleSettings {
 }
 
 /**
- * The people the switcher offers, in order: the four roles, then the members who hold seats (a reclaim
+ * The people the switcher offers, in order: the four roles and a delegate, then the members who hold seats (a reclaim
  * round asks them; the console lets you answer as them).
  */
 const SWITCHER = [
@@ -38,6 +38,8 @@ const SWITCHER = [
   DEMO_USERS.poolAdmin,
   DEMO_USERS.viewer,
   DEMO_USERS.member,
+  // An approver away can hand their cards to this member (App Home, "Away and delegates").
+  DEMO_USERS.delegate,
   DEMO_USERS.guest,
   DEMO_USERS.student,
   DEMO_HOLDERS.sofia,

@@ -22,6 +22,8 @@ export const DEMO_USERS = {
   guest: 'U0DEMOGST1',
   /** A pool admin: admin of the pools of Mastering DAX (2001, 2002) by a role given at demo start (docs/console.md). */
   poolAdmin: 'U0DEMOPAD1',
+  /** A member with no role an approver can delegate to while away (docs/roles-and-approvals.md). */
+  delegate: 'U0DEMODLG1',
 } as const;
 
 /**
@@ -54,6 +56,7 @@ export const DEMO_SLACK_USERS: LocalSlackUser[] = [
     email: 'demo.guest@fabrikam.com',
     isRestricted: true,
   },
+  { id: DEMO_USERS.delegate, name: 'demo.delegate', realName: 'Demo Delegate', email: 'demo.delegate@contoso.com' },
   { id: DEMO_HOLDERS.sofia, name: 'sofia.dubois', realName: 'Sofia Dubois', email: 'sofia.dubois@fabrikam.com' },
   {
     id: DEMO_HOLDERS.alberto,

@@ -13,6 +13,14 @@
 import type { App, Logger as BoltLogger, CustomRoute, webApi } from '@slack/bolt';
 import { type AlertsConfig, alertsFeature } from '../alerts/index.js';
 import { approvalsFeature } from '../approvals/index.js';
+import {
+  APPROVER_DEFAULTS,
+  type ApproverSettings,
+  type ApproversFeature,
+  approversFeature,
+  composeApprovers,
+  withAwaySection,
+} from '../approvers/index.js';
 import { browseFeature } from '../browse/index.js';
 import { bulkFeature, startHeldBulkJob } from '../bulk/index.js';
 import { changesFeature } from '../changes/index.js';
@@ -27,6 +35,7 @@ import {
   type HomeSections,
   homeFeature,
   type RunningDesk,
+  showHome,
 } from '../home/index.js';
 import type { Close, Part } from '../kernel/config/shutdown.js';
 import type { Records } from '../kernel/db/open.js';
@@ -137,7 +146,11 @@ export interface AppSettings {
     timers: RequestTimers;
     limits?: RequestLimits;
     waitlist?: WaitlistSetup;
+    /** REQUEST_ESCALATE_TO (docs/roles-and-approvals.md); empty: the owners. */
+    escalateTo?: readonly string[];
   };
+  /** Who approves: the daily list's time and zone (docs/roles-and-approvals.md); default 09:00 UTC. */
+  approvers?: ApproverSettings;
   /** Reclaim rounds (needs records). */
   reclaim?: ReclaimSettings;
   /** The automatic return of finished seats; `channel` is the alert channel of its post (needs records). */
@@ -176,6 +189,8 @@ export interface ComposedApp {
   requests: RequestsFeature | undefined;
   /** A learner's ask for more time, composed with the course requests. */
   extensions: ExtensionsFeature | undefined;
+  /** Who approves: delegations and the daily list (with the course requests). */
+  approvers: ApproversFeature | undefined;
   reclaim: ReclaimFeature | undefined;
   /** The two-person rule for mass changes, when set (with records). */
   twoPerson: TwoPersonFeature | undefined;
@@ -299,7 +314,9 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
       ? { client, audit, records, intents: base.intents, outbox, channel: r.channel, timers: r.timers }
       : undefined;
   const requests =
-    r && shared ? composeRequests(withDesk, { ...shared, limits: r.limits, waitlist: r.waitlist }) : undefined;
+    r && shared
+      ? composeRequests(withDesk, { ...shared, limits: r.limits, waitlist: r.waitlist, escalateTo: r.escalateTo })
+      : undefined;
   const extensions =
     r && shared ? composeExtensions(withDesk, { ...shared, maxPerDay: r.limits?.maxPerDay }) : undefined;
   const withRequests = requests
@@ -309,6 +326,26 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
         ...(extensions ? { extensions } : {}),
       })
     : withDesk;
+  // Who approves: the daily "waiting for you" list reads the requests waiting, oldest first.
+  const approvers = requests
+    ? composeApprovers(withRequests, {
+        client,
+        audit,
+        records,
+        outbox,
+        settings: settings.approvers ?? APPROVER_DEFAULTS,
+        waiting: async () =>
+          (await requests.store.byStatus('pending'))
+            .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+            .map((x) => ({
+              requestId: x.id,
+              poolId: x.poolId,
+              requester: x.requester,
+              courseTitle: x.courseTitle,
+              createdAt: x.createdAt,
+            })),
+      })
+    : undefined;
   const later = composeSeatReturns(settings, ports, withRequests, parts);
   // A seat claimed from a waitlist offer and never started is asked about as a reclaim round of one.
   const reclaimService = later.reclaim?.service;
@@ -322,7 +359,7 @@ async function composeFeatures(settings: AppSettings, ports: AppPorts, base: App
         admin: offer.approver,
       }),
     );
-  return { desk, requests, extensions, ...later };
+  return { desk, requests, extensions, approvers, ...later };
 }
 
 /**
@@ -411,6 +448,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
   desk: undefined,
   requests: undefined,
   extensions: undefined,
+  approvers: undefined,
   reclaim: undefined,
   autoReturn: undefined,
   progressPass: undefined,
@@ -436,7 +474,10 @@ function featuresOf(
     ? async (deps, canChange, view) => leavers.homeSection(deps, canChange, await withWaitlist(deps, canChange, view))
     : withWaitlist;
   // Then, for admins, where the two-person rule cannot hold (one admin decides).
-  const sections: HomeSections = f.twoPerson ? withSoleDeciderLine(client, listed) : listed;
+  const withSole: HomeSections = f.twoPerson ? withSoleDeciderLine(client, listed) : listed;
+  // Then "Away and delegates" (docs/roles-and-approvals.md).
+  const sections: HomeSections = async (deps, canChange, view, userId) =>
+    withAwaySection(deps, canChange, await withSole(deps, canChange, view), userId);
   const home = homeFeature(client, f.deps, { alerts: settings.desk?.alerts, sections });
   const all: Feature[] = [
     historyFeature({
@@ -455,6 +496,7 @@ function featuresOf(
     // Approving many at once: each decision through the course requests' own use case.
     approvalsFeature(),
     extensionsFeature(f.extensions),
+    approversFeature(f.approvers, (deps, c, userId) => showHome(deps, c, userId, { sections })),
     reclaimFeature(f.reclaim),
     leaversFeature(f.leavers),
     learnersFeature(f.learners),
@@ -559,6 +601,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
     settler,
     requests: features.requests,
     extensions: features.extensions,
+    approvers: features.approvers,
     reclaim: features.reclaim,
     twoPerson: features.twoPerson,
     autoReturn: features.autoReturn,

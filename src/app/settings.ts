@@ -36,7 +36,12 @@ export function settingsOf(
     },
     requests: {
       channel: requests.channel,
-      timers: requestTimers(requests.remindHours, requests.expiryDays),
+      // REQUEST_ESCALATE_HOURS (off unless set), counted on REQUEST_BUSINESS_DAYS when set.
+      timers: requestTimers(requests.remindHours, requests.expiryDays, {
+        hours: requests.approvals.escalateHours,
+        calendar: requests.approvals.calendar,
+      }),
+      escalateTo: requests.approvals.escalateTo,
       limits: { maxOpen: requests.maxOpen, maxPerDay: requests.maxPerDay },
       // The background check for seats freed elsewhere keeps to HOME_BUDGET_SHARE.
       waitlist: {
@@ -46,6 +51,8 @@ export function settingsOf(
         offers: { hours: requests.offerHours, notStartedDays: requests.offerNotStartedDays },
       },
     },
+    // APPROVER_DAILY_LIST_TIME in REQUEST_TIMEZONE (docs/roles-and-approvals.md).
+    approvers: { dailyListTime: requests.approvals.dailyListTime, timeZone: requests.approvals.timeZone },
     reclaim: config.reclaim,
     // PROGRESS_RETURN_COMPLETED (off by default); its post goes to the alert channel.
     autoReturn: { settings: progress.autoReturn, channel: config.alerts.channel },

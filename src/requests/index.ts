@@ -28,7 +28,6 @@ export { importRequestFiles } from './services/import.js';
 export type { FreeSeatOutcome } from './services/service.js';
 export type { RequestService, RequestServiceOptions } from './services/types.js';
 export { requestsFeature } from './slack/feature.js';
-export { approverTargets } from './slack/received-notice.js';
 export { request, requests } from './slack/request-command.js';
 export type { RequestsOptions } from './slack/start.js';
 export { composeRequests, type RequestsFeature, type WaitlistSetup } from './slack/start.js';

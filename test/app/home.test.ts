@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionId, DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { ActionId, ApproverActionId, DeskActionId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { checkBlockKitLimits } from '../../src/kernel/blocks/limits.js';
 import { startTestApp, TEST_USERS, type TestApp } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
@@ -48,7 +48,15 @@ describe('App Home', () => {
     // The student named <!channel> & Co is escaped, pinging nobody.
     expect(text).not.toMatch(/<!channel>|<!here>/);
     const ids = buttons(view).map((b) => b.action_id);
-    expect(ids).toEqual([ActionId.poolAssign, DeskActionId.bulkOpen, RequestActionId.open, DeskActionId.homeRefresh]);
+    expect(ids).toEqual([
+      ActionId.poolAssign,
+      DeskActionId.bulkOpen,
+      RequestActionId.open,
+      DeskActionId.homeRefresh,
+      // "Away and delegates" (docs/roles-and-approvals.md).
+      ApproverActionId.awayOpen,
+      ApproverActionId.dailyList,
+    ]);
     // The first publish came before any licensing answer: a loading view at once.
     const first = publishes(TEST_USERS.admin)[0];
     expect(allText(first?.args.view)).toContain('Reading your pools');

@@ -17,6 +17,7 @@ import type { App } from '@slack/bolt';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
 import { composeApp } from '../../src/app/compose.js';
+import type { ApproversFeature } from '../../src/approvers/index.js';
 import type { DigestSchedule } from '../../src/digest/services/digest-schedule.js';
 import type { DigestFeature } from '../../src/digest/slack/digest.js';
 import type { ExtensionsFeature } from '../../src/extensions/index.js';
@@ -86,7 +87,7 @@ export interface TestAppOptions {
   /** Default 0.2. */
   homeBudgetShare?: number;
   /** Course requests (cards channel, timers); without it the request surfaces say they are off. */
-  requests?: { channel?: string; timers: RequestTimers };
+  requests?: { channel?: string; timers: RequestTimers; escalateTo?: string[] };
   /**
    * The waitlist of approved requests for full pools, connected to the requests (without `requests`,
    * with the default timers). Default budget: 25 requests per 3 s, share homeBudgetShare. Its
@@ -190,6 +191,8 @@ export interface TestApp {
   selfService: RequestsFeature | undefined;
   /** A learner's ask for more time, composed with the course requests (its check ticks with `extensions.tick()`). */
   extensions: ExtensionsFeature | undefined;
+  /** Who approves: delegations and the daily list (its job ticks with `approvers.tick()`). */
+  approvers: ApproversFeature | undefined;
   /** Reclaim rounds, when `reclaim` was given. */
   reclaim: ReclaimFeature | undefined;
   /** The automatic return of finished seats, when `autoReturn` was given. */
@@ -408,6 +411,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     desk,
     selfService: composed.requests,
     extensions: composed.extensions,
+    approvers: composed.approvers,
     reclaim: composed.reclaim,
     autoReturn: composed.autoReturn,
     records,

@@ -57,6 +57,7 @@ describe('parseConfig', () => {
           maxPerDay: 10,
           offerHours: 48,
           offerNotStartedDays: 14,
+          approvals: { dailyListTime: '09:00', escalateTo: [], timeZone: 'UTC' },
         },
       },
     });
@@ -199,6 +200,11 @@ describe('parseConfig', () => {
       REQUEST_EXPIRY_DAYS: '3',
       REQUEST_MAX_OPEN: '5',
       REQUEST_MAX_PER_DAY: '20',
+      REQUEST_ESCALATE_HOURS: '48',
+      REQUEST_ESCALATE_TO: 'S0BACKUP01',
+      REQUEST_BUSINESS_DAYS: 'mon-fri',
+      REQUEST_TIMEZONE: 'Europe/Berlin',
+      APPROVER_DAILY_LIST_TIME: '08:30',
       LEARNER_REMIND_DAYS: '10',
       TWO_PERSON_MIN_ROWS: '0',
       TWO_PERSON_EXPIRY_HOURS: '48',
@@ -263,6 +269,13 @@ describe('parseConfig', () => {
           maxPerDay: 20,
           offerHours: 0,
           offerNotStartedDays: 21,
+          approvals: {
+            escalateHours: 48,
+            escalateTo: ['S0BACKUP01'],
+            calendar: { days: new Set([1, 2, 3, 4, 5]), timeZone: 'Europe/Berlin' },
+            dailyListTime: '08:30',
+            timeZone: 'Europe/Berlin',
+          },
         },
       },
     });
@@ -503,6 +516,22 @@ describe('parseConfig', () => {
       expect(problems({ LEARNER_REMIND_DAYS: bad })).toEqual([
         expect.stringMatching(/^LEARNER_REMIND_DAYS must be off or a whole number of days from 1 to 90/),
       ]);
+  });
+
+  it('REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE and names days; REQUEST_ESCALATE_HOURS is off unless set', () => {
+    const problems = (env: Record<string, string>) => {
+      const r = parseConfig(env);
+      return r.ok ? [] : r.problems;
+    };
+    expect(problems({ REQUEST_BUSINESS_DAYS: 'mon-fri' })).toContainEqual(
+      expect.stringContaining('REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE'),
+    );
+    expect(problems({ REQUEST_BUSINESS_DAYS: 'weekdays', REQUEST_TIMEZONE: 'UTC' })).toContainEqual(
+      expect.stringContaining('e.g. mon-fri or sun-thu'),
+    );
+    expect(problems({ REQUEST_ESCALATE_HOURS: '0' })).toContainEqual(expect.stringContaining('REQUEST_ESCALATE_HOURS'));
+    const r = parseConfig({});
+    expect(r.ok && r.config.requests.approvals.escalateHours).toBe(undefined);
   });
 
   it('REDIS_URL without DATABASE_URL: refused, saying why (SQLite belongs to one process) and what to set', () => {

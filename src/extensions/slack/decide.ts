@@ -3,9 +3,10 @@
  * (deciding needs 'admin', asked fresh), the request id parsed, one use case, the answer back to
  * whoever clicked (the card itself is updated on every copy through the outbox).
  */
+import { decidesFor } from '../../approvers/index.js';
 import { ExtensionInputId } from '../../kernel/blocks/ids.js';
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
-import { type ClickArgs, onClick, onSubmit, tellClicker } from '../../kernel/slack/gate.js';
+import { type ClickArgs, onClick, onSubmit, type SubmitArgs, tellClicker } from '../../kernel/slack/gate.js';
 import { openView, updateView } from '../../kernel/slack/slack-io.js';
 import type { Surface } from '../../kernel/slack/state.js';
 import { reasonProblem } from '../../requests/index.js';
@@ -27,10 +28,23 @@ const refusalOf = (action: AuditEntry['action']) => (args: ClickArgs) => {
   return { action, ...(id ? { target: { requestId: id } } : {}) };
 };
 
+/**
+ * A delegate's click (docs/roles-and-approvals.md): no role of their own, but an accepted delegation,
+ * in force today, from an approver of the request's pool.
+ */
+async function delegated(s: Surface, client: ClickArgs['client'], user: string, id: string | undefined) {
+  const request = id ? await s.deps.extensions?.service.get(id).catch(() => undefined) : undefined;
+  return request ? (await decidesFor(s.deps, client, user, request.poolId)) !== undefined : false;
+}
+const delegatedClick = (s: Surface) => (args: ClickArgs) =>
+  delegated(s, args.client, args.body.user.id, parseExtensionId(args.action.value));
+const delegatedSubmit = (s: Surface) => (args: SubmitArgs) =>
+  delegated(s, args.client, args.body.user.id, parseExtensionId(args.view.private_metadata));
+
 const tell = (s: Surface, args: ClickArgs, text: string) => tellClicker(s, args, buildExtensionNote(text));
 
 export function createApproveHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('approved') }, async (args) => {
+  return onClick(s, { need: 'admin', audit: refusalOf('approved'), orElse: delegatedClick(s) }, async (args) => {
     const id = parseExtensionId(args.action.value);
     const service = s.deps.extensions?.service;
     if (!id || !service) return tell(s, args, buildExtensionDecisionText({ kind: 'not-found' }));
@@ -39,7 +53,7 @@ export function createApproveHandler(s: Surface) {
 }
 
 export function createDenyHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('denied') }, async (args) => {
+  return onClick(s, { need: 'admin', audit: refusalOf('denied'), orElse: delegatedClick(s) }, async (args) => {
     const id = parseExtensionId(args.action.value);
     const request = id ? await s.deps.extensions?.service.get(id) : undefined;
     if (!request) return tell(s, args, buildExtensionDecisionText({ kind: 'not-found' }));
@@ -54,7 +68,7 @@ export function createDenyHandler(s: Surface) {
 export function createDenySubmitHandler(s: Surface) {
   return onSubmit(
     s,
-    { need: 'admin', title: DENY_TITLE, audit: { action: 'denied' } },
+    { need: 'admin', title: DENY_TITLE, audit: { action: 'denied' }, orElse: delegatedSubmit(s) },
     async ({ ack, view, body, client }) => {
       const id = parseExtensionId(view.private_metadata);
       const block = ExtensionInputId.denyReason;

@@ -5,12 +5,12 @@
  * part is sent once across tries (`steps`).
  */
 import type { webApi } from '@slack/bolt';
+import { cardTargets, withLine } from '../../approvers/index.js';
 import { withSandboxMarker } from '../../kernel/blocks/common.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { noticeParts, openDm, sendDm } from '../../kernel/slack/notices.js';
-import { approverTargets } from '../../requests/index.js';
 import {
   buildExtensionCardMessage,
   buildExtensionLearnerMessage,
@@ -22,7 +22,7 @@ import type { ExtensionCard, ExtensionNotice, ExtensionRequest } from '../domain
 
 export interface ExtensionSender {
   client: webApi.WebClient;
-  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles'>;
+  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'records' | 'now'>;
   store: ExtensionStore;
   /** REQUESTS_CHANNEL: where the cards go; unset: each license admin by DM. */
   channel: string | undefined;
@@ -37,11 +37,13 @@ export function createExtensionDelivery(x: ExtensionSender) {
     const parts = noticeParts(steps);
     const card = marked(buildExtensionCardMessage(r));
     const cards: ExtensionCard[] = [];
-    for (const target of await approverTargets(x.client, x.deps, x.channel, { extension: r.id })) {
+    // The pool's approvers, a delegate for one who is away, the owners when the pool has none.
+    const targets = await cardTargets(x.client, x.deps, x.channel, r.poolId, { extension: r.id }, r.requester);
+    for (const { target, line } of targets) {
       await parts.send(`card:${target}`, async () => {
         const channel = x.channel ? target : await openDm(x.client, target);
         if (r.cards.some((c) => c.channel === channel)) return;
-        const posted = await x.client.chat.postMessage({ channel, ...card });
+        const posted = await x.client.chat.postMessage({ channel, ...withLine(card, line) });
         if (posted.ts) cards.push({ channel, ts: posted.ts });
       });
     }

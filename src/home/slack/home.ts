@@ -33,7 +33,7 @@ import {
 } from '../blocks/home.js';
 
 /** More of the Home view for this person; `canChange` from the gate's verdict (the waitlist section shows to license admins). */
-export type HomeSections = (deps: AppDeps, canChange: boolean, view: HomeView) => Promise<HomeView>;
+export type HomeSections = (deps: AppDeps, canChange: boolean, view: HomeView, userId?: string) => Promise<HomeView>;
 
 export interface ShowHomeOptions {
   /** Refresh even when the snapshot is fresh (the Refresh button). */
@@ -212,7 +212,7 @@ export async function showHome(
       note: await presentErrorTo(deps, client, canChange, error),
     });
   }
-  const withSections = sections ? await sections(deps, canChange, view) : view;
+  const withSections = sections ? await sections(deps, canChange, view, userId) : view;
   await publish(client, userId, await mine(await withMyLicenses(deps, client, userId, withSections)), deps);
 }
 

@@ -271,3 +271,27 @@ export const TwoPersonCallbackId = {
   /** The bulk modal's "sent for a second admin's approval": nothing to submit. */
   info: 'two_person_info_modal',
 } as const;
+
+/** Who approves (docs/roles-and-approvals.md): App Home's "Away and delegates", the owners' card. */
+export const ApproverActionId = {
+  /** App Home: opens the away form; value unused. */
+  awayOpen: 'approvers_away_open',
+  /** App Home: "End it now"; value = the delegation id. */
+  awayEnd: 'approvers_away_end',
+  /** App Home: the daily list on or off; value = 'on' | 'off'. */
+  dailyList: 'approvers_daily_list',
+  /** The owners' card of a delegation waiting for their yes: value = the delegation id. */
+  accept: 'approvers_delegation_accept',
+  refuse: 'approvers_delegation_refuse',
+} as const;
+
+export const ApproverCallbackId = {
+  /** The away form: from, until, the delegate. */
+  awayForm: 'approvers_away_modal',
+} as const;
+
+export const ApproverInputId = {
+  from: { block: 'approvers_from', action: 'approvers_from_pick' },
+  until: { block: 'approvers_until', action: 'approvers_until_pick' },
+  delegate: { block: 'approvers_delegate', action: 'approvers_delegate_pick' },
+} as const;

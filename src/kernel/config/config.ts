@@ -16,6 +16,7 @@ import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
 import { type TwoPersonSettings, twoPersonSettings } from '../../two-person/domain/two-person.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
+import { type BusinessCalendar, parseBusinessDays } from '../domain/business-hours.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
 import { loadEnvFile } from './env-file.js';
 
@@ -116,6 +117,21 @@ export interface RequestsConfig {
   offerHours: number;
   /** OFFER_NOT_STARTED_DAYS: days after which a seat claimed from the waitlist still at 0 % is asked about. */
   offerNotStartedDays: number;
+  /** Who approves (docs/roles-and-approvals.md): escalation, business days, the daily list. */
+  approvals: ApprovalsConfig;
+}
+
+/** REQUEST_ESCALATE_*, REQUEST_BUSINESS_DAYS, REQUEST_TIMEZONE, APPROVER_DAILY_LIST_TIME. */
+export interface ApprovalsConfig {
+  /** REQUEST_ESCALATE_HOURS: undecided this long, a request is escalated; unset: no escalation. */
+  escalateHours?: number;
+  /** REQUEST_ESCALATE_TO: user and user-group ids told of an escalation; empty: the owners (LICENSE_ADMINS). */
+  escalateTo: string[];
+  /** REQUEST_BUSINESS_DAYS in REQUEST_TIMEZONE: only those days count toward the escalation. */
+  calendar?: BusinessCalendar;
+  /** APPROVER_DAILY_LIST_TIME (HH:MM, default 09:00) in REQUEST_TIMEZONE (default UTC). */
+  dailyListTime: string;
+  timeZone: string;
 }
 
 export type { AlertsConfig };
@@ -318,6 +334,29 @@ const schema = z.object({
   REQUEST_EXPIRY_DAYS: optional(
     int('REQUEST_EXPIRY_DAYS', 1, 90, 'days before an undecided request expires, default 7'),
   ),
+  REQUEST_ESCALATE_HOURS: optional(
+    int(
+      'REQUEST_ESCALATE_HOURS',
+      1,
+      720,
+      'hours an undecided request waits before it is escalated to the owners or REQUEST_ESCALATE_TO; unset: never',
+    ),
+  ),
+  REQUEST_ESCALATE_TO: z
+    .string()
+    .refine((v) => v.trim() === '' || ID_LIST.test(v), {
+      error:
+        'REQUEST_ESCALATE_TO must be comma-separated Slack user ids (U… or W…) or user-group ids (S…), e.g. a backup group of approvers',
+    })
+    .optional(),
+  REQUEST_BUSINESS_DAYS: z
+    .string()
+    .refine((v) => v.trim() === '' || typeof parseBusinessDays(v) !== 'string', {
+      error: 'REQUEST_BUSINESS_DAYS must name the days that count toward an escalation, e.g. mon-fri or sun-thu',
+    })
+    .optional(),
+  REQUEST_TIMEZONE: timeZone('REQUEST_TIMEZONE', ' (the business days and the daily list; unset: UTC)'),
+  APPROVER_DAILY_LIST_TIME: timeOfDay('APPROVER_DAILY_LIST_TIME', 'the approvers’ daily list'),
   REQUEST_MAX_OPEN: optional(
     int('REQUEST_MAX_OPEN', 1, 50, 'course requests one person may have waiting for a decision at once, default 3'),
   ),
@@ -408,6 +447,11 @@ export function parseConfig(env: Env): ConfigResult {
     ...urlShapeProblems(env, set, parsed.error),
     ...accessProblems(env, set),
     ...consoleProblems(env, set),
+    ...(set('REQUEST_BUSINESS_DAYS') && !set('REQUEST_TIMEZONE')
+      ? [
+          'REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE (an IANA zone such as Europe/Berlin): the days are counted there',
+        ]
+      : []),
   );
   if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
   return configOf(parsed.data);
@@ -633,6 +677,20 @@ function requestsOf(e: Settings, consoleOn: boolean): RequestsConfig {
     maxPerDay: e.REQUEST_MAX_PER_DAY ?? 10,
     offerHours: e.WAITLIST_OFFER_HOURS ?? 48,
     offerNotStartedDays: e.OFFER_NOT_STARTED_DAYS ?? 14,
+    approvals: approvalsOf(e),
+  };
+}
+
+/** Escalation (off unless REQUEST_ESCALATE_HOURS), its business days, and the approvers' daily list. */
+function approvalsOf(e: Settings): ApprovalsConfig {
+  const timeZone = e.REQUEST_TIMEZONE ?? 'UTC';
+  const days = e.REQUEST_BUSINESS_DAYS ? parseBusinessDays(e.REQUEST_BUSINESS_DAYS) : undefined;
+  return {
+    ...(e.REQUEST_ESCALATE_HOURS !== undefined ? { escalateHours: e.REQUEST_ESCALATE_HOURS } : {}),
+    escalateTo: ids(e.REQUEST_ESCALATE_TO),
+    ...(days && typeof days !== 'string' && e.REQUEST_TIMEZONE ? { calendar: { days, timeZone } } : {}),
+    dailyListTime: e.APPROVER_DAILY_LIST_TIME ?? '09:00',
+    timeZone,
   };
 }
 

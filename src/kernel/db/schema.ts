@@ -346,6 +346,33 @@ export interface RoleGrantsTable {
   given_at: string;
 }
 export type RoleGrantRow = Selectable<RoleGrantsTable>;
+/** An approver's away delegation (docs/roles-and-approvals.md): days are YYYY-MM-DD, both included. */
+export interface ApproverDelegationsTable {
+  id: string;
+  approver: string;
+  delegate: string;
+  from_day: string;
+  until_day: string;
+  /** 'waiting' (for an owner's yes), 'active', 'refused' or 'ended'. */
+  state: string;
+  created_at: string;
+  decided_by: string | null;
+  ended_at: string | null;
+}
+
+/** An approver's choice of one daily "waiting for you" DM instead of a card per request. */
+export interface ApproverPrefsTable {
+  slack_user: string;
+  daily_list: number;
+  changed_at: string;
+}
+
+/** One daily list sent to one approver on one day. */
+export interface ApproverDailyListsTable {
+  slack_user: string;
+  day: string;
+  sent_at: string;
+}
 
 export interface Database {
   requests: RequestsTable;
@@ -372,6 +399,9 @@ export interface Database {
   waitlist_offers: WaitlistOffersTable;
   role_grants: RoleGrantsTable;
   mass_changes: MassChangesTable;
+  approver_delegations: ApproverDelegationsTable;
+  approver_prefs: ApproverPrefsTable;
+  approver_daily_lists: ApproverDailyListsTable;
 }
 
 /** A mass change held for a second admin (docs/roles-and-approvals.md): its plan as previewed and its decision. */

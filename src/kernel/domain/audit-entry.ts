@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'auto-returned',
   'leaver-returned',
   'returned',
+  'escalated',
+  'delegated',
   'command',
   // Roles kept in the database (docs/roles-and-approvals.md): an owner gave or took a role.
   'role-given',
@@ -61,6 +63,12 @@ export interface AuditEntry {
   completedOn?: string;
   /** A refused typed command: the subcommand's name (`show`, `bulk`), never the words typed after it. */
   command?: string;
+  /** A decision a delegate made while the approver was away: the approver's Slack user id ("for <@A>"). */
+  onBehalfOf?: string;
+  /** A delegation: the delegate's Slack user id, and its days (YYYY-MM-DD). */
+  delegate?: string;
+  fromDay?: string;
+  untilDay?: string;
   /** A waitlist step: the request's place in line after it. */
   place?: number;
   /** A role given or taken: to whom (a user id U…/W… or a user group S…), which role, on which pools (words). */

@@ -117,9 +117,13 @@ export function auditSentence(e: AuditEntry, style: SentenceStyle): string {
         ? tried(`ask for more time on ${heldLicense(e, style)}${e.endDate ? ` until ${day(e.endDate)}` : ''}`)
         : tried(`request a license${course}`);
     case 'approved':
-      return tried(`approve ${requestOf(e)}${title}`);
+      return tried(`approve ${requestOf(e)}${title}`) + forWhom(e);
     case 'denied':
-      return tried(`deny ${requestOf(e)}${title}`);
+      return tried(`deny ${requestOf(e)}${title}`) + forWhom(e);
+    case 'escalated':
+      return `${capital(requestOf({ ...e, actor: '' }))}${title} was escalated: nobody decided it in time`;
+    case 'delegated':
+      return delegationSentence(e, who, done);
     case 'waitlisted':
       return tried(`put ${requestOf(e)}${title} on the waitlist`) + (done ? place : '');
     case 'waitlist-moved':
@@ -211,6 +215,32 @@ function roleSentence(e: AuditEntry, who: string, done: boolean): string {
     : `${who} tried to take away the ${role} role${on} from ${subject}`;
 }
 
+/** ", decided by <@D> for <@A>": a decision a delegate made for an approver who is away. */
+function forWhom(e: AuditEntry): string {
+  if (!e.onBehalfOf || !USER_ID.test(e.onBehalfOf)) return '';
+  return `, decided by ${personOf(e.actor)} for <@${e.onBehalfOf}>`;
+}
+
+/** A delegation's step (`detail`: waiting, accepted, refused, ended; none: set): who, to whom, which days. */
+function delegationSentence(e: AuditEntry, who: string, done: boolean): string {
+  const to = e.delegate && USER_ID.test(e.delegate) ? `<@${e.delegate}>` : 'a delegate';
+  const days = e.fromDay && e.untilDay ? ` from ${day(e.fromDay)} until ${day(e.untilDay)}` : '';
+  const whose = e.onBehalfOf && USER_ID.test(e.onBehalfOf) ? `<@${e.onBehalfOf}>’s` : 'their';
+  if (!done) return `${who} tried to delegate approvals to ${to}${days}`;
+  switch (e.detail) {
+    case 'waiting':
+      return `${who} asked to delegate their approvals to ${to}${days} (waiting for an owner’s yes)`;
+    case 'accepted':
+      return `${who} accepted ${whose} delegation of approvals to ${to}${days}`;
+    case 'refused':
+      return `${who} refused ${whose} delegation of approvals to ${to}${days}`;
+    case 'ended':
+      return `${who} ended ${whose} delegation of approvals to ${to}`;
+    default:
+      return `${who} delegated their approvals to ${to}${days}`;
+  }
+}
+
 /** The past form of the verbs `tried` turns. */
 const PAST: Record<string, string> = {
   assign: 'assigned',
@@ -246,6 +276,8 @@ export const ACTION_WORDS: Record<AuditEntry['action'], string> = {
   'auto-returned': 'finished seat returned automatically',
   'leaver-returned': 'returned: left the workspace',
   returned: 'returned by its holder',
+  escalated: 'request escalated',
+  delegated: 'approvals delegated',
   command: 'typed command',
   'role-given': 'role given',
   'role-taken': 'role taken away',

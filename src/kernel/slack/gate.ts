@@ -265,7 +265,16 @@ export interface ClickGate {
   audit?: (args: ClickArgs) => RefusalAudit;
   /** How a refusal is told; default: a new ephemeral message under the clicked one (tellClicker). */
   tell?: (args: ClickArgs, verdict: Refused) => Promise<void>;
+  /**
+   * A right the role does not give but the click may still carry (an accepted delegation for the
+   * request's pool, docs/roles-and-approvals.md): asked only when the role refused (never when Slack
+   * was busy); true lets the handler run.
+   */
+  orElse?: (args: ClickArgs) => Promise<boolean>;
 }
+
+/** What a click or submission let through by `orElse` is handled with: no role of its own. */
+const THROUGH_DELEGATION: Allowed = { allowed: true, role: 'viewer', canChange: true };
 
 /** A block_actions listener behind the gate: ack, authorize once, then the handler or the refusal. */
 export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, granted: Allowed) => Promise<void>) {
@@ -274,6 +283,7 @@ export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, 
     const actor = args.body.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
     if (verdict.allowed) return handler(args, verdict);
+    if (verdict.reason !== 'slack-busy' && (await gate.orElse?.(args))) return handler(args, THROUGH_DELEGATION);
     await (gate.tell ? gate.tell(args, verdict) : tellClicker(s, args, refusalMessage(verdict)));
     await auditRefusal(s, actor, verdict, gate.audit?.(args));
   };
@@ -290,6 +300,8 @@ export interface SubmitGate {
   text?: string;
   /** How the refusal replaces the modal; default an outcome view under `title`. */
   view?: (sentence: string, busy: boolean) => Parameters<AckFn<ViewResponseAction>>[0];
+  /** As ClickGate's: a right the role does not give (an accepted delegation), asked when the role refused. */
+  orElse?: (args: SubmitArgs) => Promise<boolean>;
 }
 
 /** A view_submission listener behind the gate; its ack carries the sandbox marker (markedAck). */
@@ -303,6 +315,7 @@ export function onSubmit(
     const actor = raw.body.user.id;
     const verdict = await authorize(s.deps, raw.client, actor, gate.need);
     if (verdict.allowed) return handler(args, verdict);
+    if (verdict.reason !== 'slack-busy' && (await gate.orElse?.(raw))) return handler(args, THROUGH_DELEGATION);
     const busy = verdict.reason === 'slack-busy';
     const sentence = busy || !gate.text ? verdict.text : gate.text;
     await args.ack(

@@ -270,6 +270,17 @@ export function buildRequestReminderMessage(r: CourseRequest, expiresAt: string)
   return { text, blocks: [section(text)] };
 }
 
+/** The line an escalated card carries (a new copy, or a thread reply under a copy its reader has). */
+export function escalatedLine(r: CourseRequest): string {
+  return `:rotating_light: Escalated: <@${r.requester}>'s request for *${escapeTruncated(r.courseTitle, 200)}* has waited since ${when(r.createdAt)} without a decision.`;
+}
+
+/** The requester's DM when their request is escalated. */
+export function buildRequestEscalatedMessage(r: CourseRequest): SlackMessage {
+  const text = `:rotating_light: Your request for *${escapeTruncated(r.courseTitle, 200)}* has not been decided yet, so it was passed on to more approvers. You will hear as soon as someone decides.`;
+  return { text, blocks: [section(text)] };
+}
+
 /** What the requester is told by DM at each step. */
 export function buildRequestUpdateMessage(
   r: CourseRequest,

@@ -3,6 +3,8 @@
  * assign's outcome) and the pure rules on them. Pure: every rule takes `now`. The waitlist of approved
  * requests for full pools is src/requests/domain/waitlist.ts (its entries name a request by id).
  */
+
+import { type BusinessCalendar, waitedMs } from '../../kernel/domain/business-hours.js';
 import { dayText } from '../../kernel/domain/end-date.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
 
@@ -47,6 +49,8 @@ export interface CourseRequest {
   status: RequestStatus;
   /** Slack user id of the approver who decided (or of the approver whose approval is being carried out). */
   decidedBy?: string;
+  /** A delegate decided: the approver who is away, whom they decided for (the audit's "for <@A>"). */
+  decidedFor?: string;
   decidedAt?: string;
   denyReason?: string;
   licenseId?: string;
@@ -62,6 +66,8 @@ export interface CourseRequest {
   cards: RequestCard[];
   /** When the approvers were last reminded (ISO): of the undecided request, then again once approved for a full pool. */
   remindedAt?: string;
+  /** When the undecided request was escalated (REQUEST_ESCALATE_HOURS): once, whatever the replicas. */
+  escalatedAt?: string;
   /** The pool's end when the request was made (ISO): the license would run until then. */
   poolEnd?: string;
   /** Approved for a full pool: what the approvers may choose (free a seat, the waitlist). */
@@ -151,6 +157,8 @@ export type RequestNotice =
   | { kind: 'request-received'; requestId: string; freeSeats: number }
   /** Undecided (or approved, seatless) too long: the approvers reminded, once per `remindedAt`. */
   | { kind: 'request-reminder'; requestId: string; status: 'pending' | 'approved' }
+  /** Undecided past REQUEST_ESCALATE_HOURS: a card to the owners (or REQUEST_ESCALATE_TO), the requester told. */
+  | { kind: 'request-escalated'; requestId: string }
   /** An approval's assign ended after its approver's click was answered (a crash, an unclear answer). */
   | {
       kind: 'approval-settled';
@@ -169,6 +177,7 @@ export const REQUEST_NOTICE_KINDS = [
   'approval-settled',
   'request-received',
   'request-reminder',
+  'request-escalated',
 ] as const;
 
 export function isRequestNotice(body: unknown): body is RequestNotice {
@@ -182,8 +191,8 @@ export function isRequestNotice(body: unknown): body is RequestNotice {
 
 /** What an approver (or the expiry check) decides about a pending request. */
 export type Decision =
-  | { kind: 'approve'; by: string; at: string }
-  | { kind: 'deny'; by: string; at: string; reason?: string }
+  | { kind: 'approve'; by: string; at: string; for?: string }
+  | { kind: 'deny'; by: string; at: string; reason?: string; for?: string }
   | { kind: 'expire'; at: string }
   | { kind: 'cancel'; by: string; at: string };
 
@@ -483,10 +492,32 @@ export function isFinal(status: RequestStatus): boolean {
 export interface RequestTimers {
   remindAfterMs: number;
   expireAfterMs: number;
+  /** REQUEST_ESCALATE_HOURS: undecided this long (in business hours with `calendar`), escalated once; unset: never. */
+  escalateAfterMs?: number;
+  /** REQUEST_BUSINESS_DAYS in REQUEST_TIMEZONE: only those days count toward the escalation. */
+  calendar?: BusinessCalendar;
 }
 
-export function requestTimers(remindHours: number, expiryDays: number): RequestTimers {
-  return { remindAfterMs: remindHours * 3_600_000, expireAfterMs: expiryDays * DAY_MS };
+export function requestTimers(
+  remindHours: number,
+  expiryDays: number,
+  escalation: { hours?: number | undefined; calendar?: BusinessCalendar | undefined } = {},
+): RequestTimers {
+  return {
+    remindAfterMs: remindHours * 3_600_000,
+    expireAfterMs: expiryDays * DAY_MS,
+    ...(escalation.hours !== undefined ? { escalateAfterMs: escalation.hours * 3_600_000 } : {}),
+    ...(escalation.calendar ? { calendar: escalation.calendar } : {}),
+  };
+}
+
+/**
+ * Is an undecided request due to be escalated at `now`: escalation on, not escalated yet, and waiting
+ * at least REQUEST_ESCALATE_HOURS (counted on business days only when a calendar is set).
+ */
+export function escalationDue(r: CourseRequest, timers: RequestTimers, now: Date): boolean {
+  if (r.status !== 'pending' || r.escalatedAt !== undefined || timers.escalateAfterMs === undefined) return false;
+  return waitedMs(new Date(r.createdAt), now, timers.calendar) >= timers.escalateAfterMs;
 }
 
 /** When the timers of a request started: its creation, or, approved for a full pool, its approval. */
@@ -529,18 +560,25 @@ export function neededByProblem(day: string, now: Date, poolEnd?: string): strin
   return undefined;
 }
 
+const forOf = (d: { for?: string }) => (d.for ? { decidedFor: d.for } : {});
+function withoutFor(r: CourseRequest): CourseRequest {
+  const { decidedFor: _for, ...rest } = r;
+  return rest;
+}
+
 /** Applies a decision to a pending request (the store calls this inside its compare-and-set). */
 export function applyDecision(r: CourseRequest, d: Decision): CourseRequest {
   switch (d.kind) {
     case 'approve':
-      return { ...r, status: 'approved', decidedBy: d.by, decidedAt: d.at };
+      return { ...withoutFor(r), status: 'approved', decidedBy: d.by, decidedAt: d.at, ...forOf(d) };
     case 'deny':
       return {
-        ...r,
+        ...withoutFor(r),
         status: 'denied',
         decidedBy: d.by,
         decidedAt: d.at,
         ...(d.reason ? { denyReason: d.reason } : {}),
+        ...forOf(d),
       };
     case 'expire':
       return { ...r, status: 'expired', decidedAt: d.at };
@@ -557,6 +595,12 @@ export function applyDecision(r: CourseRequest, d: Decision): CourseRequest {
 export function backToPending<
   T extends { status: string; decidedBy?: string; decidedAt?: string; lastProblem?: string },
 >(x: T, why: string, inFlight: 'assigning' | 'extending'): T {
-  const { decidedBy: _by, decidedAt: _at, [inFlight]: _write, ...rest } = x as T & Record<string, unknown>;
+  const {
+    decidedBy: _by,
+    decidedAt: _at,
+    decidedFor: _for,
+    [inFlight]: _write,
+    ...rest
+  } = x as T & Record<string, unknown>;
   return { ...rest, status: 'pending', lastProblem: why } as unknown as T;
 }

@@ -16,10 +16,15 @@ import type { RequestKernel } from './kernel.js';
 
 type Outcome<K extends RequestAssignOutcome['kind']> = Extract<RequestAssignOutcome, { kind: K }>;
 
-export async function approve(k: RequestKernel, id: string, approver: string): Promise<DecideOutcome> {
+export async function approve(
+  k: RequestKernel,
+  id: string,
+  approver: string,
+  forWhom?: string,
+): Promise<DecideOutcome> {
   let begun: DecideOutcome | { request: CourseRequest };
   try {
-    begun = await begin(k, id, approver);
+    begun = await begin(k, id, approver, forWhom);
   } catch (error) {
     // A request whose record cannot be read is said as such by the listener, not as a database away.
     if (error instanceof UnreadableRequestError) throw error;
@@ -52,6 +57,7 @@ async function begin(
   k: RequestKernel,
   id: string,
   approver: string,
+  forWhom?: string,
 ): Promise<DecideOutcome | { request: CourseRequest }> {
   const current = await k.store.get(id);
   if (!current) return { kind: 'not-found' };
@@ -76,7 +82,7 @@ async function begin(
   // The first decision wins: pending -> assigning with the write's intent, in one transaction.
   const at = k.stamp();
   const begun = await k.beginAssign(id, 'pending', approver, (x) => {
-    const next = applyDecision(x, { kind: 'approve', by: approver, at });
+    const next = applyDecision(x, { kind: 'approve', by: approver, at, ...(forWhom ? { for: forWhom } : {}) });
     delete next.lastProblem;
     return next;
   });

@@ -10,10 +10,10 @@ import type { RequestService } from './types.js';
 
 export function createDecisions(k: RequestKernel): Pick<RequestService, 'approve' | 'deny' | 'cancel'> {
   return {
-    approve: (id, approver) => approve(k, id, approver),
-    async deny(id, approver, reason) {
+    approve: (id, approver, forWhom) => approve(k, id, approver, forWhom),
+    async deny(id, approver, reason, forWhom) {
       try {
-        return await deny(k, id, approver, reason);
+        return await deny(k, id, approver, reason, forWhom);
       } catch (error) {
         if (error instanceof UnreadableRequestError) throw error;
         k.opts.logger.warn('a denial could not be recorded; nothing changed', { request: id, error: String(error) });
@@ -29,6 +29,7 @@ async function deny(
   id: string,
   approver: string,
   reason: string | undefined,
+  forWhom?: string,
 ): Promise<DecideOutcome> {
   const current = await k.store.get(id);
   if (!current) return { kind: 'not-found' };
@@ -40,6 +41,7 @@ async function deny(
     by: approver,
     at: k.stamp(),
     ...(why ? { reason: why } : {}),
+    ...(forWhom ? { for: forWhom } : {}),
   });
   if (!result.ok)
     return result.reason === 'not-found' ? { kind: 'not-found' } : { kind: 'already', request: result.request };

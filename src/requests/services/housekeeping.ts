@@ -3,7 +3,7 @@
  * of approved requests nobody found a seat for, the settles (settle.ts) and the pruning of decided
  * requests no longer needed.
  */
-import { type CourseRequest, dueAction } from '../domain/requests.js';
+import { type CourseRequest, dueAction, escalationDue } from '../domain/requests.js';
 import { DESK, type RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';
 
@@ -57,6 +57,27 @@ export function createHousekeeping(
     });
   }
 
+  /**
+   * Undecided past REQUEST_ESCALATE_HOURS: escalated once, even with several replicas (only the one
+   * that sets escalatedAt queues the notice, in the same transaction).
+   */
+  async function escalateOnce(r: CourseRequest): Promise<boolean> {
+    let mine = false;
+    const done = await txn(async (trx, s) => {
+      const result = await s.swap(r.id, ['pending'], (x) => {
+        if (x.escalatedAt !== undefined) return x;
+        mine = true;
+        return { ...x, escalatedAt: stamp() };
+      });
+      if (!result.changed || !mine) return undefined;
+      await tell(trx, { kind: 'request-escalated', requestId: r.id }, `request:${r.id}:escalated`);
+      return result.request;
+    });
+    if (!done) return false;
+    await audit({ actor: DESK, action: 'escalated', outcome: 'done', ...factsOf(done) });
+    return true;
+  }
+
   /** Decided requests no longer needed leave the store (their history is in the audit trail). */
   async function prune(): Promise<number> {
     try {
@@ -71,6 +92,7 @@ export function createHousekeeping(
     const now = opts.now();
     let reminded = 0;
     let expired = 0;
+    let escalated = 0;
     for (const r of await store.byStatus('approved')) {
       const due = dueAction(r, opts.timers, now);
       if (due === 'expire') {
@@ -92,8 +114,9 @@ export function createHousekeeping(
           ...factsOf(result.request),
           detail: 'nobody decided in time',
         });
-      } else if (due === 'remind' && (await remindOnce(r, 'pending'))) {
-        reminded++;
+      } else {
+        if (due === 'remind' && (await remindOnce(r, 'pending'))) reminded++;
+        if (escalationDue(r, opts.timers, now) && (await escalateOnce(r))) escalated++;
       }
     }
     const settled = (await settleApproved()) + (await settleStuck());
@@ -101,6 +124,7 @@ export function createHousekeeping(
     return {
       reminded,
       expired,
+      ...(escalated > 0 ? { escalated } : {}),
       ...(settled > 0 ? { settled } : {}),
       ...(pruned > 0 ? { pruned } : {}),
     };

@@ -48,6 +48,7 @@ export function factsOf(r: CourseRequest) {
     requester: r.requester,
     requestId: r.id,
     ...(r.licenseId ? { licenseId: r.licenseId } : {}),
+    ...(r.decidedFor ? { onBehalfOf: r.decidedFor } : {}),
   };
 }
 

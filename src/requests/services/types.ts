@@ -37,6 +37,8 @@ export interface RequestNotices {
    * the approvers are reminded (and, approved, the approver who must choose).
    */
   reminder(request: CourseRequest, steps?: NoticeSteps): Promise<void>;
+  /** Undecided past REQUEST_ESCALATE_HOURS: a card to the owners (or REQUEST_ESCALATE_TO); the requester told. */
+  escalated(request: CourseRequest, steps?: NoticeSteps): Promise<void>;
   /**
    * The request changed: every card copy shows it; the requester gets a DM (assigned, denied,
    * waitlisted, expired, cancelled) unless `toldElsewhere` (the waitlist's own DMs told them), and a
@@ -145,8 +147,9 @@ export interface RequestService {
   /** Running pools a member may ask for, for the form. */
   pools(): Promise<Pool[]>;
   create(input: NewRequest): Promise<CreateOutcome>;
-  approve(id: string, approver: string): Promise<DecideOutcome>;
-  deny(id: string, approver: string, reason?: string): Promise<DecideOutcome>;
+  /** `forWhom`: a delegate decides for this approver, who is away (the audit says so). */
+  approve(id: string, approver: string, forWhom?: string): Promise<DecideOutcome>;
+  deny(id: string, approver: string, reason?: string, forWhom?: string): Promise<DecideOutcome>;
   cancel(id: string, userId: string): Promise<CancelOutcome>;
   /**
    * The approver frees a seat for an approved request of a full pool: approved -> 'assigning' with the
@@ -176,7 +179,7 @@ export interface RequestService {
    * Reminds and expires what is due, and settles approved requests whose license was assigned another
    * way (the assign form's recycle, or an unclear answer): returns how many of each.
    */
-  check(): Promise<{ reminded: number; expired: number; settled?: number; pruned?: number }>;
+  check(): Promise<{ reminded: number; expired: number; escalated?: number; settled?: number; pruned?: number }>;
   /**
    * Settles a request's license write whose answer never came (its process died, or the answer and
    * the read-back were lost): reads the requester's licenses in the pool back, never resends; the

@@ -5,12 +5,13 @@
  * (ephemeral: the card itself is updated on every copy by the service's events).
  */
 
+import { decidesFor } from '../../approvers/index.js';
 import { showHome } from '../../home/index.js';
 import { RequestInputId } from '../../kernel/blocks/ids.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import { escapeMrkdwn, escapeTruncated } from '../../kernel/blocks/mrkdwn.js';
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
-import { type ClickArgs, onClick, onSubmit, tellClicker } from '../../kernel/slack/gate.js';
+import { type ClickArgs, onClick, onSubmit, type SubmitArgs, tellClicker } from '../../kernel/slack/gate.js';
 import { createReplier } from '../../kernel/slack/reply.js';
 import { openView, updateView } from '../../kernel/slack/slack-io.js';
 import type { Surface } from '../../kernel/slack/state.js';
@@ -67,9 +68,25 @@ export async function unlessUnreadable(s: Surface, args: ClickArgs, run: () => P
   }
 }
 
+/**
+ * Whom `user` decides request `id` for: an approver of its pool who is away and delegated to them
+ * (docs/roles-and-approvals.md); undefined without such a delegation, or when the request is unknown.
+ */
+async function decidingFor(s: Surface, client: ClickArgs['client'], user: string, id: string | undefined) {
+  const request = id ? await s.deps.requests?.service.get(id).catch(() => undefined) : undefined;
+  return request ? decidesFor(s.deps, client, user, request.poolId) : undefined;
+}
+
+/** A delegate's click: no role of their own, but an accepted delegation for the request's pool. */
+const delegatedClick = (s: Surface) => async (args: ClickArgs) =>
+  (await decidingFor(s, args.client, args.body.user.id, parseRequestId(args.action.value))) !== undefined;
+
+const delegatedSubmit = (s: Surface) => async (args: SubmitArgs) =>
+  (await decidingFor(s, args.client, args.body.user.id, parseRequestId(args.view.private_metadata))) !== undefined;
+
 /** Approve: the first decision wins; the assign use case runs on fresh reads. */
 export function createApproveButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('approved') }, (args) =>
+  return onClick(s, { need: 'admin', audit: refusalOf('approved'), orElse: delegatedClick(s) }, (args) =>
     unlessUnreadable(s, args, () => approve(s, args)),
   );
 }
@@ -77,14 +94,15 @@ export function createApproveButtonHandler(s: Surface) {
 async function approve(s: Surface, args: ClickArgs): Promise<void> {
   const id = parseRequestId(args.action.value);
   if (!id) return tellClicker(s, args, NO_REQUEST);
-  const outcome = await s.deps.requests?.service.approve(id, args.body.user.id);
+  const forWhom = await decidingFor(s, args.client, args.body.user.id, id);
+  const outcome = await s.deps.requests?.service.approve(id, args.body.user.id, forWhom);
   const told = outcome?.kind === 'assigned' && (await toldYet(s, outcome.request));
   await tellClicker(s, args, outcome ? buildRequestDecisionMessage(outcome, told) : NO_REQUEST);
 }
 
 /** Add to the waitlist, after approving for a full pool. */
 export function createWaitlistButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('waitlisted') }, (args) =>
+  return onClick(s, { need: 'admin', audit: refusalOf('waitlisted'), orElse: delegatedClick(s) }, (args) =>
     unlessUnreadable(s, args, async () => {
       const id = parseRequestId(args.action.value);
       const service = s.deps.requests?.service;
@@ -96,7 +114,7 @@ export function createWaitlistButtonHandler(s: Surface) {
 
 /** Deny…: the optional-reason modal, while the request is undecided and not the clicker's own. */
 export function createDenyButtonHandler(s: Surface) {
-  return onClick(s, { need: 'admin', audit: refusalOf('denied') }, (args) =>
+  return onClick(s, { need: 'admin', audit: refusalOf('denied'), orElse: delegatedClick(s) }, (args) =>
     unlessUnreadable(s, args, () => openDeny(s, args)),
   );
 }
@@ -123,7 +141,7 @@ export function createDenySubmitHandler(s: Surface) {
   });
   return onSubmit(
     s,
-    { need: 'admin', title: DENY_TITLE, audit: { action: 'denied' }, view: refused },
+    { need: 'admin', title: DENY_TITLE, audit: { action: 'denied' }, view: refused, orElse: delegatedSubmit(s) },
     async ({ ack, view, body, client }) => {
       const id = parseRequestId(view.private_metadata);
       const reason =
@@ -142,7 +160,8 @@ export function createDenySubmitHandler(s: Surface) {
       const service = s.deps.requests?.service;
       if (!id || !service) return void (await show(':grey_question: That form does not name a request.'));
       try {
-        const outcome = await service.deny(id, body.user.id, reason);
+        const forWhom = await decidingFor(s, client, body.user.id, id);
+        const outcome = await service.deny(id, body.user.id, reason, forWhom);
         const told = outcome.kind === 'denied' && (await toldYet(s, outcome.request));
         await show(buildRequestDecisionMessage(outcome, told).text);
       } catch (error) {

@@ -13,7 +13,7 @@ import type { RequestsDeps } from './deps.js';
 /** What every part of a request's messages is sent with: the bot client, the sandbox marker, the store. */
 export interface Sender {
   client: webApi.WebClient;
-  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now'>;
+  deps: Pick<AppDeps, 'logger' | 'sandbox' | 'roles' | 'now' | 'records'>;
   requests: Pick<RequestsDeps, 'store' | 'channel' | 'timers'>;
   marked(m: SlackMessage): SlackMessage;
   /** Sends a DM; where it went (undefined: Slack gave no ts). Throws when Slack did not take it. */

@@ -10,9 +10,16 @@
  * so the outbox tries the notice again later and sends only what is left.
  */
 import type { webApi } from '@slack/bolt';
+import { withLine } from '../../approvers/index.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
-import { noticeParts } from '../../kernel/slack/notices.js';
-import { buildRequestCardMessage, buildRequestReminderMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
+import { noticeParts, openDm } from '../../kernel/slack/notices.js';
+import {
+  buildRequestCardMessage,
+  buildRequestEscalatedMessage,
+  buildRequestReminderMessage,
+  buildRequestUpdateMessage,
+  escalatedLine,
+} from '../blocks/requests.js';
 import type { CourseRequest } from '../domain/requests.js';
 import type { RequestNotices } from '../services/service.js';
 import { type Sender, senderOf } from './notice-sender.js';
@@ -42,11 +49,13 @@ export function createRequestNotices(
   client: webApi.WebClient,
   deps: Sender['deps'],
   requests: Sender['requests'],
+  escalateTo: readonly string[] = [],
 ): RequestNotices {
   const s = senderOf(client, deps, requests);
   return {
     received: (r, facts, steps) => sendReceived(s, r, facts, steps),
     reminder: (r, steps) => sendReminder(s, r, steps),
+    escalated: (r, steps) => sendEscalated(s, r, escalateTo, steps),
     changed: (r, extra, steps) => sendChanged(s, r, extra, steps),
   };
 }
@@ -65,6 +74,53 @@ async function sendReminder(s: Sender, r: CourseRequest, steps?: NoticeSteps): P
   if (r.status === 'approved' && approver && /^[UW][A-Z0-9]+$/.test(approver)) {
     await parts.send(`dm:${approver}`, async () => void (await s.dm(approver, reminder)));
   }
+  parts.settle();
+}
+
+/** REQUEST_ESCALATE_TO's users and the members of its groups, once each; unset: the owners. */
+async function escalationTargets(s: Sender, escalateTo: readonly string[]): Promise<string[]> {
+  if (escalateTo.length === 0) {
+    const { roles } = s.deps;
+    return roles.adminRecipients ? roles.adminRecipients(s.client) : [...(roles.adminUsers?.() ?? [])];
+  }
+  const users = new Set<string>();
+  for (const id of escalateTo) {
+    if (!id.startsWith('S')) {
+      users.add(id);
+      continue;
+    }
+    const res = await s.client.usergroups.users.list({ usergroup: id });
+    for (const u of res.users ?? []) users.add(u);
+  }
+  return [...users];
+}
+
+/**
+ * Escalated: each owner (or member of REQUEST_ESCALATE_TO) gets the card by DM, saved on the request
+ * so a decision updates it; one who has a copy already gets the escalation under it. Then the
+ * requester is told, once.
+ */
+async function sendEscalated(
+  s: Sender,
+  r: CourseRequest,
+  escalateTo: readonly string[],
+  steps?: NoticeSteps,
+): Promise<void> {
+  const parts = noticeParts(steps);
+  const line = escalatedLine(r);
+  const card = s.marked(withLine(buildRequestCardMessage({ request: r, now: s.deps.now() }), line));
+  const note = s.marked({ text: line, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line } }] });
+  for (const user of await escalationTargets(s, escalateTo)) {
+    await parts.send(`escalated:${user}`, async () => {
+      const channel = await openDm(s.client, user);
+      const latest = (await s.requests.store.get(r.id)) ?? r;
+      const copy = latest.cards.find((c) => c.channel === channel);
+      if (copy) return void (await s.client.chat.postMessage({ channel, thread_ts: copy.ts, ...note }));
+      const ts = (await s.client.chat.postMessage({ channel, ...card })).ts;
+      if (ts) await s.requests.store.update(r.id, (x) => void x.cards.push({ channel, ts }));
+    });
+  }
+  await parts.send('requester', async () => void (await s.dm(r.requester, buildRequestEscalatedMessage(r))));
   parts.settle();
 }
 

@@ -1,10 +1,11 @@
 /**
  * A new request's messages (RequestNotices.received): the approvers' cards (REQUESTS_CHANNEL, else
- * each license admin's DM), then the requester's "received" DM. A request made shortly after the same
+ * by DM to whom the approvers feature routes the pool's card), then the requester's "received" DM. A request made shortly after the same
  * person cancelled one takes over that request's messages (FOLD_MS): its card copies are edited in
  * place, and so is its DM, instead of posting more. The copies are saved on the request, so a
  * decision updates each of them.
  */
+import { cardTargets, withLine } from '../../approvers/index.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
 import { noticeParts, openDm } from '../../kernel/slack/notices.js';
 import { buildRequestCardMessage, buildRequestUpdateMessage } from '../blocks/requests.js';
@@ -65,40 +66,6 @@ async function justCancelled(s: Sender, r: CourseRequest): Promise<CourseRequest
     .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0];
 }
 
-/**
- * Where the cards go: the channel, or without one each license admin by DM (the users listed, and the
- * members of the user groups listed: an admin through a group is an admin too).
- */
-function cardTargets(s: Sender, r: CourseRequest): Promise<string[]> {
-  return approverTargets(s.client, s.deps, s.requests.channel, { request: r.id });
-}
-
-/**
- * Who decides requests (course requests, and a learner's ask for more time): REQUESTS_CHANNEL, else
- * each license admin by DM (the users of LICENSE_ADMINS and the members of its user groups). A
- * warning names `about` when there is nobody.
- */
-export async function approverTargets(
-  client: Sender['client'],
-  deps: Pick<Sender['deps'], 'roles' | 'logger'>,
-  channel: string | undefined,
-  about: Record<string, string>,
-): Promise<string[]> {
-  const { roles } = deps;
-  const targets = channel
-    ? [channel]
-    : roles.adminRecipients
-      ? await roles.adminRecipients(client)
-      : [...(roles.adminUsers?.() ?? [])];
-  if (targets.length === 0) {
-    deps.logger.warn(
-      'nobody to send a request card to; set REQUESTS_CHANNEL or list users or user groups in LICENSE_ADMINS',
-      about,
-    );
-  }
-  return targets;
-}
-
 /** The card copies posted (or taken over from `previous`); `reused`: the ts of those taken over. */
 async function postCards(
   s: Sender,
@@ -110,13 +77,16 @@ async function postCards(
   const card = s.marked(buildRequestCardMessage({ request: r, freeSeats: facts.freeSeats, now: s.deps.now() }));
   const cards: RequestCard[] = [];
   const reused = new Set<string>();
-  for (const target of await cardTargets(s, r)) {
+  // The pool's approvers, a delegate for one who is away, the owners when the pool has none.
+  const targets = await cardTargets(s.client, s.deps, s.requests.channel, r.poolId, { request: r.id }, r.requester);
+  for (const { target, line } of targets) {
     await parts.send(`card:${target}`, async () => {
       const channel = s.requests.channel ? target : await openDm(s.client, target);
       // Posted on an earlier try (the process stopped before the outbox recorded it): not twice.
       if (r.cards.some((c) => c.channel === channel)) return;
       const old = previous?.cards.find((c) => c.channel === channel);
-      const ts = (old && (await s.replaced(old, card))) || (await s.client.chat.postMessage({ channel, ...card })).ts;
+      const copy = withLine(card, line);
+      const ts = (old && (await s.replaced(old, copy))) || (await s.client.chat.postMessage({ channel, ...copy })).ts;
       if (ts) cards.push({ channel, ts });
       if (old && ts === old.ts) reused.add(old.ts);
     });

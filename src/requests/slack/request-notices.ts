@@ -88,6 +88,11 @@ export function createRequestNoticeRenderers(opts: {
         if (r.status !== notice.status) return;
         await events.reminder(r, steps);
         return;
+      case 'request-escalated':
+        // Decided since the check queued it: nobody is asked about what is done.
+        if (r.status !== 'pending') return;
+        await events.escalated(r, steps);
+        return;
       case 'approval-settled': {
         await sendDm(
           opts.deps,

@@ -58,6 +58,8 @@ export interface RequestsOptions {
   checkEveryMs?: number;
   /** REQUEST_MAX_OPEN and REQUEST_MAX_PER_DAY; default 3 and 10. */
   limits?: RequestLimits | undefined;
+  /** REQUEST_ESCALATE_TO: who an escalated request goes to (user and group ids); empty: the owners. */
+  escalateTo?: readonly string[] | undefined;
 }
 
 export interface RequestsFeature {
@@ -151,7 +153,7 @@ export function composeRequests(deps: AppDeps, opts: RequestsOptions): RequestsF
   });
   const cards = { store, channel: opts.channel, timers: opts.timers };
   const setup = opts.waitlist;
-  const events = createRequestNotices(opts.client, deps, cards);
+  const events = createRequestNotices(opts.client, deps, cards, opts.escalateTo);
   // A request back in line after a write that did not happen: its pool is looked at again.
   const pending = { waitlist: undefined as Waitlist | undefined, offers: undefined as Offers | undefined };
   const service = createRequestService({
