@@ -28,7 +28,7 @@ import * as m0016 from './0016_leavers.js';
 import * as m0017 from './0017_waitlist_offers.js';
 import * as m0018 from './0018_role_grants.js';
 import * as m0019 from './0019_approvers.js';
-import * as m0021 from './0021_two_person.js';
+import * as m0020 from './0020_two_person.js';
 import type { AnyDb, Dialect, Step } from './columns.js';
 
 export type { Dialect };
@@ -52,8 +52,8 @@ const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['0016_leavers', m0016],
   ['0017_waitlist_offers', m0017],
   ['0018_role_grants', m0018],
-  ['0021_two_person', m0021],
   ['0019_approvers', m0019],
+  ['0020_two_person', m0020],
 ];
 
 /** The migrations as Kysely's migrator takes them, for one engine. */
