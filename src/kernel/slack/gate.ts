@@ -31,6 +31,7 @@ import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
 import { EVERY_POOL, poolsScope, type Scope } from '../domain/scope.js';
+import { withScope } from '../services/request-scope.js';
 import type { AppDeps, Role } from './deps.js';
 import { tellByDm } from './notices.js';
 import { slackBusyText } from './present.js';
@@ -62,7 +63,13 @@ export type Granted = Exclude<Role, 'none'>;
 export type Refusal = 'no-access' | 'admins-only' | 'slack-busy';
 
 export type Verdict =
-  | { allowed: true; role: Granted; canChange: boolean }
+  | {
+      allowed: true;
+      role: Granted;
+      canChange: boolean;
+      /** The pools the role covers (every pool unless roles kept in the database narrow it). */
+      scope: Scope;
+    }
   | {
       allowed: false;
       reason: Refusal;
@@ -209,7 +216,15 @@ export async function authorize(
     deps.logger.error('role check failed', { userId, error: String(error) });
     role = 'none';
   }
-  if (role !== 'none' && permits(role, need)) return { allowed: true, role, canChange: permits(role, 'admin') };
+  if (role !== 'none' && permits(role, need)) {
+    try {
+      return { allowed: true, role, canChange: permits(role, 'admin'), scope: await scopeOf(deps, client, userId) };
+    } catch (error) {
+      // scopeOf lets only Slack's rate limit through: the person may well have a role, so try again.
+      const retryAfterSec = error instanceof SlackBusyError ? error.retryAfterSec : undefined;
+      return { allowed: false, reason: 'slack-busy', text: slackBusyText(retryAfterSec) };
+    }
+  }
   // A change refused is told "admins only", whoever asks; a read refused, "no access".
   const reason = need === 'viewer' || (options.noRoleMeansNoAccess && role === 'none') ? 'no-access' : 'admins-only';
   return { allowed: false, reason, text: refusalText(deps, reason), role };
@@ -273,7 +288,7 @@ export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, 
     await args.ack();
     const actor = args.body.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
+    if (verdict.allowed) return withScope(verdict.scope, () => handler(args, verdict));
     await (gate.tell ? gate.tell(args, verdict) : tellClicker(s, args, refusalMessage(verdict)));
     await auditRefusal(s, actor, verdict, gate.audit?.(args));
   };
@@ -302,7 +317,7 @@ export function onSubmit(
     const args: MarkedSubmitArgs = { ...raw, ack: markedAck(s.deps, raw.ack) };
     const actor = raw.body.user.id;
     const verdict = await authorize(s.deps, raw.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
+    if (verdict.allowed) return withScope(verdict.scope, () => handler(args, verdict));
     const busy = verdict.reason === 'slack-busy';
     const sentence = busy || !gate.text ? verdict.text : gate.text;
     await args.ack(
@@ -327,7 +342,7 @@ export function onShortcut(
     await args.ack();
     const actor = args.shortcut.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
+    if (verdict.allowed) return withScope(verdict.scope, () => handler(args, verdict));
     const tone = verdict.reason === 'slack-busy' ? 'failed' : 'refused';
     await openView(
       s.deps,
