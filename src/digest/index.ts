@@ -2,7 +2,8 @@
  * The public face of this feature: all another feature may use of it. Everything else in this folder
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
-export { type DashboardData, dashboardWithin } from './domain/dashboard.js';
+export type { DashboardData } from './domain/dashboard.js';
+export { dashboardWithin } from './domain/dashboard.js';
 export type { Dashboard, RefreshResult } from './services/dashboard.js';
 export { createDashboard } from './services/dashboard.js';
 export type { DigestSchedule } from './services/digest-schedule.js';
