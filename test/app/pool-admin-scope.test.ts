@@ -5,12 +5,16 @@
  * licensing API; an owner still sees everything.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ChangeActionId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
+import { bulkFormValues } from '../support/bulk.js';
 import { openModal, textOf, writes } from '../support/change-flow.js';
+import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
+import { selfServiceTo } from '../support/requests.js';
 import { scopeOne } from '../support/scoped-roles.js';
 
 const OWNER = TEST_USERS.admin;
@@ -20,17 +24,38 @@ const OUT = '2003';
 const NO_POOL = '2999';
 const NO_LICENSE = '4999';
 
-const t = appPerFile('pool-admin-', (dataDir) => startTestApp({ dataDir }));
+const t = appPerFile('pool-admin-', (dataDir) =>
+  startTestApp({ dataDir, reclaim: {}, ...selfServiceTo(), progressPass: { share: 1 } }),
+);
 let inLicense = '';
 let outLicense = '';
+/** A student with licenses in the other pool only. */
+let outEmail = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   scopeOne(t.deps.roles, POOL_ADMIN, [IN]);
-  const first = (poolId: string) => t.sandbox.inspect.licenses({ poolId }).find((l) => l.active)?.id ?? '';
-  inLicense = first(IN);
-  outLicense = first(OUT);
+  const active = (poolId: string) => t.sandbox.inspect.licenses({ poolId }).filter((l) => l.active);
+  const inEmails = new Set(
+    t.sandbox.inspect.licenses({ poolId: IN, includeInactive: true }).map((l) => l.student.email),
+  );
+  inLicense = active(IN)[0]?.id ?? '';
+  const out = active(OUT).find((l) => !inEmails.has(l.student.email));
+  outLicense = out?.id ?? '';
+  outEmail = out?.student.email ?? '';
   expect(inLicense).not.toBe('');
   expect(outLicense).not.toBe('');
+  // Something in the other pool's history, and progress records for the digest and reclaim.
+  await t.audit.record({
+    at: new Date().toISOString(),
+    actor: OWNER,
+    action: 'extend',
+    outcome: 'done',
+    poolId: OUT,
+    licenseId: outLicense,
+    studentEmail: outEmail,
+  });
+  const pass = t.progressPass?.runNow();
+  if (pass?.kind === 'started') await pass.done;
 });
 
 const say = async (text: string, userId: string) => {
@@ -46,6 +71,8 @@ describe('a pool admin sees only their pools', () => {
     ['pools', () => IN, () => 'Optimizing DAX'],
     ['list all', () => inLicense, () => inLicense],
     ['courses', () => 'Mastering DAX', () => 'Optimizing DAX'],
+    ['digest', () => 'Mastering DAX', () => 'Optimizing DAX'],
+    ['reclaim', () => IN, () => OUT],
   ])('/licenses %s: their pool, nothing of another; the owner sees every pool', async (command, shown, ownerShown) => {
     const scoped = await say(command, POOL_ADMIN);
     expect(scoped).toContain(shown());
@@ -53,6 +80,14 @@ describe('a pool admin sees only their pools', () => {
     expect(scoped).not.toContain(outLicense);
     expect(scoped).not.toContain('Optimizing DAX');
     expect(await say(command, OWNER)).toContain(ownerShown());
+  });
+
+  it('/licenses export: a file with the rows of their pool only', async () => {
+    const before = t.slack.uploads.length;
+    expect(await say('export', POOL_ADMIN)).toContain('Sent:');
+    const rows = parseCsv(t.slack.uploads.slice(before)[0]?.content ?? '').slice(1);
+    expect(rows.length).toBe(t.sandbox.inspect.licenses({ poolId: IN, includeInactive: true }).length);
+    expect(new Set(rows.map((r) => r[3]))).toEqual(new Set([IN]));
   });
 
   it('App Home: their pool cards only; the owner sees every pool', async () => {
@@ -72,6 +107,9 @@ describe('an id outside the scope is answered as one that does not exist, and no
     ['revoke', () => [`revoke ${outLicense}`, outLicense, `revoke ${NO_LICENSE}`, NO_LICENSE]],
     ['export', () => [`export ${OUT}`, OUT, `export ${NO_POOL}`, NO_POOL]],
     ['history', () => [`history ${outLicense}`, outLicense, `history ${NO_LICENSE}`, NO_LICENSE]],
+    ['history by e-mail', () => [`history ${outEmail}`, outEmail, 'history nobody@contoso.com', 'nobody@contoso.com']],
+    ['find', () => [`find ${outEmail}`, outEmail, 'find nobody@contoso.com', 'nobody@contoso.com']],
+    ['reclaim', () => [`reclaim ${OUT}`, OUT, `reclaim ${NO_POOL}`, NO_POOL]],
   ])('%s', async (_name, cases) => {
     const [outside, outsideId, missing, missingId] = cases() as [string, string, string, string];
     t.sandbox.clearRequests();
@@ -96,8 +134,49 @@ describe('an id outside the scope is answered as one that does not exist, and no
     expect(writes(t)).toEqual([]);
   });
 
+  it('a click: Revoke now on a license of another pool is told as for one that does not exist', async () => {
+    t.sandbox.clearRequests();
+    const click = async (licenseId: string) => {
+      const r = await t.clickButton(ChangeActionId.revokeConfirm, licenseId, { userId: POOL_ADMIN });
+      return textOf((await r.waitForResponse(isFinalReply, 15_000)).body.blocks);
+    };
+    expect(about(await click(outLicense), outLicense)).toBe(about(await click(NO_LICENSE), NO_LICENSE));
+    expect(writes(t)).toEqual([]);
+    expect(t.sandbox.inspect.license(outLicense)?.active).toBe(true);
+  });
+
+  it('bulk: the dry run of a list for another pool is refused as for a pool that does not exist', async () => {
+    t.sandbox.clearRequests();
+    const dryRun = async (poolId: string) => {
+      const from = t.slack.calls.length;
+      const ack = await t.viewSubmission(
+        {
+          view: {
+            callback_id: DeskCallbackId.bulkForm,
+            state: { values: bulkFormValues(poolId, ['ada@contoso.com']) },
+          },
+        },
+        { userId: POOL_ADMIN },
+      );
+      const body = JSON.parse(ack.body || '{}') as { response_action?: string; view?: { external_id?: string } };
+      if (body.response_action !== 'push') return JSON.stringify(body);
+      const update = await t.slack.waitForCall(
+        'views.update',
+        (c) => t.slack.calls.indexOf(c) >= from && c.args.external_id === body.view?.external_id,
+        10_000,
+      );
+      return allText(update.args.view);
+    };
+    const refused = await dryRun(OUT);
+    expect(about(refused, OUT)).toBe(about(await dryRun(NO_POOL), NO_POOL));
+    expect(refused).not.toContain('Optimizing DAX');
+    expect(writes(t)).toEqual([]);
+  });
+
   it('the owner is shown the same ids', async () => {
     expect(await say(`pool ${OUT}`, OWNER)).toContain('Optimizing DAX');
     expect(await say(`show ${outLicense}`, OWNER)).toContain('Optimizing DAX');
+    expect(await say(`history ${outLicense}`, OWNER)).toContain(outLicense);
+    expect(await say(`find ${outEmail}`, OWNER)).toContain('Optimizing DAX');
   });
 });
