@@ -5,7 +5,7 @@
  * licensing API; an owner still sees everything.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, DeskCallbackId } from '../../src/kernel/blocks/ids.js';
+import { ChangeActionId, DeskCallbackId, RequestActionId } from '../../src/kernel/blocks/ids.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
@@ -14,7 +14,7 @@ import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
-import { selfServiceTo } from '../support/requests.js';
+import { joinWaitlist, sampleRequest, selfServiceTo } from '../support/requests.js';
 import { scopeOne } from '../support/scoped-roles.js';
 
 const OWNER = TEST_USERS.admin;
@@ -178,5 +178,30 @@ describe('an id outside the scope is answered as one that does not exist, and no
     expect(await say(`show ${outLicense}`, OWNER)).toContain('Optimizing DAX');
     expect(await say(`history ${outLicense}`, OWNER)).toContain(outLicense);
     expect(await say(`find ${outEmail}`, OWNER)).toContain('Optimizing DAX');
+  });
+});
+
+describe('course requests and the waitlist keep to the scope', () => {
+  it('/licenses waitlist: a request waiting in another pool is not shown; the owner sees it', async () => {
+    await joinWaitlist(t, 'r0scope0wait1', { id: TEST_USERS.nobody, email: 'nora.quinn@contoso.com' }, OUT);
+    const scoped = await say('waitlist', POOL_ADMIN);
+    expect(scoped).not.toContain(OUT);
+    expect(await say('waitlist', OWNER)).toContain(OUT);
+    const home = allText((await openHome(t, POOL_ADMIN)).args.view);
+    expect(home).not.toContain(`pool ${OUT}`);
+  });
+
+  it('Approve on a request for another pool: told as for a request that does not exist; it stays pending', async () => {
+    const request = { ...sampleRequest('r0scope0pend1'), poolId: OUT };
+    await t.deps.requests?.store.put(request);
+    t.sandbox.clearRequests();
+    const click = async (id: string) => {
+      const r = await t.clickButton(RequestActionId.approve, id, { userId: POOL_ADMIN });
+      const post = await r.waitForResponse(isFinalReply, 15_000);
+      return `${String(post.body.text ?? '')}\n${textOf(post.body.blocks)}`;
+    };
+    expect(about(await click(request.id), request.id)).toBe(about(await click('r0scope0none1'), 'r0scope0none1'));
+    expect((await t.deps.requests?.store.get(request.id))?.status).toBe('pending');
+    expect(writes(t)).toEqual([]);
   });
 });
