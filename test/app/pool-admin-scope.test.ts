@@ -183,7 +183,7 @@ describe('an id outside the scope is answered as one that does not exist, and no
 
 describe('course requests and the waitlist keep to the scope', () => {
   it('/licenses waitlist: a request waiting in another pool is not shown; the owner sees it', async () => {
-    await joinWaitlist(t, 'r0scope0wait1', { id: TEST_USERS.nobody, email: 'nora.quinn@contoso.com' }, OUT);
+    await joinWaitlist(t, 'r0000000abc03', { id: TEST_USERS.nobody, email: 'nora.quinn@contoso.com' }, OUT);
     const scoped = await say('waitlist', POOL_ADMIN);
     expect(scoped).not.toContain(OUT);
     expect(await say('waitlist', OWNER)).toContain(OUT);
@@ -191,17 +191,27 @@ describe('course requests and the waitlist keep to the scope', () => {
     expect(home).not.toContain(`pool ${OUT}`);
   });
 
-  it('Approve on a request for another pool: told as for a request that does not exist; it stays pending', async () => {
-    const request = { ...sampleRequest('r0scope0pend1'), poolId: OUT };
-    await t.deps.requests?.store.put(request);
-    t.sandbox.clearRequests();
-    const click = async (id: string) => {
-      const r = await t.clickButton(RequestActionId.approve, id, { userId: POOL_ADMIN });
-      const post = await r.waitForResponse(isFinalReply, 15_000);
-      return `${String(post.body.text ?? '')}\n${textOf(post.body.blocks)}`;
-    };
-    expect(about(await click(request.id), request.id)).toBe(about(await click('r0scope0none1'), 'r0scope0none1'));
-    expect((await t.deps.requests?.store.get(request.id))?.status).toBe('pending');
-    expect(writes(t)).toEqual([]);
-  });
+  it.each([
+    ['Approve', RequestActionId.approve],
+    ['Deny…', RequestActionId.deny],
+    ['Add to the waitlist', RequestActionId.waitlist],
+    ['Recycle', RequestActionId.recycle],
+  ])(
+    '%s on a request for another pool: told as for a request that does not exist; nothing changes',
+    async (_name, actionId) => {
+      const request = { ...sampleRequest('r0000000abc01'), poolId: OUT };
+      await t.deps.requests?.store.put(request);
+      t.sandbox.clearRequests();
+      const click = async (id: string) => {
+        const r = await t.clickButton(actionId, id, { userId: POOL_ADMIN });
+        const post = await r.waitForResponse(isFinalReply, 15_000);
+        return `${String(post.body.text ?? '')}\n${textOf(post.body.blocks)}`;
+      };
+      const refused = await click(request.id);
+      expect(about(refused, request.id)).toBe(about(await click('r0000000abc02'), 'r0000000abc02'));
+      expect(refused).not.toContain('Mastering DAX');
+      expect((await t.deps.requests?.store.get(request.id))?.status).toBe('pending');
+      expect(writes(t)).toEqual([]);
+    },
+  );
 });
