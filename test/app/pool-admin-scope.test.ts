@@ -9,7 +9,7 @@ import { ChangeActionId, DeskCallbackId, RequestActionId } from '../../src/kerne
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
-import { openModal, textOf, writes } from '../support/change-flow.js';
+import { openModal, recycleConfirmation, recycleState, submit, textOf, writes } from '../support/change-flow.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
@@ -141,6 +141,27 @@ describe('an id outside the scope is answered as one that does not exist, and no
       return textOf((await r.waitForResponse(isFinalReply, 15_000)).body.blocks);
     };
     expect(about(await click(outLicense), outLicense)).toBe(about(await click(NO_LICENSE), NO_LICENSE));
+    expect(writes(t)).toEqual([]);
+    expect(t.sandbox.inspect.license(outLicense)?.active).toBe(true);
+  });
+
+  it('recycle: the owner’s "free a seat" confirmation for another pool, submitted by the pool admin, is refused as for a pool that does not exist', async () => {
+    const { view } = await recycleConfirmation(t, 'newbie@contoso.com');
+    const meta = view.private_metadata ?? '';
+    const confirm = async (metadata: string) => {
+      const from = t.slack.calls.length;
+      await submit(t, { ...view, private_metadata: metadata }, recycleState(outLicense), POOL_ADMIN);
+      const done = await t.slack.waitForCall(
+        'views.update',
+        (c) => t.slack.calls.indexOf(c) >= from && !allText(c.args.view).includes('Freeing a seat'),
+        10_000,
+      );
+      return textOf((done.args.view as { blocks: unknown }).blocks);
+    };
+    expect(meta).toContain(`"${OUT}"`);
+    const refused = await confirm(meta);
+    expect(refused).toBe(await confirm(meta.replace(`"${OUT}"`, `"${NO_POOL}"`)));
+    expect(refused).toMatch(/There is no (pool|license) with that id/);
     expect(writes(t)).toEqual([]);
     expect(t.sandbox.inspect.license(outLicense)?.active).toBe(true);
   });
