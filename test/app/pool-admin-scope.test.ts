@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChangeActionId, DeskCallbackId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import { SlackBusyError } from '../../src/kernel/slack/roles.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
@@ -235,4 +236,27 @@ describe('course requests and the waitlist keep to the scope', () => {
       expect(writes(t)).toEqual([]);
     },
   );
+});
+
+describe('the scope check itself', () => {
+  it('Slack rate-limiting it asks to try again, showing nothing; a check that fails shows no pool at all', async () => {
+    const roles = t.deps.roles;
+    const scopeOf = roles.scopeOf;
+    try {
+      roles.scopeOf = async () => {
+        throw new SlackBusyError(7, 'users.info');
+      };
+      const busy = await say('pools', POOL_ADMIN);
+      expect(busy).toContain('Slack is busy right now');
+      expect(busy).not.toContain('Mastering DAX');
+      roles.scopeOf = async () => {
+        throw new Error('the roles table did not answer');
+      };
+      const failed = await say('pools', POOL_ADMIN);
+      expect(failed).not.toContain('Mastering DAX');
+      expect(failed).not.toContain('Optimizing DAX');
+    } finally {
+      if (scopeOf) roles.scopeOf = scopeOf;
+    }
+  });
 });
