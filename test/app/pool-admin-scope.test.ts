@@ -10,7 +10,15 @@ import { SlackBusyError } from '../../src/kernel/slack/roles.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
-import { openModal, recycleConfirmation, recycleState, submit, textOf, writes } from '../support/change-flow.js';
+import {
+  openModal,
+  recycleConfirmation,
+  recycleState,
+  shortcut,
+  submit,
+  textOf,
+  writes,
+} from '../support/change-flow.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
 import { allText } from '../support/fixtures.js';
@@ -89,6 +97,16 @@ describe('a pool admin sees only their pools', () => {
     const rows = parseCsv(t.slack.uploads.slice(before)[0]?.content ?? '').slice(1);
     expect(rows.length).toBe(t.sandbox.inspect.licenses({ poolId: IN, includeInactive: true }).length);
     expect(new Set(rows.map((r) => r[3]))).toEqual(new Set([IN]));
+  });
+
+  it('the assign shortcut and `/licenses assign`: the pool menu offers their pools only', async () => {
+    const menu = async (open: () => Promise<unknown>) => JSON.stringify((await openModal(t, open)).blocks);
+    for (const open of [() => shortcut(t, POOL_ADMIN), () => t.command('assign', { userId: POOL_ADMIN })]) {
+      const form = await menu(open);
+      expect(form).toContain('Mastering DAX');
+      expect(form).not.toContain('Optimizing DAX');
+    }
+    expect(await menu(() => shortcut(t, OWNER))).toContain('Optimizing DAX');
   });
 
   it('App Home: their pool cards only; the owner sees every pool', async () => {
