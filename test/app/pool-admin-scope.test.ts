@@ -5,15 +5,24 @@
  * licensing API; an owner still sees everything.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChangeActionId, DeskCallbackId, RequestActionId } from '../../src/kernel/blocks/ids.js';
+import {
+  BulkInputId,
+  ChangeActionId,
+  DeskActionId,
+  DeskCallbackId,
+  InputId,
+  RequestActionId,
+} from '../../src/kernel/blocks/ids.js';
 import { SlackBusyError } from '../../src/kernel/slack/roles.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
 import { bulkFormValues } from '../support/bulk.js';
 import {
+  openedViewId,
   openModal,
   recycleConfirmation,
   recycleState,
+  settledView,
   shortcut,
   submit,
   textOf,
@@ -107,6 +116,36 @@ describe('a pool admin sees only their pools', () => {
       expect(form).not.toContain('Optimizing DAX');
     }
     expect(await menu(() => shortcut(t, OWNER))).toContain('Optimizing DAX');
+  });
+
+  it('the forms’ type-ahead pool menus (assign, bulk): their pools only; the owner is offered every pool', async () => {
+    const suggest = async (input: { action: string; block: string }, userId: string) => {
+      const r = await t.action(
+        {
+          type: 'block_suggestion',
+          action_id: input.action,
+          block_id: input.block,
+          value: '',
+          container: { type: 'view', view_id: 'V0E2EVIEW1' },
+          view: { id: 'V0E2EVIEW1', type: 'modal', callback_id: 'x', state: { values: {} } },
+        },
+        { userId },
+      );
+      return (JSON.parse(r.body) as { options: { value: string }[] }).options.map((o) => o.value);
+    };
+    for (const input of [InputId.assignPool, BulkInputId.pool]) {
+      expect(await suggest(input, POOL_ADMIN)).toEqual([IN]);
+      expect(await suggest(input, OWNER)).toContain(OUT);
+    }
+  });
+
+  it('Bulk assign from App Home: the form offers their pools only', async () => {
+    const from = t.slack.calls.length;
+    await t.clickButton(DeskActionId.bulkOpen, 'open', { userId: POOL_ADMIN });
+    const id = await openedViewId(t, from);
+    const form = JSON.stringify((await settledView(t, id, from)).blocks);
+    expect(form).toContain('Mastering DAX');
+    expect(form).not.toContain('Optimizing DAX');
   });
 
   it('App Home: their pool cards only; the owner sees every pool', async () => {
