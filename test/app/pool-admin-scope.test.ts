@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  ActionId,
   BulkInputId,
   ChangeActionId,
   DeskActionId,
@@ -30,10 +31,11 @@ import {
 } from '../support/change-flow.js';
 import { parseCsv } from '../support/csv.js';
 import { isFinalReply } from '../support/fake-slack.js';
-import { allText } from '../support/fixtures.js';
+import { allText, buttons } from '../support/fixtures.js';
 import { openHome } from '../support/progress.js';
 import { joinWaitlist, sampleRequest, selfServiceTo } from '../support/requests.js';
 import { scopeOne } from '../support/scoped-roles.js';
+import { until } from '../support/until.js';
 
 const OWNER = TEST_USERS.admin;
 const POOL_ADMIN = TEST_USERS.viewer;
@@ -250,6 +252,22 @@ describe('an id outside the scope is answered as one that does not exist, and no
     expect(about(refused, OUT)).toBe(about(await dryRun(NO_POOL), NO_POOL));
     expect(refused).not.toContain('Optimizing DAX');
     expect(writes(t)).toEqual([]);
+  });
+
+  it('history Export: the owner’s button for a license of another pool sends the pool admin a file without its entries', async () => {
+    const r = await t.command(`history ${outLicense}`, { userId: OWNER });
+    const page = (await r.waitForResponse(isFinalReply, 15_000)).body;
+    const value = buttons(page).find((b) => b.action_id === ActionId.historyExport)?.value ?? '';
+    expect(value).not.toBe('');
+    const exportAs = async (userId: string) => {
+      const before = t.slack.uploads.length;
+      const click = await t.clickButton(ActionId.historyExport, value, { userId });
+      await click.waitForResponse(isFinalReply, 15_000);
+      await until('the file uploaded', () => t.slack.uploads.length > before);
+      return parseCsv(t.slack.uploads.slice(before)[0]?.content ?? '').slice(1);
+    };
+    expect((await exportAs(OWNER)).some((row) => row.includes(outLicense))).toBe(true);
+    expect(await exportAs(POOL_ADMIN)).toEqual([]);
   });
 
   it('the owner is shown the same ids', async () => {
