@@ -39,6 +39,7 @@ import {
 } from '../home/index.js';
 import type { Close, Part } from '../kernel/config/shutdown.js';
 import type { Records } from '../kernel/db/open.js';
+import { scopedLicensing } from '../kernel/licensing/scoped.js';
 import type { LicensingClient } from '../kernel/licensing/types.js';
 import type { AuditLog } from '../kernel/services/audit.js';
 import type { AuditPostingOptions } from '../kernel/services/audit-queue.js';
@@ -46,6 +47,7 @@ import { createJobRunner, type Job, type JobRunner } from '../kernel/services/jo
 import { createSharedOnceGuard } from '../kernel/services/once.js';
 import { createOutbox, type Outbox, type OutboxSender } from '../kernel/services/outbox.js';
 import type { RedisConnections } from '../kernel/services/redis.js';
+import { currentScope } from '../kernel/services/request-scope.js';
 import { createWorkTracker, type WorkTracker } from '../kernel/services/work-tracker.js';
 import { createIntents, createSettler, type Settler } from '../kernel/services/writes/intents.js';
 import { createWriteLedger } from '../kernel/services/writes/ledger.js';
@@ -251,9 +253,13 @@ function kernelDeps(settings: AppSettings, ports: AppPorts, notices: Notices, ru
   const deps: AppDeps = {
     // License Desk's own changes (revoke, return, recycle, assign, end date) reach its progress records
     // at once, not at the next daily pass (docs/progress.md).
-    licensing: records
-      ? withProgressMarks(ports.licensing, createProgressStore(records), logger.child({ component: 'progress' }), now)
-      : ports.licensing,
+    // Narrowed to the scope of the person each request is for (kernel/services/request-scope.ts).
+    licensing: scopedLicensing(
+      records
+        ? withProgressMarks(ports.licensing, createProgressStore(records), logger.child({ component: 'progress' }), now)
+        : ports.licensing,
+      currentScope,
+    ),
     ...(records ? { records } : {}),
     jobs: runner,
     ...(ports.redis ? { redis: ports.redis } : {}),

@@ -3,6 +3,7 @@
  * is the feature's own (docs/architecture.md, "Features and the kernel").
  */
 export type { DashboardData } from './domain/dashboard.js';
+export { dashboardWithin } from './domain/dashboard.js';
 export type { Dashboard, RefreshResult } from './services/dashboard.js';
 export { createDashboard } from './services/dashboard.js';
 export type { DigestSchedule } from './services/digest-schedule.js';

@@ -15,6 +15,7 @@ export type { AutoReturnSettings } from './domain/auto-return.js';
 export type { LicenseProgress, ProgressStanding, ProgressThresholds } from './domain/progress.js';
 export { DEFAULT_PROGRESS_THRESHOLDS, daysSince, progressSince, progressStanding } from './domain/progress.js';
 export type { HomeProgress } from './domain/progress-views.js';
+export { homeProgressWithin } from './domain/progress-views.js';
 export { withProgressMarks } from './services/progress-marks.js';
 export { createProgressPass, type ProgressPass } from './services/progress-pass.js';
 export { homeProgress } from './services/progress-views.js';

@@ -6,6 +6,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { auditRefusedCommand } from '../../changes/index.js';
 import { buildErrorMessage, buildLockedMessage, buildNoticeMessage } from '../../kernel/blocks/common.js';
+import { withScope } from '../../kernel/services/request-scope.js';
 import { isProblem } from '../../kernel/slack/command-types.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import {
@@ -86,6 +87,9 @@ export function createLicensesCommandHandler({ deps, state }: Surface) {
       return;
     }
     if (isProblem(resolved)) return reply.send(helpMessage(verdict.canChange, resolved.problem));
-    await resolved.run({ ...context, role: verdict.role, canChange: verdict.canChange });
+    // Everything the subcommand reads or changes is narrowed to the person's pools (request-scope.ts).
+    await withScope(verdict.scope, () =>
+      resolved.run({ ...context, role: verdict.role, canChange: verdict.canChange, scope: verdict.scope }),
+    );
   };
 }

@@ -32,6 +32,7 @@ export function createNavigationHandler(s: Surface) {
       userId: body.user.id,
       role: granted.role,
       canChange: granted.canChange,
+      scope: granted.scope,
       reply,
     });
   });

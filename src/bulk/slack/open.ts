@@ -8,6 +8,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { listPools } from '../../browse/index.js';
 import { buildNoticeMessage, withSandboxMarkerView } from '../../kernel/blocks/common.js';
 import { buildOutcomeModal } from '../../kernel/blocks/outcome.js';
+import { withScope } from '../../kernel/services/request-scope.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { authorize, type Refused, refusalMessage } from '../../kernel/slack/gate.js';
 import { limitWait } from '../../kernel/slack/limit-wait.js';
@@ -37,6 +38,15 @@ export async function openBulkModal(
   // The gate's sentence: it names whom to ask (or says Slack was too busy to tell).
   if (!verdict.allowed) return { sentence: verdict.text, triggerUsed: false, refused: verdict };
   if (!deps.desk) return { sentence: BULK_NOT_SET_UP, triggerUsed: false };
+  // The form offers the pools of the person's scope (request-scope.ts), from a command or from Home.
+  return withScope(verdict.scope, () => openForm(deps, client, triggerId));
+}
+
+async function openForm(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  triggerId: string,
+): Promise<BulkOpenProblem | undefined> {
   let viewId: string | undefined;
   try {
     const opened = await client.views.open({

@@ -5,12 +5,15 @@
  * read would make the person wait (a cold cache behind a busy rate budget), the pools read last time
  * answer instead, and with none yet, an empty menu (logged) that the next keystroke fills.
  */
+
 import type { AllMiddlewareArgs, App, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { listPools } from '../../browse/index.js';
 import { buildAssignPoolSuggestions } from '../../changes/index.js';
 import { BulkInputId, InputId } from '../../kernel/blocks/ids.js';
 import type { OptionObject } from '../../kernel/blocks/modal-kit.js';
+import { withinScope } from '../../kernel/domain/scope.js';
 import type { Pool } from '../../kernel/domain/types.js';
+import { unscoped } from '../../kernel/services/request-scope.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
 import { authorize } from '../../kernel/slack/gate.js';
 import { buildBulkPoolSuggestions } from '../blocks/bulk-form.js';
@@ -50,13 +53,20 @@ export function createPoolOptionsHandler(deps: AppDeps) {
       await ack({ options: [] });
       return;
     }
-    const read = listPools(deps.licensing).then((pools) => {
+    const read = unscoped(() => listPools(deps.licensing)).then((pools) => {
       lastPools = pools;
       return pools;
     });
     read.catch((error: unknown) => deps.logger.warn('pool menu: reading pools failed', { error: String(error) }));
     const pools = (await timeout(read).catch(() => undefined)) ?? lastPools;
     if (!pools) deps.logger.warn('pool menu: no pools to offer within 3 s; the next keystroke asks again');
-    await ack(suggest(pools ?? [], String(body.value ?? ''), deps.now()));
+    // The last pools read serve everyone; each person is offered those of their scope.
+    await ack(
+      suggest(
+        withinScope(verdict.scope, pools ?? [], (p) => p.id),
+        String(body.value ?? ''),
+        deps.now(),
+      ),
+    );
   };
 }

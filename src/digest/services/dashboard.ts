@@ -19,6 +19,7 @@ import { endOfDaysAhead } from '../../kernel/domain/time.js';
 import type { License } from '../../kernel/domain/types.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
+import { unscoped } from '../../kernel/services/request-scope.js';
 import type { SharedStore } from '../../kernel/services/shared-store.js';
 import { inSlices } from '../../kernel/services/turns.js';
 import type { DashboardData } from '../domain/dashboard.js';
@@ -185,9 +186,11 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   return {
     current: () => snapshot,
     budget: () => ({ spent: budget.spent(), allowance: budget.allowance }),
-    refresh(args = {}) {
-      if (!opts.shared || inflight) return refresh(args);
-      return adoptShared().then(() => refresh(args));
-    },
+    // One snapshot serves everyone: read over every pool, whoever's Home asked (each Home narrows it).
+    refresh: (args = {}) =>
+      unscoped(() => {
+        if (!opts.shared || inflight) return refresh(args);
+        return adoptShared().then(() => refresh(args));
+      }),
   };
 }

@@ -8,9 +8,11 @@
  * fills; this reads it only.
  */
 
+import { withinScope } from '../../kernel/domain/scope.js';
 import { calendarDaysUntil, DAY_MS } from '../../kernel/domain/time.js';
 import type { Pool } from '../../kernel/domain/types.js';
 import type { LicensingClient } from '../../kernel/licensing/types.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import {
   DEFAULT_PROGRESS_THRESHOLDS,
   type ListedStanding,
@@ -69,11 +71,16 @@ export async function computeDigest(
 ): Promise<Digest> {
   const pools = await sources.licensing.pools.list({ priority });
   const weekFrom = new Date(now.getTime() - WEEK_MS);
-  const [counts, completions, usage] = await Promise.all([
+  const [allCounts, allCompletions, allUsage] = await Promise.all([
     sources.store.standingCounts(now, thresholds),
     sources.store.completedBetween(weekFrom, now),
     sources.store.poolUsage(new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS)),
   ]);
+  // A pool admin's digest (the pools above are already theirs): the records of their pools only.
+  const scope = currentScope();
+  const counts = withinScope(scope, allCounts, (c) => c.poolId);
+  const completions = withinScope(scope, allCompletions, (c) => c.poolId);
+  const usage = withinScope(scope, allUsage, (u) => u.poolId);
   const digest = assembleDigest({ pools, counts, completions, usage, now, thresholds });
   if (names === 'listed') digest.names = await readNames(sources.store, digest, counts, now, thresholds);
   return digest;

@@ -26,9 +26,11 @@ import { join } from 'node:path';
 import { CSV_BOM, type CsvValue, csvLine, EXPORT_COLUMNS } from '../../kernel/domain/csv.js';
 import { dayOf } from '../../kernel/domain/end-date.js';
 import { licenseStatus } from '../../kernel/domain/license-status.js';
+import { inScope, type Scope } from '../../kernel/domain/scope.js';
 import type { License, Pool, Student } from '../../kernel/domain/types.js';
 import { BadRequestError, NotFoundError } from '../../kernel/licensing/errors.js';
 import type { CallOptions, LicensingClient } from '../../kernel/licensing/types.js';
+import { currentScope, unscoped } from '../../kernel/services/request-scope.js';
 import { inSlices, yieldToLoop } from '../../kernel/services/turns.js';
 import type { ProgressStore } from '../../progress/index.js';
 
@@ -306,6 +308,8 @@ interface ExportRun {
   licensing: LicensingClient;
   opts: ExportOptions;
   walker: Walker;
+  /** The pools of the person's scope (request-scope.ts): the rows it keeps. */
+  scope: Scope;
   pools: Map<string, Pool>;
   progress: ProgressBook;
   /** The temporary folder (the parked lines go there too). */
@@ -333,6 +337,7 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
     licensing,
     opts,
     walker,
+    scope: currentScope(),
     pools,
     progress: new ProgressBook(),
     dir,
@@ -342,7 +347,11 @@ export async function exportLicenses(licensing: LicensingClient, opts: ExportOpt
   let done: { rows: number; path: ExportPath };
   try {
     await out.write(`${CSV_BOM}${csvLine(EXPORT_HEADER)}`);
-    done = pool ? await exportPool(run, pool) : { rows: await exportAccount(run), path: 'account' };
+    // The walks read every page as it is (a narrowed page would end them early); the rows keep to the pools
+    // the list above kept, those of the person's scope (request-scope.ts).
+    done = await unscoped(async () =>
+      pool ? await exportPool(run, pool) : { rows: await exportAccount(run), path: 'account' as const },
+    );
     await out.end();
   } catch (error) {
     out.destroy();
@@ -436,6 +445,7 @@ async function exportAccount(run: ExportRun): Promise<number> {
     async (items) => {
       const last = await lastChanges(run.opts.progressStore, items);
       for (const l of items) {
+        if (!inScope(run.scope, l.poolId)) continue;
         await parking.add(l.poolId, startOf(l.start), seq++, csvLine(rowOf(l, pools, progress, run.opts.now, last)));
       }
       await yieldToLoop();

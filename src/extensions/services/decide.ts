@@ -5,9 +5,12 @@
  * unclear answer; the audit entry 'extend'), then the outcome recorded with the intent closed and the
  * messages queued. An unknown outcome stays 'extending' and is read back (settle.ts).
  */
+
 import type { EndDateOutcome } from '../../changes/index.js';
 import { changeLicenseEndDate } from '../../changes/index.js';
+import { inScope } from '../../kernel/domain/scope.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import { cutReason, backToPending as undone } from '../../requests/index.js';
 import { EXTENSION_INTENT, type ExtensionDecision, type ExtensionRequest } from '../domain/extensions.js';
 import type { ExtensionKernel } from './kernel.js';
@@ -86,7 +89,8 @@ export async function finishExtend(
 
 async function begin(k: ExtensionKernel, id: string, approver: string): Promise<ExtensionDecision | ExtensionRequest> {
   const current = await k.opts.store.get(id);
-  if (!current) return { kind: 'not-found' };
+  // An ask about a pool outside the decider's scope is, to them, one that does not exist.
+  if (!current || !inScope(currentScope(), current.poolId)) return { kind: 'not-found' };
   if (current.requester === approver) return { kind: 'own', request: current };
   if (current.status !== 'pending') return { kind: 'already', request: current };
   const at = k.stamp();
@@ -155,7 +159,8 @@ export async function deny(
   reason: string | undefined,
 ): Promise<ExtensionDecision> {
   const current = await k.opts.store.get(id);
-  if (!current) return { kind: 'not-found' };
+  // An ask about a pool outside the decider's scope is, to them, one that does not exist.
+  if (!current || !inScope(currentScope(), current.poolId)) return { kind: 'not-found' };
   if (current.requester === approver) return { kind: 'own', request: current };
   const why = reason?.trim() ? cutReason(reason.trim()) : undefined;
   let result: Awaited<ReturnType<ExtensionKernel['opts']['store']['swap']>>;

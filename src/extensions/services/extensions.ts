@@ -3,6 +3,8 @@
  * ask, an approver's Approve and Deny, the periodic check (reminders, expiry, read-backs) and the
  * settle of an approval's write left in flight. Typed outcomes; no Slack types.
  */
+import { inScope } from '../../kernel/domain/scope.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import type { Intent } from '../../kernel/services/writes/intents.js';
 import type { ExtensionDecision, ExtensionRequest } from '../domain/extensions.js';
 import { type AskOutcome, ask, type Holding, holding, type NewAsk } from './ask.js';
@@ -33,7 +35,11 @@ export function createExtensionService(opts: ExtensionServiceOptions): Extension
     ask: (input) => ask(k, input),
     approve: (id, approver) => approve(k, id, approver),
     deny: (id, approver, reason) => deny(k, id, approver, reason),
-    get: (id) => opts.store.get(id),
+    // As the person asking sees it: an ask about a pool outside their scope is none (request-scope.ts).
+    get: async (id) => {
+      const request = await opts.store.get(id);
+      return request && inScope(currentScope(), request.poolId) ? request : undefined;
+    },
     check: createExtensionCheck(k),
     settle: (intent) => settleExtension(k, intent.id, intent.subject),
     kernel: k,

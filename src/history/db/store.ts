@@ -25,6 +25,8 @@ export interface AuditSearch {
   before?: number;
   /** Keyset, towards newer entries: only rows added after row `after` (id > after), the nearest first. */
   after?: number;
+  /** Only entries about these pools (a pool admin's scope); entries that name no pool are then left out. */
+  pools?: readonly string[];
   limit: number;
 }
 
@@ -54,12 +56,15 @@ export async function searchAudit(db: Kysely<Database>, search: AuditSearch): Pr
   const limit = Math.max(1, Math.floor(search.limit));
   const newer = search.after !== undefined;
   const seen = new Map<number, string>();
+  const pools = search.pools;
+  if (pools?.length === 0) return { hits: [], more: false, newest: undefined, oldest: undefined };
   for (const m of search.matches) {
     const value = m.column === 'student_email' ? m.value.toLowerCase() : m.value;
     let q = db.selectFrom('audit').select(['id', 'body']).where(m.column, '=', value);
     if (search.since !== undefined) q = q.where('at', '>=', search.since);
     if (search.before !== undefined) q = q.where('id', '<', search.before);
     if (search.after !== undefined) q = q.where('id', '>', search.after);
+    if (pools) q = q.where('pool_id', 'in', [...pools]);
     const rows = await q
       .orderBy('id', newer ? 'asc' : 'desc')
       .limit(limit + 1)

@@ -1,6 +1,7 @@
 /**
  * `/licenses history`: the audit entries about a student's e-mail, a Slack member, a license or a pool,
- * newest first, a page at a time, and the whole of it as a CSV file (docs/history.md). Reads only the
+ * newest first, a page at a time, and the whole of it as a CSV file (docs/history.md); a pool admin
+ * finds only the entries about their pools. Reads only the
  * audit table (src/history/db/store.ts `searchAudit`, through its indexes); no licensing call.
  */
 import { createWriteStream } from 'node:fs';
@@ -18,6 +19,7 @@ import {
   type HistoryQuery,
   type HistorySubject,
 } from '../../kernel/domain/history.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import { type AuditMatch, searchAudit } from '../db/store.js';
 
 /** The columns a subject is looked for in. */
@@ -40,6 +42,12 @@ export function matchesOf(subject: HistorySubject): AuditMatch[] {
   }
 }
 
+/** The pools a search keeps to: those of the person's scope (request-scope.ts); none: every entry. */
+function scopedPools(): { pools?: string[] } {
+  const scope = currentScope();
+  return scope.all ? {} : { pools: [...scope.poolIds] };
+}
+
 /** The window's start for `days` back from `now`, to the second (it travels in a button). */
 export function sinceOf(days: number | undefined, now: Date): string | undefined {
   if (days === undefined) return undefined;
@@ -60,6 +68,7 @@ export async function readHistoryPage(db: Kysely<Database>, ask: HistoryPageAsk)
   const found = await searchAudit(db, {
     matches: matchesOf(ask.subject),
     limit: HISTORY_PAGE_SIZE,
+    ...scopedPools(),
     ...(ask.since ? { since: ask.since } : {}),
     ...(ask.before !== undefined ? { before: ask.before } : {}),
     ...(ask.after !== undefined && ask.before === undefined ? { after: ask.after } : {}),
@@ -154,10 +163,12 @@ export async function exportHistory(
   try {
     await write(`${CSV_BOM}${csvLine(HISTORY_CSV_HEADER)}`);
     let before: number | undefined;
+    const pools = scopedPools();
     for (;;) {
       const found = await searchAudit(db, {
         matches: matchesOf(query.subject),
         limit: EXPORT_BATCH,
+        ...pools,
         ...(query.since ? { since: query.since } : {}),
         ...(before !== undefined ? { before } : {}),
       });

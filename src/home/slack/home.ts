@@ -6,13 +6,15 @@
  * (the waitlist) passes it as `sections`; this module imports no surface.
  */
 import type { webApi } from '@slack/bolt';
-import type { RefreshResult } from '../../digest/index.js';
+import { type DashboardData, dashboardWithin, type RefreshResult } from '../../digest/index.js';
 import { type Block, divider } from '../../kernel/blocks/kit.js';
 import { LIMITS } from '../../kernel/blocks/limits.js';
+import { type Scope, withinScope } from '../../kernel/domain/scope.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
 import { givenUpSince } from '../../kernel/services/outbox.js';
+import { withScope } from '../../kernel/services/request-scope.js';
 import type { AppDeps } from '../../kernel/slack/deps.js';
-import { authorize, mayAskForCourse } from '../../kernel/slack/gate.js';
+import { type Allowed, authorize, mayAskForCourse } from '../../kernel/slack/gate.js';
 import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
 import { presentErrorTo } from '../../kernel/slack/token-alarm.js';
 import { buildMyLicensesHomeSection, HOME_MAX_MY_LICENSES, recordedLicenses } from '../../learners/index.js';
@@ -21,6 +23,7 @@ import {
   DEFAULT_PROGRESS_THRESHOLDS,
   type HomeProgress,
   homeProgress,
+  homeProgressWithin,
 } from '../../progress/index.js';
 import { type ReclaimRoundSummary, recentRounds } from '../../reclaim/index.js';
 import { buildMyRequestsHomeSection, HOME_MAX_MY_REQUESTS } from '../../requests/index.js';
@@ -156,7 +159,22 @@ export async function showHome(
     const own = guest ? refusal : await withMyLicenses(deps, client, userId, refusal);
     return publish(client, userId, await withMyRequests(deps, userId, own, note), deps);
   }
-  const { canChange } = verdict;
+  // Everything below is narrowed to the person's pools (the desk's reads through the gate's scope).
+  return withScope(verdict.scope, () =>
+    showDesk(deps, client, userId, verdict, canRequest, { force, sections, note, result }),
+  );
+}
+
+/** The dashboard for someone the gate let in, within their scope. */
+async function showDesk(
+  deps: AppDeps,
+  client: webApi.WebClient,
+  userId: string,
+  verdict: Allowed,
+  canRequest: boolean,
+  { force = false, sections, note, result }: ShowHomeOptions,
+): Promise<void> {
+  const { canChange, scope } = verdict;
   // A member's own requests: everyone but license admins (their Home has the waitlist).
   const mine = (view: HomeView) => (canChange ? view : withMyRequests(deps, userId, view, note));
   const desk = deps.desk;
@@ -172,7 +190,7 @@ export async function showHome(
     ...(deps.progressPass ? { progressPass: true } : {}),
   };
   // Admins: the messages to people the outbox gave up lately (a read of the records; none when it fails).
-  if (canChange && deps.records) {
+  if (canChange && scope.all && deps.records) {
     const since = new Date(deps.now().getTime() - UNDELIVERED_DAYS * DAY_MS);
     const undelivered = await givenUpSince(deps.records, since).catch(() => undefined);
     if (undelivered) base.undelivered = undelivered;
@@ -192,18 +210,24 @@ export async function showHome(
       deps,
     );
   }
-  const cached = desk.dashboard.current();
+  const cached = within(scope, desk.dashboard.current());
   // What the daily progress pass recorded: counts per pool and, for admins, seats to give back.
   const progress = await readHomeProgress(deps);
-  if (progress) Object.assign(base, { progress });
+  if (progress) Object.assign(base, { progress: homeProgressWithin(scope, progress) });
   const rounds = await readRecentRounds(deps);
-  if (rounds) Object.assign(base, { rounds });
+  // A round over every pool is not one pool admin's.
+  if (rounds) Object.assign(base, { rounds: withinScope(scope, rounds, (r) => r.poolId) });
   await publish(client, userId, await mine(buildDashboardHomeView({ ...base, data: cached, refreshing: true })), deps);
   let view: HomeView;
   try {
     const result = await desk.dashboard.refresh({ force });
     const note = result.refreshed ? undefined : SKIPPED[result.reason];
-    view = buildDashboardHomeView({ ...base, now: deps.now(), data: result.data, ...(note ? { note } : {}) });
+    view = buildDashboardHomeView({
+      ...base,
+      now: deps.now(),
+      data: within(scope, result.data),
+      ...(note ? { note } : {}),
+    });
   } catch (error) {
     deps.logger.warn('dashboard refresh failed', { error: String(error) });
     view = buildDashboardHomeView({
@@ -215,6 +239,8 @@ export async function showHome(
   const withSections = sections ? await sections(deps, canChange, view, userId) : view;
   await publish(client, userId, await mine(await withMyLicenses(deps, client, userId, withSections)), deps);
 }
+
+const within = (scope: Scope, data: DashboardData | undefined) => data && dashboardWithin(scope, data);
 
 /** App Home's progress (counts per pool, seats to return); undefined without records or when they do not answer. */
 export async function readHomeProgress(deps: AppDeps): Promise<HomeProgress | undefined> {

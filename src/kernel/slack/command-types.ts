@@ -6,6 +6,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { NavTargetOf, NavView } from '../blocks/nav.js';
+import type { Scope } from '../domain/scope.js';
 import type { AuditLog } from '../services/audit.js';
 import type { AppDeps, Role } from './deps.js';
 import type { CommandNeed } from './gate.js';
@@ -33,6 +34,8 @@ export interface RunContext {
   /** The role the gate let through ('none' only for asking for a course, which needs no role). */
   role: Role;
   canChange: boolean;
+  /** The pools the role covers (the gate's verdict); absent where no role was asked: every pool. */
+  scope?: Scope;
   reply: Replier;
 }
 

@@ -31,6 +31,7 @@ import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
 import { EVERY_POOL, poolsScope, type Scope } from '../domain/scope.js';
+import { withScope } from '../services/request-scope.js';
 import type { AppDeps, Role } from './deps.js';
 import { tellByDm } from './notices.js';
 import { slackBusyText } from './present.js';
@@ -62,7 +63,13 @@ export type Granted = Exclude<Role, 'none'>;
 export type Refusal = 'no-access' | 'admins-only' | 'slack-busy';
 
 export type Verdict =
-  | { allowed: true; role: Granted; canChange: boolean }
+  | {
+      allowed: true;
+      role: Granted;
+      canChange: boolean;
+      /** The pools the role covers (every pool unless roles kept in the database narrow it). */
+      scope: Scope;
+    }
   | {
       allowed: false;
       reason: Refusal;
@@ -209,7 +216,15 @@ export async function authorize(
     deps.logger.error('role check failed', { userId, error: String(error) });
     role = 'none';
   }
-  if (role !== 'none' && permits(role, need)) return { allowed: true, role, canChange: permits(role, 'admin') };
+  if (role !== 'none' && permits(role, need)) {
+    try {
+      return { allowed: true, role, canChange: permits(role, 'admin'), scope: await scopeOf(deps, client, userId) };
+    } catch (error) {
+      // scopeOf lets only Slack's rate limit through: the person may well have a role, so try again.
+      const retryAfterSec = error instanceof SlackBusyError ? error.retryAfterSec : undefined;
+      return { allowed: false, reason: 'slack-busy', text: slackBusyText(retryAfterSec) };
+    }
+  }
   // A change refused is told "admins only", whoever asks; a read refused, "no access".
   const reason = need === 'viewer' || (options.noRoleMeansNoAccess && role === 'none') ? 'no-access' : 'admins-only';
   return { allowed: false, reason, text: refusalText(deps, reason), role };
@@ -274,7 +289,34 @@ export interface ClickGate {
 }
 
 /** What a click or submission let through by `orElse` is handled with: no role of its own. */
-const THROUGH_DELEGATION: Allowed = { allowed: true, role: 'viewer', canChange: true };
+const THROUGH_DELEGATION: Allowed = { allowed: true, role: 'viewer', canChange: true, scope: EVERY_POOL };
+
+/**
+ * Runs the handler of a click or submission the gate lets through, in the person's scope. `orElse` (an
+ * accepted delegation for the pool of what was clicked) lets through a person whose role refused, and a
+ * pool admin whose scope may not hold the delegated pool: such a run is over every pool, since `orElse`
+ * checked the one thing it acts on. False: nothing let it through.
+ */
+async function letThrough<A>(
+  verdict: Verdict,
+  orElse: ((args: A) => Promise<boolean>) | undefined,
+  args: A,
+  run: (granted: Allowed) => Promise<void>,
+): Promise<boolean> {
+  if (verdict.allowed && (verdict.scope.all || !orElse)) {
+    await withScope(verdict.scope, () => run(verdict));
+    return true;
+  }
+  if (!verdict.allowed && verdict.reason === 'slack-busy') return false;
+  if (orElse && (await orElse(args))) {
+    const granted = verdict.allowed ? { ...verdict, scope: EVERY_POOL } : THROUGH_DELEGATION;
+    await withScope(EVERY_POOL, () => run(granted));
+    return true;
+  }
+  if (!verdict.allowed) return false;
+  await withScope(verdict.scope, () => run(verdict));
+  return true;
+}
 
 /** A block_actions listener behind the gate: ack, authorize once, then the handler or the refusal. */
 export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, granted: Allowed) => Promise<void>) {
@@ -282,8 +324,7 @@ export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, 
     await args.ack();
     const actor = args.body.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
-    if (verdict.reason !== 'slack-busy' && (await gate.orElse?.(args))) return handler(args, THROUGH_DELEGATION);
+    if ((await letThrough(verdict, gate.orElse, args, (granted) => handler(args, granted))) || verdict.allowed) return;
     await (gate.tell ? gate.tell(args, verdict) : tellClicker(s, args, refusalMessage(verdict)));
     await auditRefusal(s, actor, verdict, gate.audit?.(args));
   };
@@ -314,8 +355,7 @@ export function onSubmit(
     const args: MarkedSubmitArgs = { ...raw, ack: markedAck(s.deps, raw.ack) };
     const actor = raw.body.user.id;
     const verdict = await authorize(s.deps, raw.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
-    if (verdict.reason !== 'slack-busy' && (await gate.orElse?.(raw))) return handler(args, THROUGH_DELEGATION);
+    if ((await letThrough(verdict, gate.orElse, raw, (granted) => handler(args, granted))) || verdict.allowed) return;
     const busy = verdict.reason === 'slack-busy';
     const sentence = busy || !gate.text ? verdict.text : gate.text;
     await args.ack(
@@ -340,7 +380,7 @@ export function onShortcut(
     await args.ack();
     const actor = args.shortcut.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
-    if (verdict.allowed) return handler(args, verdict);
+    if (verdict.allowed) return withScope(verdict.scope, () => handler(args, verdict));
     const tone = verdict.reason === 'slack-busy' ? 'failed' : 'refused';
     await openView(
       s.deps,

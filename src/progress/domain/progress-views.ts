@@ -1,4 +1,5 @@
 /** What the progress views show beyond one holder (docs/progress.md): App Home's counts and its seats to return. */
+import { type Scope, withinScope } from '../../kernel/domain/scope.js';
 
 /** A pool's active holders by where they stand. */
 export interface PoolStandings {
@@ -27,4 +28,19 @@ export interface HomeProgress {
   returnableTotal: number;
   /** When the last complete pass began (ISO), if any. */
   lastPassAt?: string;
+}
+
+/**
+ * App Home's progress for a person whose role covers `scope`: their pools' counts and seats to return
+ * (the total is then that of the seats listed, the most recent of every pool's).
+ */
+export function homeProgressWithin(scope: Scope, progress: HomeProgress): HomeProgress {
+  if (scope.all) return progress;
+  const returnable = withinScope(scope, progress.returnable, (s) => s.poolId);
+  return {
+    ...progress,
+    standings: withinScope(scope, progress.standings, (s) => s.poolId),
+    returnable,
+    returnableTotal: returnable.length,
+  };
 }

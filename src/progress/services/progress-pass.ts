@@ -23,6 +23,7 @@
  *   missed). Only a complete walk marks the licenses it did not see as no longer held (closeUnseen
  *   with the pass's start), and only a complete walk counts as the day's pass.
  */
+
 import type { Records } from '../../kernel/db/open.js';
 import { DAY_MS } from '../../kernel/domain/time.js';
 import type { Pool, Student } from '../../kernel/domain/types.js';
@@ -30,6 +31,7 @@ import { BadRequestError } from '../../kernel/licensing/errors.js';
 import type { CallOptions, LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import { createDbLease } from '../../kernel/services/jobs/lease.js';
 import { createJobRunner, type Job, type JobRunner } from '../../kernel/services/jobs/runner.js';
+import { unscoped } from '../../kernel/services/request-scope.js';
 import { stateDocument } from '../../kernel/services/state-records.js';
 import { yieldToLoop } from '../../kernel/services/turns.js';
 import { createProgressStore, type PoolSeats, type ProgressStore } from '../db/store.js';
@@ -457,7 +459,8 @@ export function createProgressPass(opts: ProgressPassOptions): ProgressPass {
   }
 
   function run({ force = false }: { force?: boolean } = {}): Promise<PassOutcome> {
-    running ??= runOnce(force).finally(() => {
+    // The pass records every pool's holders, whoever asked for it (request-scope.ts).
+    running ??= unscoped(() => runOnce(force)).finally(() => {
       running = undefined;
     });
     return running;

@@ -4,7 +4,10 @@
  * full (the approver chooses), or pending again; an unknown outcome stays 'assigning' and is read back
  * (settle.ts).
  */
+
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
+import { inScope } from '../../kernel/domain/scope.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import {
   applyDecision,
   type CourseRequest,
@@ -60,7 +63,8 @@ async function begin(
   forWhom?: string,
 ): Promise<DecideOutcome | { request: CourseRequest }> {
   const current = await k.store.get(id);
-  if (!current) return { kind: 'not-found' };
+  // A request for a pool outside the decider's scope is, to them, one that does not exist.
+  if (!current || !inScope(currentScope(), current.poolId)) return { kind: 'not-found' };
   const refused = (detail: string) =>
     k.audit({ actor: approver, action: 'approved', outcome: 'refused', ...k.factsOf(current), detail });
   if (current.requester === approver) {

@@ -3,6 +3,8 @@
  * conditional update from 'pending', or from 'waitlisted' for a Cancel); what changed is told through
  * the outbox, in the same transaction.
  */
+import { inScope } from '../../kernel/domain/scope.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import { applyDecision, cutReason, type DecideOutcome, UnreadableRequestError } from '../domain/requests.js';
 import { approve } from './approve.js';
 import type { RequestKernel } from './kernel.js';
@@ -32,7 +34,8 @@ async function deny(
   forWhom?: string,
 ): Promise<DecideOutcome> {
   const current = await k.store.get(id);
-  if (!current) return { kind: 'not-found' };
+  // A request for a pool outside the decider's scope is, to them, one that does not exist.
+  if (!current || !inScope(currentScope(), current.poolId)) return { kind: 'not-found' };
   if (current.requester === approver) return { kind: 'own', request: current };
   const trimmed = reason?.trim();
   const why = trimmed ? cutReason(trimmed) : undefined;

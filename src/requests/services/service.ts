@@ -5,6 +5,8 @@
  * reminder and expiry check. Each owns its fresh reads, its rules, the write, the audit entry and a typed outcome; what
  * people are told goes through RequestNotices, which the Slack layer implements (no Slack types here).
  */
+import { inScope } from '../../kernel/domain/scope.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import { createIntake } from './create.js';
 import { createDecisions } from './decide.js';
 import { createHousekeeping } from './housekeeping.js';
@@ -39,7 +41,11 @@ export function createRequestService(opts: RequestServiceOptions): RequestServic
       }
       return places;
     },
-    get: (id) => k.store.get(id),
+    // As the person asking sees it: a request for a pool outside their scope is none (request-scope.ts).
+    get: async (id) => {
+      const request = await k.store.get(id);
+      return request && inScope(currentScope(), request.poolId) ? request : undefined;
+    },
     check: createHousekeeping(k, settle),
     settle: (intent) => settle.settleAssign(intent.id, intent.subject),
   };

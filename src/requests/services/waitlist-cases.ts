@@ -2,6 +2,8 @@
  * A request and its pool's waitlist: the approver's "Add to the waitlist" (status and place in one
  * step, only from 'approved'), the waitlist's assign of the request first in line (waitlist-assign.ts), and a license admin taking a request out of the line.
  */
+import { inScope } from '../../kernel/domain/scope.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import { entryOfRequest } from '../domain/waitlist.js';
 import type { RequestKernel } from './kernel.js';
 import type { RequestService } from './types.js';
@@ -15,6 +17,9 @@ export function createWaitlistCases(
   return {
     async toWaitlist(id, approver) {
       if (!opts.waitlist) return { kind: 'off' };
+      // A request for a pool outside the approver's scope is, to them, one that does not exist.
+      const asked = await store.get(id);
+      if (asked && !inScope(currentScope(), asked.poolId)) return { kind: 'not-found' };
       // Status and place in one step, only from 'approved': a request whose license is being assigned
       // cannot join a line, and a double click queues it once.
       const joined = await txn(async (trx, s) => {

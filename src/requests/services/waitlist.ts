@@ -11,10 +11,12 @@
  * One seatFreed per pool at a time in this process (the `lock`), and the pool is read inside it.
  */
 
+import { withinScope } from '../../kernel/domain/scope.js';
 import type { Priority } from '../../kernel/licensing/limiter.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import type { AuditEntry } from '../../kernel/services/audit.js';
 import type { NoticeSteps } from '../../kernel/services/outbox.js';
+import { currentScope } from '../../kernel/services/request-scope.js';
 import type { WaitlistStore } from '../db/request-store.js';
 import type { Offers } from '../domain/offers.js';
 import {
@@ -163,8 +165,9 @@ export function createWaitlist(opts: WaitlistOptions): Waitlist {
 
   const waitlist: Waitlist = {
     ...(opts.offers && opts.offers.settings.hours > 0 ? { offers: opts.offers } : {}),
+    // The line as the person asking sees it: only the pools their role covers (request-scope.ts).
     async entries(poolId) {
-      return entriesOf(await store.lines(poolId), poolId);
+      return withinScope(currentScope(), entriesOf(await store.lines(poolId), poolId), (e) => e.poolId);
     },
     async move(requestId, toIndex, actor) {
       const place = await store.moveTo(requestId, toIndex);

@@ -16,8 +16,10 @@
  * The clock and timers are injected (test/support/manual-timers.ts): tests never wait for a period and
  * never fake global timers (which hang undici and bottleneck).
  */
+
 import type { Logger } from '../../licensing/types.js';
 import { type QueueTimers, realTimers } from '../audit-queue.js';
+import { unscoped } from '../request-scope.js';
 import type { JobLease } from './lease.js';
 
 export type JobTimers = QueueTimers;
@@ -136,7 +138,9 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     let running: Promise<RunResult<T>> | undefined;
     let stopped = false;
 
-    async function once(): Promise<RunResult<T>> {
+    // A run serves everyone: never narrowed to the scope of a person whose click started it.
+    const once = (): Promise<RunResult<T>> => unscoped(runOnce);
+    async function runOnce(): Promise<RunResult<T>> {
       const one = spec.oneReplica;
       if (!one) return { kind: 'ran', value: await spec.run() };
       if (!(await one.lease.take(spec.name, one.leaseMs ?? DEFAULT_LEASE_MS))) return { kind: 'elsewhere' };
