@@ -4,9 +4,11 @@
  * at interactive priority: a person is waiting), never one read per request. A selection is checked
  * here too before anything is decided: each request read again, and every one inside the admin's pools.
  */
+
 import { inScope, type Scope, withinScope } from '../../kernel/domain/scope.js';
 import type { LicensingClient, Logger } from '../../kernel/licensing/types.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
+import { unscoped } from '../../kernel/services/request-scope.js';
 import type { CourseRequest, RequestService } from '../../requests/index.js';
 import { type FreeSeats, oldestFirst } from '../domain/plan.js';
 
@@ -61,7 +63,8 @@ export async function checkSelection(ports: ApprovalsPorts, ids: readonly string
   const gone: string[] = [];
   for (const id of ids) {
     // A record that cannot be read is left as it is, like one that is gone.
-    const request = await ports.requests.get(id).catch(() => undefined);
+    // Read over every pool: one outside the admin's own must be seen to refuse the whole selection.
+    const request = await unscoped(() => ports.requests.get(id)).catch(() => undefined);
     if (request) found.push(request);
     else gone.push(id);
   }
