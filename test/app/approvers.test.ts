@@ -23,7 +23,18 @@ const POOL_ADMIN = 'U0POOLADM1';
 const DELEGATE = 'U0DELEGAT1';
 const BOT = 'U0BOTUSER1';
 const GONE = 'U0GONEUSR1';
-const ASKERS = ['U0ASKER001', 'U0ASKER002', 'U0ASKER003', 'U0ASKER004', 'U0ASKER005', 'U0ASKER006', 'U0ASKER007'];
+const ASKERS = [
+  'U0ASKER001',
+  'U0ASKER002',
+  'U0ASKER003',
+  'U0ASKER004',
+  'U0ASKER005',
+  'U0ASKER006',
+  'U0ASKER007',
+  'U0ASKER008',
+];
+/** An admin of pool 2001 only: a delegate whose own scope does not hold the approver's pool 2005. */
+const OTHER_POOL_ADMIN = 'U0POOLADM2';
 
 const clock = settableClock('2026-11-25T10:00:00.000Z');
 const DAY = 86_400_000;
@@ -37,6 +48,7 @@ const t = appPerFile('approvers-', (dataDir) =>
       users: [
         slackMember(POOL_ADMIN, 'paula.pool'),
         slackMember(DELEGATE, 'dev.delegate'),
+        slackMember(OTHER_POOL_ADMIN, 'olga.pool'),
         { ...slackMember(BOT, 'robo.bot'), isBot: true },
         { ...slackMember(GONE, 'gone.away'), deleted: true },
         ...ASKERS.map((id, i) => slackMember(id, `asker.${i + 1}`)),
@@ -51,8 +63,10 @@ function withPoolAdmin(app: TestApp): TestApp {
   const roles = app.deps.roles;
   const roleOf = roles.roleOf.bind(roles);
   const owners = roles.adminRecipients?.bind(roles);
-  roles.roleOf = async (client, user) => (user === POOL_ADMIN ? 'admin' : roleOf(client, user));
-  roles.scopeOf = async (_client, user) => (user === POOL_ADMIN ? poolsScope(['2005']) : EVERY_POOL);
+  roles.roleOf = async (client, user) =>
+    user === POOL_ADMIN || user === OTHER_POOL_ADMIN ? 'admin' : roleOf(client, user);
+  roles.scopeOf = async (_client, user) =>
+    user === POOL_ADMIN ? poolsScope(['2005']) : user === OTHER_POOL_ADMIN ? poolsScope(['2001']) : EVERY_POOL;
   roles.approversOf = async (client, poolId) => (poolId === '2005' ? [POOL_ADMIN] : ((await owners?.(client)) ?? []));
   return app;
 }
@@ -215,5 +229,19 @@ describe('who approves', () => {
     // After its last day it ends by itself: the cards go to the approver again.
     clock.c.t += 2 * DAY;
     expect((await ask(ASKERS[6] as string, '2005')).to).toEqual([dmChannel(POOL_ADMIN)]);
+  });
+
+  it('a delegate who is an admin of other pools decides the approver’s pool once an owner said yes', async () => {
+    await away(POOL_ADMIN, { delegate: OTHER_POOL_ADMIN, from: day(0), until: day(1) });
+    const asked = await waitForDm(t.slack, OWNER, `<@${OTHER_POOL_ADMIN}>`);
+    const delegationId = String(buttons(asked.args).find((b) => b.action_id === ApproverActionId.accept)?.value);
+    await click(ApproverActionId.accept, delegationId, OWNER);
+    await waitForDm(t.slack, OTHER_POOL_ADMIN, 'their course request cards come to you');
+    const request = await ask(ASKERS[7] as string, '2005');
+    expect(request.to).toEqual([dmChannel(OTHER_POOL_ADMIN)]);
+    // Their own scope (pool 2001) does not hold pool 2005: the delegation does, for this card.
+    const decided = await (await click(RequestActionId.approve, request.id, OTHER_POOL_ADMIN)).waitForResponse();
+    // The earlier cases filled pool 2005: the approval is taken up (not refused, not "not found") and waits for a seat.
+    expect(textOf(decided.body.blocks)).toContain('Pool `2005` of *Power Query Fundamentals* is full');
   });
 });
