@@ -14,6 +14,7 @@ import {
   InputId,
   RequestActionId,
 } from '../../src/kernel/blocks/ids.js';
+import { EVERY_POOL, poolsScope } from '../../src/kernel/domain/scope.js';
 import { SlackBusyError } from '../../src/kernel/slack/roles.js';
 import { type RespondedRequest, startTestApp, TEST_USERS } from '../support/app-harness.js';
 import { appPerFile } from '../support/app-per-file.js';
@@ -334,6 +335,30 @@ describe('the scope check itself', () => {
       expect(failed).not.toContain('Optimizing DAX');
     } finally {
       if (scopeOf) roles.scopeOf = scopeOf;
+    }
+  });
+});
+
+describe('a pool viewer asking to change their pool', () => {
+  it("is told to ask that pool's admins; a pool outside their scope names the owners, as before", async () => {
+    const roles = t.deps.roles;
+    const { roleOf, scopeOf, whoToAskFor } = roles;
+    const viewer = TEST_USERS.nobody;
+    try {
+      roles.roleOf = async (client, id) => (id === viewer ? 'viewer' : roleOf.call(roles, client, id));
+      roles.scopeOf = async (_client, id) =>
+        id === viewer ? poolsScope([IN]) : id === POOL_ADMIN ? poolsScope([IN]) : EVERY_POOL;
+      roles.whoToAskFor = async (poolId) => (poolId === IN ? `<@${POOL_ADMIN}>` : roles.whoToAsk());
+      const mine = await (await t.clickButton(ActionId.poolAssign, IN, { userId: viewer })).waitForResponse();
+      expect(allText(mine.body)).toContain(`Only license admins can change licenses. Please ask <@${POOL_ADMIN}>`);
+      const other = await (await t.clickButton(ActionId.poolAssign, OUT, { userId: viewer })).waitForResponse();
+      expect(allText(other.body)).toContain('Only license admins can change licenses');
+      expect(allText(other.body)).not.toContain(`<@${POOL_ADMIN}>`);
+    } finally {
+      roles.roleOf = roleOf;
+      if (scopeOf) roles.scopeOf = scopeOf;
+      if (whoToAskFor) roles.whoToAskFor = whoToAskFor;
+      else delete roles.whoToAskFor;
     }
   });
 });

@@ -30,7 +30,7 @@ import { buildErrorMessage, buildLockedMessage } from '../blocks/common.js';
 import type { SlackMessage } from '../blocks/kit.js';
 import { buildOutcomeModal } from '../blocks/outcome.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
-import { EVERY_POOL, poolsScope, type Scope } from '../domain/scope.js';
+import { EVERY_POOL, inScope, poolsScope, type Scope } from '../domain/scope.js';
 import { withScope } from '../services/request-scope.js';
 import type { AppDeps, Role } from './deps.js';
 import { tellByDm } from './notices.js';
@@ -92,8 +92,11 @@ export function permits(role: Role, need: Need): boolean {
 }
 
 /** The sentences of a refusal, written once. */
-export function refusalText(deps: Pick<AppDeps, 'roles'>, reason: Exclude<Refusal, 'slack-busy'>): string {
-  const who = deps.roles.whoToAsk();
+export function refusalText(
+  deps: Pick<AppDeps, 'roles'>,
+  reason: Exclude<Refusal, 'slack-busy'>,
+  who: string = deps.roles.whoToAsk(),
+): string {
   return reason === 'no-access'
     ? `Sorry, you don't have access to License Desk. Please ask ${who} to add you.`
     : `Only license admins can change licenses. Please ask ${who} if you need to.`;
@@ -318,6 +321,27 @@ async function letThrough<A>(
   return true;
 }
 
+/**
+ * An "admins only" refusal about a pool the person may see (a viewer in that pool's scope) names that
+ * pool's admins rather than the owners. Someone with no role, or a pool outside their scope, hears the
+ * refusal as it was: naming a pool's admins to them would say who runs a pool they may not see.
+ */
+async function namingPoolAdmins(
+  deps: Pick<AppDeps, 'roles' | 'logger'>,
+  client: webApi.WebClient,
+  userId: string,
+  verdict: Refused,
+  poolId: string | undefined,
+): Promise<Refused> {
+  if (verdict.reason !== 'admins-only' || !poolId || !deps.roles.whoToAskFor) return verdict;
+  try {
+    if (!inScope(await scopeOf(deps, client, userId), poolId)) return verdict;
+    return { ...verdict, text: refusalText(deps, 'admins-only', await deps.roles.whoToAskFor(poolId)) };
+  } catch {
+    return verdict;
+  }
+}
+
 /** A block_actions listener behind the gate: ack, authorize once, then the handler or the refusal. */
 export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, granted: Allowed) => Promise<void>) {
   return async (args: ClickArgs): Promise<void> => {
@@ -325,8 +349,10 @@ export function onClick(s: Surface, gate: ClickGate, handler: (args: ClickArgs, 
     const actor = args.body.user.id;
     const verdict = await authorize(s.deps, args.client, actor, gate.need);
     if ((await letThrough(verdict, gate.orElse, args, (granted) => handler(args, granted))) || verdict.allowed) return;
-    await (gate.tell ? gate.tell(args, verdict) : tellClicker(s, args, refusalMessage(verdict)));
-    await auditRefusal(s, actor, verdict, gate.audit?.(args));
+    const audit = gate.audit?.(args);
+    const refused = await namingPoolAdmins(s.deps, args.client, actor, verdict, audit?.target?.poolId);
+    await (gate.tell ? gate.tell(args, refused) : tellClicker(s, args, refusalMessage(refused)));
+    await auditRefusal(s, actor, refused, audit);
   };
 }
 
