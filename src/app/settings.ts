@@ -61,6 +61,8 @@ export function settingsOf(
     },
     // LEARNER_REMIND_DAYS (docs/learners.md): off leaves `/licenses mine` and App Home's list.
     learners: config.learners,
+    // SLACKBOT_MCP (off by default) and the test-only MCP_UNSIGNED_TEST_IDENTITY (docs/slackbot.md).
+    slackbot: config.slackbot,
     jobs: 'all',
   };
 }

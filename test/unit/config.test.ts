@@ -38,6 +38,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.2,
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 7 },
+        slackbot: { on: false },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -241,6 +242,7 @@ describe('parseConfig', () => {
         homeBudgetShare: 0.5,
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 10 },
+        slackbot: { on: false },
         progress: {
           pass: true,
           budgetShare: 0.2,

@@ -14,6 +14,14 @@ import {
 } from '../../leavers/domain/leavers.js';
 import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
+import {
+  SLACKBOT_MCP_PROBLEM,
+  type SlackbotSettings,
+  slackbotSettingsOf,
+  TEST_IDENTITY_PROBLEM,
+  testIdentityProblems,
+  USER_ID,
+} from '../../slackbot/domain/settings.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
 import { loadEnvFile } from './env-file.js';
@@ -70,6 +78,8 @@ export interface Config {
   leavers: LeaverSettings;
   /** The learner's own desk (docs/learners.md): LEARNER_REMIND_DAYS, the reminder before a license ends. */
   learners: LearnerSettings;
+  /** The Slackbot tools (docs/slackbot.md): SLACKBOT_MCP, MCP_UNSIGNED_TEST_IDENTITY. */
+  slackbot: SlackbotSettings;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -348,6 +358,8 @@ const schema = z.object({
   ),
   DIGEST_TIME: timeOfDay('DIGEST_TIME', 'when the weekly digest is posted'),
   DIGEST_TZ: timeZone('DIGEST_TZ', ' (unset: ALERT_TIMEZONE, else UTC)'),
+  SLACKBOT_MCP: optional(z.enum(['on', 'off'], { error: SLACKBOT_MCP_PROBLEM })),
+  MCP_UNSIGNED_TEST_IDENTITY: optional(z.string().trim().regex(USER_ID, { error: TEST_IDENTITY_PROBLEM })),
 });
 
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
@@ -394,6 +406,7 @@ export function parseConfig(env: Env): ConfigResult {
     ...urlShapeProblems(env, set, parsed.error),
     ...accessProblems(env, set),
     ...consoleProblems(env, set),
+    ...testIdentityProblems(set, (env.SLACKBOT_MCP ?? '').trim() === 'on'),
   );
   if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
   return configOf(parsed.data);
@@ -558,6 +571,7 @@ function configOf(e: Settings): ConfigResult {
     drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 20) * 1000,
     requests: requestsOf(e, consoleOn),
     learners: learnerSettings(e.LEARNER_REMIND_DAYS),
+    slackbot: slackbotSettingsOf(e.SLACKBOT_MCP, e.MCP_UNSIGNED_TEST_IDENTITY),
     digest: {
       ...(digestChannel ? { channel: digestChannel } : {}),
       day: e.DIGEST_DAY ?? 'mon',

@@ -352,6 +352,16 @@ export interface Database {
   learner_reminders: LearnerRemindersTable;
   learner_prefs: LearnerPrefsTable;
   waitlist_offers: WaitlistOffersTable;
+  slackbot_confirmations: SlackbotConfirmationsTable;
+}
+
+/** A Slackbot preview token that made its change (docs/slackbot.md): a second use is refused. */
+export interface SlackbotConfirmationsTable {
+  token_id: string;
+  user_id: string;
+  tool: string;
+  used_at: string;
+  expires_at: string;
 }
 
 /** A deactivated member's license on hold (docs/leavers-and-offers.md#leavers): one row per license. */

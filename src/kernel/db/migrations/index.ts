@@ -26,6 +26,7 @@ import * as m0014 from './0014_learners.js';
 import * as m0015 from './0015_extension_requests.js';
 import * as m0016 from './0016_leavers.js';
 import * as m0017 from './0017_waitlist_offers.js';
+import * as m0022 from './0022_slackbot_confirmations.js';
 import type { AnyDb, Dialect, Step } from './columns.js';
 
 export type { Dialect };
@@ -48,6 +49,7 @@ const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['0015_extension_requests', m0015],
   ['0016_leavers', m0016],
   ['0017_waitlist_offers', m0017],
+  ['0022_slackbot_confirmations', m0022],
 ];
 
 /** The migrations as Kysely's migrator takes them, for one engine. */
