@@ -42,6 +42,7 @@ import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/
 import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
 import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
+import type { SlackbotSettings } from '../../src/slackbot/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -140,6 +141,8 @@ export interface TestAppOptions {
    * listeners, the gate and everything below them, without signing or HTTP.
    */
   transport?: 'http' | 'direct';
+  /** The Slackbot tools at POST /mcp (docs/slackbot.md); default off. */
+  slackbot?: SlackbotSettings;
 }
 
 export interface SentRequest {
@@ -329,6 +332,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
             },
           }
         : {}),
+      ...(options.slackbot ? { slackbot: options.slackbot } : {}),
       jobs: 'on demand',
       outboxEveryMs: 50,
     },
