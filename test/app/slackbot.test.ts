@@ -68,6 +68,7 @@ describe('tools/list', () => {
         'list_pools',
         'list_waiting',
         'pool_run_out',
+        'request_course',
         'revoke_license',
         'search_history',
       ].sort(),
@@ -252,6 +253,22 @@ describe('a change in two steps', () => {
     const changed = await admin.call('assign_license', { ...args, email: 'other@contoso.com', confirmToken });
     expect(changed.isError).toBe(true);
     expect(posts().length).toBe(before);
+  });
+
+  it('request_course: a member asks for a seat for themselves in two steps; the request is made once', async () => {
+    const store = t.deps.requests?.store;
+    const before = (await store?.byRequester(LEARNER))?.length ?? 0;
+    const preview = await admin.call('request_course', { poolId: '2002' }, LEARNER);
+    expect(preview.isError, textOf(preview)).toBeFalsy();
+    expect(textOf(preview)).toContain(held.student.email);
+    expect((await store?.byRequester(LEARNER))?.length).toBe(before);
+    const { confirmToken } = preview.structuredContent as { confirmToken: string };
+    const sent = await admin.call('request_course', { poolId: '2002', confirmToken }, LEARNER);
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    expect((await store?.byRequester(LEARNER))?.length).toBe(before + 1);
+    const again = await admin.call('request_course', { poolId: '2002', confirmToken }, LEARNER);
+    expect(textOf(again)).toContain('confirmed already');
+    expect((await store?.byRequester(LEARNER))?.length).toBe(before + 1);
   });
 
   it('a viewer cannot even preview a change, and the refusal is audited', async () => {

@@ -64,8 +64,9 @@ const changeOutput = {
 
 interface TwoSteps {
   tool: string;
-  action: AuditEntry['action'];
   userId: string;
+  /** May the caller make this change (in this pool, when known)? Asked at the preview and again at the confirm. */
+  who(poolId?: string): Promise<{ ok: true } | { ok: false; text: string }>;
   args: Record<string, unknown>;
   token: string | undefined;
   /** Reads fresh and applies the rules: what would happen and in which pool, or why it cannot. */
@@ -73,17 +74,18 @@ interface TwoSteps {
   commit(): Promise<ChangeAnswer>;
 }
 
-async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolResult> {
+export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolResult> {
   if (!ctx.confirmations) {
     return refusal("Changes through Slackbot need License Desk's records (a database), which are not kept here.");
   }
   const now = ctx.s.deps.now();
   if (t.token === undefined) {
-    const who = await ctx.gate.admin(t.userId, t.action);
+    const who = await t.who();
     if (!who.ok) return refusal(who.text);
     const seen = await t.preview();
     if ('refused' in seen) return refusal(seen.refused);
-    if (!who.scope.all && !who.scope.poolIds.has(seen.poolId)) return refusal(ctx.gate.outOfScope(seen.poolId));
+    const inPool = await t.who(seen.poolId);
+    if (!inPool.ok) return refusal(inPool.text);
     const { token, facts } = ctx.tokens.issue(t.tool, t.args, t.userId, now, seen.poolId);
     const expiresAt = new Date(facts.expiresAt).toISOString();
     const a = previewAnswer(t.tool, seen.what, { ...t.args, confirmToken: token }, CONFIRM_MINUTES);
@@ -96,7 +98,7 @@ async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolResult> 
   const checked = ctx.tokens.check(t.token, t.tool, t.args, t.userId, now);
   if (!checked.ok) return refusal(TOKEN_REFUSAL[checked.why]);
   const poolId = checked.facts.poolId;
-  const who = await ctx.gate.admin(t.userId, t.action, poolId ? { poolId } : {});
+  const who = await t.who(poolId);
   if (!who.ok) return refusal(who.text);
   if (!(await ctx.confirmations.use(checked.facts, now))) return refusal(TOKEN_REFUSAL.used);
   const done = await t.commit();
@@ -114,7 +116,11 @@ const slackbotChange = (ctx: ToolContext) => {
   return { ...base, audit: viaSlackbot(base.audit) };
 };
 
-const WRITE = { readOnlyHint: false, openWorldHint: false };
+export const WRITE = { readOnlyHint: false, openWorldHint: false };
+
+/** A license admin, in the pool when it is known (a refused role is audited as a click's). */
+const asAdmin = (ctx: ToolContext, userId: string, action: AuditEntry['action']) => (poolId?: string) =>
+  ctx.gate.admin(userId, action, poolId ? { poolId } : {});
 
 type AssignArgs = AssignAsk & { confirmToken?: string | undefined };
 
@@ -139,7 +145,7 @@ const registerAssign: Registrar = (server, ctx) => {
     guarded(ctx, SlackbotTool.assign, async ({ confirmToken, ...ask }: AssignArgs, userId) =>
       twoSteps(ctx, {
         tool: SlackbotTool.assign,
-        action: 'assign',
+        who: asAdmin(ctx, userId, 'assign'),
         userId,
         args: { ...ask },
         token: confirmToken,
@@ -179,7 +185,7 @@ const registerExtend: Registrar = (server, ctx) => {
     guarded(ctx, SlackbotTool.extend, async ({ licenseId, endDate, confirmToken }: ExtendArgs, userId) =>
       twoSteps(ctx, {
         tool: SlackbotTool.extend,
-        action: 'extend',
+        who: asAdmin(ctx, userId, 'extend'),
         userId,
         args: { licenseId, endDate },
         token: confirmToken,
@@ -213,7 +219,7 @@ const registerRevoke: Registrar = (server, ctx) => {
     guarded(ctx, SlackbotTool.revoke, async ({ licenseId, confirmToken }: RevokeArgs, userId) =>
       twoSteps(ctx, {
         tool: SlackbotTool.revoke,
-        action: 'revoke',
+        who: asAdmin(ctx, userId, 'revoke'),
         userId,
         args: { licenseId },
         token: confirmToken,

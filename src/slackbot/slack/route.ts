@@ -18,6 +18,7 @@ import { createConfirmTokens } from '../services/confirm-tokens.js';
 import { createCallerGate } from './caller.js';
 import { registerChangeTools } from './change-tools.js';
 import { registerReadTools } from './read-tools.js';
+import { registerRequestTool } from './request-tool.js';
 import type { ToolContext } from './tool-kit.js';
 
 export const MCP_PATH = '/mcp';
@@ -195,6 +196,7 @@ async function serve(ctx: ToolContext, req: IncomingMessage, res: ServerResponse
   const server = new McpServer({ name: 'license-desk', version: '1.0.0' }, { capabilities: { tools: {} } });
   registerReadTools(server, ctx);
   registerChangeTools(server, ctx);
+  registerRequestTool(server, ctx);
   // No sessionIdGenerator: stateless (each request stands alone); answers as plain JSON, not SSE.
   const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
   const closed = new Promise<void>((resolve) => res.on('close', resolve));
