@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from '@slack/bolt';
+import type { App, CustomRoute } from '@slack/bolt';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
 import { composeApp } from '../../src/app/compose.js';
@@ -143,6 +143,8 @@ export interface TestAppOptions {
   transport?: 'http' | 'direct';
   /** The Slackbot tools at POST /mcp (docs/slackbot.md); default off. */
   slackbot?: SlackbotSettings;
+  /** More HTTP routes on the app's port (the local console's, for its "Ask Slackbot" panel). */
+  routes?: CustomRoute[];
 }
 
 export interface SentRequest {
@@ -342,6 +344,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(records ? { records } : {}),
       ...(options.redis ? { redis: options.redis } : {}),
       slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
+      ...(options.routes ? { routes: options.routes } : {}),
       logger,
       now,
       retryConfig: { retries: 0 },
