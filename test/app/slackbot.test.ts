@@ -26,11 +26,13 @@ const ADMIN2 = 'U0MGR00002';
 const VIEWER = TEST_USERS.viewer;
 const NOBODY = TEST_USERS.nobody;
 const LEARNER = 'U0LEARN001';
+const HOLDER = 'U0LEARN002';
 const dataDir = mkdtempSync(join(tmpdir(), 'license-desk-slackbot-'));
 let clock = new Date('2026-11-25T10:00:00.000Z');
 let t: TestApp;
 let admin: McpCaller;
 let held: License;
+let held2: License;
 
 const deletes = () => t.sandbox.requests.filter((r) => r.method === 'DELETE');
 
@@ -42,8 +44,11 @@ beforeAll(async () => {
     ...selfServiceTo(),
     slackbot: { on: true },
   });
-  held = (await t.licensing.pools.allLicenses('2001')).filter((l) => l.active)[0] as License;
+  const active = (await t.licensing.pools.allLicenses('2001')).filter((l) => l.active);
+  held = active[0] as License;
+  held2 = active.find((l) => l.student.email !== held.student.email) as License;
   holderInSlack(t.slack, LEARNER, held);
+  holderInSlack(t.slack, HOLDER, held2);
   await progressPassOn(t, () => clock).run({ force: true });
   admin = await mcpAs(t, ADMIN);
 }, 60_000);
@@ -68,6 +73,7 @@ describe('tools/list', () => {
         'list_pools',
         'list_waiting',
         'pool_run_out',
+        'ask_more_time',
         'request_course',
         'revoke_license',
         'search_history',
@@ -269,6 +275,20 @@ describe('a change in two steps', () => {
     const again = await admin.call('request_course', { poolId: '2002', confirmToken }, LEARNER);
     expect(textOf(again)).toContain('confirmed already');
     expect((await store?.byRequester(LEARNER))?.length).toBe(before + 1);
+  });
+
+  it("ask_more_time: a holder asks to move the end of their own license in two steps; not someone else's", async () => {
+    const pool = (await t.licensing.pools.list()).find((p) => p.id === '2001');
+    const endDate = new Date(Date.parse(pool?.end ?? '') - 86_400_000).toISOString().slice(0, 10);
+    const args = { licenseId: held2.id, endDate, reason: 'The exam moved' };
+    const notMine = await admin.call('ask_more_time', args, LEARNER);
+    expect(notMine.isError).toBe(true);
+    const preview = await admin.call('ask_more_time', args, HOLDER);
+    expect(preview.isError, textOf(preview)).toBeFalsy();
+    const { confirmToken } = preview.structuredContent as { confirmToken: string };
+    const sent = await admin.call('ask_more_time', { ...args, confirmToken }, HOLDER);
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    expect(textOf(sent)).toContain('Sent to the license admins');
   });
 
   it('a viewer cannot even preview a change, and the refusal is audited', async () => {

@@ -65,7 +65,7 @@ export async function checkAssign(licensing: LicensingClient, ask: AssignAsk, no
       sentence:
         blocker === 'full-untransferable'
           ? `Pool ${pool.id} is full and not transferable: no seat can be given.`
-          : `Pool ${pool.id} is full: free a seat first (recycle_seat), then assign.`,
+          : `Pool ${pool.id} is full: free a seat first (in Slack, the assign form can recycle one), then assign.`,
     };
   }
   if (ask.endDate && Date.parse(ask.endDate) > Date.parse(pool.end)) {

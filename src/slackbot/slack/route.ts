@@ -17,6 +17,7 @@ import { type SlackbotSettings, USER_ID } from '../domain/settings.js';
 import { createConfirmTokens } from '../services/confirm-tokens.js';
 import { createCallerGate } from './caller.js';
 import { registerChangeTools } from './change-tools.js';
+import { registerMoreTimeTool } from './more-time-tool.js';
 import { registerReadTools } from './read-tools.js';
 import { registerRequestTool } from './request-tool.js';
 import type { ToolContext } from './tool-kit.js';
@@ -197,6 +198,7 @@ async function serve(ctx: ToolContext, req: IncomingMessage, res: ServerResponse
   registerReadTools(server, ctx);
   registerChangeTools(server, ctx);
   registerRequestTool(server, ctx);
+  registerMoreTimeTool(server, ctx);
   // No sessionIdGenerator: stateless (each request stands alone); answers as plain JSON, not SSE.
   const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
   const closed = new Promise<void>((resolve) => res.on('close', resolve));
