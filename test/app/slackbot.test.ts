@@ -291,6 +291,25 @@ describe('a change in two steps', () => {
     expect(textOf(sent)).toContain('Sent to the license admins');
   });
 
+  it('extend: the confirm changes the end once, through the same use case, audited via Slackbot', async () => {
+    const active = (await t.licensing.pools.allLicenses('2001')).filter((l) => l.active);
+    const target = active.find((l) => l.id !== held.id && l.id !== held2.id) as License;
+    const pool = (await t.licensing.pools.list()).find((p) => p.id === '2001');
+    const endDate = new Date(Date.parse(pool?.end ?? '') - 2 * 86_400_000).toISOString().slice(0, 10);
+    const patches = () => t.sandbox.requests.filter((r) => r.method === 'PATCH').length;
+    const before = patches();
+    const preview = await admin.call('extend_license', { licenseId: target.id, endDate });
+    expect(preview.isError, textOf(preview)).toBeFalsy();
+    expect(patches()).toBe(before);
+    const { confirmToken } = preview.structuredContent as { confirmToken: string };
+    const done = await admin.call('extend_license', { licenseId: target.id, endDate, confirmToken });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(patches()).toBe(before + 1);
+    expect((await t.licensing.licenses.get(target.id)).end.slice(0, 10)).toBe(endDate);
+    const entries = await t.audit.recent(10);
+    expect(entries.find((e) => e.action === 'extend' && e.licenseId === target.id)?.detail).toContain('via Slackbot');
+  });
+
   it('a viewer cannot even preview a change, and the refusal is audited', async () => {
     const r = await admin.call('revoke_license', { licenseId: held.id }, VIEWER);
     expect(textOf(r)).toContain('Only license admins');
