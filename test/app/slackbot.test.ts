@@ -73,6 +73,7 @@ describe('tools/list', () => {
         'list_pools',
         'list_waiting',
         'pool_run_out',
+        'recycle_seat',
         'ask_more_time',
         'request_course',
         'revoke_license',
@@ -308,6 +309,21 @@ describe('a change in two steps', () => {
     expect((await t.licensing.licenses.get(target.id)).end.slice(0, 10)).toBe(endDate);
     const entries = await t.audit.recent(10);
     expect(entries.find((e) => e.action === 'extend' && e.licenseId === target.id)?.detail).toContain('via Slackbot');
+  });
+
+  it('recycle: the preview names the license that would end; the confirm ends it and assigns once', async () => {
+    const args = { poolId: '2003', email: 'newcomer.recycle@contoso.com' };
+    const before = posts().length;
+    const preview = await admin.call('recycle_seat', args);
+    expect(preview.isError, textOf(preview)).toBeFalsy();
+    expect(textOf(preview)).toMatch(/end license \S+ of/);
+    expect(posts().length).toBe(before);
+    const { confirmToken } = preview.structuredContent as { confirmToken: string };
+    const done = await admin.call('recycle_seat', { ...args, confirmToken });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(posts().length).toBe(before + 1);
+    const entries = await t.audit.recent(10);
+    expect(entries.find((e) => e.action === 'recycle' && e.outcome === 'done')?.detail).toContain('via Slackbot');
   });
 
   it('a viewer cannot even preview a change, and the refusal is audited', async () => {

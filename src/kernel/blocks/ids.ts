@@ -220,6 +220,7 @@ export const SlackbotTool = {
   assign: 'assign_license',
   extend: 'extend_license',
   revoke: 'revoke_license',
+  recycle: 'recycle_seat',
   requestCourse: 'request_course',
   askMoreTime: 'ask_more_time',
 } as const;

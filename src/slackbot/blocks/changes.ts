@@ -8,6 +8,7 @@ import {
   endDateRefusalOutcome,
   type RevokeCheck,
   type RevokeOutcome,
+  recycleRefusalOutcome,
 } from '../../changes/index.js';
 import type { SlackMessage } from '../../kernel/blocks/kit.js';
 import { buildOutcomeMessage, describeReport, type Outcome, type Tone } from '../../kernel/blocks/outcome.js';
@@ -15,7 +16,7 @@ import { dayText } from '../../kernel/domain/end-date.js';
 import { escapeMrkdwn } from '../../kernel/domain/mrkdwn.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
 import type { WriteReport } from '../../kernel/domain/writes/report.js';
-import type { ExtendResult } from '../domain/answers.js';
+import type { ExtendResult, RecycleResult } from '../domain/answers.js';
 import type { Answer } from './answers.js';
 
 export type ChangeStatus = 'done' | 'refused' | 'failed' | 'unknown';
@@ -97,4 +98,22 @@ export function revokeOutcome(outcome: RevokeOutcome): ChangeAnswer {
         ? 'refused'
         : 'failed';
   return fromMessage(buildRevokeOutcomeMessage(outcome), status);
+}
+
+export function recyclePreview(pool: Pool, ended: License, ask: { email: string; name?: string | undefined }): string {
+  const who = ask.name ? `${ask.name} <${ask.email}>` : ask.email;
+  return `Pool ${pool.id} (${pool.course.title}) is full: end license ${ended.id} of ${student(ended)} (its access ends now) and give the seat to ${who}.`;
+}
+
+export function recycleOutcome(r: RecycleResult, ask: { poolId: string; email: string }): ChangeAnswer {
+  if (r.kind === 'unread') return fromOutcome({ tone: 'failed', headline: escapeMrkdwn(r.sentence) });
+  if (r.kind === 'refused') return fromOutcome(recycleRefusalOutcome(r.refusal, ask.poolId, ask.email, r.licenseId));
+  return fromOutcome(
+    describeReport(r.report, {
+      done: (l) =>
+        `Ended license \`${escapeMrkdwn(r.ended.id)}\` of ${escapeMrkdwn(student(r.ended))} and assigned license \`${escapeMrkdwn(l.id)}\` of pool \`${escapeMrkdwn(r.pool.id)}\` to ${escapeMrkdwn(student(l))}; it ends ${dayText(l.end)}.`,
+      notDone: `no seat was recycled for ${escapeMrkdwn(ask.email)}`,
+      check: `\`/licenses pool ${escapeMrkdwn(ask.poolId)}\``,
+    }),
+  );
 }

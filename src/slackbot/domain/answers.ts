@@ -3,9 +3,9 @@
  * fill it, the builders (blocks/answers.ts) word it, the tools (slack/tools.ts) return it as their
  * structured output.
  */
-import type { EndDateRefusal } from '../../changes/index.js';
+import type { EndDateRefusal, RecycleRefusal } from '../../changes/index.js';
 import type { Forecast } from '../../digest/index.js';
-import type { License } from '../../kernel/domain/types.js';
+import type { License, Pool } from '../../kernel/domain/types.js';
 import type { WriteReport } from '../../kernel/domain/writes/report.js';
 
 export interface PoolRow {
@@ -83,3 +83,9 @@ export type ExtendResult =
   | { kind: 'unread'; sentence: string }
   | { kind: 'refused'; refusal: EndDateRefusal }
   | { kind: 'written'; report: WriteReport<License> };
+
+/** What became of a recycle: not read, refused by a rule (on `licenseId`), or written (the license it ended). */
+export type RecycleResult =
+  | { kind: 'unread'; sentence: string }
+  | { kind: 'refused'; refusal: RecycleRefusal; licenseId: string | undefined }
+  | { kind: 'written'; report: WriteReport<License>; ended: License; pool: Pool };

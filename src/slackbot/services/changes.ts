@@ -9,11 +9,14 @@ import {
   type ChangeContext,
   changeLicenseEndDate,
   checkEndDateChange,
+  checkRecycle,
   checkRevoke,
+  defaultRecycleCandidate,
   type EndDateRefusal,
   poolBlocker,
   type RevokeCheck,
   type RevokeOutcome,
+  recycleDefaultSeat,
   revoke,
 } from '../../changes/index.js';
 import type { License, Pool } from '../../kernel/domain/types.js';
@@ -24,7 +27,7 @@ import type { AuditLog } from '../../kernel/services/audit.js';
 import { errorSentence } from '../../kernel/services/error-text.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import { reportOf } from '../../kernel/services/writes/outcome.js';
-import type { ExtendResult } from '../domain/answers.js';
+import type { ExtendResult, RecycleResult } from '../domain/answers.js';
 
 /** What the audit trail adds to every change made through Slackbot. */
 export const VIA_SLACKBOT = 'via Slackbot';
@@ -65,7 +68,7 @@ export async function checkAssign(licensing: LicensingClient, ask: AssignAsk, no
       sentence:
         blocker === 'full-untransferable'
           ? `Pool ${pool.id} is full and not transferable: no seat can be given.`
-          : `Pool ${pool.id} is full: free a seat first (in Slack, the assign form can recycle one), then assign.`,
+          : `Pool ${pool.id} is full: recycle a seat instead (recycle_seat).`,
     };
   }
   if (ask.endDate && Date.parse(ask.endDate) > Date.parse(pool.end)) {
@@ -135,4 +138,42 @@ export function previewRevoke(licensing: LicensingClient, licenseId: string, now
 
 export function confirmRevoke(ctx: ChangeContext, actor: string, licenseId: string): Promise<RevokeOutcome> {
   return revoke(ctx, { actor, licenseId });
+}
+
+/** The recycle a confirmation would make: the pool full and transferable, the license `recycle: true` ends now. */
+export async function previewRecycle(
+  licensing: LicensingClient,
+  ask: AssignAsk,
+  now: Date,
+): Promise<{ kind: 'ready'; pool: Pool; license: License } | RecycleResult> {
+  try {
+    // The license `recycle: true` would end now (the API's rule), then every rule of a recycle on it.
+    const active = await licensing.pools.allLicenses(ask.poolId, { includeInactive: false }, INTERACTIVE);
+    const named = defaultRecycleCandidate(active, now)?.id;
+    const check = await checkRecycle(licensing, paramsOf(ask), { named }, now);
+    if (!check.ok) return { kind: 'refused', refusal: check.refusal, licenseId: check.license?.id };
+    return { kind: 'ready', pool: check.pool, license: check.license };
+  } catch (error) {
+    return { kind: 'unread', sentence: errorSentence(error, 'pool', 'admin') };
+  }
+}
+
+const paramsOf = (ask: AssignAsk) => ({
+  poolId: ask.poolId,
+  email: ask.email,
+  ...(ask.name ? { name: ask.name } : {}),
+  ...(ask.endDate ? { endDate: ask.endDate } : {}),
+});
+
+/** The default recycle, sent only when the API's pick is still the license the preview named. */
+export async function confirmRecycle(
+  ctx: ChangeContext,
+  actor: string,
+  ask: AssignAsk,
+  named: string | undefined,
+): Promise<RecycleResult> {
+  const outcome = await recycleDefaultSeat(ctx, { actor, params: paramsOf(ask), defaultLicenseId: named });
+  if (outcome.kind === 'unread') return { kind: 'unread', sentence: errorSentence(outcome.error, 'pool', 'admin') };
+  if (outcome.kind === 'refused') return { kind: 'refused', refusal: outcome.refusal, licenseId: outcome.license?.id };
+  return { kind: 'written', report: reportOf(outcome.write, 'pool'), ended: outcome.pick, pool: outcome.pool };
 }

@@ -18,6 +18,8 @@ export interface TokenFacts {
   user: string;
   /** The pool the preview was about, for the scope check of the confirm. */
   poolId?: string;
+  /** What the preview named beside its arguments (a recycle: the license it ends). */
+  subject?: string;
   /** Milliseconds since the epoch. */
   expiresAt: number;
 }
@@ -33,6 +35,7 @@ export interface ConfirmTokens {
     user: string,
     now: Date,
     poolId?: string,
+    subject?: string,
   ): { token: string; facts: TokenFacts };
   check(token: string, tool: string, args: Record<string, unknown>, user: string, now: Date): TokenCheck;
 }
@@ -51,13 +54,14 @@ export function createConfirmTokens(signingSecret: string): ConfirmTokens {
   const key = createHmac('sha256', signingSecret).update('license-desk slackbot confirm v1').digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
   return {
-    issue(tool, args, user, now, poolId) {
+    issue(tool, args, user, now, poolId, subject) {
       const facts: TokenFacts = {
         id: b64(randomBytes(12)),
         tool,
         args,
         user,
         ...(poolId ? { poolId } : {}),
+        ...(subject ? { subject } : {}),
         expiresAt: now.getTime() + CONFIRM_MINUTES * 60_000,
       };
       const payload = b64(JSON.stringify(facts));

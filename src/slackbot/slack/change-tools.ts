@@ -17,6 +17,8 @@ import {
   type ChangeAnswer,
   extendOutcome,
   extendPreview,
+  recycleOutcome,
+  recyclePreview,
   revokeOutcome,
   revokePreview,
 } from '../blocks/changes.js';
@@ -26,7 +28,9 @@ import {
   checkExtend,
   confirmAssign,
   confirmExtend,
+  confirmRecycle,
   confirmRevoke,
+  previewRecycle,
   previewRevoke,
   viaSlackbot,
 } from '../services/changes.js';
@@ -70,8 +74,9 @@ interface TwoSteps {
   args: Record<string, unknown>;
   token: string | undefined;
   /** Reads fresh and applies the rules: what would happen and in which pool, or why it cannot. */
-  preview(): Promise<{ what: string; poolId: string } | { refused: string }>;
-  commit(): Promise<ChangeAnswer>;
+  preview(): Promise<{ what: string; poolId: string; subject?: string } | { refused: string }>;
+  /** Makes the change; `subject` is what the preview named beside the arguments. */
+  commit(subject: string | undefined): Promise<ChangeAnswer>;
 }
 
 export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolResult> {
@@ -86,7 +91,7 @@ export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolR
     if ('refused' in seen) return refusal(seen.refused);
     const inPool = await t.who(seen.poolId);
     if (!inPool.ok) return refusal(inPool.text);
-    const { token, facts } = ctx.tokens.issue(t.tool, t.args, t.userId, now, seen.poolId);
+    const { token, facts } = ctx.tokens.issue(t.tool, t.args, t.userId, now, seen.poolId, seen.subject);
     const expiresAt = new Date(facts.expiresAt).toISOString();
     const a = previewAnswer(t.tool, seen.what, { ...t.args, confirmToken: token }, CONFIRM_MINUTES);
     return {
@@ -101,7 +106,7 @@ export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolR
   const who = await t.who(poolId);
   if (!who.ok) return refusal(who.text);
   if (!(await ctx.confirmations.use(checked.facts, now))) return refusal(TOKEN_REFUSAL.used);
-  const done = await t.commit();
+  const done = await t.commit(checked.facts.subject);
   const result: CallToolResult = {
     content: [{ type: 'text', text: done.text }],
     structuredContent: { status: done.status, what: done.text },
@@ -234,7 +239,44 @@ const registerRevoke: Registrar = (server, ctx) => {
   );
 };
 
+const registerRecycle: Registrar = (server, ctx) => {
+  server.registerTool(
+    SlackbotTool.recycle,
+    {
+      title: 'Recycle a seat',
+      description:
+        'License admins: in a full transferable pool, end the license the licensing service picks (the preview names it) and give its seat to a new person. The first call only previews and returns a confirmToken; call again with the same arguments and that confirmToken to make it.',
+      inputSchema: {
+        poolId: poolIdArg.describe('The full pool'),
+        email: emailArg.describe("The new student's e-mail"),
+        name: z.string().min(1).max(200).optional().describe("The new student's name"),
+        endDate: dayArg.optional().describe('The new license end (YYYY-MM-DD); default the pool end'),
+        confirmToken: tokenArg,
+      },
+      outputSchema: changeOutput,
+      annotations: { ...WRITE, destructiveHint: true, idempotentHint: false },
+      _meta: BLOCK_KIT_META,
+    },
+    guarded(ctx, SlackbotTool.recycle, async ({ confirmToken, ...ask }: AssignArgs, userId) =>
+      twoSteps(ctx, {
+        tool: SlackbotTool.recycle,
+        who: asAdmin(ctx, userId, 'recycle'),
+        userId,
+        args: { ...ask },
+        token: confirmToken,
+        preview: async () => {
+          const seen = await previewRecycle(ctx.s.deps.licensing, ask, ctx.s.deps.now());
+          if (seen.kind !== 'ready') return { refused: recycleOutcome(seen, ask).text };
+          return { what: recyclePreview(seen.pool, seen.license, ask), poolId: seen.pool.id, subject: seen.license.id };
+        },
+        commit: async (named) => recycleOutcome(await confirmRecycle(slackbotChange(ctx), userId, ask, named), ask),
+      }),
+    ),
+  );
+};
+
 export const registerChangeTools: Registrar = (server, ctx) => {
+  registerRecycle(server, ctx);
   registerAssign(server, ctx);
   registerExtend(server, ctx);
   registerRevoke(server, ctx);
