@@ -200,6 +200,42 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
   };
   const userField = (u: LocalSlackUser) => ({ id: u.id, username: u.name, name: u.name, team_id: team.id });
 
+  /** Slack's two signature headers over `body` (v0, the demo's signing secret). */
+  const signedHeaders = (body: string) => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = `v0=${createHmac('sha256', options.signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': signature };
+  };
+
+  /**
+   * "Ask Slackbot" (docs/slackbot.md): one MCP request to the app's own POST /mcp, signed as Slack signs
+   * it, as the person shown: the tool list (no `name`), or a tool call with their Slack identity.
+   */
+  async function slackbot(req: IncomingMessage, b: Json): Promise<Json> {
+    const me = userOf(b.user);
+    const args = isObject(b.arguments) ? b.arguments : {};
+    const slack = { user_id: me.id, team_id: team.id };
+    const call =
+      typeof b.name === 'string'
+        ? { method: 'tools/call', params: { name: b.name, arguments: args, _meta: { slack } } }
+        : { method: 'tools/list', params: {} };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, ...call });
+    const res = await fetch(`http://127.0.0.1:${req.socket.localPort}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...signedHeaders(body),
+      },
+      body,
+      signal: AbortSignal.timeout(60_000),
+    });
+    if (res.status === 404)
+      return { ok: false, error: 'The Slackbot tools are off: start License Desk with SLACKBOT_MCP=on.' };
+    const answer = parseAck(await res.text());
+    return { ok: res.ok, status: res.status, ...(answer ? { answer } : {}) };
+  }
+
   /** Signs and posts `body` to the app's own /slack/events, as Slack does; reports a slow or failed ack. */
   async function deliver(
     req: IncomingMessage,
@@ -207,18 +243,12 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     what: string,
     contentType = 'application/x-www-form-urlencoded',
   ): Promise<{ status: number; text: string }> {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = `v0=${createHmac('sha256', options.signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
     const started = performance.now();
     let res: Response;
     try {
       res = await fetch(`http://127.0.0.1:${req.socket.localPort}/slack/events`, {
         method: 'POST',
-        headers: {
-          'content-type': contentType,
-          'x-slack-request-timestamp': String(timestamp),
-          'x-slack-signature': signature,
-        },
+        headers: { 'content-type': contentType, ...signedHeaders(body) },
         body,
         signal: AbortSignal.timeout(15_000),
       });
@@ -727,6 +757,7 @@ export function createConsole(options: ConsoleOptions): LocalConsole {
     { path: '/console/home', method: ['POST'], handler: post(home) },
     { path: '/console/alerts-now', method: ['POST'], handler: post(alertsNow) },
     { path: '/console/member', method: ['POST'], handler: post(member) },
+    { path: '/console/slackbot', method: ['POST'], handler: post(slackbot) },
   ];
 
   return {

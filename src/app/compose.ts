@@ -95,6 +95,13 @@ import {
   withSoleDeciderLine,
 } from '../two-person/index.js';
 
+import {
+  createSlackbot,
+  SLACKBOT_OFF,
+  type SlackbotPart,
+  type SlackbotSettings,
+  slackbotFeature,
+} from '../slackbot/index.js';
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
 /** What the app talks to: each a real service in main.ts, a fake or a sandbox in the tests. */
@@ -167,6 +174,8 @@ export interface AppSettings {
   learners?: LearnerSettings;
   /** The two-person rule for mass changes (needs records; docs/roles-and-approvals.md); absent: off. */
   twoPerson?: TwoPersonSettings;
+  /** The Slackbot tools at POST /mcp (docs/slackbot.md); default off. */
+  slackbot?: SlackbotSettings;
   /**
    * 'all': every job runs on its own timer (main.ts). 'on demand' (tests): only the outbox sends on its
    * own; the others run when a test ticks them.
@@ -471,7 +480,7 @@ const NO_FEATURES: Omit<Features, 'deps'> = {
 function featuresOf(
   settings: AppSettings,
   ports: AppPorts,
-  parts: { client: webApi.WebClient; audit: AuditLog; runner: JobRunner; f: Features },
+  parts: { client: webApi.WebClient; audit: AuditLog; runner: JobRunner; f: Features; slackbot: SlackbotPart },
 ): { all: Feature[]; home: HomeFeature } {
   const { client, audit, runner, f } = parts;
   // App Home's sections under the dashboard, for license admins: the waitlist, then the leavers' seats.
@@ -511,6 +520,7 @@ function featuresOf(
     exportFeature(),
     rolesFeature(),
     twoPersonFeature(f.twoPerson),
+    slackbotFeature(parts.slackbot),
   ];
   return { all, home };
 }
@@ -569,11 +579,17 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
   const runner = createJobRunner({ logger: ports.logger.child({ component: 'jobs' }) });
   const kernel = kernelDeps(settings, ports, notices, runner);
   const { outbox, settler } = kernel;
+  // The Slackbot tools' POST /mcp goes on the app's port; it is bound to the finished app when the features register.
+  const slackbot = createSlackbot(settings.slackbot ?? SLACKBOT_OFF, {
+    signingSecret: ports.slack.signingSecret,
+    logger: ports.logger.child({ component: 'slackbot' }),
+  });
+  const routes = [...(ports.routes ?? []), ...slackbot.routes];
   const app = createBoltApp(kernel.deps, {
     slack: ports.slack,
     ...(ports.boltLogger ? { boltLogger: ports.boltLogger } : {}),
     ...(ports.retryConfig ? { retryConfig: ports.retryConfig } : {}),
-    ...(ports.routes ? { routes: ports.routes } : {}),
+    ...(routes.length > 0 ? { routes } : {}),
     ...(ports.localSlackUrl ? { localSlackUrl: ports.localSlackUrl } : {}),
   });
   const client = app.client;
@@ -585,7 +601,7 @@ export async function composeApp(settings: AppSettings, ports: AppPorts): Promis
       ? await composeFeatures(settings, ports, kernel.deps, { client, audit, records, outbox })
       : { ...NO_FEATURES, deps: kernel.deps };
   const { deps } = features;
-  const { all, home } = featuresOf(settings, ports, { client, audit, runner, f: features });
+  const { all, home } = featuresOf(settings, ports, { client, audit, runner, f: features, slackbot });
   registerNotices(notices, settler, all);
   const work = deps.work ?? createWorkTracker();
   const state = createAppState({

@@ -70,6 +70,8 @@ export function settingsOf(
     learners: config.learners,
     // TWO_PERSON_MIN_ROWS and TWO_PERSON_EXPIRY_HOURS (docs/roles-and-approvals.md): mass changes wait for a second admin.
     twoPerson: config.twoPerson,
+    // SLACKBOT_MCP (off by default) and the test-only MCP_UNSIGNED_TEST_IDENTITY (docs/slackbot.md).
+    slackbot: config.slackbot,
     jobs: 'all',
   };
 }

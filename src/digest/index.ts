@@ -4,6 +4,8 @@
  */
 export type { DashboardData } from './domain/dashboard.js';
 export { dashboardWithin } from './domain/dashboard.js';
+export type { Forecast } from './domain/forecast.js';
+export { FORECAST_WINDOW_DAYS, forecastPool } from './domain/forecast.js';
 export type { Dashboard, RefreshResult } from './services/dashboard.js';
 export { createDashboard } from './services/dashboard.js';
 export type { DigestSchedule } from './services/digest-schedule.js';

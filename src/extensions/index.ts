@@ -3,6 +3,7 @@
  * features: the public face").
  */
 
+export { askRefusalText } from './blocks/extensions.js';
 export type { ExtensionRequest } from './domain/extensions.js';
 export { EXTENSION_NOTICE_KINDS } from './domain/extensions.js';
 export { extensionsFeature } from './slack/feature.js';

@@ -4,6 +4,7 @@
  */
 
 export { auditFilesIn, importAuditFiles } from './services/audit-import.js';
+export { readHistoryPage } from './services/history.js';
 export { createSlackAuditLog } from './slack/audit-trail.js';
 export { historyFeature } from './slack/feature.js';
 export { history } from './slack/history-command.js';

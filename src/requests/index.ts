@@ -4,6 +4,7 @@
  */
 
 export { heldSeatsSentence } from './blocks/offers.js';
+export { createRefusalText } from './blocks/request-outcome.js';
 export {
   buildMyRequestsHomeSection,
   HOME_MAX_MY_REQUESTS,
@@ -28,6 +29,7 @@ export { importRequestFiles } from './services/import.js';
 export type { FreeSeatOutcome } from './services/service.js';
 export type { RequestService, RequestServiceOptions } from './services/types.js';
 export { requestsFeature } from './slack/feature.js';
+export { nowhereToGo } from './slack/form.js';
 export { request, requests } from './slack/request-command.js';
 export type { RequestsOptions } from './slack/start.js';
 export { composeRequests, type RequestsFeature, type WaitlistSetup } from './slack/start.js';

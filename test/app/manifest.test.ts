@@ -71,6 +71,8 @@ function neededScopes(): string[] {
   if (/\bapp\.command\(/.test(code)) needed.add('commands');
   // users.info returns profile.email only with users:read.email.
   if (/profile\??\.email/.test(code)) needed.add('users:read.email');
+  // The Slackbot tools' endpoint (docs/slackbot.md): Slackbot connects to an MCP server only with it.
+  if (/\bMCP_PATH\b/.test(code)) needed.add('mcp:connect');
   return [...needed].sort();
 }
 
@@ -98,6 +100,15 @@ describe('manifest.yml', () => {
     expect(validate(http), ajv.errorsText(validate.errors)).toBe(true);
     http.settings.interactivity.options_load_url = url;
     expect(validate(http)).toBe(false);
+  });
+
+  it('declares the Slackbot tools as an MCP server with Slack identity auth at /mcp, over HTTPS', () => {
+    const m = manifest as unknown as { mcp_servers?: Record<string, { url: string; auth_type: string }> };
+    const servers = Object.values(m.mcp_servers ?? {});
+    expect(servers).toHaveLength(1);
+    expect(servers[0]?.auth_type).toBe('slack_identity_auth');
+    expect(servers[0]?.url).toMatch(/^https:\/\/[^/]+\/mcp$/);
+    expect(manifest.oauth_config.scopes.bot).toContain('mcp:connect');
   });
 
   it('declares License Desk, /licenses with escaping, Socket Mode, interactivity and App Home', () => {

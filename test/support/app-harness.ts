@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from '@slack/bolt';
+import type { App, CustomRoute } from '@slack/bolt';
 import { startSandbox } from '../../local/sandbox/index.js';
 import type { RunningSandbox, SandboxOptions } from '../../local/sandbox/types.js';
 import { composeApp } from '../../src/app/compose.js';
@@ -44,6 +44,7 @@ import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
 import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
 import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
+import type { SlackbotSettings } from '../../src/slackbot/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -147,6 +148,10 @@ export interface TestAppOptions {
    * listeners, the gate and everything below them, without signing or HTTP.
    */
   transport?: 'http' | 'direct';
+  /** The Slackbot tools at POST /mcp (docs/slackbot.md); default off. */
+  slackbot?: SlackbotSettings;
+  /** More HTTP routes on the app's port (the local console's, for its "Ask Slackbot" panel). */
+  routes?: CustomRoute[];
 }
 
 export interface SentRequest {
@@ -341,6 +346,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
             },
           }
         : {}),
+      ...(options.slackbot ? { slackbot: options.slackbot } : {}),
       jobs: 'on demand',
       outboxEveryMs: 50,
     },
@@ -350,6 +356,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(records ? { records } : {}),
       ...(options.redis ? { redis: options.redis } : {}),
       slack: { mode: 'http', botToken: TEST_BOT_TOKEN, signingSecret: TEST_SIGNING_SECRET, apiUrl: slack.apiUrl },
+      ...(options.routes ? { routes: options.routes } : {}),
       logger,
       now,
       retryConfig: { retries: 0 },

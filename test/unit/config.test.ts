@@ -39,6 +39,7 @@ describe('parseConfig', () => {
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 7 },
         twoPerson: { minRows: 20, expiryHours: 24 },
+        slackbot: { on: false },
         progress: {
           pass: true,
           budgetShare: 0.2,
@@ -251,6 +252,7 @@ describe('parseConfig', () => {
         leavers: { on: true, graceDays: 7 },
         learners: { remindDays: 10 },
         twoPerson: { minRows: 0, expiryHours: 48 },
+        slackbot: { on: false },
         progress: {
           pass: true,
           budgetShare: 0.2,

@@ -521,6 +521,72 @@ function setupSwitcher() {
   });
 }
 
+// "Ask Slackbot" (docs/slackbot.md): the tools Slack's assistant sees, called as the person shown,
+// each request signed by the console's back end as Slack signs it; the answer's text and its blocks.
+function setupSlackbot() {
+  const open = el('button', 'btn small', 'Ask Slackbot');
+  open.type = 'button';
+  open.title = 'A console control: call License Desk’s Slackbot tools (MCP) as the person shown';
+  $('digest-now').after(open);
+  const panel = el('section', 'slackbot');
+  panel.setAttribute('aria-label', 'Ask Slackbot');
+  panel.hidden = true;
+  $('notices').after(panel);
+  const pick = el('select');
+  const args = el('textarea');
+  args.rows = 3;
+  args.placeholder = '{"poolId": "2001"}';
+  args.spellcheck = false;
+  const call = el('button', 'btn small', 'Call');
+  call.type = 'button';
+  const out = el('div', 'slackbot-answer');
+  panel.append(el('strong', '', 'Ask Slackbot: '), pick, args, call, out);
+  const show = (r) => {
+    out.replaceChildren();
+    if (!r.ok && r.error) return out.append(el('p', 'composer-error', r.error));
+    const result = r.answer?.result;
+    if (!result) return out.append(el('p', 'composer-error', r.answer?.error?.message ?? `HTTP ${r.status}`));
+    const text = (result.content ?? []).map((c) => c.text ?? '').join('\n');
+    out.append(el('pre', result.isError ? 'composer-error' : '', text));
+    const blocks = result._meta?.slack?.blocks;
+    if (blocks?.length) {
+      const ctx = {
+        ...blockCtx('slackbot', { type: 'message', channel: '', ts: '' }),
+        // A button in a tool's answer calls the tool it names (`tool:<name>`, its value the arguments).
+        onAction: async (action) => {
+          if (!action.action_id?.startsWith('tool:')) return;
+          show(
+            await post('/console/slackbot', {
+              name: action.action_id.slice(5),
+              arguments: JSON.parse(action.value ?? '{}'),
+            }),
+          );
+        },
+      };
+      out.append(renderBlocks(blocks, ctx));
+    }
+  };
+  open.addEventListener('click', async () => {
+    panel.hidden = !panel.hidden;
+    if (panel.hidden) return;
+    const r = await post('/console/slackbot', {});
+    const tools = r.answer?.result?.tools;
+    if (!tools) return show(r);
+    pick.replaceChildren(
+      ...tools.map((t) => Object.assign(el('option', '', `${t.title ?? t.name} (${t.name})`), { value: t.name })),
+    );
+  });
+  call.addEventListener('click', async () => {
+    let parsed = {};
+    try {
+      parsed = args.value.trim() ? JSON.parse(args.value) : {};
+    } catch {
+      return show({ ok: false, error: 'The arguments must be JSON, e.g. {"poolId": "2001"}.' });
+    }
+    show(await post('/console/slackbot', { name: pick.value, arguments: parsed }));
+  });
+}
+
 async function start() {
   setupComposer();
   setupSwitcher();
@@ -528,6 +594,7 @@ async function start() {
   setupDeactivate();
   setupDigestNow();
   setupShortcuts();
+  setupSlackbot();
   // The first person on the list (the license admin) unless the page remembers another.
   const probe = await fetch('/console/people').then((r) => r.json());
   if (!probe.some((u) => u.id === store.me)) store.me = probe[0]?.id ?? '';

@@ -295,3 +295,26 @@ export const ApproverInputId = {
   until: { block: 'approvers_until', action: 'approvers_until_pick' },
   delegate: { block: 'approvers_delegate', action: 'approvers_delegate_pick' },
 } as const;
+
+/**
+ * The Slackbot tools (docs/slackbot.md): their names in `tools/list`, and the action id of a button in a
+ * tool's answer, which Slack turns into a call of that tool (`tool:<name>`, the button's value its
+ * arguments as JSON).
+ */
+export const SlackbotTool = {
+  listPools: 'list_pools',
+  getPool: 'get_pool',
+  personLicenses: 'find_licenses',
+  holders: 'list_holders_by_progress',
+  runOut: 'pool_run_out',
+  waiting: 'list_waiting',
+  history: 'search_history',
+  assign: 'assign_license',
+  extend: 'extend_license',
+  revoke: 'revoke_license',
+  recycle: 'recycle_seat',
+  requestCourse: 'request_course',
+  askMoreTime: 'ask_more_time',
+} as const;
+
+export const slackbotToolActionId = (tool: string): string => `tool:${tool}`;

@@ -15,6 +15,14 @@ import {
 import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
 import { type TwoPersonSettings, twoPersonSettings } from '../../two-person/domain/two-person.js';
+import {
+  SLACKBOT_MCP_PROBLEM,
+  type SlackbotSettings,
+  slackbotSettingsOf,
+  TEST_IDENTITY_PROBLEM,
+  testIdentityProblems,
+  USER_ID,
+} from '../../slackbot/domain/settings.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
 import { type BusinessCalendar, parseBusinessDays } from '../domain/business-hours.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
@@ -74,6 +82,8 @@ export interface Config {
   learners: LearnerSettings;
   /** The two-person rule for mass changes (docs/roles-and-approvals.md): TWO_PERSON_MIN_ROWS (0: off), TWO_PERSON_EXPIRY_HOURS. */
   twoPerson: TwoPersonSettings;
+  /** The Slackbot tools (docs/slackbot.md): SLACKBOT_MCP, MCP_UNSIGNED_TEST_IDENTITY. */
+  slackbot: SlackbotSettings;
 }
 
 /** PROGRESS_*: the daily pass over every active license's course progress (docs/progress.md). */
@@ -401,6 +411,8 @@ const schema = z.object({
   ),
   DIGEST_TIME: timeOfDay('DIGEST_TIME', 'when the weekly digest is posted'),
   DIGEST_TZ: timeZone('DIGEST_TZ', ' (unset: ALERT_TIMEZONE, else UTC)'),
+  SLACKBOT_MCP: optional(z.enum(['on', 'off'], { error: SLACKBOT_MCP_PROBLEM })),
+  MCP_UNSIGNED_TEST_IDENTITY: optional(z.string().trim().regex(USER_ID, { error: TEST_IDENTITY_PROBLEM })),
 });
 
 /** Every setting License Desk reads from the environment (README's table and .env.example list each). */
@@ -452,6 +464,7 @@ export function parseConfig(env: Env): ConfigResult {
           'REQUEST_BUSINESS_DAYS needs REQUEST_TIMEZONE (an IANA zone such as Europe/Berlin): the days are counted there',
         ]
       : []),
+    ...testIdentityProblems(set, (env.SLACKBOT_MCP ?? '').trim() === 'on'),
   );
   if (!parsed.success || problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
   return configOf(parsed.data);
@@ -617,6 +630,7 @@ function configOf(e: Settings): ConfigResult {
     requests: requestsOf(e, consoleOn),
     learners: learnerSettings(e.LEARNER_REMIND_DAYS),
     twoPerson: twoPersonSettings({ minRows: e.TWO_PERSON_MIN_ROWS, expiryHours: e.TWO_PERSON_EXPIRY_HOURS }),
+    slackbot: slackbotSettingsOf(e.SLACKBOT_MCP, e.MCP_UNSIGNED_TEST_IDENTITY),
     digest: {
       ...(digestChannel ? { channel: digestChannel } : {}),
       day: e.DIGEST_DAY ?? 'mon',

@@ -402,6 +402,16 @@ export interface Database {
   approver_delegations: ApproverDelegationsTable;
   approver_prefs: ApproverPrefsTable;
   approver_daily_lists: ApproverDailyListsTable;
+  slackbot_confirmations: SlackbotConfirmationsTable;
+}
+
+/** A Slackbot preview token that made its change (docs/slackbot.md): a second use is refused. */
+export interface SlackbotConfirmationsTable {
+  token_id: string;
+  user_id: string;
+  tool: string;
+  used_at: string;
+  expires_at: string;
 }
 
 /** A mass change held for a second admin (docs/roles-and-approvals.md): its plan as previewed and its decision. */

@@ -190,15 +190,15 @@ function createRefuser(logRefusal: (reason: Refusal, fields: Record<string, unkn
 }
 
 /** From the headers alone (1 and 2 above): a timestamp out of the window, a declared length too large. */
-function headerRefusal(req: IncomingMessage, nowMs: number): RefusalAnswer | undefined {
+function headerRefusal(req: IncomingMessage, nowMs: number, maxBytes = MAX_BODY_BYTES): RefusalAnswer | undefined {
   const skew = timestampSkew(req.headers['x-slack-request-timestamp'], nowMs);
   if (skew !== undefined) {
     const fields = skew.seconds === undefined ? {} : { skewSeconds: skew.seconds };
     return { status: 401, reason: 'timestamp', text: skew.text, fields };
   }
   const declared = declaredLength(req);
-  if (declared !== undefined && declared > MAX_BODY_BYTES) {
-    return { status: 413, reason: 'too-large', text: tooLargeText(), fields: { declaredBytes: declared } };
+  if (declared !== undefined && declared > maxBytes) {
+    return { status: 413, reason: 'too-large', text: tooLargeText(maxBytes), fields: { declaredBytes: declared } };
   }
   return undefined;
 }
@@ -212,7 +212,11 @@ const busy = (pool: 'small' | 'large'): RefusalAnswer => ({
 });
 
 /** Reads the body within the buffering bounds (3 and 4 above); 'gone' when the sender went away. */
-async function readWithinBounds(req: IncomingMessage, pools: Pools): Promise<Buffer | 'gone' | RefusalAnswer> {
+async function readWithinBounds(
+  req: IncomingMessage,
+  pools: Pools,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Buffer | 'gone' | RefusalAnswer> {
   const declared = declaredLength(req);
   const isSmall = declared !== undefined && declared <= SMALL_BODY_BYTES;
   if (!isSmall && !pools.large.tryTake()) return busy('large');
@@ -226,14 +230,14 @@ async function readWithinBounds(req: IncomingMessage, pools: Pools): Promise<Buf
     : () => true;
   let body: Buffer | 'too-large' | 'gone' | 'busy';
   try {
-    body = await readBody(req, MAX_BODY_BYTES, charge);
+    body = await readBody(req, maxBytes, charge);
   } finally {
     if (isSmall) pools.small.give(charged);
     else pools.large.give();
   }
   if (body === 'busy') return busy('small');
   if (body === 'too-large') {
-    return { status: 413, reason: 'too-large', text: tooLargeText(), fields: { declaredBytes: 'none' } };
+    return { status: 413, reason: 'too-large', text: tooLargeText(maxBytes), fields: { declaredBytes: 'none' } };
   }
   return body;
 }
@@ -250,6 +254,62 @@ function contentRefusal(req: IncomingMessage, text: string, secret: string, nowM
   return undefined;
 }
 
+/** What a signed route (createSignedBodyReader) read: the verified body, or the refusal to answer with. */
+export type SignedBody =
+  | { ok: true; body: string; signed: boolean }
+  | { ok: false; status: number; reason: string; text: string; headers?: Record<string, string> }
+  | 'gone';
+
+export interface SignedBodyReaderOptions {
+  signingSecret: string;
+  /** The largest body accepted (413 beyond it, before a byte is read when the length is declared). */
+  maxBytes: number;
+  logger: Logger;
+  /**
+   * A request carrying neither X-Slack-Signature nor X-Slack-Request-Timestamp is let through as
+   * `signed: false` (for a test-only mode the caller vouches for); default: refused like a bad one.
+   */
+  allowUnsigned?: boolean;
+}
+
+/**
+ * The guard above for a route of our own that Slack signs (POST /mcp): the same timestamp window,
+ * size cap, bounded reads and signature check, on a budget of its own, before anything is parsed.
+ * The caller writes the answer; a refused body's rest is dropped as the guard drops it.
+ */
+export function createSignedBodyReader(
+  options: SignedBodyReaderOptions,
+): (req: IncomingMessage) => Promise<SignedBody> {
+  const pools: Pools = { small: new ByteBudget(SMALL_BODY_BUDGET_BYTES), large: new Slots(LARGE_BODIES_AT_ONCE) };
+  const log = createRefusalLog(options.logger);
+  const refused = (req: IncomingMessage, r: RefusalAnswer): SignedBody => {
+    log(r.reason, { status: r.status, problem: r.text, ...r.fields });
+    discardThenClose(req);
+    return {
+      ok: false,
+      status: r.status,
+      reason: r.reason,
+      text: r.text,
+      ...(r.headers ? { headers: r.headers } : {}),
+    };
+  };
+  return async (req) => {
+    const nowMs = Date.now();
+    const early = headerRefusal(req, nowMs, options.maxBytes);
+    if (early !== undefined) return refused(req, early);
+    const body = await readWithinBounds(req, pools, options.maxBytes);
+    if (body === 'gone') return 'gone';
+    if (!Buffer.isBuffer(body)) return refused(req, body);
+    const text = body.toString();
+    const unsigned =
+      req.headers['x-slack-signature'] === undefined && req.headers['x-slack-request-timestamp'] === undefined;
+    if (unsigned && options.allowUnsigned) return { ok: true, body: text, signed: false };
+    const problem = signatureProblem(req, text, options.signingSecret, nowMs);
+    if (problem !== undefined) return refused(req, { status: 401, reason: 'signature', text: problem });
+    return { ok: true, body: text, signed: true };
+  };
+}
+
 function isEventsPost(req: IncomingMessage, endpoint: string): boolean {
   if (req.method !== 'POST') return false;
   try {
@@ -259,8 +319,10 @@ function isEventsPost(req: IncomingMessage, endpoint: string): boolean {
   }
 }
 
-const tooLargeText = () =>
-  `Request body too large: Slack's largest request (a big modal's submission) is under ${MAX_BODY_BYTES / 1024 / 1024} MB.`;
+const tooLargeText = (maxBytes: number) =>
+  maxBytes === MAX_BODY_BYTES
+    ? `Request body too large: Slack's largest request (a big modal's submission) is under ${MAX_BODY_BYTES / 1024 / 1024} MB.`
+    : `Request body too large: at most ${Math.round(maxBytes / 1024)} kB is accepted here.`;
 
 function declaredLength(req: IncomingMessage): number | undefined {
   const header = req.headers['content-length'];

@@ -15,6 +15,10 @@ export interface HolderFilter {
   email?: string;
   /** Inactive licenses too (default: active only). */
   includeInactive?: boolean;
+  /** Holders whose name contains this (case-insensitive), e.g. a person asked for by name. */
+  nameContains?: string;
+  /** At most this many, by pool then license (not with `licenseIds`). */
+  limit?: number;
 }
 
 export interface PoolStandingCounts {
@@ -76,6 +80,10 @@ export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRec
       if (!filter.includeInactive) q = q.where('active', '=', 1);
       if (filter.poolId !== undefined) q = q.where('pool_id', '=', filter.poolId);
       if (filter.email !== undefined) q = q.where('student_email', '=', filter.email.toLowerCase());
+      if (filter.nameContains !== undefined) {
+        const words = filter.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+        q = q.where(sql<boolean>`lower(student_name) like ${`%${words}%`} escape '\\'`);
+      }
       if (filter.licenseIds !== undefined) {
         if (filter.licenseIds.length === 0) return [];
         const out: LicenseProgress[] = [];
@@ -85,7 +93,8 @@ export function holderRecords(db: Kysely<Database>, dialect: Dialect): HolderRec
         }
         return out;
       }
-      return (await q.orderBy('pool_id').orderBy('license_id').execute()).map(toProgress);
+      const ordered = q.orderBy('pool_id').orderBy('license_id');
+      return (await (filter.limit !== undefined ? ordered.limit(filter.limit) : ordered).execute()).map(toProgress);
     },
 
     async standingCounts(now, thresholds) {

@@ -29,6 +29,7 @@ import * as m0017 from './0017_waitlist_offers.js';
 import * as m0018 from './0018_role_grants.js';
 import * as m0019 from './0019_approvers.js';
 import * as m0020 from './0020_two_person.js';
+import * as m0021 from './0021_slackbot_confirmations.js';
 import type { AnyDb, Dialect, Step } from './columns.js';
 
 export type { Dialect };
@@ -54,6 +55,7 @@ const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['0018_role_grants', m0018],
   ['0019_approvers', m0019],
   ['0020_two_person', m0020],
+  ['0021_slackbot_confirmations', m0021],
 ];
 
 /** The migrations as Kysely's migrator takes them, for one engine. */
