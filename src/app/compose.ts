@@ -88,20 +88,19 @@ import {
 } from '../requests/index.js';
 import { composeRoles, rolesFeature } from '../roles/index.js';
 import {
-  composeTwoPerson,
-  type TwoPersonFeature,
-  type TwoPersonSettings,
-  twoPersonFeature,
-  withSoleDeciderLine,
-} from '../two-person/index.js';
-
-import {
   createSlackbot,
   SLACKBOT_OFF,
   type SlackbotPart,
   type SlackbotSettings,
   slackbotFeature,
 } from '../slackbot/index.js';
+import {
+  composeTwoPerson,
+  type TwoPersonFeature,
+  type TwoPersonSettings,
+  twoPersonFeature,
+  withSoleDeciderLine,
+} from '../two-person/index.js';
 import { createBoltApp, initApp, registerListeners, type SlackTransport } from './app.js';
 
 /** What the app talks to: each a real service in main.ts, a fake or a sandbox in the tests. */

@@ -43,8 +43,8 @@ import { type ReclaimSettings, reclaimSettings } from '../../src/reclaim/domain/
 import type { ReclaimFeature } from '../../src/reclaim/slack/start.js';
 import { type RequestTimers, requestTimers } from '../../src/requests/domain/requests.js';
 import type { RequestsFeature, WaitlistSetup } from '../../src/requests/slack/start.js';
-import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
 import type { SlackbotSettings } from '../../src/slackbot/index.js';
+import { type TwoPersonFeature, type TwoPersonSettings, twoPersonSettings } from '../../src/two-person/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,

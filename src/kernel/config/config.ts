@@ -14,7 +14,6 @@ import {
 } from '../../leavers/domain/leavers.js';
 import type { AutoReturnSettings } from '../../progress/domain/auto-return.js';
 import { type ReclaimSettings, reclaimSettings } from '../../reclaim/domain/reclaim.js';
-import { type TwoPersonSettings, twoPersonSettings } from '../../two-person/domain/two-person.js';
 import {
   SLACKBOT_MCP_PROBLEM,
   type SlackbotSettings,
@@ -23,6 +22,7 @@ import {
   testIdentityProblems,
   USER_ID,
 } from '../../slackbot/domain/settings.js';
+import { type TwoPersonSettings, twoPersonSettings } from '../../two-person/domain/two-person.js';
 import { databaseUrlProblem, databaseUrlSecrets } from '../db/url.js';
 import { type BusinessCalendar, parseBusinessDays } from '../domain/business-hours.js';
 import { DEMO_SIGNING_SECRET } from './demo-credentials.js';
