@@ -1,7 +1,7 @@
 /**
- * The licensing client as a person whose role covers only some pools sees it (docs/roles-and-approvals.md,
+ * The licensing inner as a person whose role covers only some pools sees it (docs/roles-and-approvals.md,
  * "What a pool admin sees"). `scopeNow` gives the scope of the request in progress; over every pool the
- * client is untouched. Over chosen pools:
+ * inner is untouched. Over chosen pools:
  * - lists (pools, licenses, students, courses) keep what lies in those pools, and the account's figures
  *   (`me`) are summed over them; a page of licenses or students is cut from the whole narrowed list
  *   (one walk of every page: a walk of many pages, like the export's, runs unscoped and filters its rows);
@@ -72,13 +72,13 @@ function pageOf<T>(items: T[], query?: ListQuery): T[] {
   return items.slice(from, from + size);
 }
 
-export function scopedLicensing(client: LicensingClient, scopeNow: () => Scope): LicensingClient {
+export function scopedLicensing(inner: LicensingClient, scopeNow: () => Scope): LicensingClient {
   const guardPool = (id: string, endpoint: string) => {
     if (!inScope(scopeNow(), id)) throw notFound(endpoint);
   };
   const scopedLicense = async (id: string, opts?: CallOptions): Promise<License> => {
     const scope = scopeNow();
-    const license = await client.licenses.get(id, opts);
+    const license = await inner.licenses.get(id, opts);
     if (!inScope(scope, license.poolId)) throw notFound('GET /v1/license/{id}');
     return license;
   };
@@ -88,24 +88,24 @@ export function scopedLicensing(client: LicensingClient, scopeNow: () => Scope):
   return {
     async me(opts) {
       const scope = scopeNow();
-      if (scope.all) return client.me(opts);
-      const [me, pools] = await Promise.all([client.me(opts), client.pools.list(opts)]);
+      if (scope.all) return inner.me(opts);
+      const [me, pools] = await Promise.all([inner.me(opts), inner.pools.list(opts)]);
       return narrowMe(
         me,
         withinScope(scope, pools, (p) => p.id),
       );
     },
     // The account's allowed e-mail domains are the same for every pool: nothing to narrow.
-    allowedDomains: (opts) => client.allowedDomains(opts),
+    allowedDomains: (opts) => inner.allowedDomains(opts),
     courses: {
       async list(opts) {
         const scope = scopeNow();
-        const courses = await client.courses.list(opts);
+        const courses = await inner.courses.list(opts);
         return scope.all ? courses : present(courses.map((c) => narrowCourse(scope, c)));
       },
       async get(id, opts) {
         const scope = scopeNow();
-        const course = await client.courses.get(id, opts);
+        const course = await inner.courses.get(id, opts);
         if (scope.all) return course;
         const narrowed = narrowCourse(scope, course);
         if (!narrowed) throw notFound('GET /v1/course/{id}');
@@ -115,30 +115,30 @@ export function scopedLicensing(client: LicensingClient, scopeNow: () => Scope):
     pools: {
       async list(opts) {
         const scope = scopeNow();
-        return withinScope(scope, await client.pools.list(opts), (p) => p.id);
+        return withinScope(scope, await inner.pools.list(opts), (p) => p.id);
       },
       async get(id, opts) {
         guardPool(id, 'GET /v1/pool/{id}');
-        return client.pools.get(id, opts);
+        return inner.pools.get(id, opts);
       },
       async licenses(id, query, opts) {
         guardPool(id, 'GET /v1/pool/{id}/licenses');
-        return client.pools.licenses(id, query, opts);
+        return inner.pools.licenses(id, query, opts);
       },
       async allLicenses(id, query, opts) {
         guardPool(id, 'GET /v1/pool/{id}/licenses');
-        return client.pools.allLicenses(id, query, opts);
+        return inner.pools.allLicenses(id, query, opts);
       },
       async assign(id, body, opts) {
         guardPool(id, 'POST /v1/pool/{id}/licenses');
-        return client.pools.assign(id, body, opts);
+        return inner.pools.assign(id, body, opts);
       },
     },
     licenses: {
       async list(query, opts) {
         const scope = scopeNow();
-        if (scope.all) return client.licenses.list(query, opts);
-        const all = await client.licenses.all(inactive(query), opts);
+        if (scope.all) return inner.licenses.list(query, opts);
+        const all = await inner.licenses.all(inactive(query), opts);
         return pageOf(
           withinScope(scope, all, (l) => l.poolId),
           query,
@@ -146,45 +146,45 @@ export function scopedLicensing(client: LicensingClient, scopeNow: () => Scope):
       },
       async all(query, opts) {
         const scope = scopeNow();
-        return withinScope(scope, await client.licenses.all(query, opts), (l) => l.poolId);
+        return withinScope(scope, await inner.licenses.all(query, opts), (l) => l.poolId);
       },
       get: scopedLicense,
       async changeEndDate(id, endDate, opts) {
         await guardLicense(id, opts);
-        return client.licenses.changeEndDate(id, endDate, opts);
+        return inner.licenses.changeEndDate(id, endDate, opts);
       },
       async revoke(id, opts) {
         await guardLicense(id, opts);
-        return client.licenses.revoke(id, opts);
+        return inner.licenses.revoke(id, opts);
       },
     },
     students: {
       async list(query, opts) {
         const scope = scopeNow();
-        if (scope.all) return client.students.list(query, opts);
-        const all = await client.students.all(inactive(query), opts);
+        if (scope.all) return inner.students.list(query, opts);
+        const all = await inner.students.all(inactive(query), opts);
         return pageOf(present(all.map((s) => narrowStudent(scope, s))), query);
       },
       async all(query, opts) {
         const scope = scopeNow();
-        const students = await client.students.all(query, opts);
+        const students = await inner.students.all(query, opts);
         return scope.all ? students : present(students.map((s) => narrowStudent(scope, s)));
       },
       async find(query, opts) {
         const scope = scopeNow();
-        const student = await client.students.find(query, opts);
+        const student = await inner.students.find(query, opts);
         if (scope.all) return student;
         const narrowed = narrowStudent(scope, student);
         if (!narrowed) throw notFound('GET /v1/student');
         return narrowed;
       },
     },
-    pageSize: () => client.pageSize(),
-    invalidateCache: () => client.invalidateCache(),
-    ...(client.isSandbox ? { isSandbox: () => client.isSandbox?.() ?? false } : {}),
+    pageSize: () => inner.pageSize(),
+    invalidateCache: () => inner.invalidateCache(),
+    ...(inner.isSandbox ? { isSandbox: () => inner.isSandbox?.() ?? false } : {}),
     get limiter() {
-      return client.limiter;
+      return inner.limiter;
     },
-    close: (options) => client.close(options),
+    close: (options) => inner.close(options),
   };
 }
