@@ -1,7 +1,7 @@
 /**
- * The licensing inner as a person whose role covers only some pools sees it (docs/roles-and-approvals.md,
+ * The licensing client as a person whose role covers only some pools sees it (docs/roles-and-approvals.md,
  * "What a pool admin sees"). `scopeNow` gives the scope of the request in progress; over every pool the
- * inner is untouched. Over chosen pools:
+ * client it wraps (`inner`) is untouched. Over chosen pools:
  * - lists (pools, licenses, students, courses) keep what lies in those pools, and the account's figures
  *   (`me`) are summed over them; a page of licenses or students is cut from the whole narrowed list
  *   (one walk of every page: a walk of many pages, like the export's, runs unscoped and filters its rows);
