@@ -6,6 +6,8 @@
  * Pure: the clock is a parameter.
  */
 
+import { wallClock } from './time.js';
+
 /** The days that count (0 Sunday … 6 Saturday) in an IANA time zone. */
 export interface BusinessCalendar {
   days: ReadonlySet<number>;
@@ -39,18 +41,8 @@ export function parseBusinessDays(text: string): Set<number> | string {
 
 /** How far `at`'s wall clock in `timeZone` is ahead of UTC, in ms. */
 function offsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? '0');
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const w = wallClock(new Date(at), timeZone);
+  const wall = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return wall - Math.floor(at / 1000) * 1000;
 }
 

@@ -20,3 +20,29 @@ export function calendarDaysUntil(iso: string, now: Date): number | undefined {
 export function endOfDaysAhead(now: Date, days: number): number {
   return (Math.floor(now.getTime() / DAY_MS) + days + 1) * DAY_MS;
 }
+
+/** The wall clock of `at` in `timeZone` (an IANA zone), field by field: month 1–12, hour 0–23. */
+export function wallClock(
+  at: Date,
+  timeZone: string,
+): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? '0');
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
+}

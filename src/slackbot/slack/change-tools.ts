@@ -59,7 +59,8 @@ const TOKEN_REFUSAL: Record<Extract<TokenCheck, { ok: false }>['why'] | 'used', 
   used: 'That preview was confirmed already, and its change was made once. Nothing more was changed.',
 };
 
-const changeOutput = {
+/** What every two-step tool answers: the preview with its token, or how the change went. */
+export const changeOutput = {
   status: z.enum(['preview', 'done', 'refused', 'failed', 'unknown']),
   what: z.string(),
   confirmToken: z.string().optional(),
@@ -122,6 +123,8 @@ const slackbotChange = (ctx: ToolContext) => {
 };
 
 export const WRITE = { readOnlyHint: false, openWorldHint: false };
+/** A tool that asks for something (a course, more time) and changes no license itself. */
+export const ASKING = { ...WRITE, destructiveHint: false, idempotentHint: false };
 
 /** A license admin, in the pool when it is known (a refused role is audited as a click's). */
 const asAdmin = (ctx: ToolContext, userId: string, action: AuditEntry['action']) => (poolId?: string) =>

@@ -9,7 +9,7 @@ import { askRefusalText } from '../../extensions/index.js';
 import { SlackbotTool } from '../../kernel/blocks/ids.js';
 import { dayText } from '../../kernel/domain/end-date.js';
 import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
-import { twoSteps, WRITE } from './change-tools.js';
+import { ASKING, changeOutput, twoSteps } from './change-tools.js';
 import { BLOCK_KIT_META, dayArg, guarded, licenseIdArg, type Registrar, refusal, tokenArg } from './tool-kit.js';
 
 type MoreTimeArgs = { licenseId: string; endDate: string; reason: string; confirmToken?: string | undefined };
@@ -27,13 +27,8 @@ export const registerMoreTimeTool: Registrar = (server, ctx) => {
         reason: z.string().min(1).max(500).describe('Why you need more time'),
         confirmToken: tokenArg,
       },
-      outputSchema: {
-        status: z.enum(['preview', 'done', 'refused', 'failed', 'unknown']),
-        what: z.string(),
-        confirmToken: z.string().optional(),
-        expiresAt: z.string().optional(),
-      },
-      annotations: { ...WRITE, destructiveHint: false, idempotentHint: false },
+      outputSchema: changeOutput,
+      annotations: ASKING,
       _meta: BLOCK_KIT_META,
     },
     guarded(

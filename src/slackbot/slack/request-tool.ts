@@ -9,7 +9,7 @@ import { SlackbotTool } from '../../kernel/blocks/ids.js';
 import { INTERACTIVE } from '../../kernel/services/interactive.js';
 import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
 import { createRefusalText, MAX_REASON, nowhereToGo } from '../../requests/index.js';
-import { twoSteps, WRITE } from './change-tools.js';
+import { ASKING, changeOutput, twoSteps } from './change-tools.js';
 import { BLOCK_KIT_META, guarded, poolIdArg, type Registrar, refusal, tokenArg } from './tool-kit.js';
 
 type RequestArgs = { poolId: string; reason?: string | undefined; confirmToken?: string | undefined };
@@ -26,13 +26,8 @@ export const registerRequestTool: Registrar = (server, ctx) => {
         reason: z.string().max(MAX_REASON).optional().describe('Why you need it'),
         confirmToken: tokenArg,
       },
-      outputSchema: {
-        status: z.enum(['preview', 'done', 'refused', 'failed', 'unknown']),
-        what: z.string(),
-        confirmToken: z.string().optional(),
-        expiresAt: z.string().optional(),
-      },
-      annotations: { ...WRITE, destructiveHint: false, idempotentHint: false },
+      outputSchema: changeOutput,
+      annotations: ASKING,
       _meta: BLOCK_KIT_META,
     },
     guarded(ctx, SlackbotTool.requestCourse, async ({ poolId, reason, confirmToken }: RequestArgs, userId) => {

@@ -6,6 +6,7 @@
  * jumps need no special case. The clock is injected and `tick()` / `runNow()` are public: tests never
  * wait for 09:00 and never fake global timers (which hang undici and bottleneck, design.md section 4).
  */
+import { wallClock } from '../../domain/time.js';
 import type { Logger } from '../../licensing/types.js';
 import type { JobLease } from './lease.js';
 import {
@@ -71,20 +72,9 @@ export interface DailyScheduler {
 
 /** The calendar day (YYYY-MM-DD) and minutes since midnight of `at` in `timeZone`. */
 export function localClock(at: Date, timeZone: string): { day: string; minutes: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return {
-    day: `${get('year')}-${get('month')}-${get('day')}`,
-    minutes: Number(get('hour')) * 60 + Number(get('minute')),
-  };
+  const w = wallClock(at, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { day: `${w.year}-${two(w.month)}-${two(w.day)}`, minutes: w.hour * 60 + w.minute };
 }
 
 export function minutesOf(time: string): number {
