@@ -40,44 +40,6 @@ export function createHousekeeping(
     return true;
   }
 
-  /** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
-  async function remindOnce(r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
-    let mine = false;
-    // The mark and the reminder's message in one transaction: a crash after it still reminds, once.
-    return txn(async (trx, s) => {
-      const result = await s.swap(r.id, [status], (x) => {
-        if (x.remindedAt !== undefined) return x;
-        mine = true;
-        return { ...x, remindedAt: stamp() };
-      });
-      if (!result.changed || !mine) return false;
-      const notice = { kind: 'request-reminder', requestId: r.id, status } as const;
-      await tell(trx, notice, `request:${r.id}:reminder:${status}:${result.request.remindedAt}`);
-      return true;
-    });
-  }
-
-  /**
-   * Undecided past REQUEST_ESCALATE_HOURS: escalated once, even with several replicas (only the one
-   * that sets escalatedAt queues the notice, in the same transaction).
-   */
-  async function escalateOnce(r: CourseRequest): Promise<boolean> {
-    let mine = false;
-    const done = await txn(async (trx, s) => {
-      const result = await s.swap(r.id, ['pending'], (x) => {
-        if (x.escalatedAt !== undefined) return x;
-        mine = true;
-        return { ...x, escalatedAt: stamp() };
-      });
-      if (!result.changed || !mine) return undefined;
-      await tell(trx, { kind: 'request-escalated', requestId: r.id }, `request:${r.id}:escalated`);
-      return result.request;
-    });
-    if (!done) return false;
-    await audit({ actor: DESK, action: 'escalated', outcome: 'done', ...factsOf(done) });
-    return true;
-  }
-
   /** Decided requests no longer needed leave the store (their history is in the audit trail). */
   async function prune(): Promise<number> {
     try {
@@ -97,7 +59,7 @@ export function createHousekeeping(
       const due = dueAction(r, opts.timers, now);
       if (due === 'expire') {
         if (await expireApproved(r)) expired++;
-      } else if (due === 'remind' && (await remindOnce(r, 'approved'))) {
+      } else if (due === 'remind' && (await remindOnce(k, r, 'approved'))) {
         reminded++;
       }
     }
@@ -115,8 +77,8 @@ export function createHousekeeping(
           detail: 'nobody decided in time',
         });
       } else {
-        if (due === 'remind' && (await remindOnce(r, 'pending'))) reminded++;
-        if (escalationDue(r, opts.timers, now) && (await escalateOnce(r))) escalated++;
+        if (due === 'remind' && (await remindOnce(k, r, 'pending'))) reminded++;
+        if (escalationDue(r, opts.timers, now) && (await escalateOnce(k, r))) escalated++;
       }
     }
     const settled = (await settleApproved()) + (await settleStuck());
@@ -129,4 +91,44 @@ export function createHousekeeping(
       ...(pruned > 0 ? { pruned } : {}),
     };
   };
+}
+
+/** Once, even with several replicas running the check: only the one that sets remindedAt reminds. */
+async function remindOnce(k: RequestKernel, r: CourseRequest, status: 'pending' | 'approved'): Promise<boolean> {
+  const { stamp, txn, tell } = k;
+  let mine = false;
+  // The mark and the reminder's message in one transaction: a crash after it still reminds, once.
+  return txn(async (trx, s) => {
+    const result = await s.swap(r.id, [status], (x) => {
+      if (x.remindedAt !== undefined) return x;
+      mine = true;
+      return { ...x, remindedAt: stamp() };
+    });
+    if (!result.changed || !mine) return false;
+    const notice = { kind: 'request-reminder', requestId: r.id, status } as const;
+    await tell(trx, notice, `request:${r.id}:reminder:${status}:${result.request.remindedAt}`);
+    return true;
+  });
+}
+
+/**
+ * Undecided past REQUEST_ESCALATE_HOURS: escalated once, even with several replicas (only the one
+ * that sets escalatedAt queues the notice, in the same transaction).
+ */
+async function escalateOnce(k: RequestKernel, r: CourseRequest): Promise<boolean> {
+  const { stamp, txn, tell, audit, factsOf } = k;
+  let mine = false;
+  const done = await txn(async (trx, s) => {
+    const result = await s.swap(r.id, ['pending'], (x) => {
+      if (x.escalatedAt !== undefined) return x;
+      mine = true;
+      return { ...x, escalatedAt: stamp() };
+    });
+    if (!result.changed || !mine) return undefined;
+    await tell(trx, { kind: 'request-escalated', requestId: r.id }, `request:${r.id}:escalated`);
+    return result.request;
+  });
+  if (!done) return false;
+  await audit({ actor: DESK, action: 'escalated', outcome: 'done', ...factsOf(done) });
+  return true;
 }
