@@ -158,27 +158,7 @@ export function scopedLicensing(inner: LicensingClient, scopeNow: () => Scope): 
         return inner.licenses.revoke(id, opts);
       },
     },
-    students: {
-      async list(query, opts) {
-        const scope = scopeNow();
-        if (scope.all) return inner.students.list(query, opts);
-        const all = await inner.students.all(inactive(query), opts);
-        return pageOf(present(all.map((s) => narrowStudent(scope, s))), query);
-      },
-      async all(query, opts) {
-        const scope = scopeNow();
-        const students = await inner.students.all(query, opts);
-        return scope.all ? students : present(students.map((s) => narrowStudent(scope, s)));
-      },
-      async find(query, opts) {
-        const scope = scopeNow();
-        const student = await inner.students.find(query, opts);
-        if (scope.all) return student;
-        const narrowed = narrowStudent(scope, student);
-        if (!narrowed) throw notFound('GET /v1/student');
-        return narrowed;
-      },
-    },
+    students: scopedStudents(inner, scopeNow),
     pageSize: () => inner.pageSize(),
     invalidateCache: () => inner.invalidateCache(),
     ...(inner.isSandbox ? { isSandbox: () => inner.isSandbox?.() ?? false } : {}),
@@ -186,5 +166,30 @@ export function scopedLicensing(inner: LicensingClient, scopeNow: () => Scope): 
       return inner.limiter;
     },
     close: (options) => inner.close(options),
+  };
+}
+
+/** The students as the scope sees them: only their licenses in its pools; one with none there is none. */
+function scopedStudents(inner: LicensingClient, scopeNow: () => Scope): LicensingClient['students'] {
+  return {
+    async list(query, opts) {
+      const scope = scopeNow();
+      if (scope.all) return inner.students.list(query, opts);
+      const all = await inner.students.all(inactive(query), opts);
+      return pageOf(present(all.map((s) => narrowStudent(scope, s))), query);
+    },
+    async all(query, opts) {
+      const scope = scopeNow();
+      const students = await inner.students.all(query, opts);
+      return scope.all ? students : present(students.map((s) => narrowStudent(scope, s)));
+    },
+    async find(query, opts) {
+      const scope = scopeNow();
+      const student = await inner.students.find(query, opts);
+      if (scope.all) return student;
+      const narrowed = narrowStudent(scope, student);
+      if (!narrowed) throw notFound('GET /v1/student');
+      return narrowed;
+    },
   };
 }
