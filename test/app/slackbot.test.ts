@@ -276,6 +276,8 @@ describe('a change in two steps', () => {
     const again = await admin.call('request_course', { poolId: '2002', confirmToken }, LEARNER);
     expect(textOf(again)).toContain('confirmed already');
     expect((await store?.byRequester(LEARNER))?.length).toBe(before + 1);
+    const asked = (await t.audit.recent(20)).find((e) => e.action === 'requested' && e.actor === LEARNER);
+    expect(asked?.detail).toContain('via Slackbot');
   });
 
   it("ask_more_time: a holder asks to move the end of their own license in two steps; not someone else's", async () => {
@@ -290,6 +292,9 @@ describe('a change in two steps', () => {
     const sent = await admin.call('ask_more_time', { ...args, confirmToken }, HOLDER);
     expect(sent.isError, textOf(sent)).toBeFalsy();
     expect(textOf(sent)).toContain('Sent to the license admins');
+    const asked = (await t.audit.recent(20)).find((e) => e.action === 'requested' && e.actor === HOLDER);
+    expect(asked?.detail).toContain('more time asked');
+    expect(asked?.detail).toContain('via Slackbot');
   });
 
   it('extend: the confirm changes the end once, through the same use case, audited via Slackbot', async () => {

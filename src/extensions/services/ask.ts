@@ -22,6 +22,8 @@ export interface NewAsk {
   licenseId: string;
   endDate: string;
   reason: string;
+  /** How it was asked when not from Slack's own surfaces, for the audit: e.g. 'via Slackbot'. */
+  via?: string;
 }
 
 export type Holding = { ok: true; license: License; pool: Pool } | { ok: false; refusal: AskRefusal };
@@ -98,6 +100,7 @@ export async function ask(k: ExtensionKernel, input: NewAsk): Promise<AskOutcome
     return undefined;
   });
   if (stored) return { ok: false, refusal: { kind: 'waiting', request: stored } };
-  await k.audit(input.requester, 'requested', 'done', request, `more time asked: until ${input.endDate}`);
+  const via = input.via ? `; ${input.via}` : '';
+  await k.audit(input.requester, 'requested', 'done', request, `more time asked: until ${input.endDate}${via}`);
   return { ok: true, request };
 }

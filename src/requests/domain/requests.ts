@@ -23,7 +23,7 @@ export type RequestStatus =
   | 'expired'
   | 'cancelled';
 
-export type RequestSource = 'command' | 'home' | 'shortcut' | 'workflow';
+export type RequestSource = 'command' | 'home' | 'shortcut' | 'workflow' | 'slackbot';
 
 /** A message that shows the request to its approvers (a channel post or one admin's DM). */
 export interface RequestCard {

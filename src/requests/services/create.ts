@@ -27,6 +27,7 @@ const SOURCE_WORDS: Record<RequestSource, string> = {
   home: 'asked from App Home',
   shortcut: 'asked with the shortcut',
   workflow: 'asked through a workflow',
+  slackbot: 'asked via Slackbot',
 };
 
 export const newRequestId = () => `r${randomBytes(6).toString('hex')}`;

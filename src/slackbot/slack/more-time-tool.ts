@@ -9,6 +9,7 @@ import { askRefusalText } from '../../extensions/index.js';
 import { SlackbotTool } from '../../kernel/blocks/ids.js';
 import { dayText } from '../../kernel/domain/end-date.js';
 import { resolveUserEmail } from '../../kernel/slack/resolve-user.js';
+import { VIA_SLACKBOT } from '../services/changes.js';
 import { ASKING, changeOutput, twoSteps } from './change-tools.js';
 import { BLOCK_KIT_META, dayArg, guarded, licenseIdArg, type Registrar, refusal, tokenArg } from './tool-kit.js';
 
@@ -60,7 +61,14 @@ export const registerMoreTimeTool: Registrar = (server, ctx) => {
           commit: async () => {
             const mine = await email();
             if (!mine) return { text: 'I could not read your Slack e-mail; nothing was sent.', status: 'failed' };
-            const outcome = await service.ask({ requester: userId, requesterEmail: mine, licenseId, endDate, reason });
+            const outcome = await service.ask({
+              requester: userId,
+              requesterEmail: mine,
+              licenseId,
+              endDate,
+              reason,
+              via: VIA_SLACKBOT,
+            });
             if (!outcome.ok) return { text: askRefusalText(outcome.refusal), status: 'refused' };
             return { text: 'Sent to the license admins. You hear the answer by DM.', status: 'done' };
           },

@@ -69,7 +69,7 @@ export const registerRequestTool: Registrar = (server, ctx) => {
             ...(mine.name ? { requesterName: mine.name } : {}),
             poolId,
             ...(reason ? { reason } : {}),
-            source: 'command',
+            source: 'slackbot',
           });
           if (!result.ok) return { text: createRefusalText(result.refusal), status: 'refused' };
           return {
