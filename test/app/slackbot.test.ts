@@ -164,6 +164,11 @@ describe('every read tool', () => {
       expect((r.structuredContent as { pools: { poolId: string }[] }).pools.map((p) => p.poolId)).toEqual(['2002']);
       const outside = await admin.call('get_pool', { poolId: '2001' }, VIEWER);
       expect(outside.isError).toBe(true);
+      // A license of another pool reads, to a scoped admin, as one that does not exist: its pool is not named.
+      const revoke = await admin.call('revoke_license', { licenseId: held.id }, ADMIN);
+      expect(revoke.isError).toBe(true);
+      expect(textOf(revoke)).not.toContain('2001');
+      expect(textOf(revoke)).not.toContain('confirmToken');
     } finally {
       delete roles.scopeOf;
     }

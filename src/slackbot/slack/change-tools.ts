@@ -5,10 +5,13 @@
  * use case, intent, audit entry ("via Slackbot") and notices as a click. The role and scope are asked
  * again on the confirm: a role removed in between refuses it, and nothing is written.
  */
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { SlackbotTool } from '../../kernel/blocks/ids.js';
 import type { AuditEntry } from '../../kernel/domain/audit-entry.js';
+import { EVERY_POOL, type Scope } from '../../kernel/domain/scope.js';
+import { withScope } from '../../kernel/services/request-scope.js';
 import { changeContext } from '../../kernel/slack/state.js';
 import { previewAnswer } from '../blocks/answers.js';
 import {
@@ -67,6 +70,9 @@ export const changeOutput = {
   expiresAt: z.string().optional(),
 };
 
+/** The pools a checked caller's role covers; a member's own tools (request, more time) check their own rules. */
+const scopeIn = (who: { ok: true; scope?: Scope }): Scope => who.scope ?? EVERY_POOL;
+
 interface TwoSteps {
   tool: string;
   userId: string;
@@ -88,7 +94,8 @@ export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolR
   if (t.token === undefined) {
     const who = await t.who();
     if (!who.ok) return refusal(who.text);
-    const seen = await t.preview();
+    // In the caller's scope, as a click runs: a license or pool outside it reads as one that does not exist.
+    const seen = await withScope(scopeIn(who), () => t.preview());
     if ('refused' in seen) return refusal(seen.refused);
     const inPool = await t.who(seen.poolId);
     if (!inPool.ok) return refusal(inPool.text);
@@ -107,7 +114,7 @@ export async function twoSteps(ctx: ToolContext, t: TwoSteps): Promise<CallToolR
   const who = await t.who(poolId);
   if (!who.ok) return refusal(who.text);
   if (!(await ctx.confirmations.use(checked.facts, now))) return refusal(TOKEN_REFUSAL.used);
-  const done = await t.commit(checked.facts.subject);
+  const done = await withScope(scopeIn(who), () => t.commit(checked.facts.subject));
   const result: CallToolResult = {
     content: [{ type: 'text', text: done.text }],
     structuredContent: { status: done.status, what: done.text },
