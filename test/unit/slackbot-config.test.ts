@@ -37,6 +37,15 @@ describe('the Slackbot settings', () => {
     expect(!withApi.ok && withApi.problems.join('\n')).toContain(
       'MCP_UNSIGNED_TEST_IDENTITY cannot run beside a licensing API',
     );
+    for (const real of [
+      { DATABASE_URL: 'postgres://desk@db.example.com/desk' },
+      { REDIS_URL: 'redis://127.0.0.1:6379' },
+    ]) {
+      const beside = parseConfig({ SLACKBOT_MCP: 'on', MCP_UNSIGNED_TEST_IDENTITY: 'U0MGR00001', ...real });
+      expect(!beside.ok && beside.problems.join('\n')).toContain(
+        'MCP_UNSIGNED_TEST_IDENTITY cannot run beside a shared database or Redis',
+      );
+    }
     const noEndpoint = parseConfig({ MCP_UNSIGNED_TEST_IDENTITY: 'U0MGR00001' });
     expect(!noEndpoint.ok && noEndpoint.problems).toEqual([
       'MCP_UNSIGNED_TEST_IDENTITY needs SLACKBOT_MCP=on: it is a mode of the MCP endpoint',

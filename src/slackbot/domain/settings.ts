@@ -39,6 +39,11 @@ export function testIdentityProblems(set: (name: string) => boolean, mcpOn: bool
       `MCP_UNSIGNED_TEST_IDENTITY cannot run beside a licensing API: ${why}. Unset MCP_UNSIGNED_TEST_IDENTITY, or unset LICENSING_API_URL and LICENSING_API_TOKEN`,
     );
   }
+  if (set('DATABASE_URL') || set('REDIS_URL')) {
+    problems.push(
+      `MCP_UNSIGNED_TEST_IDENTITY cannot run beside a shared database or Redis: ${why}, on its own records. Unset MCP_UNSIGNED_TEST_IDENTITY, or unset DATABASE_URL and REDIS_URL`,
+    );
+  }
   if (!mcpOn) problems.push('MCP_UNSIGNED_TEST_IDENTITY needs SLACKBOT_MCP=on: it is a mode of the MCP endpoint');
   return problems;
 }
