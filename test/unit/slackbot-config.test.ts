@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/kernel/config/config.js';
 
-const SLACK = { SLACK_BOT_TOKEN: 'xoxb-1234567890', SLACK_SIGNING_SECRET: 'abcdef0123456789' };
+const SLACK = { SLACK_BOT_TOKEN: 'xoxb-test-not-a-token', SLACK_SIGNING_SECRET: 'test-signing-secret-fake' };
 
 describe('the Slackbot settings', () => {
   it('SLACKBOT_MCP is off unless set to on; anything else is refused with the two choices', () => {
